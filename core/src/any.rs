@@ -1,0 +1,140 @@
+//! The closed set of games, dispatched by `match`: adding a game fails to compile everywhere it
+//! must be handled.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::SetupError;
+use crate::game::{Game, Status};
+use crate::script;
+
+/// Calls `$body` with `$G` bound to the game type of a [`GameId`].
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_game_type {
+    ($id:expr, $G:ident => $body:expr) => {
+        match $id {
+            $crate::GameId::Konane => {
+                type $G = $crate::konane::Konane;
+                $body
+            }
+        }
+    };
+}
+
+/// Calls `$body` with `$g` bound to the state inside an [`AnyGame`].
+macro_rules! with_game {
+    ($any:expr, $g:ident => $body:expr) => {
+        match $any {
+            AnyGame::Konane($g) => $body,
+        }
+    };
+}
+
+/// The identifier of one of the games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GameId {
+    /// Konane.
+    Konane,
+}
+
+impl GameId {
+    /// Every game, in the order of the rules reference.
+    pub const ALL: &'static [GameId] = &[GameId::Konane];
+
+    /// The identifier used by commands and storage (`coan-ki`).
+    pub fn as_str(self) -> &'static str {
+        with_game_type!(self, G => G::ID)
+    }
+
+    /// The display name (`Coan Ki`).
+    pub fn name(self) -> &'static str {
+        with_game_type!(self, G => G::NAME)
+    }
+
+    /// The seat names of the game.
+    pub fn seats(self) -> &'static [&'static str] {
+        with_game_type!(self, G => G::SEATS)
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for GameId {
+    type Err = SetupError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        GameId::ALL
+            .iter()
+            .copied()
+            .find(|id| id.as_str() == s)
+            .ok_or_else(|| SetupError::UnknownGame(s.to_string()))
+    }
+}
+
+/// A position of any of the games.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnyGame {
+    /// Konane.
+    Konane(crate::konane::Konane),
+}
+
+impl AnyGame {
+    /// Sets a game up from `key=value` options, an optional position string and a
+    /// space-separated list of actions, as `tabula rules` does.
+    ///
+    /// # Errors
+    /// A bad option, a malformed position, or the first action that cannot be applied.
+    pub fn setup(
+        id: GameId,
+        options: &[&str],
+        position: Option<&str>,
+        actions: &str,
+    ) -> Result<AnyGame, SetupError> {
+        with_game_type!(id, G => {
+            let options = script::options::<G>(options)?;
+            script::setup::<G>(&options, position, actions).map(AnyGame::from)
+        })
+    }
+
+    /// Which game this is.
+    pub fn id(&self) -> GameId {
+        match self {
+            AnyGame::Konane(_) => GameId::Konane,
+        }
+    }
+
+    /// The lines of `tabula rules legal`.
+    pub fn legal_lines(&self) -> Vec<String> {
+        with_game!(self, g => script::legal_lines(g))
+    }
+
+    /// The text of `tabula rules show`.
+    pub fn show_text(&self) -> String {
+        with_game!(self, g => script::show_text(g))
+    }
+
+    /// The canonical position string.
+    pub fn position(&self) -> String {
+        with_game!(self, g => g.position())
+    }
+
+    /// What kind of node this is.
+    pub fn status(&self) -> Status {
+        with_game!(self, g => g.status())
+    }
+
+    /// The status line of `tabula rules show`.
+    pub fn status_line(&self) -> String {
+        with_game!(self, g => g.status_line())
+    }
+}
+
+impl From<crate::konane::Konane> for AnyGame {
+    fn from(g: crate::konane::Konane) -> Self {
+        AnyGame::Konane(g)
+    }
+}

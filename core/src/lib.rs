@@ -1,0 +1,18 @@
+//! The rules of the five Tabula games: Konane, Koan, Kolowis Awithlaknannai, Coan Ki and
+//! Pachisi, as specified in `shared/rules/`.
+//!
+//! No I/O, no async, no clock, no randomness: every game is a pure state machine behind the
+//! [`Game`] trait, and [`AnyGame`] dispatches over the closed set of games. See
+//! [`script`] for the `tabula rules` contract (setup from options, position and actions; the
+//! `legal` and `show` output).
+
+pub mod any;
+pub mod error;
+pub mod game;
+pub mod konane;
+pub mod script;
+pub mod text;
+
+pub use any::{AnyGame, GameId};
+pub use error::{ActionError, MoveError, NotationError, PositionError, SetupError};
+pub use game::{Action, Game, NoRoll, Outcome, Seat, Status, Team};

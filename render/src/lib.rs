@@ -1,0 +1,1 @@
+//! Board pictures (PNG) from game states. Filled in by the board-pictures issue.

@@ -1,0 +1,1 @@
+//! End-to-end tests of Tabula and local fakes of the chat platforms (later issues).
