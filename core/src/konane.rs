@@ -193,6 +193,15 @@ impl Move {
         }
     }
 
+    /// The cells of the stones a jump captures, as text (empty for a removal).
+    pub fn captured_cells(&self) -> Vec<String> {
+        let step = match *self {
+            Move::Remove(_) => 0,
+            Move::Jump { dir, .. } => DIRS[usize::from(dir)],
+        };
+        self.landings().map(|c| CellName(c - step).to_string()).collect()
+    }
+
     /// The landing cells of a jump, as text (empty for a removal).
     pub fn landing_cells(&self) -> Vec<String> {
         self.landings().map(|c| CellName(c).to_string()).collect()
@@ -243,24 +252,22 @@ impl FromStr for Move {
     }
 }
 
-/// What a Konane action did.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a Konane action did. Events are plain data (no heap), so playouts stay fast.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
     /// A stone was removed in the opening.
     Removed {
         /// Who removed it.
         seat: Seat,
-        /// The cell, as text.
-        cell: String,
+        /// The removal.
+        mv: Move,
     },
-    /// A stone jumped and captured the stones it jumped over.
+    /// A stone jumped and captured the stones it jumped over ([`Move::captured_cells`]).
     Jumped {
         /// Who jumped.
         seat: Seat,
-        /// The whole move, as text.
-        notation: String,
-        /// The captured cells, as text.
-        captured: Vec<String>,
+        /// The jump.
+        mv: Move,
     },
     /// The seat to move cannot jump and has lost.
     NoJump {
@@ -272,16 +279,12 @@ pub enum Event {
 impl Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Event::Removed { seat, cell } => write!(f, "{} removed {cell}", seat_name(*seat)),
-            Event::Jumped {
-                seat,
-                notation,
-                captured,
-            } => write!(
+            Event::Removed { seat, mv } => write!(f, "{} removed {mv}", seat_name(*seat)),
+            Event::Jumped { seat, mv } => write!(
                 f,
-                "{} jumped {notation}, capturing {}",
+                "{} jumped {mv}, capturing {}",
                 seat_name(*seat),
-                captured.join(", ")
+                mv.captured_cells().join(", ")
             ),
             Event::NoJump { loser } => write!(
                 f,
@@ -597,7 +600,10 @@ impl Game for Konane {
             board.set(c);
         }
         Konane {
-            options: *options,
+            // Stored normalised, so that equal games compare equal however the size was given.
+            options: Options {
+                size: Some(options.size()),
+            },
             stones: Self::start_stones(size),
             board,
             turn: BLACK,
@@ -763,10 +769,7 @@ impl Game for Konane {
             Move::Remove(c) => {
                 let c = i16::from(c);
                 self.stones[me].clear(c);
-                events.push(Event::Removed {
-                    seat,
-                    cell: CellName(c).to_string(),
-                });
+                events.push(Event::Removed { seat, mv: *mv });
                 self.turn = other(seat);
                 if matches!(self.phase, Phase::RemoveBlack) {
                     self.phase = Phase::RemoveWhite { hole: c };
@@ -777,19 +780,13 @@ impl Game for Konane {
             Move::Jump { from, dir, jumps } => {
                 let step = DIRS[usize::from(dir)];
                 let mut at = i16::from(from);
-                let mut captured = Vec::with_capacity(usize::from(jumps));
                 self.stones[me].clear(at);
                 for _ in 0..jumps {
                     self.stones[1 - me].clear(at + step);
-                    captured.push(at + step);
                     at += 2 * step;
                 }
                 self.stones[me].set(at);
-                events.push(Event::Jumped {
-                    seat,
-                    notation: mv.to_string(),
-                    captured: captured.iter().map(|c| CellName(*c).to_string()).collect(),
-                });
+                events.push(Event::Jumped { seat, mv: *mv });
                 self.turn = other(seat);
                 self.settle();
             }
