@@ -81,7 +81,9 @@ turn white
 
 #[test]
 fn options_and_moves_apply_in_order() {
-    let run = tabula(&["rules", "legal", "konane", "--option", "size=6", "--moves", "d3"]);
+    let run = tabula(&[
+        "rules", "legal", "konane", "--option", "size=6", "--moves", "d3",
+    ]);
     let mut lines: Vec<&str> = run.stdout.lines().collect();
     lines.sort_unstable();
     assert_eq!(lines, ["c3", "d2", "d4", "e3"]);
@@ -90,15 +92,30 @@ fn options_and_moves_apply_in_order() {
 #[test]
 fn bad_input_exits_2_with_one_line_naming_the_token() {
     assert_rejected(&["rules", "legal", "chess"], "chess");
-    assert_rejected(&["rules", "show", "konane", "--option", "colour=red"], "colour");
+    assert_rejected(
+        &["rules", "show", "konane", "--option", "colour=red"],
+        "colour",
+    );
     assert_rejected(&["rules", "show", "konane", "--option", "size=7"], "size=7");
     assert_rejected(&["rules", "show", "konane", "--option", "size"], "size");
     assert_rejected(
-        &["rules", "legal", "konane", "--position", "size=8 turn=black black=z9"],
+        &[
+            "rules",
+            "legal",
+            "konane",
+            "--position",
+            "size=8 turn=black black=z9",
+        ],
         "z9",
     );
-    assert_rejected(&["rules", "legal", "konane", "--position", "size=8"], "turn");
+    assert_rejected(
+        &["rules", "legal", "konane", "--position", "size=8"],
+        "turn",
+    );
     let message = assert_rejected(&["rules", "legal", "konane", "--moves", "e4 d3"], "d3");
     assert!(message.contains("action 1"), "{message}");
-    assert_rejected(&["rules", "legal", "konane", "--moves", "e4 roll:3"], "roll:3");
+    assert_rejected(
+        &["rules", "legal", "konane", "--moves", "e4 roll:3"],
+        "roll:3",
+    );
 }

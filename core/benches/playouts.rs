@@ -104,7 +104,9 @@ fn main() {
             cases.push((id, Vec::new()));
         }
     }
-    println!("| game | options | playouts/s | actions/playout | move generations/s | moves/position |");
+    println!(
+        "| game | options | playouts/s | actions/playout | move generations/s | moves/position |"
+    );
     println!("| --- | --- | ---: | ---: | ---: | ---: |");
     for (id, options) in cases {
         if !wanted.is_empty() && !wanted.iter().any(|w| w == id.as_str()) {
@@ -114,7 +116,11 @@ fn main() {
         println!(
             "| {} | {} | {:.0} | {:.1} | {:.0} | {:.1} |",
             id.as_str(),
-            if options.is_empty() { "default".to_string() } else { options.join(" ") },
+            if options.is_empty() {
+                "default".to_string()
+            } else {
+                options.join(" ")
+            },
             f.playouts_per_sec,
             f.actions_per_playout,
             f.movegen_per_sec,

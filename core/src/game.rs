@@ -99,6 +99,12 @@ where
     }
 }
 
+/// An action of game `G`.
+pub type GameAction<G> = Action<<G as Game>::Move, <G as Game>::Roll>;
+
+/// An action as applied: its canonical form and the events it produced.
+pub type Applied<G> = (GameAction<G>, Vec<<G as Game>::Event>);
+
 /// One game's rules. Implemented by each of the five games; [`crate::AnyGame`] dispatches over
 /// them.
 ///
@@ -237,7 +243,8 @@ pub trait Game: Clone + PartialEq + Eq + Debug + Sized {
             Status::Chance => {}
         }
         if !self.outcomes().iter().any(|(r, _)| r == roll) {
-            let possible: Vec<String> = self.outcomes().iter().map(|(r, _)| r.to_string()).collect();
+            let possible: Vec<String> =
+                self.outcomes().iter().map(|(r, _)| r.to_string()).collect();
             return Err(ActionError::ImpossibleRoll {
                 roll: roll.to_string(),
                 possible: possible.join(", "),
@@ -267,10 +274,7 @@ pub trait Game: Clone + PartialEq + Eq + Debug + Sized {
     ///
     /// # Errors
     /// As [`Game::interpret`], [`Game::play`] and [`Game::roll`]. The state is unchanged.
-    fn apply_text(
-        &mut self,
-        text: &str,
-    ) -> Result<(Action<Self::Move, Self::Roll>, Vec<Self::Event>), ActionError> {
+    fn apply_text(&mut self, text: &str) -> Result<Applied<Self>, ActionError> {
         let text = text.trim();
         if let Some(roll) = text.strip_prefix("roll:") {
             let roll: Self::Roll = roll.parse().map_err(ActionError::Notation)?;

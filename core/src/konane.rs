@@ -53,7 +53,11 @@ impl Bits {
         Bits([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2]])
     }
     fn without(self, o: Bits) -> Bits {
-        Bits([self.0[0] & !o.0[0], self.0[1] & !o.0[1], self.0[2] & !o.0[2]])
+        Bits([
+            self.0[0] & !o.0[0],
+            self.0[1] & !o.0[1],
+            self.0[2] & !o.0[2],
+        ])
     }
     fn is_empty(self) -> bool {
         self.0 == [0; 3]
@@ -66,11 +70,7 @@ impl Bits {
         let [a, b, c] = self.0;
         if step > 0 {
             let n = step as u32;
-            Bits([
-                a >> n | b << (64 - n),
-                b >> n | c << (64 - n),
-                c >> n,
-            ])
+            Bits([a >> n | b << (64 - n), b >> n | c << (64 - n), c >> n])
         } else {
             let n = (-step) as u32;
             Bits([a << n, b << n | a >> (64 - n), c << n | b >> (64 - n)])
@@ -199,7 +199,9 @@ impl Move {
             Move::Remove(_) => 0,
             Move::Jump { dir, .. } => DIRS[usize::from(dir)],
         };
-        self.landings().map(|c| CellName(c - step).to_string()).collect()
+        self.landings()
+            .map(|c| CellName(c - step).to_string())
+            .collect()
     }
 
     /// The landing cells of a jump, as text (empty for a removal).
@@ -379,7 +381,8 @@ impl Konane {
     fn jumpers(&self, seat: Seat, step: i16) -> Bits {
         let own = self.stones[usize::from(seat.0)];
         let enemy = self.stones[usize::from(other(seat).0)];
-        own.and(enemy.toward(step)).and(self.empty().toward(2 * step))
+        own.and(enemy.toward(step))
+            .and(self.empty().toward(2 * step))
     }
 
     fn can_jump(&self, seat: Seat) -> bool {
@@ -426,7 +429,9 @@ impl Konane {
     }
 
     fn stone_at(&self, c: i16) -> Option<Seat> {
-        (0..2u8).map(Seat).find(|s| self.stones[usize::from(s.0)].has(c))
+        (0..2u8)
+            .map(Seat)
+            .find(|s| self.stones[usize::from(s.0)].has(c))
     }
 
     /// Reads a cell typed by a person, checking it against this board.
@@ -502,7 +507,9 @@ impl Konane {
                 return Err(illegal("a jump must move".into()));
             }
             if step != 0 && this != step {
-                return Err(illegal("a chain may not turn: every jump goes the same way".into()));
+                return Err(illegal(
+                    "a chain may not turn: every jump goes the same way".into(),
+                ));
             }
             step = this;
         }
@@ -557,8 +564,9 @@ impl Konane {
 fn unreadable(input: &str) -> MoveError {
     MoveError::Unreadable {
         input: input.to_string(),
-        hint: "write a jump as from-to, like `d4-f4` or `d4-f4-h4`, or a removal as a cell, like `e4`"
-            .into(),
+        hint:
+            "write a jump as from-to, like `d4-f4` or `d4-f4-h4`, or a removal as a cell, like `e4`"
+                .into(),
     }
 }
 

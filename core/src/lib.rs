@@ -16,4 +16,4 @@ pub mod text;
 
 pub use any::{AnyGame, GameId};
 pub use error::{ActionError, MoveError, NotationError, PositionError, SetupError};
-pub use game::{Action, Game, NoRoll, Outcome, Seat, Status, Team};
+pub use game::{Action, Applied, Game, GameAction, NoRoll, Outcome, Seat, Status, Team};

@@ -36,12 +36,11 @@ pub fn setup<G: Game>(
         None => G::new(options),
     };
     for (index, token) in actions.split_whitespace().enumerate() {
-        game.apply_text(token)
-            .map_err(|error| SetupError::Action {
-                index,
-                token: token.to_string(),
-                error,
-            })?;
+        game.apply_text(token).map_err(|error| SetupError::Action {
+            index,
+            token: token.to_string(),
+            error,
+        })?;
     }
     Ok(game)
 }

@@ -53,7 +53,10 @@ impl<G: Game> Check<'_, G> {
             self.check_position(options, &game, &moves, &at);
             match game.status() {
                 Status::Done(_) => {
-                    assert!(moves.is_empty() && outcomes.is_empty(), "{at}: done but actions");
+                    assert!(
+                        moves.is_empty() && outcomes.is_empty(),
+                        "{at}: done but actions"
+                    );
                     break;
                 }
                 Status::Decision(_) => {
@@ -61,7 +64,8 @@ impl<G: Game> Check<'_, G> {
                     assert!(outcomes.is_empty(), "{at}: decision with outcomes");
                     self.check_moves(&game, &moves, &seen_moves, &at);
                     let mv = moves[rng.random_range(0..moves.len())].clone();
-                    game.play(&mv).unwrap_or_else(|e| panic!("{at}: {mv} failed: {e}"));
+                    game.play(&mv)
+                        .unwrap_or_else(|e| panic!("{at}: {mv} failed: {e}"));
                     seen_moves.extend(moves);
                     seen_moves.truncate(200);
                     history.push(Action::Move(mv));
@@ -90,7 +94,8 @@ impl<G: Game> Check<'_, G> {
                         })
                         .map(|(roll, _)| roll.clone())
                         .expect("an outcome");
-                    game.roll(&roll).unwrap_or_else(|e| panic!("{at}: {roll} failed: {e}"));
+                    game.roll(&roll)
+                        .unwrap_or_else(|e| panic!("{at}: {roll} failed: {e}"));
                     history.push(Action::Roll(roll));
                 }
             }
@@ -115,8 +120,16 @@ impl<G: Game> Check<'_, G> {
         let parsed = G::from_position(options, &text)
             .unwrap_or_else(|e| panic!("{at}: position {text} does not parse: {e}"));
         assert_eq!(parsed.position(), text, "{at}: position string round trip");
-        assert_eq!(parsed.status(), game.status(), "{at}: status after re-parse of {text}");
-        assert_eq!(parsed.moves(), moves, "{at}: legal moves after re-parse of {text}");
+        assert_eq!(
+            parsed.status(),
+            game.status(),
+            "{at}: status after re-parse of {text}"
+        );
+        assert_eq!(
+            parsed.moves(),
+            moves,
+            "{at}: legal moves after re-parse of {text}"
+        );
         if self.reparse_equal {
             assert_eq!(&parsed, game, "{at}: state after re-parse of {text}");
         }
@@ -130,16 +143,24 @@ impl<G: Game> Check<'_, G> {
                 .parse()
                 .unwrap_or_else(|e| panic!("{at}: {text} does not parse: {e}"));
             assert_eq!(&parsed, mv, "{at}: {text} round trip");
-            assert_eq!(game.interpret(&text).as_ref(), Ok(mv), "{at}: interpret {text}");
+            assert_eq!(
+                game.interpret(&text).as_ref(),
+                Ok(mv),
+                "{at}: interpret {text}"
+            );
             let mut next = game.clone();
-            next.play(mv).unwrap_or_else(|e| panic!("{at}: legal {text} refused: {e}"));
+            next.play(mv)
+                .unwrap_or_else(|e| panic!("{at}: legal {text} refused: {e}"));
         }
         // Moves legal elsewhere but not here must be refused without changing anything.
         for mv in seen.iter().filter(|m| !moves.contains(m)).take(5) {
             let mut copy = game.clone();
             assert!(copy.play(mv).is_err(), "{at}: illegal {mv} accepted");
             assert_eq!(&copy, game, "{at}: illegal {mv} changed the state");
-            assert!(copy.interpret(&mv.to_string()).is_err(), "{at}: interpret {mv}");
+            assert!(
+                copy.interpret(&mv.to_string()).is_err(),
+                "{at}: interpret {mv}"
+            );
         }
         let mut copy = game.clone();
         assert!(copy.apply_text("roll:zz").is_err());

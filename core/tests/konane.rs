@@ -18,7 +18,11 @@ fn n_open_b_black_removal_choices() {
         (&["size=12"], &["a12", "f7", "g6", "l1"]),
     ];
     for (options, expected) in cases {
-        assert_eq!(legal::<Konane>(options, None, ""), set(expected), "{options:?}");
+        assert_eq!(
+            legal::<Konane>(options, None, ""),
+            set(expected),
+            "{options:?}"
+        );
     }
     for bad in ["d4", "a1", "b1"] {
         rejected_at::<Konane>(&[], None, bad, 0);
@@ -36,7 +40,11 @@ fn n_open_w_white_removal_choices() {
         (&["size=6"], "f1", &["e1", "f2"]),
     ];
     for (options, moves, expected) in cases {
-        assert_eq!(legal::<Konane>(options, None, moves), set(expected), "{moves}");
+        assert_eq!(
+            legal::<Konane>(options, None, moves),
+            set(expected),
+            "{moves}"
+        );
     }
     let message = rejected_at::<Konane>(&[], None, "e4 d3", 1);
     assert!(message.contains("Black stone"), "{message}");
@@ -55,7 +63,10 @@ fn n_turn_a_chain_may_not_turn() {
     assert_eq!(status, "winner black");
     assert!(legal::<Konane>(&[], Some(N_TURN), "e4-e8").is_empty());
     let g: Konane = game(&[], Some(N_TURN), "");
-    assert_eq!(g.interpret("E4-E8").map(|m| m.to_string()), Ok("e4-e6-e8".into()));
+    assert_eq!(
+        g.interpret("E4-E8").map(|m| m.to_string()),
+        Ok("e4-e6-e8".into())
+    );
 }
 
 #[test]
@@ -121,12 +132,20 @@ fn position_errors_name_the_token() {
 #[test]
 fn typed_input_errors_say_what_is_wrong() {
     let g: Konane = game(&[], Some(N_MULTI), "");
-    let why = |text: &str| g.interpret(text).map(|m| m.to_string()).unwrap_err().to_string();
+    let why = |text: &str| {
+        g.interpret(text)
+            .map(|m| m.to_string())
+            .expect_err("must be refused")
+            .to_string()
+    };
     assert!(why("i4-k4").contains("not a cell"));
     assert!(why("c4-a4").contains("not yours"));
     assert!(why("d4-f6").contains("row or column"));
     assert!(why("d4-e4").contains("two cells"));
     assert!(why("d4").contains("jump"));
     assert!(why("hello").contains("cannot read"));
-    assert_eq!(g.interpret(" D4-H4 ").map(|m| m.to_string()), Ok("d4-f4-h4".into()));
+    assert_eq!(
+        g.interpret(" D4-H4 ").map(|m| m.to_string()),
+        Ok("d4-f4-h4".into())
+    );
 }

@@ -36,7 +36,11 @@ fn perft_regression() {
         let depth: u32 = depth.parse().expect("depth");
         let got = count(id, &options, depth);
         if bless {
-            let opts = if options.is_empty() { "-".to_string() } else { options.join(",") };
+            let opts = if options.is_empty() {
+                "-".to_string()
+            } else {
+                options.join(",")
+            };
             out.push_str(&format!("{game} {opts} {depth} {got}\n"));
         } else {
             assert_eq!(got.to_string(), expected, "{line}");
