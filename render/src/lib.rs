@@ -1,1 +1,32 @@
-//! Board pictures (PNG) from game states. Filled in by the board-pictures issue.
+//! Board pictures (PNG) for the Tabula games: state → scene (plain data) → pixels → PNG.
+//!
+//! Pure and synchronous: the bot calls it off the async runtime. Board geometry lives here, not
+//! in `tabula-core`. The font is bundled (Inter, OFL); system fonts are never used.
+
+pub mod raster;
+pub mod scene;
+
+use thiserror::Error;
+
+/// Why a picture could not be made. None of these depend on the game state: they are internal
+/// failures (a bad size, a broken bundled font, a poisoned cache, an encoder error).
+#[derive(Debug, Error)]
+pub enum RenderError {
+    /// The picture size is zero or too large.
+    #[error("cannot make a {width}x{height} picture")]
+    Size {
+        /// Width in pixels.
+        width: u32,
+        /// Height in pixels.
+        height: u32,
+    },
+    /// The bundled font could not be read.
+    #[error("the bundled font cannot be read")]
+    Font,
+    /// Another thread panicked while holding the board cache.
+    #[error("the board cache is poisoned")]
+    Poisoned,
+    /// The PNG encoder failed.
+    #[error("PNG encoding failed: {0}")]
+    Encode(String),
+}
