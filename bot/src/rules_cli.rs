@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use tabula_core::{AnyGame, GameId, SetupError};
+use tabula_core::{AnyApplied, AnyGame, GameId, SetupError};
 
 /// Arguments of `tabula rules`.
 #[derive(Debug, Args)]
@@ -22,6 +22,14 @@ enum RulesCommand {
     Legal(Setup),
     /// Print the position string, the status line and a drawing of the board.
     Show(Setup),
+    /// Draw the board as a PNG picture, with the last of --moves highlighted.
+    Render {
+        #[command(flatten)]
+        setup: Setup,
+        /// Where to write the picture.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: std::path::PathBuf,
+    },
 }
 
 /// Where to start and what to play.
@@ -41,33 +49,49 @@ struct Setup {
 }
 
 impl Setup {
-    fn game(&self) -> Result<AnyGame, SetupError> {
+    /// The game after the moves, and the last action applied.
+    fn game(&self) -> Result<(AnyGame, Option<AnyApplied>), SetupError> {
         let id: GameId = self.game.parse()?;
         let options: Vec<&str> = self.options.iter().map(String::as_str).collect();
-        AnyGame::setup(id, &options, self.position.as_deref(), &self.moves)
+        let mut game = AnyGame::start(id, &options, self.position.as_deref())?;
+        let last = game.apply_actions(&self.moves)?;
+        Ok((game, last))
     }
 }
 
 /// Runs `tabula rules`.
 pub fn run(args: &RulesArgs) -> ExitCode {
-    let (setup, legal) = match &args.command {
-        RulesCommand::Legal(s) => (s, true),
-        RulesCommand::Show(s) => (s, false),
+    let setup = match &args.command {
+        RulesCommand::Legal(s) | RulesCommand::Show(s) | RulesCommand::Render { setup: s, .. } => s,
     };
-    let game = match setup.game() {
-        Ok(game) => game,
+    let (game, last) = match setup.game() {
+        Ok(found) => found,
         Err(error) => {
             eprintln!("error: {error}");
             return ExitCode::from(2);
         }
     };
-    let text = if legal {
-        game.legal_lines()
+    let text: String = match &args.command {
+        RulesCommand::Legal(_) => game
+            .legal_lines()
             .iter()
             .map(|line| format!("{line}\n"))
-            .collect()
-    } else {
-        game.show_text()
+            .collect(),
+        RulesCommand::Show(_) => game.show_text(),
+        RulesCommand::Render { output, .. } => {
+            let png = match tabula_render::render(&game, last.as_ref()) {
+                Ok(png) => png,
+                Err(error) => {
+                    eprintln!("error: cannot draw the board: {error}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            if let Err(error) = std::fs::write(output, &png) {
+                eprintln!("error: cannot write {}: {error}", output.display());
+                return ExitCode::FAILURE;
+            }
+            format!("wrote {} ({} bytes)\n", output.display(), png.len())
+        }
     };
     let mut stdout = std::io::stdout().lock();
     if stdout

@@ -4,8 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::SetupError;
-use crate::game::{Game, Status};
+use crate::error::{ActionError, SetupError};
+use crate::game::{Applied, Game, Status};
 use crate::script;
 
 /// Calls `$body` with `$G` bound to the game type of a [`GameId`].
@@ -75,6 +75,29 @@ impl FromStr for GameId {
     }
 }
 
+/// An action applied to any of the games, in canonical form, with its events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnyApplied {
+    /// Konane.
+    Konane(Applied<crate::konane::Konane>),
+}
+
+impl AnyApplied {
+    /// The action in canonical notation (what storage keeps).
+    pub fn notation(&self) -> String {
+        match self {
+            AnyApplied::Konane((action, _)) => action.to_string(),
+        }
+    }
+
+    /// The events, narrated in English.
+    pub fn narration(&self) -> Vec<String> {
+        match self {
+            AnyApplied::Konane((_, events)) => events.iter().map(ToString::to_string).collect(),
+        }
+    }
+}
+
 /// A position of any of the games.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AnyGame {
@@ -94,10 +117,43 @@ impl AnyGame {
         position: Option<&str>,
         actions: &str,
     ) -> Result<AnyGame, SetupError> {
+        let mut game = AnyGame::start(id, options, position)?;
+        game.apply_actions(actions)?;
+        Ok(game)
+    }
+
+    /// The initial position (or `position`) of a game with `key=value` options.
+    ///
+    /// # Errors
+    /// A bad option or a malformed position.
+    pub fn start(
+        id: GameId,
+        options: &[&str],
+        position: Option<&str>,
+    ) -> Result<AnyGame, SetupError> {
         with_game_type!(id, G => {
             let options = script::options::<G>(options)?;
-            script::setup::<G>(&options, position, actions).map(AnyGame::from)
+            script::setup::<G>(&options, position, "").map(AnyGame::from)
         })
+    }
+
+    /// Applies space-separated actions in order (moves read leniently), returning the last one
+    /// applied.
+    ///
+    /// # Errors
+    /// The first action that cannot be applied, with its index; the actions before it stay
+    /// applied.
+    pub fn apply_actions(&mut self, actions: &str) -> Result<Option<AnyApplied>, SetupError> {
+        let mut last = None;
+        for (index, token) in actions.split_whitespace().enumerate() {
+            let applied = self.apply_text(token).map_err(|error| SetupError::Action {
+                index,
+                token: token.to_string(),
+                error,
+            })?;
+            last = Some(applied);
+        }
+        Ok(last)
     }
 
     /// Which game this is.
@@ -125,6 +181,16 @@ impl AnyGame {
     /// What kind of node this is.
     pub fn status(&self) -> Status {
         with_game!(self, g => g.status())
+    }
+
+    /// Applies one action as a person or a script wrote it (see [`Game::apply_text`]).
+    ///
+    /// # Errors
+    /// Says why the action cannot be applied; the state is unchanged.
+    pub fn apply_text(&mut self, text: &str) -> Result<AnyApplied, ActionError> {
+        match self {
+            AnyGame::Konane(g) => g.apply_text(text).map(AnyApplied::Konane),
+        }
     }
 
     /// The status line of `tabula rules show`.

@@ -186,6 +186,27 @@ impl Move {
         (1..=i16::from(jumps)).map(move |k| from + 2 * k * step)
     }
 
+    /// The cells the move touches, as (file, rank) from 0: the removed cell, or the start and
+    /// every landing cell of a jump.
+    pub fn path(&self) -> Vec<(u8, u8)> {
+        let (Move::Remove(c) | Move::Jump { from: c, .. }) = *self;
+        std::iter::once(i16::from(c))
+            .chain(self.landings())
+            .map(|c| (file_of(c) as u8, rank_of(c) as u8))
+            .collect()
+    }
+
+    /// The cells of the stones a jump captures, as (file, rank) from 0.
+    pub fn captured(&self) -> Vec<(u8, u8)> {
+        let step = match *self {
+            Move::Remove(_) => 0,
+            Move::Jump { dir, .. } => DIRS[usize::from(dir)],
+        };
+        self.landings()
+            .map(|c| ((file_of(c - step)) as u8, rank_of(c - step) as u8))
+            .collect()
+    }
+
     /// The starting cell of a jump or the removed cell, as text.
     pub fn from_cell(&self) -> String {
         match *self {
@@ -567,6 +588,26 @@ fn unreadable(input: &str) -> MoveError {
         hint:
             "write a jump as from-to, like `d4-f4` or `d4-f4-h4`, or a removal as a cell, like `e4`"
                 .into(),
+    }
+}
+
+impl Konane {
+    /// The board size (6, 8, 10 or 12).
+    pub fn board_size(&self) -> u8 {
+        self.options.size()
+    }
+
+    /// The stone on a cell, by file and rank from 0 (`a1` is `(0, 0)`).
+    pub fn stone(&self, file: u8, rank: u8) -> Option<Seat> {
+        if file >= self.board_size() || rank >= self.board_size() {
+            return None;
+        }
+        self.stone_at(cell(i16::from(file), i16::from(rank)))
+    }
+
+    /// Whether the game is in the opening (a removal is due).
+    pub fn in_opening(&self) -> bool {
+        matches!(self.phase, Phase::RemoveBlack | Phase::RemoveWhite { .. })
     }
 }
 

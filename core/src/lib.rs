@@ -14,6 +14,6 @@ pub mod playout;
 pub mod script;
 pub mod text;
 
-pub use any::{AnyGame, GameId};
+pub use any::{AnyApplied, AnyGame, GameId};
 pub use error::{ActionError, MoveError, NotationError, PositionError, SetupError};
 pub use game::{Action, Applied, Game, GameAction, NoRoll, Outcome, Seat, Status, Team};

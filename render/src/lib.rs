@@ -30,3 +30,32 @@ pub enum RenderError {
     #[error("PNG encoding failed: {0}")]
     Encode(String),
 }
+
+pub mod konane;
+pub mod layout;
+
+use tabula_core::{AnyApplied, AnyGame};
+
+use crate::scene::Scene;
+
+/// The scene of any game's position, with the last action (and its events) highlighted when
+/// given.
+pub fn scene(game: &AnyGame, last: Option<&AnyApplied>) -> Scene {
+    match game {
+        AnyGame::Konane(g) => konane::scene(
+            g,
+            match last {
+                Some(AnyApplied::Konane(a)) => Some(a),
+                _ => None,
+            },
+        ),
+    }
+}
+
+/// The PNG picture of any game's position, with the last action highlighted when given.
+///
+/// # Errors
+/// Internal failures only (see [`RenderError`]); every reachable position renders.
+pub fn render(game: &AnyGame, last: Option<&AnyApplied>) -> Result<Vec<u8>, RenderError> {
+    raster::encode_png(&raster::rasterise(&scene(game, last))?)
+}
