@@ -240,7 +240,10 @@ impl fmt::Debug for Cell {
 
 impl FromStr for Cell {
     type Err = NotationError;
-    /// Reads a cell name in either case.
+    /// Reads a cell name in either case (`g11`, `G11`).
+    ///
+    /// # Errors
+    /// The text is not the name of one of the 61 cells.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Cell::from_name(s).ok_or_else(|| {
             NotationError::new(
@@ -316,6 +319,10 @@ impl FromStr for Move {
     /// Reads the canonical notation only: upper-case cells joined by `-` or `x`, the second one
     /// space forwards from the first for White or for Black. See [`Game::interpret`] for what
     /// people type.
+    ///
+    /// # Errors
+    /// Anything else: other case or separators, a name that is not a cell, or two cells that
+    /// are not one space apart forwards.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bad = || {
             NotationError::new(
@@ -487,22 +494,30 @@ impl Koan {
         sets[OCT] | sets[SQ]
     }
 
-    /// The destinations of `seat`'s pieces in one direction: plain moves and captures.
+    /// The sets move generation needs for `seat`: its octagonal and square pieces, the enemy
+    /// pieces and the empty cells.
     #[inline]
-    fn destinations(&self, seat: Seat, step: Step) -> (Set, Set) {
-        let sets = self.pieces[usize::from(seat.0)];
-        let enemy = self.own(other(seat));
-        let empty = CELLS & !(sets[OCT] | sets[SQ] | enemy);
-        let by_oct = shift(sets[OCT] & step.from, step.delta);
-        let by_sq = shift(sets[SQ] & step.from, step.delta);
+    fn sides(&self, seat: Seat) -> [Set; 4] {
+        let [oct, sq] = self.pieces[usize::from(seat.0)];
+        let [e_oct, e_sq] = self.pieces[usize::from(other(seat).0)];
+        let enemy = e_oct | e_sq;
+        [oct, sq, enemy, CELLS & !(oct | sq | enemy)]
+    }
+
+    /// The destinations in one direction: plain moves and captures (rules 2–4).
+    #[inline]
+    fn destinations([oct, sq, enemy, empty]: [Set; 4], step: Step) -> (Set, Set) {
+        let by_oct = shift(oct & step.from, step.delta);
+        let by_sq = shift(sq & step.from, step.delta);
         let plain = (by_oct | by_sq) & empty;
         let captures = (by_oct & OCTAGONS | by_sq & SQUARES) & enemy;
         (plain, captures)
     }
 
     fn has_move(&self, seat: Seat) -> bool {
+        let sides = self.sides(seat);
         STEPS[usize::from(seat.0)].iter().any(|step| {
-            let (plain, captures) = self.destinations(seat, *step);
+            let (plain, captures) = Self::destinations(sides, *step);
             plain | captures != 0
         })
     }
@@ -835,8 +850,9 @@ impl Game for Koan {
         if self.phase != Phase::Move {
             return;
         }
+        let sides = self.sides(self.turn);
         for step in STEPS[usize::from(self.turn.0)] {
-            let (plain, captures) = self.destinations(self.turn, step);
+            let (plain, captures) = Self::destinations(sides, step);
             let back = -step.delta;
             for (set, capture) in [(plain, false), (captures, true)] {
                 for to in bits(set) {
