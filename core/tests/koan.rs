@@ -292,6 +292,11 @@ fn position_strings_round_trip() {
     assert_eq!(g, parse(Q_D2));
     let g = parse("turn=white white-oct= white-sq=C3 black-oct=D4 black-sq=B4,C5");
     assert_eq!(g.position(), Q_CAP1);
+    // Sorted by column letter, then by row as a number.
+    assert_eq!(
+        parse("turn=black black-oct=B2,A11,A3").position(),
+        "turn=black black-oct=A3,A11,B2"
+    );
     // After a move: replaying and re-reading give equal states.
     let g: Koan = game(&[], None, "B2-C3 G11-G9 C3-B4");
     assert_eq!(parse(&g.position()), g);
