@@ -9,6 +9,7 @@
 pub mod any;
 pub mod error;
 pub mod game;
+pub mod kolowis;
 pub mod konane;
 pub mod script;
 pub mod text;
