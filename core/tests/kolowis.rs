@@ -709,3 +709,30 @@ fn random_playouts_keep_the_invariants() {
     }
     eprintln!("{repetitions} playouts ended by repetition");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+
+    /// The parsers never panic, and whatever `interpret` accepts is legal.
+    #[test]
+    fn parsers_never_panic(
+        text in proptest::prop_oneof![
+            proptest::prelude::any::<String>(),
+            "[aAbBcCdxX0-9 :,=-]{0,16}",
+            "(turn|white|black|quiet|size)=[a-cA-C0-9,x-]{0,14}( (turn|white|black|quiet)=[a-cA-C0-9,]{0,20}){0,4}",
+        ]
+    ) {
+        let _ = text.parse::<Move>();
+        let _ = text.parse::<Point>();
+        if let Ok(g) = Kolowis::from_position(&Options::default(), &text) {
+            let again = Kolowis::from_position(&Options::default(), &g.position());
+            proptest::prop_assert_eq!(again.map(|a| a.position()), Ok(g.position()));
+        }
+        for moves in ["", "C8-B9", "B2-B1 A1-B2"] {
+            let g: Kolowis = game(&[], None, moves);
+            if let Ok(mv) = g.interpret(&text) {
+                proptest::prop_assert!(g.moves().contains(&mv));
+            }
+        }
+    }
+}
