@@ -10,6 +10,7 @@ pub mod any;
 pub mod error;
 pub mod game;
 pub mod koan;
+pub mod kolowis;
 pub mod konane;
 pub mod playout;
 pub mod script;
