@@ -18,6 +18,14 @@ macro_rules! with_game_type {
                 type $G = $crate::konane::Konane;
                 $body
             }
+            $crate::GameId::Koan => {
+                type $G = $crate::koan::Koan;
+                $body
+            }
+            $crate::GameId::Kolowis => {
+                type $G = $crate::kolowis::Kolowis;
+                $body
+            }
         }
     };
 }
@@ -27,6 +35,8 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             AnyGame::Konane($g) => $body,
+            AnyGame::Koan($g) => $body,
+            AnyGame::Kolowis($g) => $body,
         }
     };
 }
@@ -36,11 +46,15 @@ macro_rules! with_game {
 pub enum GameId {
     /// Konane.
     Konane,
+    /// Koan.
+    Koan,
+    /// Kolowis.
+    Kolowis,
 }
 
 impl GameId {
     /// Every game, in the order of the rules reference.
-    pub const ALL: &'static [GameId] = &[GameId::Konane];
+    pub const ALL: &'static [GameId] = &[GameId::Konane, GameId::Koan, GameId::Kolowis];
 
     /// The identifier used by commands and storage (`coan-ki`).
     pub fn as_str(self) -> &'static str {
@@ -80,21 +94,32 @@ impl FromStr for GameId {
 pub enum AnyApplied {
     /// Konane.
     Konane(Applied<crate::konane::Konane>),
+    /// Koan.
+    Koan(Applied<crate::koan::Koan>),
+    /// Kolowis.
+    Kolowis(Applied<crate::kolowis::Kolowis>),
+}
+
+/// Calls `$body` with `$a` bound to the applied action inside an [`AnyApplied`].
+macro_rules! with_applied {
+    ($any:expr, $a:ident => $body:expr) => {
+        match $any {
+            AnyApplied::Konane($a) => $body,
+            AnyApplied::Koan($a) => $body,
+            AnyApplied::Kolowis($a) => $body,
+        }
+    };
 }
 
 impl AnyApplied {
     /// The action in canonical notation (what storage keeps).
     pub fn notation(&self) -> String {
-        match self {
-            AnyApplied::Konane((action, _)) => action.to_string(),
-        }
+        with_applied!(self, a => a.0.to_string())
     }
 
     /// The events, narrated in English.
     pub fn narration(&self) -> Vec<String> {
-        match self {
-            AnyApplied::Konane((_, events)) => events.iter().map(ToString::to_string).collect(),
-        }
+        with_applied!(self, a => a.1.iter().map(ToString::to_string).collect())
     }
 }
 
@@ -103,6 +128,10 @@ impl AnyApplied {
 pub enum AnyGame {
     /// Konane.
     Konane(crate::konane::Konane),
+    /// Koan.
+    Koan(crate::koan::Koan),
+    /// Kolowis.
+    Kolowis(crate::kolowis::Kolowis),
 }
 
 impl AnyGame {
@@ -160,6 +189,8 @@ impl AnyGame {
     pub fn id(&self) -> GameId {
         match self {
             AnyGame::Konane(_) => GameId::Konane,
+            AnyGame::Koan(_) => GameId::Koan,
+            AnyGame::Kolowis(_) => GameId::Kolowis,
         }
     }
 
@@ -190,6 +221,8 @@ impl AnyGame {
     pub fn apply_text(&mut self, text: &str) -> Result<AnyApplied, ActionError> {
         match self {
             AnyGame::Konane(g) => g.apply_text(text).map(AnyApplied::Konane),
+            AnyGame::Koan(g) => g.apply_text(text).map(AnyApplied::Koan),
+            AnyGame::Kolowis(g) => g.apply_text(text).map(AnyApplied::Kolowis),
         }
     }
 
@@ -202,5 +235,17 @@ impl AnyGame {
 impl From<crate::konane::Konane> for AnyGame {
     fn from(g: crate::konane::Konane) -> Self {
         AnyGame::Konane(g)
+    }
+}
+
+impl From<crate::koan::Koan> for AnyGame {
+    fn from(g: crate::koan::Koan) -> Self {
+        AnyGame::Koan(g)
+    }
+}
+
+impl From<crate::kolowis::Kolowis> for AnyGame {
+    fn from(g: crate::kolowis::Kolowis) -> Self {
+        AnyGame::Kolowis(g)
     }
 }

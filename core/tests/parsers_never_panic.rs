@@ -89,3 +89,5 @@ macro_rules! never_panic {
 
 never_panic!(konane, tabula_core::konane::Konane, &["size=8"]);
 never_panic!(konane_12, tabula_core::konane::Konane, &["size=12"]);
+never_panic!(koan, tabula_core::koan::Koan, &[]);
+never_panic!(kolowis, tabula_core::kolowis::Kolowis, &[]);
