@@ -10,6 +10,7 @@ pub mod any;
 pub mod error;
 pub mod game;
 pub mod konane;
+pub mod pachisi;
 pub mod script;
 pub mod text;
 
