@@ -957,3 +957,40 @@ fn parsers_never_panic_on_odd_input() {
         let _ = Pachisi::from_position(&Default::default(), text);
     }
 }
+
+mod properties {
+    use super::{MID_GAME, at};
+    use proptest::prelude::*;
+    use tabula_core::Game;
+    use tabula_core::pachisi::{Move, Pachisi, Roll};
+
+    fn allocate() -> Pachisi {
+        at(
+            "turn=S phase=allocate throws=2,6,25 S=0,10,10,80 E=0,0,0,67 N=0,0,0,0 W=0,0,12,12 entered=S,E,W",
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn parsers_never_panic_on_arbitrary_strings(text in any::<String>()) {
+            let _ = allocate().interpret(&text);
+            let _ = at(MID_GAME).interpret(&text);
+            let _ = text.parse::<Move>();
+            let _ = text.parse::<Roll>();
+            let _ = Pachisi::from_position(&Default::default(), &text);
+        }
+
+        #[test]
+        fn parsers_never_panic_on_near_misses(
+            text in "[a-zA-Z0-9+ hx,=ÿé]{0,24}",
+            position in "(turn=[SENWX] |phase=(decide|throw|allocate) |throws=[0-9,]{0,8} |[SENW]=[0-9,]{0,14} |entered=[SENW,]{0,8} ){0,8}",
+        ) {
+            let _ = allocate().interpret(&text);
+            let _ = text.parse::<Move>();
+            if let Ok(g) = Pachisi::from_position(&Default::default(), &position) {
+                let again = Pachisi::from_position(&Default::default(), &g.position());
+                prop_assert_eq!(again, Ok(g));
+            }
+        }
+    }
+}
