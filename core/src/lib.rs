@@ -13,6 +13,7 @@ pub mod koan;
 pub mod kolowis;
 pub mod konane;
 pub mod playout;
+pub mod pachisi;
 pub mod script;
 pub mod text;
 
