@@ -7,6 +7,7 @@
 //! `legal` and `show` output).
 
 pub mod any;
+pub mod coan_ki;
 pub mod error;
 pub mod game;
 pub mod koan;
