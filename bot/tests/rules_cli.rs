@@ -119,3 +119,124 @@ fn bad_input_exits_2_with_one_line_naming_the_token() {
         "roll:3",
     );
 }
+
+/// Runs `tabula rules show` and returns stdout, asserting success.
+fn show(args: &[&str]) -> String {
+    let mut all = vec!["rules", "show"];
+    all.extend_from_slice(args);
+    let run = tabula(&all);
+    assert_eq!(run.status, 0, "{args:?}: {}", run.stderr);
+    run.stdout
+}
+
+#[test]
+fn every_game_is_reachable_from_the_command_line() {
+    for (game, status) in [
+        ("konane", "turn black"),
+        ("koan", "turn white"),
+        ("kolowis", "turn white"),
+        ("coan-ki", "chance"),
+        ("pachisi", "turn S"),
+    ] {
+        let out = show(&[game]);
+        assert_eq!(out.lines().nth(1), Some(status), "{game}: {out}");
+    }
+}
+
+#[test]
+fn chance_nodes_print_outcomes_with_weights() {
+    let run = tabula(&["rules", "legal", "pachisi", "--moves", "throw"]);
+    let mut lines: Vec<&str> = run.stdout.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(
+        lines,
+        [
+            "roll:10 6",
+            "roll:2 15",
+            "roll:25 1",
+            "roll:3 20",
+            "roll:4 15",
+            "roll:5 6",
+            "roll:6 1"
+        ]
+    );
+    let run = tabula(&["rules", "legal", "coan-ki"]);
+    assert_eq!(run.stdout.lines().count(), 36);
+    assert!(
+        run.stdout.lines().all(|l| l.ends_with(" 1")),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn show_prints_the_drawing_examples_of_every_rules_file() {
+    let koan = show(&[
+        "koan",
+        "--position",
+        "turn=white white-oct=I1,J4 white-sq=C3,F4 black-oct=G11,J10 black-sq=C9,F8",
+    ]);
+    assert!(
+        koan.contains("11  ( )     ( )     ( )     (B)     ( )     ( )  11"),
+        "{koan}"
+    );
+    assert!(
+        koan.contains(" 4      [ ]     [ ]     [w]     [ ]     [W]      4"),
+        "{koan}"
+    );
+    let kolowis = show(&[
+        "kolowis",
+        "--position",
+        "turn=black white=B1 black=A1,B2,B3,C1",
+    ]);
+    assert!(kolowis.contains("B  w---b---b---.---"), "{kolowis}");
+    let coan = show(&[
+        "coan-ki",
+        "--position",
+        "turn=black white=a1x5,c2x2,e1x3,h2x1 white-home=a1x2,b1x1 black=a1x1,c1x2,f2x4,g2x5 black-home=h2x2",
+    ]);
+    assert!(
+        coan.contains(" 1 | W5 w2 B1|    w1   |    B2   |"),
+        "{coan}"
+    );
+    let pachisi = show(&[
+        "pachisi",
+        "--position",
+        "turn=W phase=decide S=0,6,13,80 E=0,0,12,12 N=3,84,84,84 W=0,0,0,33 entered=S,E,N,W",
+    ]);
+    assert!(pachisi.contains("S: 0 ch, 6 j3, 13 k5, 80 j5"), "{pachisi}");
+    assert!(
+        pachisi.contains("11  . . . x . . . . # # # . . . . 2 . . .  11"),
+        "{pachisi}"
+    );
+}
+
+#[test]
+fn render_writes_a_png() {
+    let out = std::env::temp_dir().join(format!("tabula-cli-{}.png", std::process::id()));
+    let run = tabula(&[
+        "rules",
+        "render",
+        "konane",
+        "--moves",
+        "e4 d4",
+        "-o",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let bytes = std::fs::read(&out).expect("the picture");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+    let _ = std::fs::remove_file(out);
+    assert_rejected(
+        &[
+            "rules",
+            "render",
+            "koan",
+            "--moves",
+            "A1-A5",
+            "-o",
+            "/tmp/x.png",
+        ],
+        "A1-A5",
+    );
+}

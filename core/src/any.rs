@@ -26,6 +26,14 @@ macro_rules! with_game_type {
                 type $G = $crate::kolowis::Kolowis;
                 $body
             }
+            $crate::GameId::CoanKi => {
+                type $G = $crate::coan_ki::CoanKi;
+                $body
+            }
+            $crate::GameId::Pachisi => {
+                type $G = $crate::pachisi::Pachisi;
+                $body
+            }
         }
     };
 }
@@ -37,6 +45,8 @@ macro_rules! with_game {
             AnyGame::Konane($g) => $body,
             AnyGame::Koan($g) => $body,
             AnyGame::Kolowis($g) => $body,
+            AnyGame::CoanKi($g) => $body,
+            AnyGame::Pachisi($g) => $body,
         }
     };
 }
@@ -50,11 +60,21 @@ pub enum GameId {
     Koan,
     /// Kolowis.
     Kolowis,
+    /// CoanKi.
+    CoanKi,
+    /// Pachisi.
+    Pachisi,
 }
 
 impl GameId {
     /// Every game, in the order of the rules reference.
-    pub const ALL: &'static [GameId] = &[GameId::Konane, GameId::Koan, GameId::Kolowis];
+    pub const ALL: &'static [GameId] = &[
+        GameId::Konane,
+        GameId::Koan,
+        GameId::Kolowis,
+        GameId::CoanKi,
+        GameId::Pachisi,
+    ];
 
     /// The identifier used by commands and storage (`coan-ki`).
     pub fn as_str(self) -> &'static str {
@@ -98,6 +118,10 @@ pub enum AnyApplied {
     Koan(Applied<crate::koan::Koan>),
     /// Kolowis.
     Kolowis(Applied<crate::kolowis::Kolowis>),
+    /// CoanKi.
+    CoanKi(Applied<crate::coan_ki::CoanKi>),
+    /// Pachisi.
+    Pachisi(Applied<crate::pachisi::Pachisi>),
 }
 
 /// Calls `$body` with `$a` bound to the applied action inside an [`AnyApplied`].
@@ -107,6 +131,8 @@ macro_rules! with_applied {
             AnyApplied::Konane($a) => $body,
             AnyApplied::Koan($a) => $body,
             AnyApplied::Kolowis($a) => $body,
+            AnyApplied::CoanKi($a) => $body,
+            AnyApplied::Pachisi($a) => $body,
         }
     };
 }
@@ -132,6 +158,10 @@ pub enum AnyGame {
     Koan(crate::koan::Koan),
     /// Kolowis.
     Kolowis(crate::kolowis::Kolowis),
+    /// CoanKi.
+    CoanKi(crate::coan_ki::CoanKi),
+    /// Pachisi.
+    Pachisi(crate::pachisi::Pachisi),
 }
 
 impl AnyGame {
@@ -191,6 +221,8 @@ impl AnyGame {
             AnyGame::Konane(_) => GameId::Konane,
             AnyGame::Koan(_) => GameId::Koan,
             AnyGame::Kolowis(_) => GameId::Kolowis,
+            AnyGame::CoanKi(_) => GameId::CoanKi,
+            AnyGame::Pachisi(_) => GameId::Pachisi,
         }
     }
 
@@ -223,6 +255,8 @@ impl AnyGame {
             AnyGame::Konane(g) => g.apply_text(text).map(AnyApplied::Konane),
             AnyGame::Koan(g) => g.apply_text(text).map(AnyApplied::Koan),
             AnyGame::Kolowis(g) => g.apply_text(text).map(AnyApplied::Kolowis),
+            AnyGame::CoanKi(g) => g.apply_text(text).map(AnyApplied::CoanKi),
+            AnyGame::Pachisi(g) => g.apply_text(text).map(AnyApplied::Pachisi),
         }
     }
 
@@ -247,5 +281,17 @@ impl From<crate::koan::Koan> for AnyGame {
 impl From<crate::kolowis::Kolowis> for AnyGame {
     fn from(g: crate::kolowis::Kolowis) -> Self {
         AnyGame::Kolowis(g)
+    }
+}
+
+impl From<crate::coan_ki::CoanKi> for AnyGame {
+    fn from(g: crate::coan_ki::CoanKi) -> Self {
+        AnyGame::CoanKi(g)
+    }
+}
+
+impl From<crate::pachisi::Pachisi> for AnyGame {
+    fn from(g: crate::pachisi::Pachisi) -> Self {
+        AnyGame::Pachisi(g)
     }
 }

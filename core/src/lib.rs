@@ -13,8 +13,8 @@ pub mod game;
 pub mod koan;
 pub mod kolowis;
 pub mod konane;
-pub mod playout;
 pub mod pachisi;
+pub mod playout;
 pub mod script;
 pub mod text;
 

@@ -166,7 +166,10 @@ impl<G: Game> Check<'_, G> {
             // Lenient reading may map the text to another, legal move (Koan does not check the
             // separator: `C1-C3` means the capture `C1xC3` when an enemy stands there).
             if let Ok(other) = copy.interpret(&mv.to_string()) {
-                assert!(other != *mv && moves.contains(&other), "{at}: interpret {mv}");
+                assert!(
+                    other != *mv && moves.contains(&other),
+                    "{at}: interpret {mv}"
+                );
             }
         }
         let mut copy = game.clone();
@@ -218,5 +221,27 @@ fn kolowis_invariants() {
     let mut c = check::<Kolowis>(&["stall=8"], 60, 2_000);
     c.reparse_equal = false;
     c.history_decides = |g| g.stall_ending() == Some(Stall::Repetition);
+    c.run();
+}
+
+#[test]
+fn coan_ki_invariants() {
+    use tabula_core::coan_ki::CoanKi;
+    // Zone finishing can lose many throws near the end; 20,000 actions is far beyond any game
+    // seen (the mean is under 200) and still catches a game that never ends.
+    for options in [&[][..], &["finish=overshoot"], &["block8=on"]] {
+        let mut c = check::<CoanKi>(options, 120, 20_000);
+        c.chance_total = Some(36);
+        c.run();
+    }
+}
+
+#[test]
+fn pachisi_invariants() {
+    use tabula_core::pachisi::Pachisi;
+    // Random play skips and gives up values, so games are long; the bound still catches a game
+    // that never ends.
+    let mut c = check::<Pachisi>(&[], 40, 200_000);
+    c.chance_total = Some(64);
     c.run();
 }

@@ -91,3 +91,5 @@ never_panic!(konane, tabula_core::konane::Konane, &["size=8"]);
 never_panic!(konane_12, tabula_core::konane::Konane, &["size=12"]);
 never_panic!(koan, tabula_core::koan::Koan, &[]);
 never_panic!(kolowis, tabula_core::kolowis::Kolowis, &[]);
+never_panic!(coan_ki, tabula_core::coan_ki::CoanKi, &[]);
+never_panic!(pachisi, tabula_core::pachisi::Pachisi, &[]);

@@ -31,24 +31,37 @@ pub enum RenderError {
     Encode(String),
 }
 
+pub mod coan_ki;
+mod fallback;
+pub mod koan;
+pub mod kolowis;
 pub mod konane;
 pub mod layout;
+pub mod pachisi;
 
 use tabula_core::{AnyApplied, AnyGame};
 
 use crate::scene::Scene;
 
+/// The last action when it belongs to the same game.
+macro_rules! last_of {
+    ($last:expr, $variant:ident) => {
+        match $last {
+            Some(AnyApplied::$variant(a)) => Some(a),
+            _ => None,
+        }
+    };
+}
+
 /// The scene of any game's position, with the last action (and its events) highlighted when
 /// given.
 pub fn scene(game: &AnyGame, last: Option<&AnyApplied>) -> Scene {
     match game {
-        AnyGame::Konane(g) => konane::scene(
-            g,
-            match last {
-                Some(AnyApplied::Konane(a)) => Some(a),
-                _ => None,
-            },
-        ),
+        AnyGame::Konane(g) => konane::scene(g, last_of!(last, Konane)),
+        AnyGame::Koan(g) => koan::scene(g, last_of!(last, Koan)),
+        AnyGame::Kolowis(g) => kolowis::scene(g, last_of!(last, Kolowis)),
+        AnyGame::CoanKi(g) => coan_ki::scene(g, last_of!(last, CoanKi)),
+        AnyGame::Pachisi(g) => pachisi::scene(g, last_of!(last, Pachisi)),
     }
 }
 

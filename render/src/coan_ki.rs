@@ -1,0 +1,20 @@
+//! CoanKi pictures (not drawn yet: the plain fallback picture).
+
+use tabula_core::Applied;
+use tabula_core::coan_ki::CoanKi;
+
+use crate::scene::Scene;
+
+/// The scene of a CoanKi position, with the last action highlighted.
+pub fn scene(game: &CoanKi, last: Option<&Applied<CoanKi>>) -> Scene {
+    let subtitle = last
+        .map(|(_, events)| {
+            events
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+        .unwrap_or_default();
+    crate::fallback::scene(game, &subtitle)
+}

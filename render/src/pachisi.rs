@@ -1,0 +1,20 @@
+//! Pachisi pictures (not drawn yet: the plain fallback picture).
+
+use tabula_core::Applied;
+use tabula_core::pachisi::Pachisi;
+
+use crate::scene::Scene;
+
+/// The scene of a Pachisi position, with the last action highlighted.
+pub fn scene(game: &Pachisi, last: Option<&Applied<Pachisi>>) -> Scene {
+    let subtitle = last
+        .map(|(_, events)| {
+            events
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+        .unwrap_or_default();
+    crate::fallback::scene(game, &subtitle)
+}
