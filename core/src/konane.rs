@@ -398,16 +398,18 @@ impl Konane {
             .filter(move |n| self.board.has(*n) && (file_of(*n) - file_of(c)).abs() <= 1)
     }
 
-    /// The cells from which the seat can make at least one jump in direction `step`.
-    fn jumpers(&self, seat: Seat, step: i16) -> Bits {
+    /// The cells from which the seat can make at least one jump in direction `step`, given
+    /// the empty cells.
+    fn jumpers(&self, seat: Seat, step: i16, empty: Bits) -> Bits {
         let own = self.stones[usize::from(seat.0)];
         let enemy = self.stones[usize::from(other(seat).0)];
-        own.and(enemy.toward(step))
-            .and(self.empty().toward(2 * step))
+        own.and(enemy.toward(step)).and(empty.toward(2 * step))
     }
 
     fn can_jump(&self, seat: Seat) -> bool {
-        DIRS.iter().any(|d| !self.jumpers(seat, *d).is_empty())
+        let empty = self.empty();
+        DIRS.iter()
+            .any(|d| !self.jumpers(seat, *d, empty).is_empty())
     }
 
     /// Sets the phase after a jump or White's removal: the seat to move jumps or has lost.
@@ -785,7 +787,7 @@ impl Game for Konane {
                 let enemy = self.stones[usize::from(other(self.turn).0)];
                 let empty = self.empty();
                 for (dir, step) in DIRS.iter().enumerate() {
-                    for from in self.jumpers(self.turn, *step).iter() {
+                    for from in self.jumpers(self.turn, *step, empty).iter() {
                         let mut jumps = 1u8;
                         out.push(Move::Jump {
                             from: from as u8,
