@@ -3,8 +3,9 @@
 
 mod common;
 
+use tabula_core::playout::perft;
+
 use common::{game, head, legal, rejected, rejected_at, set};
-use proptest::prelude::*;
 use tabula_core::coan_ki::{CoanKi, Event, Move, Roll};
 use tabula_core::{Action, Game, Seat, Status, script};
 
@@ -692,25 +693,6 @@ fn notation_round_trips_and_rejects_non_canonical_text() {
     assert_eq!(action.map(|a| a.to_string()), Ok("roll:5-6".into()));
 }
 
-/// The number of action sequences of length `depth` from `g` (each roll outcome counted once).
-fn perft(g: &CoanKi, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut total = 0;
-    for mv in g.moves() {
-        let mut next = g.clone();
-        next.apply_move_unchecked(&mv, &mut Vec::new());
-        total += perft(&next, depth - 1);
-    }
-    for (roll, _) in g.outcomes() {
-        let mut next = g.clone();
-        next.apply_roll_unchecked(&roll, &mut Vec::new());
-        total += perft(&next, depth - 1);
-    }
-    total
-}
-
 #[test]
 fn perft_small_depths_checked_by_hand() {
     let start: CoanKi = game(&[], None, "");
@@ -730,176 +712,6 @@ fn perft_small_depths_checked_by_hand() {
     // 6 × (80 + 120) = 1200; a non-tie, a play (200 sequences), then the opponent's 21 throws
     // (no play wins yet): 200 × 21 = 4200. 1296 + 1200 + 4200 = 6696.
     assert_eq!(perft(&start, 3), 6696);
-}
-
-/// A small xorshift generator for the seeded playouts below.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
-
-#[test]
-fn random_playouts_keep_the_invariants() {
-    for (seed, options) in [
-        (1u64, &[][..]),
-        (2, &["finish=overshoot"][..]),
-        (3, &["block8=on"][..]),
-        (4, &["finish=overshoot", "block8=on"][..]),
-    ] {
-        let options = script::options::<CoanKi>(options).unwrap_or_default();
-        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-        for _ in 0..60 {
-            let mut g = CoanKi::new(&options);
-            let mut actions = Vec::new();
-            let mut seen: Vec<Move> = Vec::new();
-            for _ in 0..5000 {
-                let moves = g.moves();
-                let outcomes = g.outcomes();
-                let again = CoanKi::from_position(&options, &g.position());
-                assert_eq!(again.as_ref(), Ok(&g), "{}", g.position());
-                if let Ok(again) = again {
-                    assert_eq!(again.moves(), moves, "{}", g.position());
-                }
-                let mut copy = g.clone();
-                assert!(copy.apply_text("zz9").is_err() && copy.apply_text("roll:zz").is_err());
-                assert_eq!(copy, g);
-                match g.status() {
-                    Status::Done(_) => {
-                        assert!(moves.is_empty() && outcomes.is_empty());
-                        break;
-                    }
-                    Status::Chance => {
-                        assert!(moves.is_empty() && !outcomes.is_empty());
-                        let total: u64 = outcomes.iter().map(|(_, w)| u64::from(*w)).sum();
-                        assert_eq!(total, 36);
-                        let mut pick = rng.below(total);
-                        let mut chosen = outcomes[0].0;
-                        for (roll, w) in &outcomes {
-                            if pick < u64::from(*w) {
-                                chosen = *roll;
-                                break;
-                            }
-                            pick -= u64::from(*w);
-                        }
-                        assert!(g.roll(&chosen).is_ok());
-                        actions.push(Action::Roll(chosen));
-                    }
-                    Status::Decision(_) => {
-                        assert!(!moves.is_empty() && outcomes.is_empty());
-                        for mv in &moves {
-                            let text = mv.to_string();
-                            assert_eq!(text.parse().as_ref(), Ok(mv), "{text}");
-                            assert_eq!(g.interpret(&text).as_ref(), Ok(mv), "{text}");
-                        }
-                        for (i, mv) in moves.iter().enumerate() {
-                            assert!(!moves[..i].contains(mv), "{mv} listed twice");
-                        }
-                        for mv in seen.iter().filter(|m| !moves.contains(m)).take(5) {
-                            let mut copy = g.clone();
-                            assert!(copy.play(mv).is_err(), "illegal {mv} accepted");
-                            assert_eq!(copy, g, "illegal {mv} changed the state");
-                            assert!(copy.interpret(&mv.to_string()).is_err(), "{mv}");
-                        }
-                        let mv = moves[rng.below(moves.len() as u64) as usize];
-                        assert!(g.play(&mv).is_ok());
-                        seen.extend(moves);
-                        seen.truncate(200);
-                        actions.push(Action::Move(mv));
-                    }
-                }
-            }
-            assert!(
-                matches!(g.status(), Status::Done(_)),
-                "the playout did not end"
-            );
-            let mut replay = CoanKi::new(&options);
-            for action in &actions {
-                assert!(replay.apply(action).is_ok());
-            }
-            assert_eq!(replay, g);
-        }
-    }
-}
-
-/// Positions to interpret typed input in: a few from a fixed playout, and the special phases.
-fn sample_positions() -> Vec<CoanKi> {
-    let mut out: Vec<CoanKi> = vec![
-        game(&[], None, ""),
-        game(&[], None, "roll:6v5"),
-        game(&[], Some(T13), "roll:1-1"),
-        game(&[], Some(T10), "roll:2-2 b2+2"),
-        game(&["block8=on"], Some(BLOCK), ""),
-    ];
-    let mut g: CoanKi = game(&[], None, "");
-    let mut rng = Rng(7);
-    for i in 0..80 {
-        let moves = g.moves();
-        let outcomes = g.outcomes();
-        if !moves.is_empty() {
-            let mv = moves[rng.below(moves.len() as u64) as usize];
-            g.apply_move_unchecked(&mv, &mut Vec::new());
-        } else if !outcomes.is_empty() {
-            let roll = outcomes[rng.below(outcomes.len() as u64) as usize].0;
-            g.apply_roll_unchecked(&roll, &mut Vec::new());
-        } else {
-            break;
-        }
-        if i % 9 == 0 {
-            out.push(g.clone());
-        }
-    }
-    out
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
-
-    #[test]
-    fn parsers_never_panic_and_accept_only_legal_moves(
-        text in prop_oneof![
-            any::<String>(),
-            "[a-iA-I0-9 ,+&:xv/-]{0,20}",
-            "(remove[: ]?|pass|roll:)?[a-j][0-9]{1,3}([+&: ,][a-j]?[0-9]{1,25}){0,4}",
-        ]
-    ) {
-        let _ = text.parse::<Move>();
-        let _ = text.parse::<Roll>();
-        let _ = text.parse::<Action<Move, Roll>>();
-        for g in sample_positions() {
-            if let Ok(mv) = g.interpret(&text) {
-                prop_assert!(g.moves().contains(&mv), "{} gave the illegal {}", text, mv);
-            }
-            let mut copy = g.clone();
-            if copy.apply_text(&text).is_err() {
-                prop_assert_eq!(&copy, &g);
-            }
-        }
-    }
-
-    #[test]
-    fn position_parser_never_panics(
-        text in prop_oneof![
-            any::<String>(),
-            "((turn|dice|white|black|white-home|black-home)=[a-z0-9,x-]{0,16} ?){0,6}",
-            "turn=(white|black|rolloff)( dice=[0-7]-[0-7])?( white=([a-i][0-3]x[0-9]{1,2},?){1,4})?( white-home=(a1|b1|c1)x[0-9]{1,2})?( black=([a-i][0-3]x[0-9]{1,2},?){1,4})?( black-home=(g2|h2)x[0-9]{1,2})?",
-        ]
-    ) {
-        for options in ["", "finish=overshoot", "block8=on"] {
-            let options = script::options::<CoanKi>(&[options][..(!options.is_empty()) as usize])
-                .unwrap_or_default();
-            if let Ok(g) = CoanKi::from_position(&options, &text) {
-                let printed = g.position();
-                let again = CoanKi::from_position(&options, &printed);
-                prop_assert_eq!(again.as_ref(), Ok(&g), "{} printed as {}", text, printed);
-            }
-        }
-    }
 }
 
 #[test]

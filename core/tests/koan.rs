@@ -4,10 +4,9 @@
 
 mod common;
 
+use tabula_core::playout::perft;
+
 use common::{game, head, legal, rejected, rejected_at, set};
-use proptest::prelude::*;
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use tabula_core::koan::{Cell, Event, Koan, Move, Options, Shape};
 use tabula_core::{Action, Game, MoveError, Outcome, Seat, Status, Team, script};
 
@@ -600,22 +599,6 @@ fn cells_are_the_61_octagons_and_squares() {
 
 // Move counts.
 
-fn perft(g: &Koan, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut events = Vec::new();
-    g.moves()
-        .iter()
-        .map(|mv| {
-            let mut next = g.clone();
-            next.apply_move_unchecked(mv, &mut events);
-            events.clear();
-            perft(&next, depth - 1)
-        })
-        .sum()
-}
-
 #[test]
 fn perft_small_depths_checked_by_hand() {
     let start = Koan::new(&Options);
@@ -644,78 +627,3 @@ fn perft_small_depths_checked_by_hand() {
 }
 
 // Seeded random playouts: the generic invariants, for this game.
-
-#[test]
-fn random_playouts_keep_the_invariants() {
-    let mut total = 0;
-    for seed in 0..300 {
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let mut g = Koan::new(&Options);
-        let mut history: Vec<String> = Vec::new();
-        loop {
-            let at = format!("seed {seed} after {history:?}");
-            let moves = g.moves();
-            assert!(g.outcomes().is_empty());
-            let again = parse(&g.position());
-            assert_eq!(again, g, "{at}");
-            assert_eq!(again.moves(), moves, "{at}");
-            match g.status() {
-                Status::Done(_) => {
-                    assert!(moves.is_empty(), "{at}");
-                    break;
-                }
-                Status::Decision(_) => assert!(!moves.is_empty(), "{at}"),
-                Status::Chance => panic!("{at}: chance node"),
-            }
-            for (i, mv) in moves.iter().enumerate() {
-                assert!(!moves[..i].contains(mv), "{at}: {mv} twice");
-                let text = mv.to_string();
-                assert_eq!(text.parse::<Move>().as_ref(), Ok(mv), "{at}");
-                assert_eq!(g.interpret(&text).as_ref(), Ok(mv), "{at}");
-                assert_eq!(g.interpret(&text.to_lowercase()).as_ref(), Ok(mv), "{at}");
-                // The same cells with the other separator are read as the same move.
-                let other = text.replace(['-', 'x'], ":");
-                assert_eq!(g.interpret(&other).as_ref(), Ok(mv), "{at}");
-                // The wrong capture flag is not a legal move and changes nothing.
-                let mut copy = g.clone();
-                let wrong = Move {
-                    capture: !mv.capture,
-                    ..*mv
-                };
-                assert!(copy.play(&wrong).is_err(), "{at}: {wrong}");
-                assert_eq!(copy, g, "{at}");
-            }
-            let mv = moves[rng.random_range(0..moves.len())];
-            g.play(&mv).expect("a legal move plays");
-            history.push(mv.to_string());
-            // Every move takes a piece forwards, at most ten times per piece: 22 × 10.
-            assert!(history.len() <= 220, "{at}");
-        }
-        total += history.len();
-        let replay: Koan = game(&[], None, &history.join(" "));
-        assert_eq!(replay, g, "seed {seed}");
-    }
-    assert!(total > 300);
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
-
-    #[test]
-    fn parsers_never_panic(text in prop_oneof![
-        any::<String>(),
-        "[a-lA-LxX0-9 :,=-]{0,16}",
-        "(turn|white-oct|white-sq|black-oct|black-sq)=[a-zA-Z0-9,]{0,12}( [a-z-]{1,9}=[A-L0-9,]{0,12}){0,4}",
-    ]) {
-        let _ = text.parse::<Move>();
-        for position in [START, Q_D2, Q_WIN] {
-            let g = parse(position);
-            if let Ok(mv) = g.interpret(&text) {
-                prop_assert!(g.moves().contains(&mv));
-            }
-        }
-        if let Ok(g) = Koan::from_position(&Options, &text) {
-            prop_assert_eq!(parse(&g.position()), g);
-        }
-    }
-}

@@ -3,10 +3,10 @@
 
 mod common;
 
+use tabula_core::playout::perft;
+
 use common::{game, head, legal, rejected, rejected_at, set};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
-use tabula_core::kolowis::{Event, Kolowis, Move, Options, Point, Stall};
+use tabula_core::kolowis::{Event, Kolowis, Move, Options, Point};
 use tabula_core::{Game, MoveError, Outcome, Status, script};
 
 const START: &str = "turn=white white=B2,B3,B4,B5,B6,B7,B8,C1,C2,C3,C4,C5,C6,C7,C8,C9,C10,C11,C12,C13,C14,C15,C16 black=A1,A2,A3,A4,A5,A6,A7,A8,A9,A10,A11,A12,A13,A14,A15,A16,B10,B11,B12,B13,B14,B15,B16";
@@ -593,22 +593,6 @@ fn board_geometry_matches_section_2() {
     assert_eq!(names("C16"), ["B16", "B17", "C15"]);
 }
 
-/// Counts action sequences of exactly `depth` moves.
-fn perft(g: &Kolowis, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut events = Vec::new();
-    g.moves()
-        .iter()
-        .map(|mv| {
-            let mut next = g.clone();
-            next.apply_move_unchecked(mv, &mut events);
-            perft(&next, depth - 1)
-        })
-        .sum()
-}
-
 #[test]
 fn perft_small_depths_checked_by_hand() {
     let start: Kolowis = game(&[], None, "");
@@ -641,98 +625,4 @@ fn perft_small_depths_checked_by_hand() {
     //   B8-B9, C8-B9, C9-B9 = 7. Sum 17.
     // 7 + 1 + 6 + 1 + 8 + 16 + 17 = 56.
     assert_eq!(perft(&start, 3), 56);
-}
-
-/// The checks of the generic invariant suite over seeded random playouts. A state ended by
-/// repetition re-parses as a state in play (the position string does not show the history, and
-/// a parsed position counts as the first occurrence), so its status is compared only otherwise.
-#[test]
-fn random_playouts_keep_the_invariants() {
-    let mut repetitions = 0;
-    for (options, playouts) in [
-        (&[][..], 150u64),
-        (&["stall=0"][..], 20),
-        (&["stall=7"][..], 50),
-    ] {
-        let options = script::options::<Kolowis>(options).expect("options");
-        for seed in 0..playouts {
-            let mut rng = SmallRng::seed_from_u64(seed);
-            let mut g = Kolowis::new(&options);
-            let mut actions = Vec::new();
-            let mut events = Vec::new();
-            loop {
-                let moves = g.moves();
-                let parsed = Kolowis::from_position(&options, &g.position()).expect("parses");
-                assert_eq!(parsed.position(), g.position());
-                let repeated = events.iter().any(|e| {
-                    matches!(
-                        e,
-                        Event::Stalled {
-                            why: Stall::Repetition,
-                            ..
-                        }
-                    )
-                });
-                if repeated {
-                    repetitions += 1;
-                    assert!(matches!(g.status(), Status::Done(_)));
-                    assert!(
-                        parsed.to_act().is_some(),
-                        "a parsed position is its first occurrence"
-                    );
-                } else {
-                    assert_eq!(parsed.status(), g.status(), "{}", g.position());
-                    assert_eq!(parsed.moves(), moves, "{}", g.position());
-                }
-                match g.status() {
-                    Status::Done(_) => {
-                        assert!(moves.is_empty());
-                        break;
-                    }
-                    Status::Chance => unreachable!("no chance in Kolowis"),
-                    Status::Decision(_) => assert!(!moves.is_empty()),
-                }
-                for mv in &moves {
-                    let text = mv.to_string();
-                    assert_eq!(text.parse::<Move>().as_ref(), Ok(mv), "{text}");
-                    assert_eq!(g.interpret(&text).as_ref(), Ok(mv), "{text}");
-                }
-                let mv = moves[rng.random_range(0..moves.len())];
-                events = g.play(&mv).expect("legal");
-                actions.push(mv.to_string());
-                assert!(actions.len() < 20_000, "seed {seed}: no end");
-            }
-            let replay: Kolowis =
-                script::setup(&options, None, &actions.join(" ")).expect("replay");
-            assert_eq!(replay, g);
-        }
-    }
-    eprintln!("{repetitions} playouts ended by repetition");
-}
-
-proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
-
-    /// The parsers never panic, and whatever `interpret` accepts is legal.
-    #[test]
-    fn parsers_never_panic(
-        text in proptest::prop_oneof![
-            proptest::prelude::any::<String>(),
-            "[aAbBcCdxX0-9 :,=-]{0,16}",
-            "(turn|white|black|quiet|size)=[a-cA-C0-9,x-]{0,14}( (turn|white|black|quiet)=[a-cA-C0-9,]{0,20}){0,4}",
-        ]
-    ) {
-        let _ = text.parse::<Move>();
-        let _ = text.parse::<Point>();
-        if let Ok(g) = Kolowis::from_position(&Options::default(), &text) {
-            let again = Kolowis::from_position(&Options::default(), &g.position());
-            proptest::prop_assert_eq!(again.map(|a| a.position()), Ok(g.position()));
-        }
-        for moves in ["", "C8-B9", "B2-B1 A1-B2"] {
-            let g: Kolowis = game(&[], None, moves);
-            if let Ok(mv) = g.interpret(&text) {
-                proptest::prop_assert!(g.moves().contains(&mv));
-            }
-        }
-    }
 }

@@ -4,6 +4,8 @@
 
 mod common;
 
+use tabula_core::playout::perft;
+
 use common::{game, head, legal, rejected, rejected_at, set};
 use tabula_core::pachisi::{Move, Pachisi, Roll};
 use tabula_core::{Game, MoveError, SetupError, Status, script};
@@ -784,25 +786,6 @@ fn pachisi_has_no_options() {
     assert!(Pachisi::option_pairs(&Default::default()).is_empty());
 }
 
-/// Counts the action sequences of length `depth`, each roll outcome once.
-fn perft(g: &Pachisi, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut total = 0;
-    for mv in g.moves() {
-        let mut next = g.clone();
-        next.play(&mv).expect("legal here");
-        total += perft(&next, depth - 1);
-    }
-    for (roll, _) in g.outcomes() {
-        let mut next = g.clone();
-        next.roll(&roll).expect("legal here");
-        total += perft(&next, depth - 1);
-    }
-    total
-}
-
 #[test]
 fn perft_small_depths_checked_by_hand() {
     let start: Pachisi = game(&[], None, "");
@@ -828,90 +811,6 @@ fn perft_small_depths_checked_by_hand() {
     // - throw small done: W decides, 4 × 2 = 8.
     // 2 + 7 + 21 + 8 + 63 + 36 + 8 + 8 = 153.
     assert_eq!(perft(&start, 4), 153);
-}
-
-/// A tiny xorshift generator for the seeded playouts.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-#[test]
-fn random_playouts_keep_the_invariants() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    for _ in 0..40 {
-        let mut g = Pachisi::new(&Default::default());
-        let mut replay = g.clone();
-        let mut actions = Vec::new();
-        for _ in 0..100_000 {
-            let moves = g.moves();
-            let outcomes = g.outcomes();
-            match g.status() {
-                Status::Done(_) => {
-                    assert!(moves.is_empty() && outcomes.is_empty());
-                    break;
-                }
-                Status::Chance => {
-                    assert!(moves.is_empty());
-                    assert_eq!(outcomes.iter().map(|(_, w)| w).sum::<u32>(), 64);
-                    let mut pick = rng.below(64) as u32;
-                    let roll = outcomes
-                        .iter()
-                        .find(|(_, w)| {
-                            let hit = pick < *w;
-                            pick = pick.saturating_sub(*w);
-                            hit
-                        })
-                        .map(|(r, _)| *r)
-                        .expect("legal here");
-                    g.roll(&roll).expect("legal here");
-                    actions.push(format!("roll:{roll}"));
-                }
-                Status::Decision(_) => {
-                    assert!(!moves.is_empty() && outcomes.is_empty());
-                    for mv in &moves {
-                        let text = mv.to_string();
-                        assert_eq!(text.parse::<Move>().as_ref(), Ok(mv));
-                        assert_eq!(g.interpret(&text).as_ref(), Ok(mv), "{text}");
-                    }
-                    let illegal: Move = "a10x4+25".parse().expect("canonical notation");
-                    if !moves.contains(&illegal) {
-                        let before = g.clone();
-                        assert!(g.play(&illegal).is_err());
-                        assert_eq!(g, before);
-                    }
-                    // Rarely skip or give up, so that games make progress.
-                    let useful: Vec<&Move> = moves
-                        .iter()
-                        .filter(|m| !matches!(m, Move::Skip | Move::Done))
-                        .collect();
-                    let mv = if useful.is_empty() || rng.below(50) == 0 {
-                        moves[rng.below(moves.len())]
-                    } else {
-                        *useful[rng.below(useful.len())]
-                    };
-                    g.play(&mv).expect("legal here");
-                    actions.push(mv.to_string());
-                }
-            }
-            let again = at(&g.position());
-            assert_eq!(again, g, "{}", g.position());
-        }
-        assert!(matches!(g.status(), Status::Done(_)), "{}", g.position());
-        for action in &actions {
-            replay.apply_text(action).expect("legal here");
-        }
-        assert_eq!(replay, g);
-    }
 }
 
 #[test]
