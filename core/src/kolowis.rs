@@ -1112,6 +1112,12 @@ impl Game for Kolowis {
                     why,
                 });
             }
+            // A lone point is an abbreviation: accepted when that piece has one legal move.
+            if let [only] = &candidates[..] {
+                if let Some(mv) = moves.iter().find(|m| &m.to_string() == only) {
+                    return Ok(*mv);
+                }
+            }
             return Err(MoveError::Ambiguous {
                 input: input.to_string(),
                 candidates,

@@ -493,12 +493,20 @@ fn typed_input_errors_say_what_is_wrong() {
             .to_string()
             .contains("nothing to capture")
     );
-    // A single point lists the moves of that piece.
+    // A single point is an abbreviation when that piece has exactly one legal move, and lists
+    // the piece's moves when it has several.
+    assert_eq!(g.interpret("b8").map(|m| m.to_string()), Ok("B8-B9".into()));
+    let start: Kolowis = game(&[], None, "");
     assert_eq!(
-        why(&g, "b8"),
+        start.interpret("C8").map(|m| m.to_string()),
+        Ok("C8-B9".into())
+    );
+    let chain: Kolowis = game(&[], Some("turn=white white=C2 black=C3,C5,C7"), "");
+    assert_eq!(
+        why(&chain, "C2"),
         MoveError::Ambiguous {
-            input: "b8".into(),
-            candidates: vec!["B8-B9".into()]
+            input: "C2".into(),
+            candidates: vec!["C2xC4".into(), "C2xC4xC6".into(), "C2xC4xC6xC8".into()]
         }
     );
     assert!(why(&g, "C5").to_string().contains("cannot move"));
