@@ -1113,10 +1113,10 @@ impl Game for Kolowis {
                 });
             }
             // A lone point is an abbreviation: accepted when that piece has one legal move.
-            if let [only] = &candidates[..] {
-                if let Some(mv) = moves.iter().find(|m| &m.to_string() == only) {
-                    return Ok(*mv);
-                }
+            if let [only] = &candidates[..]
+                && let Some(mv) = moves.iter().find(|m| &m.to_string() == only)
+            {
+                return Ok(*mv);
             }
             return Err(MoveError::Ambiguous {
                 input: input.to_string(),
