@@ -1213,7 +1213,10 @@ impl Game for CoanKi {
         let dice = match fields.get("dice") {
             None => None,
             Some(d) => Some(Throw::read(d).ok_or_else(|| {
-                PositionError::new(d, "dice must be two dice from 1 to 6, like 5-6")
+                PositionError::new(
+                    format!("dice={d}"),
+                    "dice must be two dice from 1 to 6, like 5-6",
+                )
             })?),
         };
         let dice_token = || format!("dice={}", fields.get("dice").unwrap_or_default());

@@ -1296,8 +1296,14 @@ impl Pachisi {
                 .and_then(|t| t.parse::<u8>().ok())
                 .filter(|p| *p <= HOME)
                 .ok_or_else(|| {
+                    // An empty item would make an empty token: name the whole field then.
+                    let token = if item.is_empty() {
+                        format!("{key}={value}")
+                    } else {
+                        item.to_string()
+                    };
                     PositionError::new(
-                        item,
+                        token,
                         format!("not a track position of {key}: positions run from 0 to 84"),
                     )
                 })?;
