@@ -596,7 +596,6 @@ impl Kolowis {
         points(self.pieces[usize::from(seat.0 & 1)]).map(Point)
     }
 
-    /// Plies since the last capture (the `quiet` counter of the position string).
     /// Why the game stalled, if it ended by the stall rule (a game ended by repetition cannot
     /// be told from its position string alone, which holds no history).
     pub fn stall_ending(&self) -> Option<Stall> {
@@ -606,6 +605,7 @@ impl Kolowis {
         }
     }
 
+    /// Plies since the last capture (the `quiet` counter of the position string).
     pub fn quiet(&self) -> u32 {
         self.quiet
     }
