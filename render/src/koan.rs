@@ -203,15 +203,16 @@ pub fn scene(game: &Koan, last: Option<&Applied<Koan>>) -> Scene {
         Status::Done(Outcome::Draw) | Status::Chance => ("Game over".to_string(), WHITE_SEAT),
     };
     let icon = piece_group((0.0, 0.0), icon_seat, Shape::Octagonal, 0.4);
+    let count = count(game);
     let mut scene = layout::page(
         HEIGHT,
         "koan".to_string(),
         &title,
         Some(icon),
-        &subtitle(mv, events),
+        &subtitle(mv, events, &count),
     );
     board(&mut scene);
-    tally(&mut scene, game);
+    tally(&mut scene, &count);
 
     if let Some(mv) = mv {
         let from = cell_outline(mv.from);
@@ -274,8 +275,9 @@ fn shift(points: &[Point], by: Point) -> Vec<Point> {
     points.iter().map(|(x, y)| (x + by.0, y + by.1)).collect()
 }
 
-/// What just happened, in words (at most 62 characters, the header's line).
-fn subtitle(mv: Option<Move>, events: &[Event]) -> String {
+/// What just happened, in words (at most 62 characters, the header's line), given the pieces
+/// left by owner and shape.
+fn subtitle(mv: Option<Move>, events: &[Event], count: &Count) -> String {
     let Some(mv) = mv else {
         return "White moves up, Black down: first to the far row wins".to_string();
     };
@@ -293,6 +295,10 @@ fn subtitle(mv: Option<Move>, events: &[Event]) -> String {
     match (taken, far, stuck) {
         (Some(_), true, _) => format!("{who} played {mv}, capturing onto the far row"),
         (None, true, _) => format!("{who} played {mv}, reaching the far row"),
+        (Some(_), false, Some(loser)) if count[usize::from(loser.0)] == [0, 0] => format!(
+            "{who} played {mv}, taking {}'s last piece",
+            seat_name(loser)
+        ),
         (_, false, Some(loser)) => {
             format!("{who} played {mv}; {} has no legal move", seat_name(loser))
         }
@@ -381,14 +387,21 @@ fn board(scene: &mut Scene) {
     }
 }
 
-/// The pieces each side has left, by shape, at the right of the title line.
-fn tally(scene: &mut Scene, game: &Koan) {
-    let mut count = [[0u32; 2]; 2];
+/// The number of pieces by owner (White, Black) and shape (octagonal, square).
+type Count = [[u32; 2]; 2];
+
+fn count(game: &Koan) -> Count {
+    let mut count = [[0; 2]; 2];
     for cell in Cell::all() {
         if let Some((seat, kind)) = game.piece_at(cell) {
             count[usize::from(seat.0)][usize::from(kind == Shape::Square)] += 1;
         }
     }
+    count
+}
+
+/// The pieces each side has left, by shape, at the right of the title line.
+fn tally(scene: &mut Scene, count: &Count) {
     let mut x = WIDTH - 28.0;
     for seat in [BLACK_SEAT, WHITE_SEAT] {
         for kind in [Shape::Square, Shape::Octagonal] {
