@@ -296,7 +296,7 @@ fn blend(dst: PremultipliedColorU8, color: Color, alpha: f32) -> PremultipliedCo
 /// # Errors
 /// The encoder failed.
 pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, RenderError> {
-    let (palette, indices) = quantise(pixmap.data());
+    let (palette, indices) = quantise(pixmap.data(), pixmap.width() as usize);
     let mut out = Vec::with_capacity(32 * 1024);
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     encoder.set_color(png::ColorType::Indexed);
@@ -323,10 +323,15 @@ fn bin(p: &[u8]) -> usize {
     (usize::from(p[0] >> 3) << 10) | (usize::from(p[1] >> 3) << 5) | usize::from(p[2] >> 3)
 }
 
-/// Reduces opaque RGBA pixels to at most 256 colours: the palette (RGB triples) and one index
-/// per pixel.
-fn quantise(rgba: &[u8]) -> (Vec<u8>, Vec<u8>) {
+/// Reduces opaque RGBA pixels (`width` per row) to at most 256 colours: the palette (RGB
+/// triples) and one index per pixel.
+///
+/// The histogram reads every fourth row only: boards are flat colours with thin anti-aliased
+/// edges, and a quarter of the rows sees every colour that matters. A colour met only in the
+/// other rows is mapped to its nearest palette entry when first seen.
+fn quantise(rgba: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
     const BINS: usize = 1 << 15;
+    const UNSET: u16 = u16::MAX;
     let mut count = vec![0u32; BINS];
     let mut sum = vec![[0u32; 3]; BINS];
     // Boards are mostly long runs of one colour: count runs, not pixels.
@@ -338,35 +343,34 @@ fn quantise(rgba: &[u8]) -> (Vec<u8>, Vec<u8>) {
         s[1] += u32::from(p[1]) * n;
         s[2] += u32::from(p[2]) * n;
     };
-    let mut run: Option<(&[u8], u32)> = None;
-    for p in rgba.chunks_exact(4) {
-        run = match run {
-            Some((q, n)) if q == p => Some((q, n + 1)),
-            Some((q, n)) => {
-                add(q, n);
-                Some((p, 1))
-            }
-            None => Some((p, 1)),
-        };
-    }
-    if let Some((q, n)) = run {
-        add(q, n);
+    for row in rgba.chunks_exact(width * 4).step_by(4) {
+        let mut run: Option<(&[u8], u32)> = None;
+        for p in row.chunks_exact(4) {
+            run = match run {
+                Some((q, n)) if q == p => Some((q, n + 1)),
+                Some((q, n)) => {
+                    add(q, n);
+                    Some((p, 1))
+                }
+                None => Some((p, 1)),
+            };
+        }
+        if let Some((q, n)) = run {
+            add(q, n);
+        }
     }
     let mut used: Vec<usize> = (0..BINS).filter(|b| count[*b] > 0).collect();
     used.sort_unstable_by_key(|b| std::cmp::Reverse(count[*b]));
     let chosen = &used[..used.len().min(256)];
-    let colour = |b: usize| -> [u8; 3] {
-        let n = count[b];
-        [0, 1, 2].map(|c| ((sum[b][c] + n / 2) / n) as u8)
-    };
-    let palette_colours: Vec<[u8; 3]> = chosen.iter().map(|b| colour(*b)).collect();
-    let mut lookup = vec![0u8; BINS];
-    for (i, b) in chosen.iter().enumerate() {
-        lookup[*b] = i as u8;
-    }
-    for b in used.iter().skip(256) {
-        let c = colour(*b);
-        let nearest = palette_colours
+    let palette: Vec<[u8; 3]> = chosen
+        .iter()
+        .map(|b| {
+            let n = count[*b];
+            [0, 1, 2].map(|c| ((sum[*b][c] + n / 2) / n) as u8)
+        })
+        .collect();
+    let nearest = |c: [u8; 3]| -> u16 {
+        palette
             .iter()
             .enumerate()
             .min_by_key(|(_, p)| {
@@ -374,16 +378,23 @@ fn quantise(rgba: &[u8]) -> (Vec<u8>, Vec<u8>) {
                     .map(|k| (i32::from(p[k]) - i32::from(c[k])).pow(2))
                     .sum::<i32>()
             })
-            .map_or(0, |(i, _)| i);
-        lookup[*b] = nearest as u8;
+            .map_or(0, |(i, _)| i as u16)
+    };
+    let mut lookup = vec![UNSET; BINS];
+    for (i, b) in chosen.iter().enumerate() {
+        lookup[*b] = i as u16;
     }
     let mut indices = Vec::with_capacity(rgba.len() / 4);
     let mut last: (&[u8], u8) = (&[], 0);
     for p in rgba.chunks_exact(4) {
         if p != last.0 {
-            last = (p, lookup[bin(p)]);
+            let b = bin(p);
+            if lookup[b] == UNSET {
+                lookup[b] = nearest([p[0], p[1], p[2]]);
+            }
+            last = (p, lookup[b] as u8);
         }
         indices.push(last.1);
     }
-    (palette_colours.concat(), indices)
+    (palette.concat(), indices)
 }
