@@ -52,7 +52,9 @@ const LAYER: f32 = 3.5;
 /// The top of the footer.
 const FOOTER: f32 = BOARD_BOTTOM + BAND + 6.0;
 /// The picture's height.
-const HEIGHT: f32 = FOOTER + 112.0;
+const HEIGHT: f32 = FOOTER + 74.0;
+/// The size of captions and footer text.
+const TEXT: f32 = 21.0;
 /// The size of a die.
 const DIE: f32 = 44.0;
 
@@ -248,6 +250,46 @@ fn die(seat: Seat, value: u8) -> Vec<Item> {
 /// raster step reports that error).
 fn width_of(text: &str, size: f32) -> f32 {
     raster::text_width(text, size).unwrap_or(size * 0.6 * text.chars().count() as f32)
+}
+
+/// A line of text at `TEXT` size starting at `(x, y)`, one sprite per word: the words of the
+/// captions and the footer (a few hundred, with the counts, cells and throws) recur from picture
+/// to picture, so each is rasterised once; plays in notation are drawn as plain text. Returns
+/// the x where the line ends.
+fn line(scene: &mut Scene, (x, y): Point, color: Color, text: &str) -> f32 {
+    let space = width_of(" ", TEXT);
+    let mut x = x;
+    for (i, word) in text.split(' ').enumerate() {
+        if i > 0 {
+            x += space;
+        }
+        let w = width_of(word, TEXT);
+        if word.contains('+') {
+            // A play in notation: too many different ones to keep as sprites.
+            scene.pieces.push(Item::Text {
+                at: (x, y),
+                anchor: Anchor::Left,
+                size: TEXT,
+                color,
+                text: word.to_string(),
+            });
+            x += w;
+            continue;
+        }
+        scene.pieces.push(Item::Group {
+            at: (x + w / 2.0, y),
+            radius: (w / 2.0).max(TEXT * 0.7),
+            items: vec![Item::Text {
+                at: (0.0, 0.0),
+                anchor: Anchor::Centre,
+                size: TEXT,
+                color,
+                text: word.to_string(),
+            }],
+        });
+        x += w;
+    }
+    x
 }
 
 /// A line of text shortened with an ellipsis to fit `max` pixels.
@@ -640,15 +682,9 @@ fn dice(game: &CoanKi, last: Option<&Applied<CoanKi>>, happened: &Last) -> (Vec<
     }
 }
 
-/// The footer's first line: what the player to act may do now.
+/// What the player to act may do now, when the title does not say it all: the plays of the
+/// throw, the removal after 1-1, or how the roll-off works.
 fn hint(game: &CoanKi) -> String {
-    if let Some(seat) = winner(game) {
-        return format!(
-            "No {} piece is still travelling: {} takes the pot",
-            seat_name(seat),
-            seat_name(seat)
-        );
-    }
     if game.in_rolloff() {
         return "Each throws one die: the higher starts and plays both".to_string();
     }
@@ -657,25 +693,17 @@ fn hint(game: &CoanKi) -> String {
             "1-1 moves nothing: take one travelling {} piece out",
             seat_name(seat)
         ),
-        (Some(t), _) => plays(t),
-        (None, Some(seat)) => format!("{} throws both dice next", seat_name(seat)),
-        (None, None) => String::new(),
+        (Some(t), Some(_)) => plays(t),
+        _ => String::new(),
     }
 }
 
-/// The footer: the hint, then for each side its travelling, finished and removed pieces (the
-/// two piece shapes double as the legend), and the blocks with `block8=on`.
+/// The footer: for each side its travelling, finished and removed pieces (the two piece shapes
+/// double as the legend) and its blocks with `block8=on`; below, the hint.
 fn footer(game: &CoanKi, scene: &mut Scene) {
-    let hint = hint(game);
-    scene.pieces.push(Item::Text {
-        at: (28.0, FOOTER + 16.0),
-        anchor: Anchor::Left,
-        size: 21.0,
-        color: INK,
-        text: fitted(&hint, 21.0, WIDTH - 56.0),
-    });
-    for (row, seat) in [WHITE, BLACK].into_iter().enumerate() {
-        let y = FOOTER + 54.0 + 38.0 * row as f32;
+    let y = FOOTER + 16.0;
+    let mut x = 28.0;
+    for seat in [WHITE, BLACK] {
         let (mut travelling, mut finished) = (0u32, 0u32);
         let mut blocks = Vec::new();
         for cell in Cell::ALL {
@@ -686,7 +714,6 @@ fn footer(game: &CoanKi, scene: &mut Scene) {
             }
         }
         let out = 16u32.saturating_sub(travelling + finished);
-        let mut x = 28.0;
         let color = if game.seat_to_act() == Some(seat) || winner(game) == Some(seat) {
             INK
         } else {
@@ -699,21 +726,14 @@ fn footer(game: &CoanKi, scene: &mut Scene) {
                     radius: 19.0,
                     items,
                 });
-                x += 36.0;
+                x += 34.0;
             }
-            scene.pieces.push(Item::Text {
-                at: (x, y),
-                anchor: Anchor::Left,
-                size: 21.0,
-                color,
-                text: text.clone(),
-            });
-            x += width_of(&text, 21.0) + 22.0;
+            x = line(scene, (x, y), color, &text) + 16.0;
         };
         token(
             scene,
             Some(piece(seat, false, None, 14.0)),
-            format!("{} {travelling} travelling", seat_name(seat)),
+            travelling.to_string(),
         );
         token(
             scene,
@@ -724,12 +744,18 @@ fn footer(game: &CoanKi, scene: &mut Scene) {
             token(scene, None, format!("{out} out"));
         }
         if !blocks.is_empty() {
-            token(
-                scene,
-                Some(barrier()),
-                format!("block on {}", blocks.join(", ")),
-            );
+            token(scene, Some(barrier()), blocks.join(" "));
         }
+        x = x.max(WIDTH / 2.0) + 12.0;
+    }
+    let hint = hint(game);
+    if !hint.is_empty() {
+        line(
+            scene,
+            (28.0, FOOTER + 54.0),
+            INK,
+            &fitted(&hint, TEXT, WIDTH - 56.0),
+        );
     }
 }
 
@@ -746,13 +772,12 @@ pub fn scene(game: &CoanKi, last: Option<&Applied<CoanKi>>) -> Scene {
     });
     let mut scene = layout::page(HEIGHT, "coan-ki".to_string(), &title, icon, "");
     if !subtitle.is_empty() {
-        scene.pieces.push(Item::Text {
-            at: (28.0, 70.0),
-            anchor: Anchor::Left,
-            size: 21.0,
-            color: MUTED,
-            text: fitted(&subtitle, 21.0, WIDTH - 56.0),
-        });
+        line(
+            &mut scene,
+            (28.0, 70.0),
+            MUTED,
+            &fitted(&subtitle, TEXT, WIDTH - 56.0),
+        );
     }
     board(&mut scene);
 
