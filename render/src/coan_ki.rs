@@ -869,12 +869,12 @@ pub fn scene(game: &CoanKi, last: Option<&Applied<CoanKi>>) -> Scene {
         let at = lane_point(cell, 0.0);
         scene.pieces.push(Item::Group {
             at,
-            radius: 16.0,
-            items: piece(seat, false, None, 12.0),
+            radius: 17.0,
+            items: piece(seat, false, None, 14.0),
         });
         scene
             .pieces
-            .extend(layout::cross(at, 10.0, layout::CAPTURED, 4.5));
+            .extend(layout::cross(at, 12.0, layout::CAPTURED, 5.0));
     }
 
     footer(game, &mut scene);
