@@ -841,6 +841,21 @@ impl CoanKi {
         }
     }
 
+    /// The seat to act: the one who throws next at a chance node, or who must play the throw
+    /// or remove a piece after 1-1. `None` during the roll-off (both throw) and once the game
+    /// is over.
+    pub fn seat_to_act(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Roll | Phase::Play(_) | Phase::Remove => Some(self.turn),
+            Phase::RollOff | Phase::Won(_) => None,
+        }
+    }
+
+    /// Whether the game stands at the roll-off chance node of the start (section 4.1).
+    pub fn in_rolloff(&self) -> bool {
+        self.phase == Phase::RollOff
+    }
+
     /// Whether `cell` is a block for `seat`'s pieces (only with `block8=on`, rule 5.11).
     pub fn is_block_for(&self, seat: Seat, cell: Cell) -> bool {
         self.options.block8
