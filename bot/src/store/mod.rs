@@ -1,0 +1,1137 @@
+//! Storage: the database is the source of truth for users, chats, challenges, games, seats and
+//! the append-only action log.
+//!
+//! One interface, [`Store`], with two implementations chosen by the URL scheme at
+//! [`Store::connect`]: SQLite ([`SqliteStore`], `sqlite://path` or `sqlite::memory:`) and
+//! PostgreSQL ([`PostgresStore`], `postgres://...`). Both run the versioned migrations of
+//! `migrations/sqlite` and `migrations/postgres` (same version numbers) when they connect, and
+//! both pass the one conformance suite in `bot/tests/store_conformance.rs`.
+//!
+//! Races are settled by the database, never by an in-process lock: a game row carries `seq`, the
+//! number of actions in its log, and [`Store::append_actions`] only writes when `seq` is still
+//! what the caller replayed (a compare-and-set in one transaction, backed by the unique
+//! `(game, seq)` key of the log); a challenge leaves `pending` by a compare-and-set too. What
+//! the database refuses is a [`Conflict`] (expected, caused by users racing or repeating
+//! themselves), kept apart from real failures in [`StoreError`].
+//!
+//! Times are UTC Unix milliseconds ([`Timestamp`]), stored as 64-bit integers in both databases
+//! so that the SQL and the decoding are the same for both. Bookkeeping stamps (`created_at`,
+//! `updated_at`, the time of an action) come from the store's clock; where time decides an
+//! outcome (a challenge's expiry) the caller passes `now`, so that tests can pin it.
+//!
+//! Queries are plain `sqlx::query` with binds (no compile-time checked macros, so no database
+//! is needed to build). The statements, which both dialects accept (sqlx binds `$1`
+//! placeholders on SQLite too), and the code that runs them live in `sql.rs`, shared by both
+//! backends; each backend module holds only what differs: connecting, and how transactions
+//! begin.
+//!
+//! The migrations are embedded at compile time by `sqlx::migrate!`; the SQL files are tracked
+//! by the compiler, but a *new* migration file is only picked up when this crate recompiles.
+
+mod postgres;
+mod sql;
+mod sqlite;
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tabula_core::{AnyGame, GameId};
+
+pub use postgres::PostgresStore;
+pub use sqlite::SqliteStore;
+
+/// A database URL. It may hold a password, so its `Debug` prints `***` and it has no `Display`:
+/// log [`DatabaseUrl::scheme`] instead.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DatabaseUrl(String);
+
+impl DatabaseUrl {
+    /// The default: a SQLite file `tabula.db` in the working directory.
+    pub const DEFAULT: &'static str = "sqlite://tabula.db";
+
+    /// Wraps a URL.
+    pub fn new(url: impl Into<String>) -> DatabaseUrl {
+        DatabaseUrl(url.into())
+    }
+
+    /// The URL itself, secrets included: only for handing to the database driver.
+    pub fn expose_secret(&self) -> &str {
+        &self.0
+    }
+
+    /// The scheme (`sqlite`, `postgres`), safe to log.
+    pub fn scheme(&self) -> &str {
+        self.0.split_once(':').map_or("", |(scheme, _)| scheme)
+    }
+
+    /// Which backend the scheme selects.
+    ///
+    /// # Errors
+    /// [`StoreError::UnsupportedUrl`] for any scheme but `sqlite:` and `postgres:`/`postgresql:`.
+    pub fn backend(&self) -> Result<Backend, StoreError> {
+        match self.scheme() {
+            "sqlite" => Ok(Backend::Sqlite),
+            "postgres" | "postgresql" => Ok(Backend::Postgres),
+            other => Err(StoreError::UnsupportedUrl {
+                scheme: other.to_string(),
+            }),
+        }
+    }
+}
+
+impl Default for DatabaseUrl {
+    fn default() -> Self {
+        DatabaseUrl::new(DatabaseUrl::DEFAULT)
+    }
+}
+
+impl fmt::Debug for DatabaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("***")
+    }
+}
+
+impl FromStr for DatabaseUrl {
+    type Err = StoreError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let url = DatabaseUrl::new(s);
+        url.backend()?;
+        Ok(url)
+    }
+}
+
+/// Which database a [`Store`] talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// SQLite.
+    Sqlite,
+    /// PostgreSQL.
+    Postgres,
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Backend::Sqlite => "SQLite",
+            Backend::Postgres => "PostgreSQL",
+        })
+    }
+}
+
+/// A moment in UTC, as milliseconds since the Unix epoch (the stored form).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp(pub i64);
+
+impl Timestamp {
+    /// The current time from the system clock.
+    pub fn now() -> Timestamp {
+        let millis = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.as_millis());
+        Timestamp(i64::try_from(millis).unwrap_or(i64::MAX))
+    }
+
+    /// Milliseconds since the Unix epoch.
+    pub fn millis(self) -> i64 {
+        self.0
+    }
+
+    /// This moment plus `millis` milliseconds.
+    pub fn plus_millis(self, millis: i64) -> Timestamp {
+        Timestamp(self.0.saturating_add(millis))
+    }
+}
+
+macro_rules! row_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub i64);
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    };
+}
+
+row_id!(
+    /// A user known to the store (one per platform account).
+    UserId
+);
+row_id!(
+    /// A chat known to the store (one per platform channel or group).
+    ChatId
+);
+row_id!(
+    /// The number of a challenge, short enough to show and type.
+    ChallengeNo
+);
+row_id!(
+    /// The number of a stored game, short enough to show and type (`#12`). Not to be confused
+    /// with [`GameId`], which names the kind of game.
+    GameNo
+);
+
+/// Defines a closed set of values stored as text.
+macro_rules! text_enum {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $text:literal,)* }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant,)*
+        }
+
+        impl $name {
+            /// The stored form.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)*
+                }
+            }
+
+            fn parse(text: &str) -> Result<$name, StoreError> {
+                match text {
+                    $($text => Ok($name::$variant),)*
+                    other => Err(StoreError::Corrupt(format!(
+                        concat!("unknown ", stringify!($name), " {:?}"),
+                        other
+                    ))),
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+text_enum!(
+    /// A chat platform.
+    Platform {
+        /// Discord.
+        Discord = "discord",
+        /// Telegram.
+        Telegram = "telegram",
+        /// The terminal front end, `tabula local`.
+        Local = "local",
+    }
+);
+
+text_enum!(
+    /// Where a challenge stands. It leaves `Pending` once, by a compare-and-set.
+    ChallengeStatus {
+        /// Waiting for an answer.
+        Pending = "pending",
+        /// Taken: a game was started from it.
+        Accepted = "accepted",
+        /// Refused by an invited user.
+        Declined = "declined",
+        /// Withdrawn by the challenger.
+        Cancelled = "cancelled",
+        /// Nobody answered in time.
+        Expired = "expired",
+    }
+);
+
+text_enum!(
+    /// Where a game stands.
+    GameStatus {
+        /// Being played.
+        Active = "active",
+        /// Played to the end (or resigned): see the result.
+        Finished = "finished",
+        /// Stopped without a result.
+        Aborted = "aborted",
+    }
+);
+
+/// How a pending challenge is settled by a person (expiry is [`Store::expire_challenges`];
+/// acceptance that starts a game is [`NewGame::accepting`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settlement {
+    /// Taken, without starting a game in the same transaction.
+    Accept,
+    /// Refused by an invited user.
+    Decline,
+    /// Withdrawn by the challenger.
+    Cancel,
+}
+
+impl Settlement {
+    fn status(self) -> ChallengeStatus {
+        match self {
+            Settlement::Accept => ChallengeStatus::Accepted,
+            Settlement::Decline => ChallengeStatus::Declined,
+            Settlement::Cancel => ChallengeStatus::Cancelled,
+        }
+    }
+}
+
+/// How an active game ends outside of [`Store::append_actions`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameEnd {
+    /// It has a result (a resignation, an agreed result).
+    Finished,
+    /// It stops without one.
+    Aborted,
+}
+
+impl GameEnd {
+    fn status(self) -> GameStatus {
+        match self {
+            GameEnd::Finished => GameStatus::Finished,
+            GameEnd::Aborted => GameStatus::Aborted,
+        }
+    }
+}
+
+/// A user of one platform.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    /// The store's id.
+    pub id: UserId,
+    /// The platform.
+    pub platform: Platform,
+    /// The platform's id of the user.
+    pub platform_user_id: String,
+    /// The name last seen (updated on every request).
+    pub display_name: String,
+    /// When the user was first seen.
+    pub created_at: Timestamp,
+    /// When the user was last seen.
+    pub updated_at: Timestamp,
+}
+
+/// A chat (channel, group, conversation) of one platform.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chat {
+    /// The store's id.
+    pub id: ChatId,
+    /// The platform.
+    pub platform: Platform,
+    /// The platform's id of the chat.
+    pub platform_chat_id: String,
+    /// The title last seen.
+    pub title: String,
+    /// When the chat was first seen.
+    pub created_at: Timestamp,
+    /// When the chat was last seen.
+    pub updated_at: Timestamp,
+}
+
+/// A challenge to be written by [`Store::create_challenge`].
+#[derive(Debug, Clone)]
+pub struct NewChallenge<'a> {
+    /// The chat it is posted in.
+    pub chat: ChatId,
+    /// The game to play.
+    pub game: GameId,
+    /// The game's options, `key=value` separated by spaces.
+    pub options: &'a str,
+    /// Who challenges.
+    pub challenger: UserId,
+    /// Who is invited, in order; empty for an open challenge anyone in the chat may take.
+    pub invited: &'a [UserId],
+    /// When it expires.
+    pub expires_at: Timestamp,
+}
+
+/// A stored challenge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Challenge {
+    /// Its number.
+    pub id: ChallengeNo,
+    /// The chat it was posted in.
+    pub chat: ChatId,
+    /// The game to play.
+    pub game: GameId,
+    /// The game's options, `key=value` separated by spaces.
+    pub options: String,
+    /// Who challenges.
+    pub challenger: UserId,
+    /// Who is invited, in order; empty for an open challenge.
+    pub invited: Vec<UserId>,
+    /// Where it stands.
+    pub status: ChallengeStatus,
+    /// When it was made.
+    pub created_at: Timestamp,
+    /// When it expires.
+    pub expires_at: Timestamp,
+    /// Who accepted, declined or cancelled it.
+    pub settled_by: Option<UserId>,
+    /// When it left `Pending`.
+    pub settled_at: Option<Timestamp>,
+    /// The game started from it.
+    pub started_game: Option<GameNo>,
+}
+
+impl Challenge {
+    /// Whether anyone in the chat may accept it.
+    pub fn is_open(&self) -> bool {
+        self.invited.is_empty()
+    }
+}
+
+/// Accepting a challenge in the same transaction that creates its game.
+#[derive(Debug, Clone, Copy)]
+pub struct Acceptance {
+    /// The challenge, which must still be pending and not expired.
+    pub challenge: ChallengeNo,
+    /// Who accepts.
+    pub by: UserId,
+    /// The time against which expiry is checked.
+    pub now: Timestamp,
+}
+
+/// A game to be written by [`Store::create_game`].
+#[derive(Debug, Clone)]
+pub struct NewGame<'a> {
+    /// The chat it is played in.
+    pub chat: ChatId,
+    /// The game.
+    pub game: GameId,
+    /// The game's options, `key=value` separated by spaces.
+    pub options: &'a str,
+    /// A start position other than the game's initial one.
+    pub start_position: Option<&'a str>,
+    /// Who holds each seat, by seat index. A user may hold several seats.
+    pub seats: &'a [UserId],
+    /// The challenge it starts from, accepted atomically with the creation.
+    pub accepting: Option<Acceptance>,
+}
+
+/// A seat of a game and the user holding it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatHolder {
+    /// The seat index (the order of [`GameId::seats`]).
+    pub seat: u8,
+    /// Who holds it.
+    pub user: User,
+}
+
+/// A position saved beside the log, so that long games need not be replayed from the start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The position after action `seq`, in the game's canonical position notation.
+    pub position: String,
+    /// How many actions the position includes.
+    pub seq: u32,
+}
+
+/// A stored game without its actions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRecord {
+    /// Its number.
+    pub id: GameNo,
+    /// The chat it is played in.
+    pub chat: ChatId,
+    /// The challenge it started from.
+    pub challenge: Option<ChallengeNo>,
+    /// The game.
+    pub game: GameId,
+    /// The game's options, `key=value` separated by spaces.
+    pub options: String,
+    /// A start position other than the game's initial one.
+    pub start_position: Option<String>,
+    /// Where it stands.
+    pub status: GameStatus,
+    /// The result, once finished (or why it was aborted).
+    pub result: Option<String>,
+    /// The number of actions in its log.
+    pub seq: u32,
+    /// The latest snapshot, if one was saved.
+    pub snapshot: Option<Snapshot>,
+    /// The seats, by seat index.
+    pub seats: Vec<SeatHolder>,
+    /// When it was created.
+    pub created_at: Timestamp,
+    /// When it last changed.
+    pub updated_at: Timestamp,
+}
+
+impl GameRecord {
+    /// The options as a list of `key=value` items, as [`AnyGame::start`] takes them.
+    pub fn option_list(&self) -> Vec<&str> {
+        self.options.split_whitespace().collect()
+    }
+
+    /// Whether `user` holds any seat.
+    pub fn is_seated(&self, user: UserId) -> bool {
+        self.seats.iter().any(|holder| holder.user.id == user)
+    }
+}
+
+/// One entry of a game's action log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionRecord {
+    /// Its position in the log, from 1.
+    pub seq: u32,
+    /// The action in canonical notation.
+    pub action: String,
+    /// Who played it; `None` for actions of the service (rolls).
+    pub actor: Option<UserId>,
+    /// When it was stored.
+    pub at: Timestamp,
+}
+
+/// Which actions [`Store::load_game`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum History {
+    /// Every action from the first.
+    Full,
+    /// The actions after the latest snapshot (every action when there is none).
+    SinceSnapshot,
+}
+
+/// A game with (part of) its action log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadedGame {
+    /// The game.
+    pub record: GameRecord,
+    /// The snapshot the actions continue from; `None` when they start at the beginning.
+    pub from_snapshot: Option<Snapshot>,
+    /// The actions in order: all of them, or those after `from_snapshot`.
+    pub actions: Vec<ActionRecord>,
+}
+
+impl LoadedGame {
+    /// Rebuilds the current position: the start (or snapshot) position, then the actions.
+    ///
+    /// # Errors
+    /// [`StoreError::Corrupt`] when the stored options, position or actions do not replay.
+    pub fn replay(&self) -> Result<AnyGame, StoreError> {
+        let record = &self.record;
+        let position = match &self.from_snapshot {
+            Some(snapshot) => Some(snapshot.position.as_str()),
+            None => record.start_position.as_deref(),
+        };
+        let mut state = AnyGame::start(record.game, &record.option_list(), position)
+            .map_err(|error| StoreError::Corrupt(format!("game {}: {error}", record.id)))?;
+        for action in &self.actions {
+            state.apply_text(&action.action).map_err(|error| {
+                StoreError::Corrupt(format!(
+                    "game {} action {} {:?}: {error}",
+                    record.id, action.seq, action.action
+                ))
+            })?;
+        }
+        Ok(state)
+    }
+}
+
+/// The platform's identity of one incoming request (an update id, an interaction id), so that
+/// a re-delivered request is applied once.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RequestKey {
+    /// The platform that delivered it.
+    pub platform: Platform,
+    /// Its id, unique per platform.
+    pub key: String,
+}
+
+/// One action to append.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewAction {
+    /// The action in canonical notation.
+    pub action: String,
+    /// Who played it; `None` for actions of the service (rolls).
+    pub actor: Option<UserId>,
+}
+
+/// What [`Store::append_actions`] writes, all or nothing.
+#[derive(Debug, Clone, Default)]
+pub struct Append<'a> {
+    /// The game's `seq` the caller replayed; the append is refused if it has changed.
+    pub expected_seq: u32,
+    /// The actions, numbered `expected_seq + 1` onwards.
+    pub actions: &'a [NewAction],
+    /// The request that produced them; refused as [`Conflict::Duplicate`] if seen before.
+    pub request: Option<&'a RequestKey>,
+    /// The result, when these actions end the game (it becomes `Finished`).
+    pub finish: Option<&'a str>,
+    /// The position after the last action, to be kept as the game's snapshot.
+    pub snapshot: Option<&'a str>,
+}
+
+/// What the database refused, because of what users did: expected, and answered to the user.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Conflict {
+    /// The game changed since the caller loaded it.
+    #[error("the game has moved on: it is at action {current}")]
+    StaleSeq {
+        /// The game's `seq` now.
+        current: u32,
+    },
+    /// The request was already handled.
+    #[error("this request was already handled")]
+    Duplicate,
+    /// No such game.
+    #[error("there is no game {0}")]
+    NoSuchGame(GameNo),
+    /// The game is no longer active.
+    #[error("game {game} is {status}")]
+    GameOver {
+        /// The game.
+        game: GameNo,
+        /// Its status.
+        status: GameStatus,
+    },
+    /// No such challenge.
+    #[error("there is no challenge {0}")]
+    NoSuchChallenge(ChallengeNo),
+    /// The challenge has already left `Pending`.
+    #[error("challenge {challenge} is already {status}")]
+    ChallengeSettled {
+        /// The challenge.
+        challenge: ChallengeNo,
+        /// Its status.
+        status: ChallengeStatus,
+    },
+    /// The challenge is past its expiry time.
+    #[error("challenge {0} has expired")]
+    ChallengeExpired(ChallengeNo),
+}
+
+/// A storage error: a [`Conflict`] (user-caused) or an internal failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused the change because of what users did.
+    #[error(transparent)]
+    Conflict(#[from] Conflict),
+    /// The URL names no supported database.
+    #[error("unsupported database URL scheme {scheme:?}: expected sqlite: or postgres:")]
+    UnsupportedUrl {
+        /// The scheme found.
+        scheme: String,
+    },
+    /// The database could not be opened.
+    #[error("cannot open the {backend} database")]
+    Connect {
+        /// Which database.
+        backend: Backend,
+        /// Why.
+        #[source]
+        source: sqlx::Error,
+    },
+    /// The migrations could not be applied.
+    #[error("cannot migrate the {backend} database")]
+    Migrate {
+        /// Which database.
+        backend: Backend,
+        /// Why.
+        #[source]
+        source: sqlx::migrate::MigrateError,
+    },
+    /// A query failed.
+    #[error("database failure in {operation}")]
+    Database {
+        /// The store operation that failed.
+        operation: &'static str,
+        /// Why.
+        #[source]
+        source: sqlx::Error,
+    },
+    /// Stored data that the code cannot read back.
+    #[error("stored data is inconsistent: {0}")]
+    Corrupt(String),
+}
+
+impl StoreError {
+    /// The conflict, when this error is one (as opposed to an internal failure).
+    pub fn conflict(&self) -> Option<&Conflict> {
+        match self {
+            StoreError::Conflict(conflict) => Some(conflict),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a driver error is a broken foreign key.
+fn is_foreign_key_violation(error: &sqlx::Error) -> bool {
+    error
+        .as_database_error()
+        .is_some_and(|error| error.is_foreign_key_violation())
+}
+
+/// Maps a driver error to [`StoreError::Database`] for `operation`.
+fn db(operation: &'static str) -> impl FnOnce(sqlx::Error) -> StoreError {
+    move |source| StoreError::Database { operation, source }
+}
+
+/// The storage: SQLite or PostgreSQL, opened by [`Store::connect`].
+#[derive(Debug, Clone)]
+pub enum Store {
+    /// A SQLite file (or memory) database.
+    Sqlite(SqliteStore),
+    /// A PostgreSQL database.
+    Postgres(PostgresStore),
+}
+
+macro_rules! dispatch {
+    ($self:ident, $store:ident => $body:expr) => {
+        match $self {
+            Store::Sqlite($store) => $body,
+            Store::Postgres($store) => $body,
+        }
+    };
+}
+
+impl Store {
+    /// Opens the database the URL names (`sqlite://path`, `sqlite::memory:`, `postgres://...`)
+    /// and applies the pending migrations. A SQLite file is created if missing.
+    ///
+    /// # Errors
+    /// An unsupported scheme, an unreachable or refusing server, or a failed migration.
+    pub async fn connect(url: &DatabaseUrl) -> Result<Store, StoreError> {
+        match url.backend()? {
+            Backend::Sqlite => SqliteStore::connect(url).await.map(Store::Sqlite),
+            Backend::Postgres => PostgresStore::connect(url).await.map(Store::Postgres),
+        }
+    }
+
+    /// Which database this is.
+    pub fn backend(&self) -> Backend {
+        match self {
+            Store::Sqlite(_) => Backend::Sqlite,
+            Store::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// Closes every connection; later calls fail.
+    pub async fn close(&self) {
+        dispatch!(self, store => store.close().await)
+    }
+
+    /// The latest migration version applied.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn schema_version(&self) -> Result<i64, StoreError> {
+        dispatch!(self, store => store.schema_version().await)
+    }
+
+    /// Records a user, or updates the display name of a known one.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn upsert_user(
+        &self,
+        platform: Platform,
+        platform_user_id: &str,
+        display_name: &str,
+    ) -> Result<User, StoreError> {
+        dispatch!(self, store => store.upsert_user(platform, platform_user_id, display_name).await)
+    }
+
+    /// A user by id.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn user(&self, id: UserId) -> Result<Option<User>, StoreError> {
+        dispatch!(self, store => store.user(id).await)
+    }
+
+    /// Records a chat, or updates the title of a known one.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn upsert_chat(
+        &self,
+        platform: Platform,
+        platform_chat_id: &str,
+        title: &str,
+    ) -> Result<Chat, StoreError> {
+        dispatch!(self, store => store.upsert_chat(platform, platform_chat_id, title).await)
+    }
+
+    /// Records a pending challenge.
+    ///
+    /// # Errors
+    /// A database failure (an unknown chat or user is one: a broken foreign key).
+    pub async fn create_challenge(
+        &self,
+        challenge: &NewChallenge<'_>,
+    ) -> Result<Challenge, StoreError> {
+        dispatch!(self, store => store.create_challenge(challenge).await)
+    }
+
+    /// A challenge by number.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn challenge(&self, id: ChallengeNo) -> Result<Option<Challenge>, StoreError> {
+        dispatch!(self, store => store.challenge(id).await)
+    }
+
+    /// The challenges of a chat that are still pending (expired ones included until
+    /// [`Store::expire_challenges`] marks them), oldest first.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn pending_challenges(&self, chat: ChatId) -> Result<Vec<Challenge>, StoreError> {
+        dispatch!(self, store => store.pending_challenges(chat).await)
+    }
+
+    /// Moves a challenge out of `Pending`, only if it is still pending and not expired at
+    /// `now`: of two racing settlements exactly one succeeds.
+    ///
+    /// # Errors
+    /// [`Conflict::NoSuchChallenge`], [`Conflict::ChallengeSettled`],
+    /// [`Conflict::ChallengeExpired`], or a database failure.
+    pub async fn settle_challenge(
+        &self,
+        id: ChallengeNo,
+        settlement: Settlement,
+        by: UserId,
+        now: Timestamp,
+    ) -> Result<Challenge, StoreError> {
+        dispatch!(self, store => store.settle_challenge(id, settlement, by, now).await)
+    }
+
+    /// Marks every pending challenge whose expiry is at or before `now` as expired, and
+    /// returns them.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn expire_challenges(&self, now: Timestamp) -> Result<Vec<Challenge>, StoreError> {
+        dispatch!(self, store => store.expire_challenges(now).await)
+    }
+
+    /// Creates an active game with its seats, and accepts its challenge, in one transaction.
+    ///
+    /// # Errors
+    /// With [`NewGame::accepting`]: the conflicts of [`Store::settle_challenge`] (and then
+    /// nothing is written). A database failure.
+    pub async fn create_game(&self, game: &NewGame<'_>) -> Result<GameRecord, StoreError> {
+        dispatch!(self, store => store.create_game(game).await)
+    }
+
+    /// A game with its seats, without its actions.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn game(&self, id: GameNo) -> Result<Option<GameRecord>, StoreError> {
+        dispatch!(self, store => store.game(id).await)
+    }
+
+    /// A game with its seats and actions (all, or those after the snapshot).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn load_game(
+        &self,
+        id: GameNo,
+        history: History,
+    ) -> Result<Option<LoadedGame>, StoreError> {
+        dispatch!(self, store => store.load_game(id, history).await)
+    }
+
+    /// The active games of a chat, oldest first.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn active_games_in_chat(&self, chat: ChatId) -> Result<Vec<GameRecord>, StoreError> {
+        dispatch!(self, store => store.active_games_in_chat(chat).await)
+    }
+
+    /// The active games in which `user` holds a seat (in one chat, or anywhere), oldest first.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn active_games_of_user(
+        &self,
+        user: UserId,
+        chat: Option<ChatId>,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        dispatch!(self, store => store.active_games_of_user(user, chat).await)
+    }
+
+    /// Appends actions to an active game's log, atomically, only if its `seq` is still
+    /// `append.expected_seq` and the request key is new; updates `seq`, the status and result
+    /// (with [`Append::finish`]) and the snapshot in the same transaction. Returns the new `seq`.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`] (checked first), [`Conflict::NoSuchGame`],
+    /// [`Conflict::GameOver`], [`Conflict::StaleSeq`]; then nothing is written. A database
+    /// failure.
+    pub async fn append_actions(
+        &self,
+        game: GameNo,
+        append: &Append<'_>,
+    ) -> Result<u32, StoreError> {
+        dispatch!(self, store => store.append_actions(game, append).await)
+    }
+
+    /// Ends an active game (a resignation, an abort) with a result or reason.
+    ///
+    /// # Errors
+    /// [`Conflict::NoSuchGame`], [`Conflict::GameOver`], or a database failure.
+    pub async fn end_game(
+        &self,
+        game: GameNo,
+        end: GameEnd,
+        result: &str,
+    ) -> Result<GameRecord, StoreError> {
+        dispatch!(self, store => store.end_game(game, end, result).await)
+    }
+}
+
+// ---- Rows shared by both backends: the column lists of `sql` decode into these. ----
+
+#[derive(Debug, sqlx::FromRow)]
+struct UserRow {
+    id: i64,
+    platform: String,
+    platform_user_id: String,
+    display_name: String,
+    created_at: i64,
+    updated_at: i64,
+}
+
+impl TryFrom<UserRow> for User {
+    type Error = StoreError;
+    fn try_from(row: UserRow) -> Result<User, StoreError> {
+        Ok(User {
+            id: UserId(row.id),
+            platform: Platform::parse(&row.platform)?,
+            platform_user_id: row.platform_user_id,
+            display_name: row.display_name,
+            created_at: Timestamp(row.created_at),
+            updated_at: Timestamp(row.updated_at),
+        })
+    }
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct ChatRow {
+    id: i64,
+    platform: String,
+    platform_chat_id: String,
+    title: String,
+    created_at: i64,
+    updated_at: i64,
+}
+
+impl TryFrom<ChatRow> for Chat {
+    type Error = StoreError;
+    fn try_from(row: ChatRow) -> Result<Chat, StoreError> {
+        Ok(Chat {
+            id: ChatId(row.id),
+            platform: Platform::parse(&row.platform)?,
+            platform_chat_id: row.platform_chat_id,
+            title: row.title,
+            created_at: Timestamp(row.created_at),
+            updated_at: Timestamp(row.updated_at),
+        })
+    }
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct ChallengeRow {
+    id: i64,
+    chat_id: i64,
+    game: String,
+    options: String,
+    challenger_id: i64,
+    status: String,
+    created_at: i64,
+    expires_at: i64,
+    settled_by: Option<i64>,
+    settled_at: Option<i64>,
+    game_id: Option<i64>,
+}
+
+impl ChallengeRow {
+    fn into_challenge(self, invited: Vec<UserId>) -> Result<Challenge, StoreError> {
+        Ok(Challenge {
+            id: ChallengeNo(self.id),
+            chat: ChatId(self.chat_id),
+            game: parse_game_id(&self.game)?,
+            options: self.options,
+            challenger: UserId(self.challenger_id),
+            invited,
+            status: ChallengeStatus::parse(&self.status)?,
+            created_at: Timestamp(self.created_at),
+            expires_at: Timestamp(self.expires_at),
+            settled_by: self.settled_by.map(UserId),
+            settled_at: self.settled_at.map(Timestamp),
+            started_game: self.game_id.map(GameNo),
+        })
+    }
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct GameRow {
+    id: i64,
+    chat_id: i64,
+    challenge_id: Option<i64>,
+    game: String,
+    options: String,
+    start_position: Option<String>,
+    status: String,
+    result: Option<String>,
+    seq: i64,
+    snapshot_position: Option<String>,
+    snapshot_seq: Option<i64>,
+    created_at: i64,
+    updated_at: i64,
+}
+
+impl GameRow {
+    fn into_record(self, seats: Vec<SeatHolder>) -> Result<GameRecord, StoreError> {
+        let snapshot = match (self.snapshot_position, self.snapshot_seq) {
+            (Some(position), Some(seq)) => Some(Snapshot {
+                position,
+                seq: to_seq(seq)?,
+            }),
+            _ => None,
+        };
+        Ok(GameRecord {
+            id: GameNo(self.id),
+            chat: ChatId(self.chat_id),
+            challenge: self.challenge_id.map(ChallengeNo),
+            game: parse_game_id(&self.game)?,
+            options: self.options,
+            start_position: self.start_position,
+            status: GameStatus::parse(&self.status)?,
+            result: self.result,
+            seq: to_seq(self.seq)?,
+            snapshot,
+            seats,
+            created_at: Timestamp(self.created_at),
+            updated_at: Timestamp(self.updated_at),
+        })
+    }
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct SeatRow {
+    game_id: i64,
+    seat: i64,
+    #[sqlx(flatten)]
+    user: UserRow,
+}
+
+impl SeatRow {
+    fn into_holder(self) -> Result<SeatHolder, StoreError> {
+        Ok(SeatHolder {
+            seat: u8::try_from(self.seat)
+                .map_err(|_| StoreError::Corrupt(format!("seat index {}", self.seat)))?,
+            user: User::try_from(self.user)?,
+        })
+    }
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct ActionRow {
+    seq: i64,
+    action: String,
+    actor_id: Option<i64>,
+    created_at: i64,
+}
+
+impl TryFrom<ActionRow> for ActionRecord {
+    type Error = StoreError;
+    fn try_from(row: ActionRow) -> Result<ActionRecord, StoreError> {
+        Ok(ActionRecord {
+            seq: to_seq(row.seq)?,
+            action: row.action,
+            actor: row.actor_id.map(UserId),
+            at: Timestamp(row.created_at),
+        })
+    }
+}
+
+/// The state of a game row that an update did not match, to say why.
+#[derive(Debug, sqlx::FromRow)]
+struct GameStateRow {
+    status: String,
+    seq: i64,
+}
+
+/// The state of a challenge row that an update did not match, to say why.
+#[derive(Debug, sqlx::FromRow)]
+struct ChallengeStateRow {
+    status: String,
+    expires_at: i64,
+}
+
+fn parse_game_id(text: &str) -> Result<GameId, StoreError> {
+    text.parse()
+        .map_err(|_| StoreError::Corrupt(format!("unknown game {text:?}")))
+}
+
+fn to_seq(value: i64) -> Result<u32, StoreError> {
+    u32::try_from(value).map_err(|_| StoreError::Corrupt(format!("sequence number {value}")))
+}
+
+/// Groups seat rows (ordered by game, then seat) into records of the given game rows.
+fn assemble_games(games: Vec<GameRow>, seats: Vec<SeatRow>) -> Result<Vec<GameRecord>, StoreError> {
+    let mut by_game: std::collections::HashMap<i64, Vec<SeatHolder>> =
+        std::collections::HashMap::new();
+    for row in seats {
+        let game = row.game_id;
+        by_game.entry(game).or_default().push(row.into_holder()?);
+    }
+    games
+        .into_iter()
+        .map(|row| {
+            let seats = by_game.remove(&row.id).unwrap_or_default();
+            row.into_record(seats)
+        })
+        .collect()
+}
+
+/// Why a game update matched no row.
+fn game_refusal(game: GameNo, state: Option<GameStateRow>) -> Result<Conflict, StoreError> {
+    let Some(state) = state else {
+        return Ok(Conflict::NoSuchGame(game));
+    };
+    let status = GameStatus::parse(&state.status)?;
+    if status == GameStatus::Active {
+        Ok(Conflict::StaleSeq {
+            current: to_seq(state.seq)?,
+        })
+    } else {
+        Ok(Conflict::GameOver { game, status })
+    }
+}
+
+/// Why a challenge update matched no row.
+fn challenge_refusal(
+    challenge: ChallengeNo,
+    state: Option<ChallengeStateRow>,
+    now: Timestamp,
+) -> Result<Conflict, StoreError> {
+    let Some(state) = state else {
+        return Ok(Conflict::NoSuchChallenge(challenge));
+    };
+    let status = ChallengeStatus::parse(&state.status)?;
+    if status == ChallengeStatus::Pending && state.expires_at <= now.0 {
+        Ok(Conflict::ChallengeExpired(challenge))
+    } else {
+        Ok(Conflict::ChallengeSettled { challenge, status })
+    }
+}
+
+/// The users without repeats, in first-seen order.
+fn distinct(users: &[UserId]) -> Vec<UserId> {
+    let mut seen = Vec::with_capacity(users.len());
+    for user in users {
+        if !seen.contains(user) {
+            seen.push(*user);
+        }
+    }
+    seen
+}
+
+fn seq_to_i64(seq: u32) -> i64 {
+    i64::from(seq)
+}

@@ -1,0 +1,82 @@
+//! The PostgreSQL implementation.
+//!
+//! Writes run at READ COMMITTED: each compare-and-set is one `UPDATE ... WHERE seq = $expected`
+//! (or `status = 'pending'`), which locks the row and, when another transaction changed it
+//! first, waits for that one to commit and re-checks its condition against the new row; so of
+//! two racing writers exactly one matches, and the other is told why. A request key is
+//! inserted first, so a re-delivered request waits for the first delivery and is then refused
+//! as a duplicate. Reads that need several statements run in one REPEATABLE READ transaction,
+//! so that a game's record and its log are of the same moment.
+
+use std::str::FromStr;
+
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{PgPool, Postgres, Transaction};
+
+use super::{
+    ActionRecord, ActionRow, Append, Backend, Challenge, ChallengeNo, ChallengeRow,
+    ChallengeStateRow, Chat, ChatId, ChatRow, Conflict, DatabaseUrl, GameEnd, GameNo, GameRecord,
+    GameRow, GameStateRow, GameStatus, History, LoadedGame, NewChallenge, NewGame, Platform,
+    SeatRow, Settlement, StoreError, Timestamp, User, UserId, UserRow, assemble_games,
+    challenge_refusal, db, distinct, game_refusal, is_foreign_key_violation, seq_to_i64, sql,
+};
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+
+/// The most connections the store opens.
+const MAX_CONNECTIONS: u32 = 16;
+
+/// A PostgreSQL database.
+#[derive(Debug, Clone)]
+pub struct PostgresStore {
+    pool: PgPool,
+}
+
+impl PostgresStore {
+    /// Connects to the database of a `postgres:` URL and migrates it.
+    ///
+    /// # Errors
+    /// A malformed URL, an unreachable or refusing server, or a failed migration.
+    pub async fn connect(url: &DatabaseUrl) -> Result<PostgresStore, StoreError> {
+        let connect_error = |source| StoreError::Connect {
+            backend: Backend::Postgres,
+            source,
+        };
+        let options = PgConnectOptions::from_str(url.expose_secret()).map_err(connect_error)?;
+        let pool = PgPoolOptions::new()
+            .max_connections(MAX_CONNECTIONS)
+            .connect_with(options)
+            .await
+            .map_err(connect_error)?;
+        MIGRATOR
+            .run(&pool)
+            .await
+            .map_err(|source| StoreError::Migrate {
+                backend: Backend::Postgres,
+                source,
+            })?;
+        Ok(PostgresStore { pool })
+    }
+
+    /// Starts a read-only transaction whose statements all see one snapshot.
+    async fn begin_read(
+        &self,
+        operation: &'static str,
+    ) -> Result<Transaction<'static, Postgres>, StoreError> {
+        self.pool
+            .begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            .await
+            .map_err(db(operation))
+    }
+
+    /// Starts a READ COMMITTED transaction: its compare-and-set statements see the latest
+    /// committed rows.
+    async fn begin_write(
+        &self,
+        operation: &'static str,
+    ) -> Result<Transaction<'static, Postgres>, StoreError> {
+        self.pool.begin().await.map_err(db(operation))
+    }
+}
+
+super::sql::store_operations!(PostgresStore);

@@ -1,0 +1,623 @@
+//! What both backends run: the statements, which SQLite and PostgreSQL accept as written (sqlx
+//! binds `$1` placeholders on SQLite too), and, in [`store_operations`], the code that runs them,
+//! expanded once per backend over its own driver types. So the two implementations cannot drift
+//! apart; a backend module keeps only what truly differs (connecting, beginning transactions).
+//! The column lists match the row types of the parent module.
+
+pub(super) const SCHEMA_VERSION: &str = "SELECT MAX(version) FROM _sqlx_migrations WHERE success";
+
+pub(super) const UPSERT_USER: &str = "\
+INSERT INTO users (platform, platform_user_id, display_name, created_at, updated_at)
+VALUES ($1, $2, $3, $4, $4)
+ON CONFLICT (platform, platform_user_id)
+DO UPDATE SET display_name = excluded.display_name, updated_at = excluded.updated_at
+RETURNING id, platform, platform_user_id, display_name, created_at, updated_at";
+
+pub(super) const USER: &str = "\
+SELECT id, platform, platform_user_id, display_name, created_at, updated_at
+FROM users WHERE id = $1";
+
+pub(super) const UPSERT_CHAT: &str = "\
+INSERT INTO chats (platform, platform_chat_id, title, created_at, updated_at)
+VALUES ($1, $2, $3, $4, $4)
+ON CONFLICT (platform, platform_chat_id)
+DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at
+RETURNING id, platform, platform_chat_id, title, created_at, updated_at";
+
+pub(super) const INSERT_CHALLENGE: &str = "\
+INSERT INTO challenges (chat_id, game, options, challenger_id, status, created_at, expires_at)
+VALUES ($1, $2, $3, $4, 'pending', $5, $6)
+RETURNING id";
+
+pub(super) const INSERT_INVITEE: &str = "\
+INSERT INTO challenge_invitees (challenge_id, position, user_id) VALUES ($1, $2, $3)";
+
+macro_rules! challenge_columns {
+    () => {
+        "\
+        SELECT c.id, c.chat_id, c.game, c.options, c.challenger_id, c.status, c.created_at,
+               c.expires_at, c.settled_by, c.settled_at, g.id AS game_id
+        FROM challenges c LEFT JOIN games g ON g.challenge_id = c.id"
+    };
+}
+
+pub(super) const CHALLENGE: &str = concat!(challenge_columns!(), " WHERE c.id = $1");
+
+pub(super) const INVITEES: &str = "\
+SELECT user_id FROM challenge_invitees WHERE challenge_id = $1 ORDER BY position";
+
+pub(super) const PENDING_CHALLENGES: &str = concat!(
+    challenge_columns!(),
+    " WHERE c.chat_id = $1 AND c.status = 'pending' ORDER BY c.id",
+);
+
+pub(super) const PENDING_INVITEES: &str = "\
+SELECT i.challenge_id, i.user_id FROM challenge_invitees i
+JOIN challenges c ON c.id = i.challenge_id
+WHERE c.chat_id = $1 AND c.status = 'pending'
+ORDER BY i.challenge_id, i.position";
+
+/// Compare-and-set out of `pending`: `$2` status, `$3` by, `$4` now.
+pub(super) const SETTLE_CHALLENGE: &str = "\
+UPDATE challenges SET status = $2, settled_by = $3, settled_at = $4
+WHERE id = $1 AND status = 'pending' AND expires_at > $4";
+
+pub(super) const CHALLENGE_STATE: &str = "SELECT status, expires_at FROM challenges WHERE id = $1";
+
+pub(super) const EXPIRE_CHALLENGES: &str = "\
+UPDATE challenges SET status = 'expired', settled_at = $1
+WHERE status = 'pending' AND expires_at <= $1
+RETURNING id";
+
+pub(super) const INSERT_GAME: &str = "\
+INSERT INTO games (chat_id, challenge_id, game, options, start_position, status, seq,
+                   created_at, updated_at)
+VALUES ($1, $2, $3, $4, $5, 'active', 0, $6, $6)
+RETURNING id";
+
+pub(super) const INSERT_SEAT: &str =
+    "INSERT INTO seats (game_id, seat, user_id) VALUES ($1, $2, $3)";
+
+macro_rules! game_columns {
+    () => {
+        "\
+        SELECT id, chat_id, challenge_id, game, options, start_position, status, result, seq,
+               snapshot_position, snapshot_seq, created_at, updated_at
+        FROM games"
+    };
+}
+
+macro_rules! seat_columns {
+    () => {
+        "\
+        SELECT s.game_id, s.seat, u.id, u.platform, u.platform_user_id, u.display_name,
+               u.created_at, u.updated_at
+        FROM seats s JOIN users u ON u.id = s.user_id"
+    };
+}
+
+pub(super) const GAME: &str = concat!(game_columns!(), " WHERE id = $1");
+
+pub(super) const SEATS: &str = concat!(seat_columns!(), " WHERE s.game_id = $1 ORDER BY s.seat");
+
+pub(super) const ACTIVE_GAMES_IN_CHAT: &str = concat!(
+    game_columns!(),
+    " WHERE chat_id = $1 AND status = 'active' ORDER BY id",
+);
+
+pub(super) const SEATS_OF_ACTIVE_GAMES_IN_CHAT: &str = concat!(
+    seat_columns!(),
+    " WHERE s.game_id IN (SELECT id FROM games WHERE chat_id = $1 AND status = 'active')
+      ORDER BY s.game_id, s.seat",
+);
+
+/// `$1` user, `$2` chat or null for any chat.
+pub(super) const ACTIVE_GAMES_OF_USER: &str = concat!(
+    game_columns!(),
+    " WHERE status = 'active' AND ($2 IS NULL OR chat_id = $2)
+        AND id IN (SELECT game_id FROM seats WHERE user_id = $1)
+      ORDER BY id",
+);
+
+/// `$1` user, `$2` chat or null for any chat.
+pub(super) const SEATS_OF_ACTIVE_GAMES_OF_USER: &str = concat!(
+    seat_columns!(),
+    " WHERE s.game_id IN (
+          SELECT id FROM games WHERE status = 'active' AND ($2 IS NULL OR chat_id = $2)
+            AND id IN (SELECT game_id FROM seats WHERE user_id = $1))
+      ORDER BY s.game_id, s.seat",
+);
+
+/// All actions (`$2` = 0) or those after a snapshot (`$2` = its seq).
+pub(super) const ACTIONS_AFTER: &str = "\
+SELECT seq, action, actor_id, created_at FROM actions
+WHERE game_id = $1 AND seq > $2 ORDER BY seq";
+
+pub(super) const INSERT_REQUEST: &str = "\
+INSERT INTO processed_requests (platform, request_key, game_id, processed_at)
+VALUES ($1, $2, $3, $4)
+ON CONFLICT (platform, request_key) DO NOTHING";
+
+/// Compare-and-set on `seq`: `$2` expected seq, `$3` new seq, `$4` new status, `$5` result or
+/// null, `$6` snapshot position or null (taken at `$3`), `$7` now.
+pub(super) const ADVANCE_GAME: &str = "\
+UPDATE games SET seq = $3, status = $4, result = COALESCE($5, result),
+       snapshot_position = COALESCE($6, snapshot_position),
+       snapshot_seq = CASE WHEN $6 IS NULL THEN snapshot_seq ELSE $3 END,
+       updated_at = $7
+WHERE id = $1 AND seq = $2 AND status = 'active'";
+
+pub(super) const GAME_STATE: &str = "SELECT status, seq FROM games WHERE id = $1";
+
+pub(super) const INSERT_ACTION: &str = "\
+INSERT INTO actions (game_id, seq, action, actor_id, created_at) VALUES ($1, $2, $3, $4, $5)";
+
+/// `$2` status, `$3` result, `$4` now.
+pub(super) const END_GAME: &str = "\
+UPDATE games SET status = $2, result = $3, updated_at = $4
+WHERE id = $1 AND status = 'active'";
+
+/// The operations of a backend store type `$store`, which has a `pool` field and two
+/// `async fn(&self, operation) -> Result<Transaction, StoreError>`: `begin_read`, a transaction
+/// whose reads all see one snapshot, and `begin_write`, a transaction whose compare-and-set
+/// statements see the latest committed rows (see the backend modules).
+macro_rules! store_operations {
+    ($store:ident) => {
+        impl $store {
+            pub(super) async fn close(&self) {
+                self.pool.close().await;
+            }
+
+            pub(super) async fn schema_version(&self) -> Result<i64, StoreError> {
+                let version: Option<i64> = sqlx::query_scalar(sql::SCHEMA_VERSION)
+                    .fetch_one(&self.pool)
+                    .await
+                    .map_err(db("schema_version"))?;
+                Ok(version.unwrap_or(0))
+            }
+
+            pub(super) async fn upsert_user(
+                &self,
+                platform: Platform,
+                platform_user_id: &str,
+                display_name: &str,
+            ) -> Result<User, StoreError> {
+                sqlx::query_as::<_, UserRow>(sql::UPSERT_USER)
+                    .bind(platform.as_str())
+                    .bind(platform_user_id)
+                    .bind(display_name)
+                    .bind(Timestamp::now().0)
+                    .fetch_one(&self.pool)
+                    .await
+                    .map_err(db("upsert_user"))?
+                    .try_into()
+            }
+
+            pub(super) async fn user(&self, id: UserId) -> Result<Option<User>, StoreError> {
+                sqlx::query_as::<_, UserRow>(sql::USER)
+                    .bind(id.0)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(db("user"))?
+                    .map(User::try_from)
+                    .transpose()
+            }
+
+            pub(super) async fn upsert_chat(
+                &self,
+                platform: Platform,
+                platform_chat_id: &str,
+                title: &str,
+            ) -> Result<Chat, StoreError> {
+                sqlx::query_as::<_, ChatRow>(sql::UPSERT_CHAT)
+                    .bind(platform.as_str())
+                    .bind(platform_chat_id)
+                    .bind(title)
+                    .bind(Timestamp::now().0)
+                    .fetch_one(&self.pool)
+                    .await
+                    .map_err(db("upsert_chat"))?
+                    .try_into()
+            }
+
+            pub(super) async fn create_challenge(
+                &self,
+                new: &NewChallenge<'_>,
+            ) -> Result<Challenge, StoreError> {
+                const OPERATION: &str = "create_challenge";
+                let mut tx = self.begin_write(OPERATION).await?;
+                let id: i64 = sqlx::query_scalar(sql::INSERT_CHALLENGE)
+                    .bind(new.chat.0)
+                    .bind(new.game.as_str())
+                    .bind(new.options)
+                    .bind(new.challenger.0)
+                    .bind(Timestamp::now().0)
+                    .bind(new.expires_at.0)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                for (position, user) in (0_i64..).zip(distinct(new.invited)) {
+                    sqlx::query(sql::INSERT_INVITEE)
+                        .bind(id)
+                        .bind(position)
+                        .bind(user.0)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(db(OPERATION))?;
+                }
+                tx.commit().await.map_err(db(OPERATION))?;
+                self.existing_challenge(ChallengeNo(id)).await
+            }
+
+            async fn existing_challenge(&self, id: ChallengeNo) -> Result<Challenge, StoreError> {
+                self.challenge(id)
+                    .await?
+                    .ok_or_else(|| StoreError::Corrupt(format!("challenge {id} vanished")))
+            }
+
+            pub(super) async fn challenge(
+                &self,
+                id: ChallengeNo,
+            ) -> Result<Option<Challenge>, StoreError> {
+                const OPERATION: &str = "challenge";
+                let Some(row) = sqlx::query_as::<_, ChallengeRow>(sql::CHALLENGE)
+                    .bind(id.0)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(db(OPERATION))?
+                else {
+                    return Ok(None);
+                };
+                let invited: Vec<i64> = sqlx::query_scalar(sql::INVITEES)
+                    .bind(id.0)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(db(OPERATION))?;
+                row.into_challenge(invited.into_iter().map(UserId).collect())
+                    .map(Some)
+            }
+
+            pub(super) async fn pending_challenges(
+                &self,
+                chat: ChatId,
+            ) -> Result<Vec<Challenge>, StoreError> {
+                const OPERATION: &str = "pending_challenges";
+                let rows = sqlx::query_as::<_, ChallengeRow>(sql::PENDING_CHALLENGES)
+                    .bind(chat.0)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(db(OPERATION))?;
+                let invitees: Vec<(i64, i64)> = sqlx::query_as(sql::PENDING_INVITEES)
+                    .bind(chat.0)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(db(OPERATION))?;
+                rows.into_iter()
+                    .map(|row| {
+                        let invited = invitees
+                            .iter()
+                            .filter(|(challenge, _)| *challenge == row.id)
+                            .map(|(_, user)| UserId(*user))
+                            .collect();
+                        row.into_challenge(invited)
+                    })
+                    .collect()
+            }
+
+            pub(super) async fn settle_challenge(
+                &self,
+                id: ChallengeNo,
+                settlement: Settlement,
+                by: UserId,
+                now: Timestamp,
+            ) -> Result<Challenge, StoreError> {
+                const OPERATION: &str = "settle_challenge";
+                let mut tx = self.begin_write(OPERATION).await?;
+                let settled = sqlx::query(sql::SETTLE_CHALLENGE)
+                    .bind(id.0)
+                    .bind(settlement.status().as_str())
+                    .bind(by.0)
+                    .bind(now.0)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?
+                    .rows_affected();
+                if settled == 0 {
+                    let state = sqlx::query_as::<_, ChallengeStateRow>(sql::CHALLENGE_STATE)
+                        .bind(id.0)
+                        .fetch_optional(&mut *tx)
+                        .await
+                        .map_err(db(OPERATION))?;
+                    return Err(challenge_refusal(id, state, now)?.into());
+                }
+                tx.commit().await.map_err(db(OPERATION))?;
+                self.existing_challenge(id).await
+            }
+
+            pub(super) async fn expire_challenges(
+                &self,
+                now: Timestamp,
+            ) -> Result<Vec<Challenge>, StoreError> {
+                let ids: Vec<i64> = sqlx::query_scalar(sql::EXPIRE_CHALLENGES)
+                    .bind(now.0)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(db("expire_challenges"))?;
+                let mut expired = Vec::with_capacity(ids.len());
+                for id in ids {
+                    expired.push(self.existing_challenge(ChallengeNo(id)).await?);
+                }
+                expired.sort_by_key(|challenge| challenge.id);
+                Ok(expired)
+            }
+
+            pub(super) async fn create_game(
+                &self,
+                new: &NewGame<'_>,
+            ) -> Result<GameRecord, StoreError> {
+                const OPERATION: &str = "create_game";
+                let mut tx = self.begin_write(OPERATION).await?;
+                if let Some(acceptance) = new.accepting {
+                    let accepted = sqlx::query(sql::SETTLE_CHALLENGE)
+                        .bind(acceptance.challenge.0)
+                        .bind(Settlement::Accept.status().as_str())
+                        .bind(acceptance.by.0)
+                        .bind(acceptance.now.0)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(db(OPERATION))?
+                        .rows_affected();
+                    if accepted == 0 {
+                        let state = sqlx::query_as::<_, ChallengeStateRow>(sql::CHALLENGE_STATE)
+                            .bind(acceptance.challenge.0)
+                            .fetch_optional(&mut *tx)
+                            .await
+                            .map_err(db(OPERATION))?;
+                        return Err(challenge_refusal(
+                            acceptance.challenge,
+                            state,
+                            acceptance.now,
+                        )?
+                        .into());
+                    }
+                }
+                let id: i64 = sqlx::query_scalar(sql::INSERT_GAME)
+                    .bind(new.chat.0)
+                    .bind(new.accepting.map(|acceptance| acceptance.challenge.0))
+                    .bind(new.game.as_str())
+                    .bind(new.options)
+                    .bind(new.start_position)
+                    .bind(Timestamp::now().0)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                for (seat, user) in (0_i64..).zip(new.seats) {
+                    sqlx::query(sql::INSERT_SEAT)
+                        .bind(id)
+                        .bind(seat)
+                        .bind(user.0)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(db(OPERATION))?;
+                }
+                tx.commit().await.map_err(db(OPERATION))?;
+                self.existing_game(GameNo(id)).await
+            }
+
+            async fn existing_game(&self, id: GameNo) -> Result<GameRecord, StoreError> {
+                self.game(id)
+                    .await?
+                    .ok_or_else(|| StoreError::Corrupt(format!("game {id} vanished")))
+            }
+
+            pub(super) async fn game(&self, id: GameNo) -> Result<Option<GameRecord>, StoreError> {
+                const OPERATION: &str = "game";
+                let Some(row) = sqlx::query_as::<_, GameRow>(sql::GAME)
+                    .bind(id.0)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(db(OPERATION))?
+                else {
+                    return Ok(None);
+                };
+                let seats = sqlx::query_as::<_, SeatRow>(sql::SEATS)
+                    .bind(id.0)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(db(OPERATION))?;
+                assemble_games(vec![row], seats).map(|mut games| games.pop())
+            }
+
+            pub(super) async fn load_game(
+                &self,
+                id: GameNo,
+                history: History,
+            ) -> Result<Option<LoadedGame>, StoreError> {
+                // One read transaction, so that the record and the log are of the same moment.
+                let mut tx = self.begin_read("load_game").await?;
+                let Some(row) = sqlx::query_as::<_, GameRow>(sql::GAME)
+                    .bind(id.0)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(db("load_game"))?
+                else {
+                    return Ok(None);
+                };
+                let seats = sqlx::query_as::<_, SeatRow>(sql::SEATS)
+                    .bind(id.0)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db("load_game"))?;
+                let record = assemble_games(vec![row], seats)?
+                    .pop()
+                    .ok_or_else(|| StoreError::Corrupt(format!("game {id} vanished")))?;
+                let from_snapshot = match history {
+                    History::Full => None,
+                    History::SinceSnapshot => record.snapshot.clone(),
+                };
+                let after = from_snapshot.as_ref().map_or(0, |snapshot| snapshot.seq);
+                let actions = sqlx::query_as::<_, ActionRow>(sql::ACTIONS_AFTER)
+                    .bind(id.0)
+                    .bind(seq_to_i64(after))
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db("load_game"))?
+                    .into_iter()
+                    .map(ActionRecord::try_from)
+                    .collect::<Result<Vec<_>, _>>()?;
+                tx.commit().await.map_err(db("load_game"))?;
+                Ok(Some(LoadedGame {
+                    record,
+                    from_snapshot,
+                    actions,
+                }))
+            }
+
+            pub(super) async fn active_games_in_chat(
+                &self,
+                chat: ChatId,
+            ) -> Result<Vec<GameRecord>, StoreError> {
+                const OPERATION: &str = "active_games_in_chat";
+                let mut tx = self.begin_read(OPERATION).await?;
+                let games = sqlx::query_as::<_, GameRow>(sql::ACTIVE_GAMES_IN_CHAT)
+                    .bind(chat.0)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                let seats = sqlx::query_as::<_, SeatRow>(sql::SEATS_OF_ACTIVE_GAMES_IN_CHAT)
+                    .bind(chat.0)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                tx.commit().await.map_err(db(OPERATION))?;
+                assemble_games(games, seats)
+            }
+
+            pub(super) async fn active_games_of_user(
+                &self,
+                user: UserId,
+                chat: Option<ChatId>,
+            ) -> Result<Vec<GameRecord>, StoreError> {
+                const OPERATION: &str = "active_games_of_user";
+                let chat = chat.map(|chat| chat.0);
+                let mut tx = self.begin_read(OPERATION).await?;
+                let games = sqlx::query_as::<_, GameRow>(sql::ACTIVE_GAMES_OF_USER)
+                    .bind(user.0)
+                    .bind(chat)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                let seats = sqlx::query_as::<_, SeatRow>(sql::SEATS_OF_ACTIVE_GAMES_OF_USER)
+                    .bind(user.0)
+                    .bind(chat)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                tx.commit().await.map_err(db(OPERATION))?;
+                assemble_games(games, seats)
+            }
+
+            pub(super) async fn append_actions(
+                &self,
+                game: GameNo,
+                append: &Append<'_>,
+            ) -> Result<u32, StoreError> {
+                const OPERATION: &str = "append_actions";
+                let new_seq = append
+                    .expected_seq
+                    .checked_add(u32::try_from(append.actions.len()).unwrap_or(u32::MAX))
+                    .ok_or_else(|| StoreError::Corrupt("sequence number overflow".to_string()))?;
+                let now = Timestamp::now();
+                let mut tx = self.begin_write(OPERATION).await?;
+                if let Some(request) = append.request {
+                    let inserted = sqlx::query(sql::INSERT_REQUEST)
+                        .bind(request.platform.as_str())
+                        .bind(&request.key)
+                        .bind(game.0)
+                        .bind(now.0)
+                        .execute(&mut *tx)
+                        .await;
+                    match inserted {
+                        Ok(done) if done.rows_affected() == 0 => {
+                            return Err(Conflict::Duplicate.into());
+                        }
+                        Ok(_) => {}
+                        Err(error) if is_foreign_key_violation(&error) => {
+                            return Err(Conflict::NoSuchGame(game).into());
+                        }
+                        Err(error) => return Err(db(OPERATION)(error)),
+                    }
+                }
+                let status = if append.finish.is_some() {
+                    GameStatus::Finished
+                } else {
+                    GameStatus::Active
+                };
+                let advanced = sqlx::query(sql::ADVANCE_GAME)
+                    .bind(game.0)
+                    .bind(seq_to_i64(append.expected_seq))
+                    .bind(seq_to_i64(new_seq))
+                    .bind(status.as_str())
+                    .bind(append.finish)
+                    .bind(append.snapshot)
+                    .bind(now.0)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?
+                    .rows_affected();
+                if advanced == 0 {
+                    let state = sqlx::query_as::<_, GameStateRow>(sql::GAME_STATE)
+                        .bind(game.0)
+                        .fetch_optional(&mut *tx)
+                        .await
+                        .map_err(db(OPERATION))?;
+                    return Err(game_refusal(game, state)?.into());
+                }
+                for (seq, action) in (append.expected_seq + 1..).zip(append.actions) {
+                    sqlx::query(sql::INSERT_ACTION)
+                        .bind(game.0)
+                        .bind(seq_to_i64(seq))
+                        .bind(&action.action)
+                        .bind(action.actor.map(|user| user.0))
+                        .bind(now.0)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(db(OPERATION))?;
+                }
+                tx.commit().await.map_err(db(OPERATION))?;
+                Ok(new_seq)
+            }
+
+            pub(super) async fn end_game(
+                &self,
+                game: GameNo,
+                end: GameEnd,
+                result: &str,
+            ) -> Result<GameRecord, StoreError> {
+                const OPERATION: &str = "end_game";
+                let mut tx = self.begin_write(OPERATION).await?;
+                let ended = sqlx::query(sql::END_GAME)
+                    .bind(game.0)
+                    .bind(end.status().as_str())
+                    .bind(result)
+                    .bind(Timestamp::now().0)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?
+                    .rows_affected();
+                if ended == 0 {
+                    let state = sqlx::query_as::<_, GameStateRow>(sql::GAME_STATE)
+                        .bind(game.0)
+                        .fetch_optional(&mut *tx)
+                        .await
+                        .map_err(db(OPERATION))?;
+                    return Err(game_refusal(game, state)?.into());
+                }
+                tx.commit().await.map_err(db(OPERATION))?;
+                self.existing_game(game).await
+            }
+        }
+    };
+}
+
+pub(super) use store_operations;

@@ -1,0 +1,106 @@
+//! The SQLite implementation: a file in WAL mode (readers never wait for the writer), or a
+//! shared in-memory database held by a single connection.
+//!
+//! SQLite has one writer at a time. Every transaction that writes starts with
+//! `BEGIN IMMEDIATE`, so it takes the write lock before it reads and waits (up to the busy
+//! timeout) instead of failing when another connection writes; the compare-and-set on `seq`
+//! then sees the latest committed state.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Sqlite, SqlitePool, Transaction};
+
+use super::{
+    ActionRecord, ActionRow, Append, Backend, Challenge, ChallengeNo, ChallengeRow,
+    ChallengeStateRow, Chat, ChatId, ChatRow, Conflict, DatabaseUrl, GameEnd, GameNo, GameRecord,
+    GameRow, GameStateRow, GameStatus, History, LoadedGame, NewChallenge, NewGame, Platform,
+    SeatRow, Settlement, StoreError, Timestamp, User, UserId, UserRow, assemble_games,
+    challenge_refusal, db, distinct, game_refusal, is_foreign_key_violation, seq_to_i64, sql,
+};
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
+
+/// How long a connection waits for another one's write lock before failing.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Connections to a database file: one writes at a time, the others read.
+const FILE_CONNECTIONS: u32 = 4;
+
+/// A SQLite database.
+#[derive(Debug, Clone)]
+pub struct SqliteStore {
+    pool: SqlitePool,
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database of a `sqlite:` URL and migrates it.
+    ///
+    /// # Errors
+    /// A malformed URL, a file that cannot be opened, or a failed migration.
+    pub async fn connect(url: &DatabaseUrl) -> Result<SqliteStore, StoreError> {
+        let connect_error = |source| StoreError::Connect {
+            backend: Backend::Sqlite,
+            source,
+        };
+        let options = SqliteConnectOptions::from_str(url.expose_secret())
+            .map_err(connect_error)?
+            .create_if_missing(true)
+            .foreign_keys(true)
+            .busy_timeout(BUSY_TIMEOUT);
+        let in_memory =
+            url.expose_secret().contains(":memory:") || url.expose_secret().contains("mode=memory");
+        let pool = if in_memory {
+            // A shared in-memory database lives as long as one connection to it: keep exactly
+            // one, forever, which also serialises every statement.
+            SqlitePoolOptions::new()
+                .max_connections(1)
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None)
+                .connect_with(options)
+                .await
+        } else {
+            SqlitePoolOptions::new()
+                .max_connections(FILE_CONNECTIONS)
+                .connect_with(
+                    options
+                        .journal_mode(SqliteJournalMode::Wal)
+                        .synchronous(SqliteSynchronous::Normal),
+                )
+                .await
+        }
+        .map_err(connect_error)?;
+        MIGRATOR
+            .run(&pool)
+            .await
+            .map_err(|source| StoreError::Migrate {
+                backend: Backend::Sqlite,
+                source,
+            })?;
+        Ok(SqliteStore { pool })
+    }
+
+    /// Starts a transaction that reads one consistent snapshot (SQLite's deferred transaction
+    /// in WAL mode keeps the snapshot of its first read).
+    async fn begin_read(
+        &self,
+        operation: &'static str,
+    ) -> Result<Transaction<'static, Sqlite>, StoreError> {
+        self.pool.begin().await.map_err(db(operation))
+    }
+
+    /// Starts a transaction holding the write lock.
+    async fn begin_write(
+        &self,
+        operation: &'static str,
+    ) -> Result<Transaction<'static, Sqlite>, StoreError> {
+        self.pool
+            .begin_with("BEGIN IMMEDIATE")
+            .await
+            .map_err(db(operation))
+    }
+}
+
+super::sql::store_operations!(SqliteStore);
