@@ -52,6 +52,7 @@ const CLOTH: Color = Color::hex(0x7d2e25);
 const CLOTH_EDGE: Color = Color::hex(0x4a1a15);
 const SQUARE_FILL: Color = Color::hex(0xf8f0dd);
 const CASTLE_FILL: Color = Color::hex(0xe9d4a8);
+const CASTLE_MARK: Color = Color::hex(0xa0573f);
 const CHARKONI: Color = Color::hex(0xeacb86);
 const PANEL: Color = Color::hex(0xfbf7ee);
 const WHITE: Color = Color::hex(0xffffff);
@@ -438,7 +439,7 @@ fn board(scene: &mut Scene) {
         ));
         if square.is_castle() {
             let k = half - 4.0;
-            b.extend(layout::cross((cx, cy), k, CLOTH, 3.0));
+            b.extend(layout::cross((cx, cy), k, CASTLE_MARK, 2.5));
         }
     }
 
@@ -877,12 +878,12 @@ fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>) {
     };
 
     // Sections of chips, each with a caption.
-    let mut sections: Vec<(String, Vec<(Roll, Chip)>)> = Vec::new();
+    let mut sections: Vec<Section> = Vec::new();
     let left = game.throws();
     if !left.is_empty() {
-        let mut chips: Vec<(Roll, Chip)> = left.iter().map(|r| (r, Chip::Left)).collect();
+        let mut chips: Vec<(Roll, Chip, usize)> = left.iter().map(|r| (r, Chip::Left, 1)).collect();
         if let Some(roll) = thrown
-            && let Some(c) = chips.iter_mut().rev().find(|(r, _)| *r == roll)
+            && let Some(c) = chips.iter_mut().rev().find(|(r, _, _)| *r == roll)
         {
             c.1 = Chip::New;
         }
@@ -895,15 +896,15 @@ fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>) {
     for e in events {
         match *e {
             Event::Entered { seat, roll, .. } | Event::Moved { seat, roll, .. } => {
-                sections.push((whose(seat, "used"), vec![(roll, Chip::Used)]));
+                sections.push((whose(seat, "used"), vec![(roll, Chip::Used, 1)]));
             }
             Event::ValuesLost { seat, values } => sections.push((
                 whose(seat, "lost"),
-                values.iter().map(|r| (r, Chip::Lost)).collect(),
+                values.iter().map(|r| (r, Chip::Lost, 1)).collect(),
             )),
             Event::GaveUp { seat, values } => sections.push((
                 whose(seat, "gave up"),
-                values.iter().map(|r| (r, Chip::Lost)).collect(),
+                values.iter().map(|r| (r, Chip::Lost, 1)).collect(),
             )),
             _ => {}
         }
@@ -938,6 +939,36 @@ fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>) {
         right -= 12.0;
     }
 
+    // Chips one by one if they fit; otherwise equal values share a chip marked with their
+    // number (a long run of graces), and whatever still does not fit is summed up as "+n".
+    let width = |runs: &[Section]| -> f32 {
+        runs.iter()
+            .map(|(caption, chips)| {
+                let words = if caption.is_empty() {
+                    0.0
+                } else {
+                    caption_width(caption) + 8.0
+                };
+                let chips: f32 = chips
+                    .iter()
+                    .map(|(_, _, n)| CHIP + 6.0 + if *n > 1 { TIMES } else { 0.0 })
+                    .sum();
+                words + chips + 18.0
+            })
+            .sum()
+    };
+    if MARGIN + width(&sections) > right {
+        for (_, chips) in &mut sections {
+            let mut merged: Vec<(Roll, Chip, usize)> = Vec::new();
+            for (r, k, n) in chips.drain(..) {
+                match merged.last_mut() {
+                    Some((lr, lk, ln)) if *lr == r && *lk == k => *ln += n,
+                    _ => merged.push((r, k, n)),
+                }
+            }
+            *chips = merged;
+        }
+    }
     let mut x = MARGIN;
     for (caption, chips) in sections {
         if !caption.is_empty() {
@@ -950,15 +981,19 @@ fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>) {
                 .push(text_sprite((x, cy), tw, 20.0, MUTED, caption));
             x += tw + 8.0;
         }
-        let total = chips.len();
-        for (i, (roll, kind)) in chips.into_iter().enumerate() {
-            let fits = x + CHIP <= right;
-            let last_room = x + 2.0 * CHIP + 6.0 > right && i + 1 < total;
-            if !fits || last_room {
-                let more = format!("+{}", total - i);
-                scene
-                    .pieces
-                    .push(text_sprite((x, cy), 40.0, 22.0, INK, more));
+        let total: usize = chips.iter().map(|(_, _, n)| n).sum();
+        let mut shown = 0;
+        for (roll, kind, n) in chips {
+            let need = CHIP + if n > 1 { TIMES } else { 0.0 };
+            let more = shown + n < total;
+            if x + need > right || (more && x + need + 52.0 > right) {
+                scene.pieces.push(text_sprite(
+                    (x, cy),
+                    40.0,
+                    22.0,
+                    INK,
+                    format!("+{}", total - shown),
+                ));
                 x += 46.0;
                 break;
             }
@@ -966,10 +1001,27 @@ fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>) {
                 .pieces
                 .push(chip(roll, kind).translated(x + CHIP / 2.0, cy));
             x += CHIP + 6.0;
+            if n > 1 {
+                scene.pieces.push(text_sprite(
+                    (x - 2.0, cy),
+                    TIMES,
+                    22.0,
+                    INK,
+                    format!("×{n}"),
+                ));
+                x += TIMES;
+            }
+            shown += n;
         }
         x += 18.0;
     }
 }
+
+/// A caption and its chips, each with the number of equal values it stands for.
+type Section = (String, Vec<(Roll, Chip, usize)>);
+
+/// Room for the "×n" after a chip that stands for several equal values.
+const TIMES: f32 = 36.0;
 
 /// The width of a 20 px caption (an estimate if the bundled font cannot be read).
 fn caption_width(caption: &str) -> f32 {
