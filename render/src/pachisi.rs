@@ -2,23 +2,28 @@
 //!
 //! The cloth cross of 96 squares on its 19×19 grid, drawn upright as in section 2 (South at the
 //! bottom), with the 12 castles crossed, each seat's private middle column tinted in its colour
-//! and the Charkoni in the middle. Coordinates are written next to the squares they name, as
-//! typed: file letters above and below each horizontal arm and outside the vertical arms, rank
-//! numbers beside each vertical arm and outside the horizontal arms. The four empty corners hold
-//! one panel per seat (pieces in the Charkoni, on the board, home), next to the arm where that
-//! seat's pieces begin their round. A band under the header shows the values thrown this turn
-//! (left, just used, lost) and, after a throw, the six cowries as they fell.
+//! and the Charkoni in the middle, where each seat's waiting pieces stand next to its own column
+//! and its finished pieces lie in the corner towards its panel. Coordinates are written next to
+//! the squares they name, exactly as typed, as a pinwheel: ranks left of the South arm, files
+//! below the East arm, ranks right of the North arm, files above the West arm, and the arm
+//! ends' files and ranks outside the grid. The four corners hold one panel per seat (pieces in
+//! the Charkoni, on the board, home, and how far the seat has come), South's bottom right where
+//! its pieces begin their round, then anticlockwise. Beside the top of the North arm: the
+//! values of this turn (to use, just used, lost) and, after a throw, the six cowries as they
+//! fell.
 //!
 //! Seats: South and North (team `SN`) have round pieces in dark and light blue, East and West
 //! (team `EW`) square pieces in dark vermillion and light yellow, so partners share a shape and a
 //! hue family and every seat differs from its partner by lightness; each piece carries its seat
 //! letter (a stack its count). Home-bound pieces lie on their side: wider than tall, lower-case
 //! letter. The last action is highlighted with the shared colours of [`crate::layout`]: its
-//! starting square ringed in blue, its path along the track in orange ending in an arrow, the
-//! moved pieces ringed in orange, captured pieces as vermillion-crossed ghosts.
+//! starting square ringed in blue, its path along the track in orange (under the pieces, its
+//! arrow head over them), the moved pieces ringed in orange, captured pieces as
+//! vermillion-crossed ghosts and a vermillion ring where they went back.
 //!
-//! Pieces, chips, cowries and panel rows are [`Item::Group`] sprites whose items never depend
-//! on where they are drawn, so each is rasterised once.
+//! Pieces, chips, cowries and panel numbers are [`Item::Group`] sprites whose items never depend
+//! on where they are drawn, so each is rasterised once. Square edges fall on whole pixels, which
+//! keeps the picture crisp and the PNG small.
 
 use tabula_core::pachisi::{Event, Move, Pachisi, Roll, Square, Throws};
 use tabula_core::{Action, Applied, Game, Outcome, Seat, Status, Team};
@@ -31,12 +36,12 @@ const MARGIN: f32 = 28.0;
 /// Left edge of the grid. Whole-pixel square edges keep the picture crisp and the PNG small
 /// (the right margin is one pixel wider than the left).
 const LEFT: f32 = 27.0;
-/// The band under the header with the values thrown.
-const BAND: f32 = 58.0;
+/// The middle line of the values thrown and the cowries, beside the top of the North arm.
+const BAND_Y: f32 = TOP + CELL / 2.0;
 /// Side of one square of the 19×19 grid.
 const CELL: f32 = 35.0;
 /// Top edge of the grid.
-const TOP: f32 = HEADER + BAND + MARGIN;
+const TOP: f32 = HEADER + 12.0;
 /// Height of the picture.
 const HEIGHT: f32 = TOP + 19.0 * CELL + MARGIN;
 /// Gap between squares (the cloth shows through).
@@ -55,6 +60,7 @@ const CASTLE_FILL: Color = Color::hex(0xe9d4a8);
 const CASTLE_MARK: Color = Color::hex(0xa0573f);
 const CHARKONI: Color = Color::hex(0xeacb86);
 const PANEL: Color = Color::hex(0xfbf7ee);
+const TRACK: Color = Color::hex(0xe6dcc6);
 const WHITE: Color = Color::hex(0xffffff);
 const SHELL: Color = Color::hex(0xf6ead0);
 const SHELL_BACK: Color = Color::hex(0xe2c58f);
@@ -168,18 +174,20 @@ fn pos_point(seat: usize, pos: u8) -> Point {
     }
 }
 
-/// A seat's panel in the grid corner where its pieces start their round: (x, y, w, h).
+/// A seat's panel in the grid corner where its pieces start their round (South's is bottom
+/// right, then anticlockwise): (x, y, w, h). The top panels leave the top row free for the
+/// values thrown; all four are the same size.
 fn panel_rect(seat: usize) -> (f32, f32, f32, f32) {
-    // South's corner is files m–s, ranks 1–7; rotate its two opposite cells.
-    let (a, b) = (rotate(seat, (12, 0)), rotate(seat, (18, 6)));
-    let (x0, x1) = (a.0.min(b.0), a.0.max(b.0));
-    let (y0, y1) = (a.1.min(b.1), a.1.max(b.1));
-    let inset = 3.0;
+    let (inset, top) = (3.0, 7.0);
+    let right = matches!(seat & 3, 0 | 1);
+    let bottom = matches!(seat & 3, 0 | 3);
+    let x = if right { 12.0 } else { 0.0 };
+    let y = if bottom { 13.0 } else { 1.0 };
     (
-        LEFT + CELL * f32::from(x0) + inset,
-        TOP + CELL * (18.0 - f32::from(y1)) + inset,
-        CELL * f32::from(x1 - x0 + 1) - 2.0 * inset,
-        CELL * f32::from(y1 - y0 + 1) - 2.0 * inset,
+        LEFT + CELL * x + inset,
+        TOP + CELL * y + top,
+        CELL * 7.0 - 2.0 * inset,
+        CELL * 6.0 - top - inset,
     )
 }
 
@@ -330,7 +338,7 @@ fn piece_group(at: Point, seat: usize, pose: Pose, count: u8, r: f32) -> Item {
 
 /// One cowrie around the origin, mouth up (the toothed slit) or down (the humped back).
 fn cowrie(mouth_up: bool) -> Vec<Item> {
-    let (rx, ry) = (12.5, 18.5);
+    let (rx, ry) = (11.5, 17.0);
     let edge = Some(Stroke {
         color: SHELL_EDGE,
         width: 1.5,
@@ -338,22 +346,22 @@ fn cowrie(mouth_up: bool) -> Vec<Item> {
     if mouth_up {
         let mut items = vec![
             ellipse((0.0, 0.0), rx, ry, Some(SHELL), edge),
-            ellipse((0.0, 0.0), 3.0, 14.0, Some(Color::hex(0x3a2a1a)), None),
+            ellipse((0.0, 0.0), 2.8, 13.0, Some(Color::hex(0x3a2a1a)), None),
         ];
         let stroke = Stroke {
             color: SHELL_EDGE,
             width: 1.4,
         };
         for i in -3..=3 {
-            let y = i as f32 * 3.7;
-            items.push(shape::polyline(&[(-7.0, y), (-3.0, y)], stroke));
-            items.push(shape::polyline(&[(3.0, y), (7.0, y)], stroke));
+            let y = i as f32 * 3.4;
+            items.push(shape::polyline(&[(-6.5, y), (-3.0, y)], stroke));
+            items.push(shape::polyline(&[(3.0, y), (6.5, y)], stroke));
         }
         items
     } else {
         vec![
             ellipse((0.0, 0.0), rx, ry, Some(SHELL_BACK), edge),
-            ellipse((-3.0, -5.5), 4.5, 8.0, Some(Color::hex(0xf3e2bd)), None),
+            ellipse((-2.8, -5.0), 4.2, 7.4, Some(Color::hex(0xf3e2bd)), None),
         ]
     }
 }
@@ -472,36 +480,26 @@ fn board(scene: &mut Scene) {
     ));
     b.push(shape::circle((cx, cy), petal * 0.32, Some(CHARKONI), None));
 
-    // Coordinates, next to the squares they name (see the module docs).
+    // Coordinates, next to the squares they name, as a pinwheel: ranks left of the South arm,
+    // files below the East arm, ranks right of the North arm, files above the West arm (so
+    // each inner corner holds one label); the arm ends' files and ranks outside the grid.
     let file = |x: u8| char::from(b'a' + x).to_string();
     let rank = |y: u8| (y + 1).to_string();
     let mut labels: Vec<((u8, u8), String)> = Vec::new();
     for x in 8..=10 {
-        labels.push(((x, 19), file(x)));
         labels.push(((x, 255), file(x)));
     }
     for y in 8..=10 {
         labels.push(((255, y), rank(y)));
         labels.push(((19, y), rank(y)));
     }
-    for i in 0..=6u8 {
-        // South arm (ranks 1–7) and North arm (ranks 13–19): ranks on both sides.
-        labels.push(((7, i), rank(i)));
-        labels.push(((11, i), rank(i)));
-        labels.push(((7, 18 - i), rank(18 - i)));
-        labels.push(((11, 18 - i), rank(18 - i)));
-        // West arm (files a–g) and East arm (files m–s): files above and below.
-        labels.push(((i, 7), file(i)));
-        labels.push(((i, 11), file(i)));
-        labels.push(((18 - i, 7), file(18 - i)));
-        labels.push(((18 - i, 11), file(18 - i)));
+    for seat in 0..4 {
+        for i in 0..=7u8 {
+            let (x, y) = rotate(seat, (7, i));
+            let name = if seat & 1 == 0 { rank(y) } else { file(x) };
+            labels.push(((x, y), name));
+        }
     }
-    // The four inner corners each have room for one label: rank 8 left of i8, file l below l9,
-    // rank 12 right of k12, file h above h11.
-    labels.push(((7, 7), rank(7)));
-    labels.push(((11, 7), file(11)));
-    labels.push(((11, 11), rank(11)));
-    labels.push(((7, 11), file(7)));
     for ((x, y), name) in labels {
         let px = match x {
             255 => LEFT / 2.0,
@@ -510,13 +508,11 @@ fn board(scene: &mut Scene) {
         };
         let py = match y {
             255 => TOP + 19.0 * CELL + MARGIN / 2.0,
-            19 => TOP - MARGIN / 2.0 - 1.0,
             _ => centre((0, y)).1,
         };
         b.push(layout::label((px, py), name));
     }
-
-    // The seat panels: frame, piece, name and partner.
+    // The seat panels: frame, piece, name and the captions of the counts.
     for seat in 0..4 {
         let st = style(seat);
         let rect = panel_rect(seat);
@@ -531,20 +527,13 @@ fn board(scene: &mut Scene) {
         ));
         let (x, y, _, _) = rect;
         b.push(piece_group(
-            (x + 30.0, y + 32.0),
+            (x + 30.0, y + 28.0),
             seat,
             Pose::Upright,
             1,
             16.0,
         ));
-        b.push(text((x + 58.0, y + 32.0), Anchor::Left, 26.0, INK, st.name));
-        b.push(text(
-            (x + 16.0, y + 70.0),
-            Anchor::Left,
-            20.0,
-            MUTED,
-            format!("team {}", if seat & 1 == 0 { "SN" } else { "EW" }),
-        ));
+        b.push(text((x + 58.0, y + 28.0), Anchor::Left, 26.0, INK, st.name));
         for (i, label) in PANEL_ROWS.iter().enumerate() {
             b.push(text(
                 (x + 16.0, panel_row_y(y, i)),
@@ -724,11 +713,11 @@ fn narrate(events: &[Event]) -> String {
 }
 
 /// The captions of the rows of counts in a seat's panel.
-const PANEL_ROWS: [&str; 3] = ["in the Charkoni", "on the board", "home"];
+const PANEL_ROWS: [&str; 4] = ["in the Charkoni", "on the board", "home", "progress"];
 
 /// The middle line of row `i` of a panel whose top is at `y`.
 fn panel_row_y(y: f32, i: usize) -> f32 {
-    y + 108.0 + 32.0 * i as f32
+    y + 64.0 + 29.0 * i as f32
 }
 
 /// Every seat's counts in its panel, and a frame round the seat to act (or the winners).
@@ -744,16 +733,49 @@ fn panels(scene: &mut Scene, game: &Pachisi, status: Status) {
             scene.pieces.push(Item::Group {
                 at: (x + w - 30.0, panel_row_y(y, i)),
                 radius: 14.0,
-                items: vec![text((0.0, 0.0), Anchor::Centre, 24.0, INK, n.to_string())],
+                items: vec![text((14.0, 0.0), Anchor::Right, 24.0, INK, n.to_string())],
             });
         }
-        let note = if home == 4 {
-            Some("all home")
-        } else if !game.has_entered(Seat(seat as u8)) {
-            Some("first entry: any value")
+        // How far the seat has come: the sum of its track positions, of 4 × 84, as a number
+        // and a bar; before its first entry, the reminder that any value enters.
+        let done: u16 = ps.iter().map(|p| u16::from(*p)).sum();
+        let percent = (f32::from(done) * 100.0 / (4.0 * f32::from(HOME))).round();
+        scene.pieces.push(Item::Group {
+            at: (x + w - 40.0, panel_row_y(y, 3)),
+            radius: 26.0,
+            items: vec![text(
+                (24.0, 0.0),
+                Anchor::Right,
+                24.0,
+                INK,
+                format!("{percent}%"),
+            )],
+        });
+        let (bx, by, bw) = (x + 16.0, panel_row_y(y, 3) + 18.0, w - 32.0);
+        if game.has_entered(Seat(seat as u8)) {
+            let filled = (bw * percent / 100.0).round();
+            scene
+                .pieces
+                .push(shape::rect(bx, by, bw, 10.0, Some(TRACK), None));
+            if filled > 0.0 {
+                scene.pieces.push(shape::rect(
+                    bx,
+                    by,
+                    filled,
+                    10.0,
+                    Some(style(seat).fill),
+                    None,
+                ));
+            }
         } else {
-            None
-        };
+            scene.pieces.push(text_sprite(
+                (bx, by + 8.0),
+                bw,
+                20.0,
+                MUTED,
+                "first entry: any value",
+            ));
+        }
         let (active, winner) = match status {
             Status::Done(Outcome::Winner(team)) => (false, usize::from(team.0) == seat & 1),
             _ => (seat == turn, false),
@@ -784,22 +806,13 @@ fn panels(scene: &mut Scene, game: &Pachisi, status: Status) {
             // A dark tag in the panel's top-right corner.
             let tw = 15.0 + 11.5 * tag.len() as f32;
             scene.pieces.push(Item::Group {
-                at: (x + w - 12.0 - tw / 2.0, y + 70.0),
+                at: (x + w - 12.0 - tw / 2.0, y + 28.0),
                 radius: tw / 2.0 + 2.0,
                 items: vec![
                     rounded((-tw / 2.0, -15.0, tw, 30.0), 8.0, Some(INK), None),
                     text((0.0, 0.0), Anchor::Centre, 20.0, WHITE, tag),
                 ],
             });
-        }
-        if let Some(note) = note {
-            scene.pieces.push(text_sprite(
-                (x + 16.0, y + h - 24.0),
-                w - 24.0,
-                20.0,
-                MUTED,
-                note,
-            ));
         }
     }
 }
@@ -817,7 +830,7 @@ enum Chip {
     Lost,
 }
 
-const CHIP: f32 = 40.0;
+const CHIP: f32 = 36.0;
 
 fn chip(roll: Roll, kind: Chip) -> Item {
     let h = CHIP / 2.0;
@@ -837,7 +850,7 @@ fn chip(roll: Roll, kind: Chip) -> Item {
         text(
             (0.0, 0.0),
             Anchor::Centre,
-            if roll.value() >= 10 { 22.0 } else { 24.0 },
+            if roll.value() >= 10 { 21.0 } else { 23.0 },
             ink,
             roll.to_string(),
         ),
@@ -862,19 +875,11 @@ fn chip(roll: Roll, kind: Chip) -> Item {
 /// The band under the header: the values of this turn (left, just used, lost) and the cowries
 /// of the last throw.
 fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>) {
-    let turn = game.turn();
-    let cy = HEADER + BAND / 2.0;
+    let cy = BAND_Y;
     let events: &[Event] = last.map_or(&[], |(_, e)| e.as_slice());
     let thrown = match last {
         Some((Action::Roll(roll), _)) => Some(*roll),
         _ => None,
-    };
-    let whose = |seat: Seat, what: &str| {
-        if seat == turn && !matches!(game.status(), Status::Done(_)) {
-            what.to_string()
-        } else {
-            format!("{} {what}", style(usize::from(seat.0)).name)
-        }
     };
 
     // Sections of chips, each with a caption.
@@ -895,15 +900,15 @@ fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>) {
     }
     for e in events {
         match *e {
-            Event::Entered { seat, roll, .. } | Event::Moved { seat, roll, .. } => {
-                sections.push((whose(seat, "used"), vec![(roll, Chip::Used, 1)]));
+            Event::Entered { roll, .. } | Event::Moved { roll, .. } => {
+                sections.push(("used".to_string(), vec![(roll, Chip::Used, 1)]));
             }
-            Event::ValuesLost { seat, values } => sections.push((
-                whose(seat, "lost"),
+            Event::ValuesLost { values, .. } => sections.push((
+                "lost".to_string(),
                 values.iter().map(|r| (r, Chip::Lost, 1)).collect(),
             )),
-            Event::GaveUp { seat, values } => sections.push((
-                whose(seat, "gave up"),
+            Event::GaveUp { values, .. } => sections.push((
+                "given up".to_string(),
                 values.iter().map(|r| (r, Chip::Lost, 1)).collect(),
             )),
             _ => {}
@@ -911,53 +916,43 @@ fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>) {
     }
     if sections.is_empty() {
         let words = match game.status() {
-            Status::Chance => "no values yet: the cowries are due",
+            Status::Chance => "no values yet",
             Status::Done(_) => "",
             _ => "no values thrown yet",
         };
         sections.push((words.to_string(), Vec::new()));
     }
 
-    // The cowries of the last throw, on the right.
-    let mut right = WIDTH - MARGIN;
-    if let Some(roll) = thrown {
-        let equals = format!("= {roll}");
-        let tw = 64.0;
-        scene
-            .pieces
-            .push(text_sprite((right - tw, cy), tw, 26.0, INK, equals));
-        right -= tw + 8.0;
-        let up = mouths_up(roll);
-        for i in (0..6).rev() {
-            scene.pieces.push(Item::Group {
-                at: (right - 14.0, cy),
-                radius: 20.0,
-                items: cowrie(i < up),
-            });
-            right -= 30.0;
-        }
-        right -= 12.0;
-    }
+    // Two places beside the top of the North arm: the values on the left, the cowries of the
+    // last throw on the right, or more values when nothing was just thrown or when the values
+    // need the room (a long run of graces).
+    // (The right place starts after the North arm's rank labels.)
+    let arm = (LEFT + 8.0 * CELL - 12.0, LEFT + 12.0 * CELL + 4.0);
+    let places = [(MARGIN, arm.0), (arm.1, WIDTH - MARGIN)];
 
     // Chips one by one if they fit; otherwise equal values share a chip marked with their
-    // number (a long run of graces), and whatever still does not fit is summed up as "+n".
-    let width = |runs: &[Section]| -> f32 {
-        runs.iter()
-            .map(|(caption, chips)| {
-                let words = if caption.is_empty() {
-                    0.0
-                } else {
-                    caption_width(caption) + 8.0
-                };
-                let chips: f32 = chips
-                    .iter()
-                    .map(|(_, _, n)| CHIP + 6.0 + if *n > 1 { TIMES } else { 0.0 })
-                    .sum();
-                words + chips + 18.0
-            })
-            .sum()
+    // number, and whatever still does not fit is summed up as "+n".
+    let width = |section: &Section| -> f32 {
+        let (caption, chips) = section;
+        let words = if caption.is_empty() {
+            0.0
+        } else {
+            caption_width(caption) + 8.0
+        };
+        let chips: f32 = chips
+            .iter()
+            .map(|(_, _, n)| CHIP + 6.0 + if *n > 1 { TIMES } else { 0.0 })
+            .sum();
+        words + chips + 18.0
     };
-    if MARGIN + width(&sections) > right {
+    let left_room = places[0].1 - places[0].0;
+    let all_room = left_room + places[1].1 - places[1].0;
+    let room = if thrown.is_some() {
+        left_room
+    } else {
+        all_room
+    };
+    if sections.iter().map(width).sum::<f32>() > room {
         for (_, chips) in &mut sections {
             let mut merged: Vec<(Roll, Chip, usize)> = Vec::new();
             for (r, k, n) in chips.drain(..) {
@@ -969,24 +964,50 @@ fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>) {
             *chips = merged;
         }
     }
-    let mut x = MARGIN;
-    for (caption, chips) in sections {
+    let wanted: f32 = sections.iter().map(width).sum();
+    let regions: &[(f32, f32)] = match thrown {
+        Some(roll) if wanted <= left_room => {
+            cowries(scene, roll, places[1].0, cy);
+            &places[..1]
+        }
+        _ => &places,
+    };
+
+    // Place the sections in reading order, moving on to the next place when one is full.
+    let mut region = 0;
+    let mut x = regions[0].0;
+    'sections: for (caption, chips) in sections {
+        let first = chips.first().map_or(0.0, |_| CHIP);
+        let words = if caption.is_empty() {
+            0.0
+        } else {
+            caption_width(&caption)
+        };
+        if x + words + 8.0 + first > regions[region].1 && region + 1 < regions.len() {
+            region += 1;
+            x = regions[region].0;
+        }
         if !caption.is_empty() {
-            let tw = caption_width(&caption);
-            if x + tw > right {
+            if x + words > regions[region].1 {
                 break;
             }
             scene
                 .pieces
-                .push(text_sprite((x, cy), tw, 20.0, MUTED, caption));
-            x += tw + 8.0;
+                .push(text_sprite((x, cy), words, 20.0, MUTED, caption));
+            x += words + 8.0;
         }
         let total: usize = chips.iter().map(|(_, _, n)| n).sum();
         let mut shown = 0;
         for (roll, kind, n) in chips {
             let need = CHIP + if n > 1 { TIMES } else { 0.0 };
+            if x + need > regions[region].1 && region + 1 < regions.len() {
+                region += 1;
+                x = regions[region].0;
+            }
+            let last_place = region + 1 == regions.len();
             let more = shown + n < total;
-            if x + need > right || (more && x + need + 52.0 > right) {
+            let right = regions[region].1;
+            if x + need > right || (last_place && more && x + need + 52.0 > right) {
                 scene.pieces.push(text_sprite(
                     (x, cy),
                     40.0,
@@ -994,8 +1015,7 @@ fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>) {
                     INK,
                     format!("+{}", total - shown),
                 ));
-                x += 46.0;
-                break;
+                break 'sections;
             }
             scene
                 .pieces
@@ -1015,6 +1035,25 @@ fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>) {
         }
         x += 18.0;
     }
+}
+
+/// The six cowries of a throw as they fell, and its value, from `x` on.
+fn cowries(scene: &mut Scene, roll: Roll, x: f32, cy: f32) {
+    let up = mouths_up(roll);
+    for i in 0..6 {
+        scene.pieces.push(Item::Group {
+            at: (x + 13.0 + 28.0 * i as f32, cy),
+            radius: 18.0,
+            items: cowrie(i < up),
+        });
+    }
+    scene.pieces.push(text_sprite(
+        (x + 176.0, cy),
+        60.0,
+        26.0,
+        INK,
+        format!("= {roll}"),
+    ));
 }
 
 /// A caption and its chips, each with the number of equal values it stands for.
