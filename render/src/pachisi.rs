@@ -1074,8 +1074,6 @@ fn caption_width(caption: &str) -> f32 {
 /// its arrow head, to go over them.
 fn track_path(scene: &mut Scene, seat: usize, from: u8, to: u8) -> Option<Item> {
     let mut points: Vec<Point> = (from..=to.min(HOME)).map(|p| pos_point(seat, p)).collect();
-    // Rule 11: from pos 83 a grace finishes; the track has no more squares in between.
-    points.dedup();
     // End the arrow at the edge of the landed piece, so that its head stays visible.
     if let [.., a, b] = points[..] {
         let (dx, dy) = (b.0 - a.0, b.1 - a.1);
