@@ -31,17 +31,17 @@ use tabula_core::{Action, Applied, Game, Outcome, Seat, Status, Team};
 use crate::layout::{self, HEADER, INK, MUTED, WIDTH};
 use crate::scene::{Anchor, Color, Item, Point, Scene, Segment, Stroke, shape};
 
-/// Outer margin: room for the coordinates outside the arm ends.
-const MARGIN: f32 = 28.0;
+/// Side of one square of the 19×19 grid.
+const CELL: f32 = 35.0;
 /// Left edge of the grid. Whole-pixel square edges keep the picture crisp and the PNG small
 /// (the right margin is one pixel wider than the left).
 const LEFT: f32 = 27.0;
+/// Top edge of the grid, just under the header.
+const TOP: f32 = HEADER + 12.0;
 /// The middle line of the values thrown and the cowries, beside the top of the North arm.
 const BAND_Y: f32 = TOP + CELL / 2.0;
-/// Side of one square of the 19×19 grid.
-const CELL: f32 = 35.0;
-/// Top edge of the grid.
-const TOP: f32 = HEADER + 12.0;
+/// Room below the grid for the files of the South arm's end; also the side margins.
+const MARGIN: f32 = 28.0;
 /// Height of the picture.
 const HEIGHT: f32 = TOP + 19.0 * CELL + MARGIN;
 /// Gap between squares (the cloth shows through).
