@@ -804,9 +804,9 @@ fn panels(scene: &mut Scene, game: &Pachisi, status: Status) {
         };
         if let Some(tag) = tag {
             // A dark tag in the panel's top-right corner.
-            let tw = 15.0 + 11.5 * tag.len() as f32;
+            let tw = caption_width(tag) + 18.0;
             scene.pieces.push(Item::Group {
-                at: (x + w - 12.0 - tw / 2.0, y + 28.0),
+                at: (x + w - 10.0 - tw / 2.0, y + 28.0),
                 radius: tw / 2.0 + 2.0,
                 items: vec![
                     rounded((-tw / 2.0, -15.0, tw, 30.0), 8.0, Some(INK), None),
