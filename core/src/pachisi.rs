@@ -900,6 +900,13 @@ impl Pachisi {
         self.entered >> (seat.0 & 3) & 1 == 1
     }
 
+    /// The seat whose turn it is, in every phase: the seat deciding, throwing (at a chance
+    /// node, where [`Game::status`] names no seat) or using its values. After the winning
+    /// action it is the next seat, as the turn passes as usual (section 6).
+    pub fn turn(&self) -> Seat {
+        Seat(self.turn)
+    }
+
     fn finished(&self, seat: usize) -> bool {
         self.pos[seat][0] == HOME
     }
