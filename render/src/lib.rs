@@ -32,7 +32,6 @@ pub enum RenderError {
 }
 
 pub mod coan_ki;
-mod fallback;
 pub mod koan;
 pub mod kolowis;
 pub mod konane;
