@@ -7,7 +7,6 @@
 //! passed); `.ci/run` sets the URL and runs them with `--include-ignored`. Run that way, they
 //! must connect and fail loudly if the variable is unset or the server unreachable.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
