@@ -362,7 +362,7 @@ impl Service {
             "board" => {
                 let game = self.pick_game(ctx, game_number(args).0, false).await?;
                 let loaded = self.load(game).await?;
-                self.board_reply(&loaded, Vec::new(), None).await
+                self.board_reply(&loaded, Vec::new()).await
             }
             "moves" => {
                 let game = self.pick_game(ctx, game_number(args).0, false).await?;
@@ -419,7 +419,7 @@ impl Service {
                 let game = GameNo(game);
                 self.check_in_chat(ctx, game).await?;
                 let loaded = self.load(game).await?;
-                self.board_reply(&loaded, Vec::new(), None).await
+                self.board_reply(&loaded, Vec::new()).await
             }
             ('a', &[no]) => {
                 self.settle(ctx, &format!("#{no}"), Settlement::Accept)
@@ -710,7 +710,7 @@ impl Service {
             state,
             last,
         };
-        self.board_reply(&loaded, spans, None).await
+        self.board_reply(&loaded, spans).await
     }
 
     // ---- Games ----
@@ -792,6 +792,9 @@ impl Service {
         seq: u32,
         choice: usize,
     ) -> Outcome2<Reply> {
+        if let Some(reply) = self.repeated(ctx, game).await? {
+            return Ok(reply);
+        }
         let loaded = self.load(game).await?;
         if loaded.record.seq != seq {
             return self.stale(&loaded).await;
@@ -847,11 +850,24 @@ impl Service {
         seq: Option<u32>,
         text: &str,
     ) -> Outcome2<Reply> {
+        if let Some(reply) = self.repeated(ctx, game).await? {
+            return Ok(reply);
+        }
         let loaded = self.load(game).await?;
         if seq.is_some_and(|seq| seq != loaded.record.seq) {
             return self.stale(&loaded).await;
         }
         self.apply(ctx, loaded, text).await
+    }
+
+    /// The answer to a request that was already applied: the current board.
+    async fn repeated(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Option<Reply>> {
+        if !self.store.request_handled(&ctx.key).await? {
+            return Ok(None);
+        }
+        let current = self.load(game).await?;
+        let spans = vec![Span::Text("This request was already handled.\n".into())];
+        self.board_reply(&current, spans).await.map(Some)
     }
 
     fn check_turn(&self, ctx: &Ctx, loaded: &Loaded) -> Outcome2<()> {
@@ -930,12 +946,12 @@ impl Service {
                     state,
                     last: Some(applied),
                 };
-                self.board_reply(&new, spans, None).await
+                self.board_reply(&new, spans).await
             }
             Err(StoreError::Conflict(Conflict::Duplicate)) => {
                 let current = self.load(loaded.record.id).await?;
                 let spans = vec![Span::Text("This request was already handled.\n".into())];
-                self.board_reply(&current, spans, None).await
+                self.board_reply(&current, spans).await
             }
             Err(StoreError::Conflict(Conflict::StaleSeq { .. })) => {
                 let current = self.load(loaded.record.id).await?;
@@ -986,7 +1002,7 @@ impl Service {
         let spans = vec![Span::Text(
             "This board has changed; here is the current one.\n".into(),
         )];
-        self.board_reply(current, spans, None).await
+        self.board_reply(current, spans).await
     }
 
     async fn resign(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Reply> {
@@ -1065,12 +1081,7 @@ impl Service {
     }
 
     /// The board: picture, whose turn (or the result), and buttons for the legal moves.
-    async fn board_reply(
-        &self,
-        loaded: &Loaded,
-        mut spans: Vec<Span>,
-        _unused: Option<()>,
-    ) -> Outcome2<Reply> {
+    async fn board_reply(&self, loaded: &Loaded, mut spans: Vec<Span>) -> Outcome2<Reply> {
         let record = &loaded.record;
         let id = record.game;
         spans.push(Span::Text(format!("Game #{} ({}): ", record.id, id.name())));

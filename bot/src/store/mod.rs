@@ -738,6 +738,14 @@ impl Store {
         dispatch!(self, store => store.user(id).await)
     }
 
+    /// Whether a request was already applied by [`Store::append_actions`].
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn request_handled(&self, request: &RequestKey) -> Result<bool, StoreError> {
+        dispatch!(self, store => store.request_handled(request).await)
+    }
+
     /// Records a chat, or updates the title of a known one.
     ///
     /// # Errors
