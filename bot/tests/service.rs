@@ -563,3 +563,34 @@ async fn board_has_a_picture() {
     assert!(png.starts_with(b"\x89PNG"));
     store.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expired_challenges_cannot_be_accepted() {
+    let (_file, store) = sqlite_store().await;
+    let table = Table {
+        service: Service::new(store.clone(), scripted_dice(91))
+            .with_pictures(false)
+            .with_challenge_ttl(std::time::Duration::ZERO),
+    };
+    let reply = table.cmd("alice", "/play koan @bob").await;
+    assert!(text(&reply).contains("challenge #1"), "{}", text(&reply));
+    let reply = table.cmd("bob", "/accept").await;
+    assert!(
+        text(&reply).contains("no challenge waiting"),
+        "{}",
+        text(&reply)
+    );
+    let reply = table.press("bob", "a1").await;
+    assert!(text(&reply).contains("expired"), "{}", text(&reply));
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mentions_keep_known_display_names() {
+    let (_file, store) = sqlite_store().await;
+    let table = Table::new(store.clone(), 92);
+    table.cmd("bob", "/help").await;
+    let reply = table.cmd("alice", "/play konane @bob").await;
+    assert!(text(&reply).contains("@BOB"), "{}", text(&reply));
+    store.close().await;
+}

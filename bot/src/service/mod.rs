@@ -483,10 +483,19 @@ impl Service {
         }
         let mut invited: Vec<User> = Vec::new();
         for name in &invited_names {
-            let user = self
+            // A mention names the platform's user id; keep a known user's display name.
+            let known = self
                 .store
-                .upsert_user(ctx.user.platform, name, name)
+                .user_by_platform_id(ctx.user.platform, name)
                 .await?;
+            let user = match known {
+                Some(user) => user,
+                None => {
+                    self.store
+                        .upsert_user(ctx.user.platform, name, name)
+                        .await?
+                }
+            };
             if user.id == ctx.user.id || invited.iter().any(|u| u.id == user.id) {
                 return Err(UserError::RepeatedPlayer.into());
             }
@@ -796,6 +805,9 @@ impl Service {
             return Ok(reply);
         }
         let loaded = self.load(game).await?;
+        if loaded.record.status != GameStatus::Active {
+            return Err(UserError::GameOver(game).into());
+        }
         if loaded.record.seq != seq {
             return self.stale(&loaded).await;
         }

@@ -738,6 +738,18 @@ impl Store {
         dispatch!(self, store => store.user(id).await)
     }
 
+    /// A user by the platform's id, if known.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn user_by_platform_id(
+        &self,
+        platform: Platform,
+        platform_user_id: &str,
+    ) -> Result<Option<User>, StoreError> {
+        dispatch!(self, store => store.user_by_platform_id(platform, platform_user_id).await)
+    }
+
     /// Whether a request was already applied by [`Store::append_actions`].
     ///
     /// # Errors

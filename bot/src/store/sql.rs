@@ -17,6 +17,10 @@ pub(super) const USER: &str = "\
 SELECT id, platform, platform_user_id, display_name, created_at, updated_at
 FROM users WHERE id = $1";
 
+pub(super) const USER_BY_PLATFORM_ID: &str = "\
+SELECT id, platform, platform_user_id, display_name, created_at, updated_at
+FROM users WHERE platform = $1 AND platform_user_id = $2";
+
 pub(super) const UPSERT_CHAT: &str = "\
 INSERT INTO chats (platform, platform_chat_id, title, created_at, updated_at)
 VALUES ($1, $2, $3, $4, $4)
@@ -202,6 +206,21 @@ macro_rules! store_operations {
                     .fetch_optional(&self.pool)
                     .await
                     .map_err(db("user"))?
+                    .map(User::try_from)
+                    .transpose()
+            }
+
+            pub(super) async fn user_by_platform_id(
+                &self,
+                platform: Platform,
+                platform_user_id: &str,
+            ) -> Result<Option<User>, StoreError> {
+                sqlx::query_as::<_, UserRow>(sql::USER_BY_PLATFORM_ID)
+                    .bind(platform.as_str())
+                    .bind(platform_user_id)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(db("user_by_platform_id"))?
                     .map(User::try_from)
                     .transpose()
             }
