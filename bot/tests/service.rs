@@ -376,6 +376,34 @@ async fn races(url: DatabaseUrl) {
         assert!(seq_after > seq);
         check_log(table.store(), game).await;
     }
+    // Many people take one open challenge at once: one game starts.
+    let reply = table.cmd("carol", "/play konane").await;
+    let Some(accept) = reply.all_buttons().find(|b| b.label == "Accept").cloned() else {
+        panic!("no accept button: {}", text(&reply));
+    };
+    let mut tasks = Vec::new();
+    for taker in 0..10 {
+        let table = Arc::clone(&table);
+        let data = accept.data.clone();
+        tasks.push(tokio::spawn(async move {
+            let request = Table::request(&format!("taker{taker}"), Input::Button(data));
+            table.send(&request).await
+        }));
+    }
+    let mut started = 0;
+    for task in tasks {
+        let reply = match task.await {
+            Ok(reply) => reply,
+            Err(error) => panic!("task failed: {error}"),
+        };
+        let body = text(&reply);
+        if body.contains("begins") {
+            started += 1;
+        } else {
+            assert!(body.starts_with("Sorry"), "unclear answer: {body}");
+        }
+    }
+    assert_eq!(started, 1);
     store.close().await;
 }
 

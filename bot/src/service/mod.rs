@@ -15,6 +15,8 @@ mod text;
 
 use std::time::Duration;
 
+use tracing::Instrument;
+
 use tabula_core::{
     ActionError, AnyApplied, AnyGame, Game, GameId, Outcome, Seat, SetupError, Status,
 };
@@ -303,6 +305,22 @@ impl Service {
     /// # Errors
     /// Internal failures only; everything a user did wrong is answered in the reply.
     pub async fn handle(&self, request: &Request) -> Result<Reply, ServiceError> {
+        let span = tracing::info_span!(
+            "request",
+            platform = %request.platform,
+            chat = %request.chat.0,
+            user = %request.user.0,
+            key = %request.request_key,
+        );
+        let result = self.handle_inner(request).instrument(span.clone()).await;
+        if let Err(error) = &result {
+            let _entered = span.enter();
+            tracing::error!(error = %error_chain(error), "internal failure");
+        }
+        result
+    }
+
+    async fn handle_inner(&self, request: &Request) -> Result<Reply, ServiceError> {
         let chat = self
             .store
             .upsert_chat(request.platform, &request.chat.0, &request.chat.1)
@@ -1294,4 +1312,16 @@ fn sorry(error: &UserError) -> String {
     } else {
         format!("Sorry: {text}.")
     }
+}
+
+/// An error with its sources, on one line.
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
