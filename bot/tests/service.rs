@@ -511,7 +511,7 @@ async fn bad_input_gets_clear_messages() {
     for (input, expected) in [
         ("/move z99", "z99"),
         ("/move", "usage"),
-        ("/move roll:3", "roll"),
+        ("/move roll:3", "rolls the dice"),
     ] {
         let reply = table.cmd(&actor, input).await;
         let body = text(&reply);

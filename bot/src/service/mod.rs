@@ -190,6 +190,9 @@ pub enum UserError {
     /// The store refused a challenge change.
     #[error("{0}")]
     Conflict(Conflict),
+    /// A player tried to choose the dice.
+    #[error("the bot rolls the dice for you; type or press a move instead")]
+    NoRolling,
     /// A button that cannot be read.
     #[error("this button is not understood; send /board for a fresh board")]
     BadButton,
@@ -932,7 +935,7 @@ impl Service {
         let mut state = loaded.state.clone();
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         if text.starts_with("roll:") {
-            return Err(UserError::Illegal(ActionError::RollExpected).into());
+            return Err(UserError::NoRolling.into());
         }
         let applied = state.apply_text(&text).map_err(UserError::Illegal)?;
         let mut actions = vec![NewAction {
