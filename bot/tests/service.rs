@@ -622,3 +622,39 @@ async fn mentions_keep_known_display_names() {
     assert!(text(&reply).contains("@BOB"), "{}", text(&reply));
     store.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_left_on_a_chance_node_rolls_when_next_loaded() {
+    use tabula_bot::store::NewGame;
+    let (_file, store) = sqlite_store().await;
+    let table = Table::new(store.clone(), 93);
+    let chat = reply_chat(&table).await;
+    let mut seats = Vec::new();
+    for name in ["alice", "bob"] {
+        match store.upsert_user(Platform::Local, name, name).await {
+            Ok(user) => seats.push(user.id),
+            Err(error) => panic!("{error}"),
+        }
+    }
+    // Coan Ki opens with a roll-off; store the game without it, as a crash would leave it.
+    let record = match store
+        .create_game(&NewGame {
+            chat,
+            game: GameId::CoanKi,
+            options: "",
+            start_position: None,
+            seats: &seats,
+            accepting: None,
+        })
+        .await
+    {
+        Ok(record) => record,
+        Err(error) => panic!("{error}"),
+    };
+    let reply = table.cmd("carol", &format!("/board #{}", record.id)).await;
+    assert!(text(&reply).contains("to move"), "{}", text(&reply));
+    let (state, _, actor, seq) = table.state(record.id).await;
+    assert!(seq > 0);
+    assert!(actor.is_some(), "{}", state.status_line());
+    store.close().await;
+}

@@ -808,11 +808,68 @@ impl Service {
             })?;
             last = Some(applied);
         }
-        Ok(Loaded {
+        let mut loaded = Loaded {
             record,
             state,
             last,
-        })
+        };
+        if loaded.record.status == GameStatus::Active && loaded.state.status() == Status::Chance {
+            self.heal(&mut loaded).await?;
+        }
+        Ok(loaded)
+    }
+
+    /// A game stored at rest on a chance node (its rolls were never written, e.g. a crash
+    /// between creating a game and storing its opening roll-off): rolls now. If another
+    /// request healed it first, its rolls are read back instead.
+    async fn heal(&self, loaded: &mut Loaded) -> Outcome2<()> {
+        let mut state = loaded.state.clone();
+        let mut actions = Vec::new();
+        let mut narration = Vec::new();
+        let last = self.resolve_chance(&mut state, &mut actions, &mut narration)?;
+        let finish = finish_text(&state);
+        let appended = self
+            .store
+            .append_actions(
+                loaded.record.id,
+                &Append {
+                    expected_seq: loaded.record.seq,
+                    actions: &actions,
+                    request: None,
+                    finish: finish.as_deref(),
+                    snapshot: None,
+                },
+            )
+            .await;
+        match appended {
+            Ok(seq) => {
+                loaded.record.seq = seq;
+                if finish.is_some() {
+                    loaded.record.status = GameStatus::Finished;
+                    loaded.record.result = finish;
+                }
+                loaded.state = state;
+                loaded.last = last;
+                Ok(())
+            }
+            Err(StoreError::Conflict(Conflict::StaleSeq { .. } | Conflict::GameOver { .. })) => {
+                let Some(fresh) = self
+                    .store
+                    .load_game(loaded.record.id, History::Full)
+                    .await?
+                else {
+                    return Err(UserError::NoSuchGame(loaded.record.id).into());
+                };
+                let state = fresh
+                    .replay()
+                    .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+                loaded.record = fresh.record;
+                loaded.state = state;
+                loaded.last = None;
+                Ok(())
+            }
+            Err(other) => Err(other.into()),
+        }
     }
 
     async fn press_move(
