@@ -669,11 +669,18 @@ impl Service {
             }
         } else {
             // Two people share four seats: each holds both seats of one team.
-            let first_team = self.dice.draw(2)?;
-            let (a, b) = if first_team == 0 {
-                (people[0], people[1])
+            let &[first, second] = people.as_slice() else {
+                return Err(ServiceError::Corrupt(format!(
+                    "challenge {} has {} players for {seat_count} seats",
+                    challenge.id,
+                    people.len()
+                ))
+                .into());
+            };
+            let (a, b) = if self.dice.draw(2)? == 0 {
+                (first, second)
             } else {
-                (people[1], people[0])
+                (second, first)
             };
             for seat in 0..seat_count {
                 let seat = u8::try_from(seat).unwrap_or(0);
