@@ -192,6 +192,14 @@ async fn drive(table: &Table, game: GameNo, seed: u64, limit: usize) -> usize {
             body.contains(" played ") && !body.starts_with("Sorry"),
             "move {line} at seq {seq}: {body}"
         );
+        assert!(
+            reply
+                .all_buttons()
+                .all(|b| b.data.len() <= 64 && b.data.chars().count() <= 100),
+            "button data too long: {:?}",
+            reply.buttons
+        );
+        assert!(reply.all_buttons().count() <= 2 * tabula_bot::service::MAX_BUTTONS);
         board = reply;
     }
     limit

@@ -81,3 +81,34 @@ impl Dice {
         Err(ServiceError::Dice("weights do not add up".into()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Dice;
+
+    #[test]
+    fn os_dice_stay_in_range_and_follow_the_weights() {
+        let dice = Dice::Os;
+        for bound in [1, 2, 6, 36] {
+            for _ in 0..200 {
+                assert!(dice.draw(bound).is_ok_and(|value| value < bound));
+            }
+        }
+        let outcomes = vec![
+            ("roll:never".to_string(), 0),
+            ("roll:always".to_string(), 5),
+        ];
+        for _ in 0..100 {
+            assert!(dice.pick(&outcomes).is_ok_and(|roll| roll == "roll:always"));
+        }
+    }
+
+    #[test]
+    fn scripted_dice_pick_by_weight_and_run_out() {
+        let dice = Dice::scripted([0, 1, 6, 7]);
+        let outcomes = vec![("a".to_string(), 1), ("b".to_string(), 6)];
+        let picks: Vec<String> = (0..4).filter_map(|_| dice.pick(&outcomes).ok()).collect();
+        assert_eq!(picks, ["a", "b", "b", "a"]);
+        assert!(dice.pick(&outcomes).is_err());
+    }
+}
