@@ -1,3 +1,5 @@
 //! The Tabula bot as a library: what the `tabula` binary and the tests share.
 
+pub mod local;
+pub mod service;
 pub mod store;

@@ -738,6 +738,26 @@ impl Store {
         dispatch!(self, store => store.user(id).await)
     }
 
+    /// A user by the platform's id, if known.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn user_by_platform_id(
+        &self,
+        platform: Platform,
+        platform_user_id: &str,
+    ) -> Result<Option<User>, StoreError> {
+        dispatch!(self, store => store.user_by_platform_id(platform, platform_user_id).await)
+    }
+
+    /// Whether a request was already applied by [`Store::append_actions`].
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn request_handled(&self, request: &RequestKey) -> Result<bool, StoreError> {
+        dispatch!(self, store => store.request_handled(request).await)
+    }
+
     /// Records a chat, or updates the title of a known one.
     ///
     /// # Errors

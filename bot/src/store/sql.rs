@@ -17,6 +17,10 @@ pub(super) const USER: &str = "\
 SELECT id, platform, platform_user_id, display_name, created_at, updated_at
 FROM users WHERE id = $1";
 
+pub(super) const USER_BY_PLATFORM_ID: &str = "\
+SELECT id, platform, platform_user_id, display_name, created_at, updated_at
+FROM users WHERE platform = $1 AND platform_user_id = $2";
+
 pub(super) const UPSERT_CHAT: &str = "\
 INSERT INTO chats (platform, platform_chat_id, title, created_at, updated_at)
 VALUES ($1, $2, $3, $4, $4)
@@ -133,6 +137,9 @@ pub(super) const ACTIONS_AFTER: &str = "\
 SELECT seq, action, actor_id, created_at FROM actions
 WHERE game_id = $1 AND seq > $2 ORDER BY seq";
 
+pub(super) const REQUEST_HANDLED: &str = "\
+SELECT 1 FROM processed_requests WHERE platform = $1 AND request_key = $2";
+
 pub(super) const INSERT_REQUEST: &str = "\
 INSERT INTO processed_requests (platform, request_key, game_id, processed_at)
 VALUES ($1, $2, $3, $4)
@@ -201,6 +208,34 @@ macro_rules! store_operations {
                     .map_err(db("user"))?
                     .map(User::try_from)
                     .transpose()
+            }
+
+            pub(super) async fn user_by_platform_id(
+                &self,
+                platform: Platform,
+                platform_user_id: &str,
+            ) -> Result<Option<User>, StoreError> {
+                sqlx::query_as::<_, UserRow>(sql::USER_BY_PLATFORM_ID)
+                    .bind(platform.as_str())
+                    .bind(platform_user_id)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(db("user_by_platform_id"))?
+                    .map(User::try_from)
+                    .transpose()
+            }
+
+            pub(super) async fn request_handled(
+                &self,
+                request: &super::RequestKey,
+            ) -> Result<bool, StoreError> {
+                let found: Option<(i64,)> = sqlx::query_as(sql::REQUEST_HANDLED)
+                    .bind(request.platform.as_str())
+                    .bind(&request.key)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(db("request_handled"))?;
+                Ok(found.is_some())
             }
 
             pub(super) async fn upsert_chat(

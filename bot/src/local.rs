@@ -1,0 +1,161 @@
+//! `tabula local`: a terminal front end of the service, for playing without Discord or
+//! Telegram. Each input line is `<user>: <text>`, where text is a command (`/play konane @bob`)
+//! or `#<n>` to press button n of the last message with buttons. Every reply is printed as text
+//! with numbered buttons; pictures are written to a folder and their paths printed. There is
+//! one chat, `local`. It reads stdin interactively or from a piped script.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use crate::service::{Button, Input, Reply, Request, Service};
+use crate::store::Platform;
+
+/// The one chat of `tabula local`.
+pub const CHAT: &str = "local";
+
+/// Why the session stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum LocalError {
+    /// Reading input or writing output failed.
+    #[error("terminal input/output failed")]
+    Io(#[from] std::io::Error),
+}
+
+/// A terminal session over a service.
+#[derive(Debug)]
+pub struct Session<'a> {
+    service: &'a Service,
+    images: Option<PathBuf>,
+    buttons: Vec<Button>,
+    run: String,
+    line: u64,
+    pictures: u64,
+}
+
+impl<'a> Session<'a> {
+    /// A session; pictures are written to `images` when given.
+    pub fn new(service: &'a Service, images: Option<&Path>) -> Session<'a> {
+        let run = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.as_nanos());
+        Session {
+            service,
+            images: images.map(Path::to_path_buf),
+            buttons: Vec::new(),
+            run: format!("{run:x}"),
+            line: 0,
+            pictures: 0,
+        }
+    }
+
+    /// Reads lines until the end of `input`, printing every reply to `output`. Internal
+    /// failures of one request are printed and the session goes on.
+    ///
+    /// # Errors
+    /// Reading, writing or saving a picture failed.
+    pub async fn run(
+        &mut self,
+        input: impl BufRead,
+        output: &mut impl Write,
+    ) -> Result<(), LocalError> {
+        for line in input.lines() {
+            let line = line?;
+            self.line(&line, output).await?;
+            output.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Handles one input line.
+    ///
+    /// # Errors
+    /// Writing or saving a picture failed.
+    pub async fn line(&mut self, line: &str, output: &mut impl Write) -> Result<(), LocalError> {
+        self.line += 1;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with("//") {
+            return Ok(());
+        }
+        let Some((user, text)) = line.split_once(':') else {
+            writeln!(
+                output,
+                "? write lines as `<user>: <command>` or `<user>: #<button>`"
+            )?;
+            return Ok(());
+        };
+        let (user, text) = (user.trim(), text.trim());
+        if user.is_empty() || user.contains(char::is_whitespace) {
+            writeln!(output, "? a user name is one word, e.g. `alice: /help`")?;
+            return Ok(());
+        }
+        let input = if let Some(number) = text.strip_prefix('#') {
+            let Some(button) = number
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .and_then(|n| self.buttons.get(n))
+            else {
+                writeln!(
+                    output,
+                    "? there is no button {number} on the last message (it has {})",
+                    self.buttons.len()
+                )?;
+                return Ok(());
+            };
+            writeln!(output, "({user} pressed [{}])", button.label)?;
+            Input::Button(button.data.clone())
+        } else {
+            Input::Command(text.to_string())
+        };
+        let request = Request {
+            platform: Platform::Local,
+            chat: (CHAT.into(), "Local table".into()),
+            user: (user.into(), user.into()),
+            request_key: format!("{}-{}", self.run, self.line),
+            input,
+        };
+        match self.service.handle(&request).await {
+            Ok(reply) => self.show(&reply, output)?,
+            Err(error) => {
+                let mut text = error.to_string();
+                let mut source = std::error::Error::source(&error);
+                while let Some(cause) = source {
+                    text.push_str(": ");
+                    text.push_str(&cause.to_string());
+                    source = cause.source();
+                }
+                writeln!(output, "! internal error: {text}")?;
+            }
+        }
+        Ok(())
+    }
+
+    fn show(&mut self, reply: &Reply, output: &mut impl Write) -> Result<(), LocalError> {
+        writeln!(output, "{}", reply.plain_text())?;
+        if let Some(png) = &reply.picture {
+            match &self.images {
+                Some(dir) => {
+                    std::fs::create_dir_all(dir)?;
+                    self.pictures += 1;
+                    let path = dir.join(format!("{}-{:04}.png", self.run, self.pictures));
+                    std::fs::write(&path, png)?;
+                    writeln!(output, "  picture: {}", path.display())?;
+                }
+                None => writeln!(output, "  (picture not saved: pass --images DIR)")?,
+            }
+        }
+        if !reply.buttons.is_empty() {
+            self.buttons = reply.all_buttons().cloned().collect();
+            let labels: Vec<String> = self
+                .buttons
+                .iter()
+                .enumerate()
+                .map(|(i, b)| format!("[#{}] {}", i + 1, b.label))
+                .collect();
+            for row in labels.chunks(6) {
+                writeln!(output, "  {}", row.join("  "))?;
+            }
+        }
+        Ok(())
+    }
+}

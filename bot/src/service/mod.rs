@@ -1,0 +1,1394 @@
+//! The game service: everything a player does, decided without knowing any chat platform.
+//!
+//! A [`Request`] (platform, chat, user, a command or a button press) goes in; a neutral
+//! [`Reply`] (text spans with mentions, an optional board picture, buttons) comes out. The
+//! service loads the game from the [`Store`], replays it, checks that the actor holds the seat to
+//! act and that a pressed button is not stale, applies the move, resolves dice (drawn by
+//! [`Dice`]), appends the new actions in one compare-and-set, and renders the board. Races and
+//! repeated requests are settled by the database, never by an in-process lock.
+//!
+//! What a user did wrong is a [`UserError`] and is answered with a reply; what failed inside
+//! (database, renderer, random source) is a [`ServiceError`] returned to the adapter.
+
+mod dice;
+mod text;
+
+use std::time::Duration;
+
+use tracing::Instrument;
+
+use tabula_core::{
+    ActionError, AnyApplied, AnyGame, Game, GameId, Outcome, Seat, SetupError, Status,
+};
+
+use crate::store::{
+    Acceptance, Append, Challenge, ChallengeNo, Chat, Conflict, GameEnd, GameNo, GameRecord,
+    GameStatus, History, NewAction, NewChallenge, NewGame, Platform, RequestKey, Settlement, Store,
+    StoreError, Timestamp, User, UserId,
+};
+
+pub use dice::Dice;
+
+/// At most this many move buttons are shown at once; beyond, moves are chosen in two steps.
+pub const MAX_BUTTONS: usize = 20;
+
+/// One incoming request, as an adapter translated it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// The platform it came from.
+    pub platform: Platform,
+    /// The chat: the platform's id and its title.
+    pub chat: (String, String),
+    /// The user: the platform's id and the display name.
+    pub user: (String, String),
+    /// The platform's unique id of this request (update id, interaction id), so that a
+    /// re-delivered request is applied once.
+    pub request_key: String,
+    /// What the user sent.
+    pub input: Input,
+}
+
+/// What a user sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// The text of a slash command, e.g. `/play konane @bob size=10`.
+    Command(String),
+    /// The data of a pressed button.
+    Button(String),
+}
+
+/// A neutral reply: text with mentions, an optional picture, and rows of buttons.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Reply {
+    /// The platform's id of the chat to answer in.
+    pub chat: String,
+    /// The text, in pieces.
+    pub spans: Vec<Span>,
+    /// A PNG picture of the board.
+    pub picture: Option<Vec<u8>>,
+    /// Buttons, in rows.
+    pub buttons: Vec<Vec<Button>>,
+}
+
+impl Reply {
+    /// The text with mentions written `@name`.
+    pub fn plain_text(&self) -> String {
+        let mut out = String::new();
+        for span in &self.spans {
+            match span {
+                Span::Text(text) => out.push_str(text),
+                Span::Mention(_, name) => {
+                    out.push('@');
+                    out.push_str(name);
+                }
+            }
+        }
+        out
+    }
+
+    /// Every button, row by row.
+    pub fn all_buttons(&self) -> impl Iterator<Item = &Button> {
+        self.buttons.iter().flatten()
+    }
+}
+
+/// A piece of reply text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Span {
+    /// Plain text (the adapter escapes markup).
+    Text(String),
+    /// A mention of a user: the platform's user id and the display name.
+    Mention(String, String),
+}
+
+/// A button: what it shows and the data it sends back (at most 64 bytes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Button {
+    /// What it shows.
+    pub label: String,
+    /// What a press sends back as [`Input::Button`].
+    pub data: String,
+}
+
+/// What a user did wrong: answered with a clear message, nothing changed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UserError {
+    /// An unknown command.
+    #[error("I do not know `/{0}`. Send /help for the list of commands.")]
+    UnknownCommand(String),
+    /// Not a command at all.
+    #[error("commands start with `/`; send /help for the list")]
+    NotACommand,
+    /// Wrong arguments.
+    #[error("usage: {0}")]
+    Usage(&'static str),
+    /// An unknown game name.
+    #[error("there is no game `{0}`; the games are konane, koan, kolowis, coan-ki and pachisi")]
+    UnknownGame(String),
+    /// Bad options.
+    #[error("{0}")]
+    Setup(SetupError),
+    /// The wrong number of players for the game.
+    #[error("{game} is played by {allowed}; you named {named} (yourself included)")]
+    Players {
+        /// The game's name.
+        game: &'static str,
+        /// How many may play.
+        allowed: &'static str,
+        /// How many were named.
+        named: usize,
+    },
+    /// A person named twice, or the challenger named.
+    #[error("name each other player once, and not yourself")]
+    RepeatedPlayer,
+    /// No active game here.
+    #[error("there is no active game in this chat; start one with /play <game>")]
+    NoGame,
+    /// Several candidate games.
+    #[error("there are several games here ({0}); add the number, e.g. `/board #{1}`")]
+    WhichGame(String, GameNo),
+    /// No such active game in this chat.
+    #[error("there is no active game #{0} in this chat; /games lists them")]
+    NoSuchGame(GameNo),
+    /// The game is over.
+    #[error("game #{0} is over")]
+    GameOver(GameNo),
+    /// Not a player of the game.
+    #[error("you are not playing in game #{0}; anyone may look with /board #{0}")]
+    NotAPlayer(GameNo),
+    /// Not the seat to act.
+    #[error("it is not your turn in game #{game}: {name} ({seat}) is to move")]
+    NotYourTurn {
+        /// The game.
+        game: GameNo,
+        /// Who is to move.
+        name: String,
+        /// Their seat.
+        seat: &'static str,
+    },
+    /// No move can be made: nobody is to move.
+    #[error("nobody can move in game #{0} now")]
+    NoMoveNow(GameNo),
+    /// The move was refused by the rules.
+    #[error("{0}")]
+    Illegal(ActionError),
+    /// No pending challenge fits.
+    #[error("there is no challenge waiting for you here; start one with /play <game>")]
+    NoChallenge,
+    /// Several pending challenges fit.
+    #[error("several challenges are waiting ({0}); add the number, e.g. `/accept #{1}`")]
+    WhichChallenge(String, ChallengeNo),
+    /// The challenge is not addressed to the user.
+    #[error("challenge #{0} is not addressed to you")]
+    NotInvited(ChallengeNo),
+    /// Only the challenger may cancel.
+    #[error("only the challenger may cancel challenge #{0}")]
+    NotChallenger(ChallengeNo),
+    /// Accepting one's own challenge.
+    #[error("you cannot accept your own challenge #{0}; /cancel withdraws it")]
+    OwnChallenge(ChallengeNo),
+    /// The store refused a challenge change.
+    #[error("{0}")]
+    Conflict(Conflict),
+    /// A player tried to choose the dice.
+    #[error("the bot rolls the dice for you; type or press a move instead")]
+    NoRolling,
+    /// A button that cannot be read.
+    #[error("this button is not understood; send /board for a fresh board")]
+    BadButton,
+    /// A button of a move list that no longer exists.
+    #[error("that choice is no longer offered; send /board for a fresh board")]
+    NoSuchChoice,
+}
+
+/// An internal failure: logged by the adapter, never the user's fault.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The database failed.
+    #[error("storage failure")]
+    Store(#[from] StoreError),
+    /// The picture could not be made.
+    #[error("cannot draw the board")]
+    Render(#[from] tabula_render::RenderError),
+    /// The rendering task died.
+    #[error("the rendering task failed")]
+    Join(#[from] tokio::task::JoinError),
+    /// The random source failed or ran out (scripted dice).
+    #[error("cannot roll the dice: {0}")]
+    Dice(String),
+    /// A stored game that the rules reject.
+    #[error("stored game is inconsistent: {0}")]
+    Corrupt(String),
+}
+
+/// Why a request did not succeed.
+enum Failure {
+    User(UserError),
+    Internal(ServiceError),
+}
+
+impl From<UserError> for Failure {
+    fn from(error: UserError) -> Self {
+        Failure::User(error)
+    }
+}
+
+impl From<ServiceError> for Failure {
+    fn from(error: ServiceError) -> Self {
+        Failure::Internal(error)
+    }
+}
+
+impl From<StoreError> for Failure {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Conflict(conflict) => Failure::User(UserError::Conflict(conflict)),
+            other => Failure::Internal(ServiceError::Store(other)),
+        }
+    }
+}
+
+type Outcome2<T> = Result<T, Failure>;
+
+/// Who sent a request, where.
+struct Ctx {
+    chat: Chat,
+    user: User,
+    key: RequestKey,
+}
+
+/// A game as loaded and replayed.
+struct Loaded {
+    record: GameRecord,
+    state: AnyGame,
+    last: Option<AnyApplied>,
+}
+
+/// The platform-neutral game service.
+#[derive(Debug)]
+pub struct Service {
+    store: Store,
+    dice: Dice,
+    challenge_ttl: Duration,
+    pictures: bool,
+}
+
+impl Service {
+    /// A service over a store, rolling with `dice`.
+    pub fn new(store: Store, dice: Dice) -> Service {
+        Service {
+            store,
+            dice,
+            challenge_ttl: Duration::from_secs(15 * 60),
+            pictures: true,
+        }
+    }
+
+    /// Sets how long a challenge waits for an answer.
+    #[must_use]
+    pub fn with_challenge_ttl(mut self, ttl: Duration) -> Service {
+        self.challenge_ttl = ttl;
+        self
+    }
+
+    /// Whether replies carry board pictures (on by default; tests may save the time).
+    #[must_use]
+    pub fn with_pictures(mut self, pictures: bool) -> Service {
+        self.pictures = pictures;
+        self
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Handles one request.
+    ///
+    /// # Errors
+    /// Internal failures only; everything a user did wrong is answered in the reply.
+    pub async fn handle(&self, request: &Request) -> Result<Reply, ServiceError> {
+        let span = tracing::info_span!(
+            "request",
+            platform = %request.platform,
+            chat = %request.chat.0,
+            user = %request.user.0,
+            key = %request.request_key,
+        );
+        let result = self.handle_inner(request).instrument(span.clone()).await;
+        if let Err(error) = &result {
+            let _entered = span.enter();
+            tracing::error!(error = %error_chain(error), "internal failure");
+        }
+        result
+    }
+
+    async fn handle_inner(&self, request: &Request) -> Result<Reply, ServiceError> {
+        let chat = self
+            .store
+            .upsert_chat(request.platform, &request.chat.0, &request.chat.1)
+            .await?;
+        let user = self
+            .store
+            .upsert_user(request.platform, &request.user.0, &request.user.1)
+            .await?;
+        let ctx = Ctx {
+            chat,
+            user,
+            key: RequestKey {
+                platform: request.platform,
+                key: request.request_key.clone(),
+            },
+        };
+        let result = match &request.input {
+            Input::Command(text) => self.command(&ctx, text).await,
+            Input::Button(data) => self.button(&ctx, data).await,
+        };
+        match result {
+            Ok(mut reply) => {
+                reply.chat.clone_from(&request.chat.0);
+                Ok(reply)
+            }
+            Err(Failure::User(error)) => Ok(Reply {
+                chat: request.chat.0.clone(),
+                spans: vec![Span::Text(sorry(&error))],
+                ..Reply::default()
+            }),
+            Err(Failure::Internal(error)) => Err(error),
+        }
+    }
+
+    async fn command(&self, ctx: &Ctx, text: &str) -> Outcome2<Reply> {
+        let text = text.trim();
+        let Some(rest) = text.strip_prefix('/') else {
+            return Err(UserError::NotACommand.into());
+        };
+        let (word, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        // `/move@tabulabot` in group chats.
+        let word = word.split('@').next().unwrap_or(word).to_lowercase();
+        let args = args.trim();
+        match word.as_str() {
+            "play" => self.play(ctx, args).await,
+            "accept" => self.settle(ctx, args, Settlement::Accept).await,
+            "decline" => self.settle(ctx, args, Settlement::Decline).await,
+            "cancel" => self.settle(ctx, args, Settlement::Cancel).await,
+            "move" => {
+                let (number, rest) = game_number(args);
+                if rest.is_empty() {
+                    return Err(UserError::Usage("/move [#game] <move>, e.g. /move d4-f4").into());
+                }
+                let game = self.pick_game(ctx, number, true).await?;
+                self.make_move(ctx, game, None, rest).await
+            }
+            "board" => {
+                let game = self.pick_game(ctx, game_number(args).0, false).await?;
+                let loaded = self.load(game).await?;
+                self.board_reply(&loaded, Vec::new()).await
+            }
+            "moves" => {
+                let game = self.pick_game(ctx, game_number(args).0, false).await?;
+                let loaded = self.load(game).await?;
+                Ok(text_reply(text::moves(&loaded.record, &loaded.state)))
+            }
+            "history" => {
+                let game = self.pick_game(ctx, game_number(args).0, false).await?;
+                let full = self.store.load_game(game, History::Full).await?;
+                let Some(full) = full else {
+                    return Err(UserError::NoSuchGame(game).into());
+                };
+                Ok(text_reply(text::history(&full.record, &full.actions)))
+            }
+            "resign" => {
+                let game = self.pick_game(ctx, game_number(args).0, true).await?;
+                self.resign(ctx, game).await
+            }
+            "games" => self.games(ctx).await,
+            "rules" => match args.split_whitespace().next() {
+                None => Err(UserError::Usage("/rules <game>, e.g. /rules konane").into()),
+                Some(name) => {
+                    let id = parse_game(name)?;
+                    Ok(text_reply(text::rules(id).to_string()))
+                }
+            },
+            "help" | "start" => Ok(text_reply(text::HELP.to_string())),
+            other => Err(UserError::UnknownCommand(other.to_string()).into()),
+        }
+    }
+
+    async fn button(&self, ctx: &Ctx, data: &str) -> Outcome2<Reply> {
+        let mut chars = data.chars();
+        let kind = chars.next().ok_or(UserError::BadButton)?;
+        let fields: Vec<i64> = chars
+            .as_str()
+            .split('.')
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .map_err(|_| UserError::BadButton)?;
+        match (kind, fields.as_slice()) {
+            ('m' | 'p', &[game, seq, choice]) => {
+                let game = GameNo(game);
+                let seq = u32::try_from(seq).map_err(|_| UserError::BadButton)?;
+                let choice = usize::try_from(choice).map_err(|_| UserError::BadButton)?;
+                self.check_in_chat(ctx, game).await?;
+                if kind == 'm' {
+                    self.press_move(ctx, game, seq, choice).await
+                } else {
+                    self.press_piece(ctx, game, seq, choice).await
+                }
+            }
+            ('b', &[game]) => {
+                let game = GameNo(game);
+                self.check_in_chat(ctx, game).await?;
+                let loaded = self.load(game).await?;
+                self.board_reply(&loaded, Vec::new()).await
+            }
+            ('a', &[no]) => {
+                self.settle(ctx, &format!("#{no}"), Settlement::Accept)
+                    .await
+            }
+            ('d', &[no]) => {
+                self.settle(ctx, &format!("#{no}"), Settlement::Decline)
+                    .await
+            }
+            ('x', &[no]) => {
+                self.settle(ctx, &format!("#{no}"), Settlement::Cancel)
+                    .await
+            }
+            _ => Err(UserError::BadButton.into()),
+        }
+    }
+
+    // ---- Challenges ----
+
+    async fn play(&self, ctx: &Ctx, args: &str) -> Outcome2<Reply> {
+        let mut words = args.split_whitespace();
+        let Some(name) = words.next() else {
+            return Err(UserError::Usage(
+                "/play <game> [@user ...] [option=value ...], e.g. /play konane @bob size=10",
+            )
+            .into());
+        };
+        let id = parse_game(name)?;
+        let mut invited_names = Vec::new();
+        let mut options = Vec::new();
+        for word in words {
+            if let Some(name) = word.strip_prefix('@') {
+                if name.is_empty() {
+                    return Err(
+                        UserError::Usage("/play <game> [@user ...] [option=value ...]").into(),
+                    );
+                }
+                invited_names.push(name.to_string());
+            } else {
+                options.push(word);
+            }
+        }
+        AnyGame::start(id, &options, None).map_err(UserError::Setup)?;
+        let named = invited_names.len() + 1;
+        let seats = id.seats().len();
+        let (ok, allowed) = if seats == 4 {
+            (
+                invited_names.is_empty() || named == 2 || named == 4,
+                "2 or 4 players",
+            )
+        } else {
+            (invited_names.is_empty() || named == 2, "2 players")
+        };
+        if !ok {
+            return Err(UserError::Players {
+                game: id.name(),
+                allowed,
+                named,
+            }
+            .into());
+        }
+        let mut invited: Vec<User> = Vec::new();
+        for name in &invited_names {
+            // A mention names the platform's user id; keep a known user's display name.
+            let known = self
+                .store
+                .user_by_platform_id(ctx.user.platform, name)
+                .await?;
+            let user = match known {
+                Some(user) => user,
+                None => {
+                    self.store
+                        .upsert_user(ctx.user.platform, name, name)
+                        .await?
+                }
+            };
+            if user.id == ctx.user.id || invited.iter().any(|u| u.id == user.id) {
+                return Err(UserError::RepeatedPlayer.into());
+            }
+            invited.push(user);
+        }
+        let invited_ids: Vec<UserId> = invited.iter().map(|u| u.id).collect();
+        let options_text = options.join(" ");
+        let ttl = i64::try_from(self.challenge_ttl.as_millis()).unwrap_or(i64::MAX);
+        let challenge = self
+            .store
+            .create_challenge(&NewChallenge {
+                chat: ctx.chat.id,
+                game: id,
+                options: &options_text,
+                challenger: ctx.user.id,
+                invited: &invited_ids,
+                expires_at: Timestamp::now().plus_millis(ttl),
+            })
+            .await?;
+        let mut spans = vec![mention(&ctx.user)];
+        if invited.is_empty() {
+            spans.push(Span::Text(format!(
+                " offers a game of {}{} to anyone here (challenge #{}). /accept to take it.",
+                id.name(),
+                options_suffix(&options_text),
+                challenge.id
+            )));
+        } else {
+            spans.push(Span::Text(" challenges ".into()));
+            for (i, user) in invited.iter().enumerate() {
+                if i > 0 {
+                    spans.push(Span::Text(", ".into()));
+                }
+                spans.push(mention(user));
+            }
+            spans.push(Span::Text(format!(
+                " to {}{} (challenge #{}). /accept or /decline.",
+                id.name(),
+                options_suffix(&options_text),
+                challenge.id
+            )));
+        }
+        let no = challenge.id;
+        Ok(Reply {
+            spans,
+            buttons: vec![vec![
+                button("Accept", format!("a{no}")),
+                button("Decline", format!("d{no}")),
+                button("Cancel", format!("x{no}")),
+            ]],
+            ..Reply::default()
+        })
+    }
+
+    async fn settle(&self, ctx: &Ctx, args: &str, settlement: Settlement) -> Outcome2<Reply> {
+        let now = Timestamp::now();
+        self.store.expire_challenges(now).await?;
+        let number = game_number(args).0.map(|GameNo(n)| ChallengeNo(n));
+        let challenge = match number {
+            Some(no) => match self.store.challenge(no).await? {
+                Some(challenge) if challenge.chat == ctx.chat.id => challenge,
+                _ => {
+                    return Err(UserError::Conflict(Conflict::NoSuchChallenge(no)).into());
+                }
+            },
+            None => {
+                let pending = self.store.pending_challenges(ctx.chat.id).await?;
+                let fits: Vec<Challenge> = pending
+                    .into_iter()
+                    .filter(|c| match settlement {
+                        Settlement::Cancel => c.challenger == ctx.user.id,
+                        _ => {
+                            c.challenger != ctx.user.id
+                                && (c.is_open() || c.invited.contains(&ctx.user.id))
+                        }
+                    })
+                    .collect();
+                match fits.as_slice() {
+                    [] => return Err(UserError::NoChallenge.into()),
+                    [one] => one.clone(),
+                    [first, ..] => {
+                        let list: Vec<String> = fits
+                            .iter()
+                            .map(|c| format!("#{} {}", c.id, c.game.name()))
+                            .collect();
+                        return Err(UserError::WhichChallenge(list.join(", "), first.id).into());
+                    }
+                }
+            }
+        };
+        let no = challenge.id;
+        match settlement {
+            Settlement::Cancel if challenge.challenger != ctx.user.id => {
+                return Err(UserError::NotChallenger(no).into());
+            }
+            Settlement::Accept | Settlement::Decline if challenge.challenger == ctx.user.id => {
+                return Err(UserError::OwnChallenge(no).into());
+            }
+            Settlement::Accept | Settlement::Decline
+                if !challenge.is_open() && !challenge.invited.contains(&ctx.user.id) =>
+            {
+                return Err(UserError::NotInvited(no).into());
+            }
+            _ => {}
+        }
+        if settlement != Settlement::Accept {
+            self.store
+                .settle_challenge(no, settlement, ctx.user.id, now)
+                .await?;
+            let verb = if settlement == Settlement::Cancel {
+                "withdrew"
+            } else {
+                "declined"
+            };
+            return Ok(Reply {
+                spans: vec![
+                    mention(&ctx.user),
+                    Span::Text(format!(
+                        " {verb} challenge #{no} ({}).",
+                        challenge.game.name()
+                    )),
+                ],
+                ..Reply::default()
+            });
+        }
+        self.start_game(ctx, &challenge, now).await
+    }
+
+    async fn start_game(
+        &self,
+        ctx: &Ctx,
+        challenge: &Challenge,
+        now: Timestamp,
+    ) -> Outcome2<Reply> {
+        let id = challenge.game;
+        let mut people = vec![challenge.challenger];
+        if challenge.is_open() {
+            people.push(ctx.user.id);
+        } else {
+            people.extend(challenge.invited.iter().copied());
+        }
+        // Seats by lot.
+        let seat_count = id.seats().len();
+        let mut seats: Vec<UserId> = Vec::with_capacity(seat_count);
+        if people.len() == seat_count {
+            let mut pool = people.clone();
+            while !pool.is_empty() {
+                let pick = self.dice.draw(pool.len())?;
+                seats.push(pool.remove(pick));
+            }
+        } else {
+            // Two people share four seats: each holds both seats of one team.
+            let &[first, second] = people.as_slice() else {
+                return Err(ServiceError::Corrupt(format!(
+                    "challenge {} has {} players for {seat_count} seats",
+                    challenge.id,
+                    people.len()
+                ))
+                .into());
+            };
+            let (a, b) = if self.dice.draw(2)? == 0 {
+                (first, second)
+            } else {
+                (second, first)
+            };
+            for seat in 0..seat_count {
+                let seat = u8::try_from(seat).unwrap_or(0);
+                seats.push(if team_of(id, seat) == 0 { a } else { b });
+            }
+        }
+        let options: Vec<&str> = challenge.options.split_whitespace().collect();
+        let mut state = AnyGame::start(id, &options, None).map_err(UserError::Setup)?;
+        let record = self
+            .store
+            .create_game(&NewGame {
+                chat: ctx.chat.id,
+                game: id,
+                options: &challenge.options,
+                start_position: None,
+                seats: &seats,
+                accepting: Some(Acceptance {
+                    challenge: challenge.id,
+                    by: ctx.user.id,
+                    now,
+                }),
+            })
+            .await?;
+        // Opening rolls (a roll-off), stored before anyone moves.
+        let mut actions = Vec::new();
+        let mut narration = Vec::new();
+        let last = self.resolve_chance(&mut state, &mut actions, &mut narration)?;
+        let mut record = record;
+        if !actions.is_empty() {
+            let finish = finish_text(&state);
+            record.seq = self
+                .store
+                .append_actions(
+                    record.id,
+                    &Append {
+                        expected_seq: 0,
+                        actions: &actions,
+                        request: None,
+                        finish: finish.as_deref(),
+                        snapshot: None,
+                    },
+                )
+                .await?;
+        }
+        let mut spans = vec![Span::Text(format!(
+            "Game #{} of {} begins. Seats by lot: ",
+            record.id,
+            id.name()
+        ))];
+        for (i, holder) in record.seats.iter().enumerate() {
+            if i > 0 {
+                spans.push(Span::Text(", ".into()));
+            }
+            spans.push(Span::Text(format!("{} ", seat_name(id, holder.seat))));
+            spans.push(mention(&holder.user));
+        }
+        spans.push(Span::Text(".".into()));
+        for line in narration {
+            spans.push(Span::Text(format!(" {line}.")));
+        }
+        spans.push(Span::Text("\n".into()));
+        let loaded = Loaded {
+            record,
+            state,
+            last,
+        };
+        self.board_reply(&loaded, spans).await
+    }
+
+    // ---- Games ----
+
+    /// Which game a command means: the one named, else the caller's only game (preferring the
+    /// games where the caller is to move when `acting`), else the chat's only game.
+    async fn pick_game(&self, ctx: &Ctx, number: Option<GameNo>, acting: bool) -> Outcome2<GameNo> {
+        if let Some(game) = number {
+            self.check_in_chat(ctx, game).await?;
+            return Ok(game);
+        }
+        let all = self.store.active_games_in_chat(ctx.chat.id).await?;
+        let mine: Vec<&GameRecord> = all.iter().filter(|g| g.is_seated(ctx.user.id)).collect();
+        let candidates: Vec<&GameRecord> = if mine.is_empty() {
+            all.iter().collect()
+        } else {
+            mine
+        };
+        if candidates.len() > 1 && acting {
+            let mut to_move = Vec::new();
+            for game in &candidates {
+                let loaded = self.load(game.id).await?;
+                if let Status::Decision(seat) = loaded.state.status()
+                    && holder(&loaded.record, seat).is_some_and(|u| u.id == ctx.user.id)
+                {
+                    to_move.push(game.id);
+                }
+            }
+            if let [one] = to_move.as_slice() {
+                return Ok(*one);
+            }
+        }
+        match candidates.as_slice() {
+            [] => Err(UserError::NoGame.into()),
+            [one] => Ok(one.id),
+            [first, ..] => {
+                let list: Vec<String> = candidates
+                    .iter()
+                    .map(|g| format!("#{} {}", g.id, g.game.name()))
+                    .collect();
+                Err(UserError::WhichGame(list.join(", "), first.id).into())
+            }
+        }
+    }
+
+    async fn check_in_chat(&self, ctx: &Ctx, game: GameNo) -> Outcome2<()> {
+        match self.store.game(game).await? {
+            Some(record) if record.chat == ctx.chat.id => Ok(()),
+            _ => Err(UserError::NoSuchGame(game).into()),
+        }
+    }
+
+    async fn load(&self, game: GameNo) -> Outcome2<Loaded> {
+        let Some(loaded) = self.store.load_game(game, History::Full).await? else {
+            return Err(UserError::NoSuchGame(game).into());
+        };
+        let record = loaded.record;
+        let options = record.option_list();
+        let mut state = AnyGame::start(record.game, &options, record.start_position.as_deref())
+            .map_err(|e| ServiceError::Corrupt(format!("game {}: {e}", record.id)))?;
+        let mut last = None;
+        for action in &loaded.actions {
+            let applied = state.apply_text(&action.action).map_err(|e| {
+                ServiceError::Corrupt(format!("game {} action {}: {e}", record.id, action.seq))
+            })?;
+            last = Some(applied);
+        }
+        let mut loaded = Loaded {
+            record,
+            state,
+            last,
+        };
+        if loaded.record.status == GameStatus::Active && loaded.state.status() == Status::Chance {
+            self.heal(&mut loaded).await?;
+        }
+        Ok(loaded)
+    }
+
+    /// A game stored at rest on a chance node (its rolls were never written, e.g. a crash
+    /// between creating a game and storing its opening roll-off): rolls now. If another
+    /// request healed it first, its rolls are read back instead.
+    async fn heal(&self, loaded: &mut Loaded) -> Outcome2<()> {
+        let mut state = loaded.state.clone();
+        let mut actions = Vec::new();
+        let mut narration = Vec::new();
+        let last = self.resolve_chance(&mut state, &mut actions, &mut narration)?;
+        let finish = finish_text(&state);
+        let appended = self
+            .store
+            .append_actions(
+                loaded.record.id,
+                &Append {
+                    expected_seq: loaded.record.seq,
+                    actions: &actions,
+                    request: None,
+                    finish: finish.as_deref(),
+                    snapshot: None,
+                },
+            )
+            .await;
+        match appended {
+            Ok(seq) => {
+                loaded.record.seq = seq;
+                if finish.is_some() {
+                    loaded.record.status = GameStatus::Finished;
+                    loaded.record.result = finish;
+                }
+                loaded.state = state;
+                loaded.last = last;
+                Ok(())
+            }
+            Err(StoreError::Conflict(Conflict::StaleSeq { .. } | Conflict::GameOver { .. })) => {
+                let Some(fresh) = self
+                    .store
+                    .load_game(loaded.record.id, History::Full)
+                    .await?
+                else {
+                    return Err(UserError::NoSuchGame(loaded.record.id).into());
+                };
+                let state = fresh
+                    .replay()
+                    .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+                loaded.record = fresh.record;
+                loaded.state = state;
+                loaded.last = None;
+                Ok(())
+            }
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    async fn press_move(
+        &self,
+        ctx: &Ctx,
+        game: GameNo,
+        seq: u32,
+        choice: usize,
+    ) -> Outcome2<Reply> {
+        if let Some(reply) = self.repeated(ctx, game).await? {
+            return Ok(reply);
+        }
+        let loaded = self.load(game).await?;
+        if loaded.record.status != GameStatus::Active {
+            return Err(UserError::GameOver(game).into());
+        }
+        if loaded.record.seq != seq {
+            return self.stale(&loaded).await;
+        }
+        let lines = loaded.state.legal_lines();
+        let Some(line) = lines.get(choice) else {
+            return Err(UserError::NoSuchChoice.into());
+        };
+        let line = line.clone();
+        self.apply(ctx, loaded, &line).await
+    }
+
+    async fn press_piece(
+        &self,
+        ctx: &Ctx,
+        game: GameNo,
+        seq: u32,
+        group: usize,
+    ) -> Outcome2<Reply> {
+        let loaded = self.load(game).await?;
+        if loaded.record.seq != seq {
+            return self.stale(&loaded).await;
+        }
+        self.check_turn(ctx, &loaded)?;
+        let lines = loaded.state.legal_lines();
+        let groups = piece_groups(&lines);
+        let Some((piece, members)) = groups.get(group) else {
+            return Err(UserError::NoSuchChoice.into());
+        };
+        let buttons = members
+            .iter()
+            .map(|&i| {
+                button(
+                    &lines[i],
+                    format!("m{}.{}.{}", loaded.record.id, loaded.record.seq, i),
+                )
+            })
+            .collect::<Vec<_>>();
+        Ok(Reply {
+            spans: vec![Span::Text(format!(
+                "Game #{}: moves of {piece}. Choose one:",
+                loaded.record.id
+            ))],
+            buttons: rows(buttons),
+            ..Reply::default()
+        })
+    }
+
+    async fn make_move(
+        &self,
+        ctx: &Ctx,
+        game: GameNo,
+        seq: Option<u32>,
+        text: &str,
+    ) -> Outcome2<Reply> {
+        if let Some(reply) = self.repeated(ctx, game).await? {
+            return Ok(reply);
+        }
+        let loaded = self.load(game).await?;
+        if seq.is_some_and(|seq| seq != loaded.record.seq) {
+            return self.stale(&loaded).await;
+        }
+        self.apply(ctx, loaded, text).await
+    }
+
+    /// The answer to a request that was already applied: the current board.
+    async fn repeated(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Option<Reply>> {
+        if !self.store.request_handled(&ctx.key).await? {
+            return Ok(None);
+        }
+        let current = self.load(game).await?;
+        let spans = vec![Span::Text("This request was already handled.\n".into())];
+        self.board_reply(&current, spans).await.map(Some)
+    }
+
+    fn check_turn(&self, ctx: &Ctx, loaded: &Loaded) -> Outcome2<()> {
+        let game = loaded.record.id;
+        if loaded.record.status != GameStatus::Active {
+            return Err(UserError::GameOver(game).into());
+        }
+        let seat = match loaded.state.status() {
+            Status::Decision(seat) => seat,
+            Status::Done(_) => return Err(UserError::GameOver(game).into()),
+            Status::Chance => return Err(UserError::NoMoveNow(game).into()),
+        };
+        if !loaded.record.is_seated(ctx.user.id) {
+            return Err(UserError::NotAPlayer(game).into());
+        }
+        match holder(&loaded.record, seat) {
+            Some(user) if user.id == ctx.user.id => Ok(()),
+            Some(user) => Err(UserError::NotYourTurn {
+                game,
+                name: user.display_name.clone(),
+                seat: seat_name(loaded.record.game, seat.0),
+            }
+            .into()),
+            None => {
+                Err(ServiceError::Corrupt(format!("game {game}: seat {} empty", seat.0)).into())
+            }
+        }
+    }
+
+    async fn apply(&self, ctx: &Ctx, loaded: Loaded, text: &str) -> Outcome2<Reply> {
+        self.check_turn(ctx, &loaded)?;
+        let mut state = loaded.state.clone();
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.starts_with("roll:") {
+            return Err(UserError::NoRolling.into());
+        }
+        let applied = state.apply_text(&text).map_err(UserError::Illegal)?;
+        let mut actions = vec![NewAction {
+            action: applied.notation(),
+            actor: Some(ctx.user.id),
+        }];
+        let mut narration = applied.narration();
+        self.resolve_chance(&mut state, &mut actions, &mut narration)?;
+        let finish = finish_text(&state);
+        let appended = self
+            .store
+            .append_actions(
+                loaded.record.id,
+                &Append {
+                    expected_seq: loaded.record.seq,
+                    actions: &actions,
+                    request: Some(&ctx.key),
+                    finish: finish.as_deref(),
+                    snapshot: None,
+                },
+            )
+            .await;
+        match appended {
+            Ok(seq) => {
+                let mut record = loaded.record;
+                record.seq = seq;
+                if finish.is_some() {
+                    record.status = GameStatus::Finished;
+                    record.result = finish;
+                }
+                let mut spans = vec![
+                    mention(&ctx.user),
+                    Span::Text(format!(" played {}.", applied.notation())),
+                ];
+                for line in narration {
+                    spans.push(Span::Text(format!(" {line}.")));
+                }
+                spans.push(Span::Text("\n".into()));
+                let new = Loaded {
+                    record,
+                    state,
+                    last: Some(applied),
+                };
+                self.board_reply(&new, spans).await
+            }
+            Err(StoreError::Conflict(Conflict::Duplicate)) => {
+                let current = self.load(loaded.record.id).await?;
+                let spans = vec![Span::Text("This request was already handled.\n".into())];
+                self.board_reply(&current, spans).await
+            }
+            Err(StoreError::Conflict(Conflict::StaleSeq { .. })) => {
+                let current = self.load(loaded.record.id).await?;
+                self.stale(&current).await
+            }
+            Err(StoreError::Conflict(Conflict::GameOver { game, .. })) => {
+                Err(UserError::GameOver(game).into())
+            }
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    /// Draws outcomes while the state is at a chance node, appending them as actions.
+    fn resolve_chance(
+        &self,
+        state: &mut AnyGame,
+        actions: &mut Vec<NewAction>,
+        narration: &mut Vec<String>,
+    ) -> Result<Option<AnyApplied>, ServiceError> {
+        let mut last = None;
+        while state.status() == Status::Chance {
+            let mut outcomes = Vec::new();
+            for line in state.legal_lines() {
+                let (roll, weight) = line
+                    .rsplit_once(' ')
+                    .ok_or_else(|| ServiceError::Corrupt(format!("chance line {line:?}")))?;
+                let weight: u64 = weight
+                    .parse()
+                    .map_err(|_| ServiceError::Corrupt(format!("chance weight {line:?}")))?;
+                outcomes.push((roll.to_string(), weight));
+            }
+            let roll = self.dice.pick(&outcomes)?;
+            let applied = state
+                .apply_text(&roll)
+                .map_err(|e| ServiceError::Corrupt(format!("roll {roll}: {e}")))?;
+            narration.push(format!("Rolled {}", roll.trim_start_matches("roll:")));
+            narration.extend(applied.narration());
+            actions.push(NewAction {
+                action: applied.notation(),
+                actor: None,
+            });
+            last = Some(applied);
+        }
+        Ok(last)
+    }
+
+    async fn stale(&self, current: &Loaded) -> Outcome2<Reply> {
+        let spans = vec![Span::Text(
+            "This board has changed; here is the current one.\n".into(),
+        )];
+        self.board_reply(current, spans).await
+    }
+
+    async fn resign(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Reply> {
+        let loaded = self.load(game).await?;
+        if loaded.record.status != GameStatus::Active {
+            return Err(UserError::GameOver(game).into());
+        }
+        let id = loaded.record.game;
+        let Some(mine) = loaded
+            .record
+            .seats
+            .iter()
+            .find(|h| h.user.id == ctx.user.id)
+        else {
+            return Err(UserError::NotAPlayer(game).into());
+        };
+        let my_team = team_of(id, mine.seat);
+        let winner = loaded
+            .record
+            .seats
+            .iter()
+            .map(|h| team_of(id, h.seat))
+            .find(|&t| t != my_team)
+            .unwrap_or(my_team);
+        let result = format!("winner {} (resigned)", team_name(id, winner));
+        let record = self
+            .store
+            .end_game(game, GameEnd::Finished, &result)
+            .await?;
+        Ok(Reply {
+            spans: vec![
+                mention(&ctx.user),
+                Span::Text(format!(
+                    " resigned game #{}. {} wins.",
+                    record.id,
+                    team_name(id, winner)
+                )),
+            ],
+            ..Reply::default()
+        })
+    }
+
+    async fn games(&self, ctx: &Ctx) -> Outcome2<Reply> {
+        let all = self.store.active_games_in_chat(ctx.chat.id).await?;
+        if all.is_empty() {
+            return Err(UserError::NoGame.into());
+        }
+        let (mut mine, others): (Vec<GameRecord>, Vec<GameRecord>) =
+            all.into_iter().partition(|g| g.is_seated(ctx.user.id));
+        mine.extend(others);
+        let mut lines = vec!["Active games here:".to_string()];
+        let mut buttons = Vec::new();
+        for record in mine {
+            let players: Vec<String> = record
+                .seats
+                .iter()
+                .map(|h| format!("{} {}", seat_name(record.game, h.seat), h.user.display_name))
+                .collect();
+            lines.push(format!(
+                "#{} {}: {} (action {})",
+                record.id,
+                record.game.name(),
+                players.join(", "),
+                record.seq
+            ));
+            buttons.push(button(
+                &format!("#{}", record.id),
+                format!("b{}", record.id),
+            ));
+        }
+        Ok(Reply {
+            spans: vec![Span::Text(lines.join("\n"))],
+            buttons: rows(buttons),
+            ..Reply::default()
+        })
+    }
+
+    /// The board: picture, whose turn (or the result), and buttons for the legal moves.
+    async fn board_reply(&self, loaded: &Loaded, mut spans: Vec<Span>) -> Outcome2<Reply> {
+        let record = &loaded.record;
+        let id = record.game;
+        spans.push(Span::Text(format!("Game #{} ({}): ", record.id, id.name())));
+        let mut buttons = Vec::new();
+        if record.status == GameStatus::Active {
+            match loaded.state.status() {
+                Status::Decision(seat) => {
+                    if let Some(user) = holder(record, seat) {
+                        spans.push(mention(user));
+                    }
+                    spans.push(Span::Text(format!(" ({}) to move.", seat_name(id, seat.0))));
+                    buttons = move_buttons(record, &loaded.state.legal_lines());
+                }
+                Status::Chance => spans.push(Span::Text("rolling.".into())),
+                Status::Done(outcome) => spans.extend(result_spans(record, outcome)),
+            }
+        } else if let Status::Done(outcome) = loaded.state.status() {
+            spans.extend(result_spans(record, outcome));
+        } else {
+            spans.push(Span::Text(format!(
+                "over: {}.",
+                record.result.as_deref().unwrap_or("no result")
+            )));
+        }
+        let picture = if self.pictures {
+            let state = loaded.state.clone();
+            let last = loaded.last.clone();
+            let png =
+                tokio::task::spawn_blocking(move || tabula_render::render(&state, last.as_ref()))
+                    .await
+                    .map_err(ServiceError::from)?
+                    .map_err(ServiceError::from)?;
+            Some(png)
+        } else {
+            None
+        };
+        Ok(Reply {
+            spans,
+            picture,
+            buttons,
+            ..Reply::default()
+        })
+    }
+}
+
+fn result_spans(record: &GameRecord, outcome: Outcome) -> Vec<Span> {
+    match outcome {
+        Outcome::Draw => vec![Span::Text("the game is over: a draw.".into())],
+        Outcome::Winner(team) => {
+            let mut spans = vec![Span::Text(format!(
+                "the game is over: {} wins (",
+                team_name(record.game, team.0)
+            ))];
+            let mut seen = Vec::new();
+            for holder in &record.seats {
+                if team_of(record.game, holder.seat) == team.0 && !seen.contains(&holder.user.id) {
+                    if !seen.is_empty() {
+                        spans.push(Span::Text(", ".into()));
+                    }
+                    seen.push(holder.user.id);
+                    spans.push(mention(&holder.user));
+                }
+            }
+            spans.push(Span::Text(").".into()));
+            spans
+        }
+    }
+}
+
+/// Buttons for the legal moves: one per move when few, else one per piece (two steps).
+fn move_buttons(record: &GameRecord, lines: &[String]) -> Vec<Vec<Button>> {
+    let (game, seq) = (record.id, record.seq);
+    if lines.len() <= MAX_BUTTONS {
+        let buttons = lines
+            .iter()
+            .enumerate()
+            .map(|(i, line)| button(line, format!("m{game}.{seq}.{i}")))
+            .collect();
+        return rows(buttons);
+    }
+    let buttons = piece_groups(lines)
+        .into_iter()
+        .enumerate()
+        .take(MAX_BUTTONS * 2)
+        .map(|(i, (piece, members))| {
+            if let [only] = members.as_slice() {
+                button(&lines[*only], format!("m{game}.{seq}.{only}"))
+            } else {
+                button(&format!("{piece}…"), format!("p{game}.{seq}.{i}"))
+            }
+        })
+        .collect();
+    rows(buttons)
+}
+
+/// The legal moves grouped by the piece they start from (the text before the first
+/// separator), in first-seen order.
+fn piece_groups(lines: &[String]) -> Vec<(String, Vec<usize>)> {
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let piece = line
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| matches!(c, '-' | 'x' | '+' | '&'))
+            .map_or(line.as_str(), |(at, _)| &line[..at])
+            .to_string();
+        match groups.iter_mut().find(|(p, _)| *p == piece) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((piece, vec![i])),
+        }
+    }
+    groups
+}
+
+fn rows(buttons: Vec<Button>) -> Vec<Vec<Button>> {
+    buttons.chunks(4).map(<[Button]>::to_vec).collect()
+}
+
+fn button(label: &str, data: String) -> Button {
+    Button {
+        label: label.to_string(),
+        data,
+    }
+}
+
+fn mention(user: &User) -> Span {
+    Span::Mention(user.platform_user_id.clone(), user.display_name.clone())
+}
+
+fn text_reply(text: String) -> Reply {
+    Reply {
+        spans: vec![Span::Text(text)],
+        ..Reply::default()
+    }
+}
+
+fn options_suffix(options: &str) -> String {
+    if options.is_empty() {
+        String::new()
+    } else {
+        format!(" ({options})")
+    }
+}
+
+fn parse_game(name: &str) -> Result<GameId, UserError> {
+    let wanted = name.to_lowercase().replace([' ', '_'], "-");
+    let wanted = if wanted == "coanki" {
+        "coan-ki".to_string()
+    } else {
+        wanted
+    };
+    wanted
+        .parse()
+        .map_err(|_| UserError::UnknownGame(name.to_string()))
+}
+
+/// A leading `#12` in the arguments, and the rest.
+fn game_number(args: &str) -> (Option<GameNo>, &str) {
+    let args = args.trim();
+    if let Some(rest) = args.strip_prefix('#') {
+        let (number, rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        if let Ok(n) = number.parse() {
+            return (Some(GameNo(n)), rest.trim());
+        }
+    }
+    (None, args)
+}
+
+fn holder(record: &GameRecord, seat: Seat) -> Option<&User> {
+    record
+        .seats
+        .iter()
+        .find(|h| h.seat == seat.0)
+        .map(|h| &h.user)
+}
+
+fn finish_text(state: &AnyGame) -> Option<String> {
+    matches!(state.status(), Status::Done(_)).then(|| state.status_line())
+}
+
+fn team_of(id: GameId, seat: u8) -> u8 {
+    tabula_core::with_game_type!(id, G => G::team_of(Seat(seat)).0)
+}
+
+fn team_name(id: GameId, team: u8) -> &'static str {
+    tabula_core::with_game_type!(id, G => G::TEAMS.get(usize::from(team)).copied().unwrap_or("?"))
+}
+
+fn seat_name(id: GameId, seat: u8) -> &'static str {
+    id.seats().get(usize::from(seat)).copied().unwrap_or("?")
+}
+
+/// The answer to a user's mistake.
+fn sorry(error: &UserError) -> String {
+    let text = error.to_string();
+    if text.ends_with(['.', '?', '!']) {
+        format!("Sorry: {text}")
+    } else {
+        format!("Sorry: {text}.")
+    }
+}
+
+/// An error with its sources, on one line.
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

@@ -1,0 +1,90 @@
+//! The service's fixed texts (help, rule summaries) and the text listings of a game.
+
+use tabula_core::{AnyGame, GameId, Status};
+
+use crate::store::{ActionRecord, GameRecord};
+
+/// The answer to `/help`.
+pub const HELP: &str = "Tabula: traditional board games.\n\
+/play <game> [@user ...] [option=value ...]: challenge people (or anyone, with no names)\n\
+/accept, /decline, /cancel [#challenge]: answer or withdraw a challenge\n\
+/move [#game] <move>: make a move (or press a button under the board)\n\
+/board, /moves, /history [#game]: look at a game (anyone may)\n\
+/resign [#game]: give up\n\
+/games: the active games here, yours first\n\
+/rules <game>: a short summary of a game's rules\n\
+Games: konane, koan, kolowis, coan-ki, pachisi. Dice are rolled for you.";
+
+/// A short summary of a game's rules.
+pub fn rules(id: GameId) -> &'static str {
+    match id {
+        GameId::Konane => {
+            "Konane (2 players): the board starts full. Black, then White, removes one own stone; \
+             after that every turn is a capture: jump orthogonally over an enemy stone into the \
+             empty cell beyond, and keep jumping in the same line if you like. Who cannot capture \
+             loses. Moves: `d4-f4`, `d4-f4-h4`; removals: `e4`. Option: size=<n>."
+        }
+        GameId::Koan => {
+            "Koan (2 players): octagonal and square pieces move forward one space at a time; a \
+             piece captures by moving onto an enemy piece of its own shape's cell. First to reach \
+             the far row wins; who cannot move loses. Moves: `G11-G9`, captures `G11xG9`."
+        }
+        GameId::Kolowis => {
+            "Kolowis Awithlaknannai (2 players): three rows of points joined by lines. Step to a \
+             neighbouring empty point, or capture by jumping over an enemy piece; captures are \
+             compulsory and may be chained and broken off. Who cannot move loses. Moves: \
+             `C8-B9`, captures `C2xC4xC6`."
+        }
+        GameId::CoanKi => {
+            "Coan Ki (2 players): a race of 16 pieces round a loop of 16 cells, driven by two \
+             dice that the bot rolls. A throw is used whole or lost; a double one costs a \
+             penalty. First to bring every piece home wins. Moves: `a1+5&b1+11`."
+        }
+        GameId::Pachisi => {
+            "Pachisi (2 or 4 players, teams SN and EW): four pieces each leave the Charkoni, go \
+             round the cross and come back. Six cowries (rolled by the bot) give 2-6, 10 or 25; \
+             10, 6 and 25 earn another throw. Capture by landing on an enemy outside the castle \
+             squares. The first team home wins. Moves: `throw`, `skip`, `enter+10`, `<square>+<v>`."
+        }
+    }
+}
+
+/// The answer to `/moves`.
+pub fn moves(record: &GameRecord, state: &AnyGame) -> String {
+    match state.status() {
+        Status::Decision(_) => {
+            let lines = state.legal_lines();
+            format!(
+                "Game #{}: {} legal moves: {}",
+                record.id,
+                lines.len(),
+                lines.join(" ")
+            )
+        }
+        Status::Chance => format!("Game #{}: dice are being rolled.", record.id),
+        Status::Done(_) => format!("Game #{} is over: {}.", record.id, state.status_line()),
+    }
+}
+
+/// The answer to `/history`: every action, rolls included.
+pub fn history(record: &GameRecord, actions: &[ActionRecord]) -> String {
+    if actions.is_empty() {
+        return format!(
+            "Game #{} ({}): no moves yet.",
+            record.id,
+            record.game.name()
+        );
+    }
+    let mut out = format!("Game #{} ({}):", record.id, record.game.name());
+    for action in actions {
+        let who = action
+            .actor
+            .and_then(|actor| record.seats.iter().find(|h| h.user.id == actor))
+            .map_or("dice", |h| h.user.display_name.as_str());
+        out.push_str(&format!("\n{}. {} ({who})", action.seq, action.action));
+    }
+    if let Some(result) = &record.result {
+        out.push_str(&format!("\nResult: {result}"));
+    }
+    out
+}

@@ -1,0 +1,175 @@
+//! Test databases shared by the service tests: a SQLite file per test, and a fresh PostgreSQL
+//! schema per test when `TABULA_TEST_POSTGRES_URL` is set (as in `store_conformance.rs`).
+
+#![allow(dead_code)]
+
+use std::io::Write;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use tabula_bot::store::{DatabaseUrl, Store};
+
+/// The environment variable naming the PostgreSQL server of the tests.
+const POSTGRES_URL_VAR: &str = "TABULA_TEST_POSTGRES_URL";
+
+static NEXT_DATABASE: AtomicU32 = AtomicU32::new(0);
+
+/// A name no other test of any run uses.
+pub fn unique_name(prefix: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.subsec_nanos());
+    format!(
+        "{prefix}_{}_{}_{nanos}",
+        std::process::id(),
+        NEXT_DATABASE.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+pub async fn connect(url: &DatabaseUrl) -> Store {
+    match Store::connect(url).await {
+        Ok(store) => store,
+        Err(error) => panic!("cannot open the test database: {}", chain(&error)),
+    }
+}
+
+/// An error with its sources, on one line.
+pub fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+/// A SQLite database file in the temporary directory, removed (with its WAL files) on drop.
+pub struct SqliteFile {
+    path: PathBuf,
+}
+
+impl SqliteFile {
+    pub fn new() -> SqliteFile {
+        SqliteFile {
+            path: std::env::temp_dir().join(format!("{}.db", unique_name("tabula_store"))),
+        }
+    }
+
+    pub fn url(&self) -> DatabaseUrl {
+        DatabaseUrl::new(format!("sqlite://{}", self.path.display()))
+    }
+}
+
+impl Drop for SqliteFile {
+    fn drop(&mut self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut path = self.path.clone().into_os_string();
+            path.push(suffix);
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// A fresh PostgreSQL schema on the server of `TABULA_TEST_POSTGRES_URL`; the store connects
+/// with its `search_path` set to it, so tests running at once never see each other's rows.
+pub struct PostgresSchema {
+    base: String,
+    name: String,
+}
+
+impl PostgresSchema {
+    /// `None` (after saying so on stderr) when the variable is unset; a panic when it is set
+    /// and the server cannot be used.
+    pub async fn create(test: &str) -> Option<PostgresSchema> {
+        let Ok(base) = std::env::var(POSTGRES_URL_VAR) else {
+            // Straight to stderr, past the test harness's capture, so the line is always seen.
+            let _ = writeln!(
+                std::io::stderr(),
+                "postgres::{test}: NOT RUN: {POSTGRES_URL_VAR} is unset (CI sets it)"
+            );
+            return None;
+        };
+        let name = unique_name("service");
+        admin(&base, &format!("CREATE SCHEMA {name}")).await;
+        Some(PostgresSchema { base, name })
+    }
+
+    pub fn url(&self) -> DatabaseUrl {
+        let separator = if self.base.contains('?') { '&' } else { '?' };
+        DatabaseUrl::new(format!(
+            "{}{separator}options=-c%20search_path%3D{}",
+            self.base, self.name
+        ))
+    }
+
+    /// Drops the schema, then passes on the test's panic, if any.
+    pub async fn finish(self, outcome: Result<(), tokio::task::JoinError>) {
+        admin(&self.base, &format!("DROP SCHEMA {} CASCADE", self.name)).await;
+        if let Err(error) = outcome {
+            match error.try_into_panic() {
+                Ok(panic) => std::panic::resume_unwind(panic),
+                Err(error) => panic!("test task failed: {error}"),
+            }
+        }
+    }
+}
+
+/// Runs one administrative statement on the test server, creating the test database first if
+/// the server does not have it yet.
+async fn admin(base: &str, statement: &str) {
+    use sqlx::postgres::PgConnectOptions;
+    use sqlx::{ConnectOptions, Executor};
+    use std::str::FromStr;
+
+    let options = match PgConnectOptions::from_str(base) {
+        Ok(options) => options,
+        Err(error) => panic!("{POSTGRES_URL_VAR} is not a PostgreSQL URL: {error}"),
+    };
+    let mut connection = match options.connect().await {
+        Ok(connection) => connection,
+        Err(error)
+            if error
+                .as_database_error()
+                .and_then(|error| error.code())
+                .is_some_and(|code| code == "3D000") =>
+        {
+            // The database does not exist: create it from the server's `postgres` database.
+            let database = options.get_database().unwrap_or("postgres").to_string();
+            let mut server = match options.clone().database("postgres").connect().await {
+                Ok(connection) => connection,
+                Err(error) => panic!("{POSTGRES_URL_VAR} is set but unusable: {error}"),
+            };
+            if let Err(error) = server
+                .execute(sqlx::AssertSqlSafe(format!(
+                    "CREATE DATABASE \"{database}\""
+                )))
+                .await
+            {
+                // Another test may have created it meanwhile (duplicate_database, or the
+                // unique index of the catalogue when both tried at once).
+                let code = error.as_database_error().and_then(|error| error.code());
+                assert!(
+                    matches!(code.as_deref(), Some("42P04" | "23505")),
+                    "cannot create the test database: {error}"
+                );
+            }
+            match options.connect().await {
+                Ok(connection) => connection,
+                Err(error) => panic!("{POSTGRES_URL_VAR} is set but unusable: {error}"),
+            }
+        }
+        Err(error) => panic!(
+            "{POSTGRES_URL_VAR} is set but the server is unreachable: {error} \
+             (start it: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start)"
+        ),
+    };
+    if let Err(error) = connection
+        .execute(sqlx::AssertSqlSafe(statement.to_string()))
+        .await
+    {
+        panic!("{statement}: {error}");
+    }
+}

@@ -1,0 +1,668 @@
+//! The service end to end over a real store: whole games of all five games with scripted dice
+//! (moves typed with `/move` and pressed as buttons), restarts on the same database, races on
+//! PostgreSQL, repeated requests, stale buttons, and the answers to mistakes.
+//!
+//! SQLite tests use a fresh file each; the PostgreSQL tests run when `TABULA_TEST_POSTGRES_URL`
+//! is set (CI sets it) and say on stderr that they were not run otherwise.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use common::{PostgresSchema, SqliteFile, connect};
+use tabula_bot::service::{Dice, Input, Reply, Request, Service};
+use tabula_bot::store::{DatabaseUrl, GameNo, GameStatus, History, Platform, Store};
+use tabula_core::{AnyGame, GameId, Status};
+
+/// A small deterministic generator for the scripted dice and the test's choice of moves.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+}
+
+fn scripted_dice(seed: u64) -> Dice {
+    let mut lcg = Lcg(seed);
+    Dice::scripted((0..200_000).map(|_| lcg.next()))
+}
+
+static NEXT_KEY: AtomicU64 = AtomicU64::new(1);
+
+/// A chat of the service, with people sending commands and pressing buttons.
+struct Table {
+    service: Service,
+}
+
+impl Table {
+    fn new(store: Store, seed: u64) -> Table {
+        Table {
+            service: Service::new(store, scripted_dice(seed)).with_pictures(false),
+        }
+    }
+
+    fn request(user: &str, input: Input) -> Request {
+        Request {
+            platform: Platform::Local,
+            chat: ("chat1".into(), "Test chat".into()),
+            user: (user.into(), user.to_uppercase()),
+            request_key: format!("k{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
+            input,
+        }
+    }
+
+    async fn send(&self, request: &Request) -> Reply {
+        match self.service.handle(request).await {
+            Ok(reply) => reply,
+            Err(error) => panic!("internal failure: {}", common::chain(&error)),
+        }
+    }
+
+    async fn cmd(&self, user: &str, text: &str) -> Reply {
+        self.send(&Table::request(user, Input::Command(text.into())))
+            .await
+    }
+
+    async fn press(&self, user: &str, data: &str) -> Reply {
+        self.send(&Table::request(user, Input::Button(data.into())))
+            .await
+    }
+
+    fn store(&self) -> &Store {
+        self.service.store()
+    }
+
+    /// The game's state replayed from the store, and who is to act (platform user id).
+    async fn state(&self, game: GameNo) -> (AnyGame, GameStatus, Option<String>, u32) {
+        let loaded = match self.store().load_game(game, History::Full).await {
+            Ok(Some(loaded)) => loaded,
+            other => panic!("cannot load game {game}: {other:?}"),
+        };
+        let state = match loaded.replay() {
+            Ok(state) => state,
+            Err(error) => panic!("stored game does not replay: {error}"),
+        };
+        let actor = match state.status() {
+            Status::Decision(seat) => loaded
+                .record
+                .seats
+                .iter()
+                .find(|h| h.seat == seat.0)
+                .map(|h| h.user.platform_user_id.clone()),
+            _ => None,
+        };
+        (state, loaded.record.status, actor, loaded.record.seq)
+    }
+}
+
+fn text(reply: &Reply) -> String {
+    reply.plain_text()
+}
+
+/// Starts a game of `id` between alice and bob (challenge, accept) and returns its number.
+async fn start(table: &Table, id: GameId) -> GameNo {
+    let reply = table.cmd("alice", &format!("/play {id} @bob")).await;
+    assert!(text(&reply).contains("challenges"), "{}", text(&reply));
+    assert!(reply.all_buttons().all(|b| b.data.len() <= 64));
+    let reply = table.cmd("bob", "/accept").await;
+    let body = text(&reply);
+    assert!(body.contains("begins. Seats by lot"), "{body}");
+    let games = match table
+        .store()
+        .active_games_in_chat(reply_chat(table).await)
+        .await
+    {
+        Ok(games) => games,
+        Err(error) => panic!("{error}"),
+    };
+    match games.last() {
+        Some(game) => game.id,
+        None => panic!("no game started: {body}"),
+    }
+}
+
+async fn reply_chat(table: &Table) -> tabula_bot::store::ChatId {
+    match table
+        .store()
+        .upsert_chat(Platform::Local, "chat1", "Test chat")
+        .await
+    {
+        Ok(chat) => chat.id,
+        Err(error) => panic!("{error}"),
+    }
+}
+
+/// Plays `game` until it ends (or `limit` moves), alternating between typing the chosen move
+/// and pressing its button (in two steps when the moves are grouped by piece). Returns the
+/// number of moves made.
+async fn drive(table: &Table, game: GameNo, seed: u64, limit: usize) -> usize {
+    let mut lcg = Lcg(seed);
+    let mut board = table.cmd("alice", &format!("/board #{game}")).await;
+    for step in 0..limit {
+        let (state, status, actor, seq) = table.state(game).await;
+        if status != GameStatus::Active {
+            assert!(matches!(state.status(), Status::Done(_)));
+            return step;
+        }
+        let Some(actor) = actor else {
+            panic!(
+                "active game {game} at rest with nobody to move: {}",
+                state.status_line()
+            );
+        };
+        let lines = state.legal_lines();
+        assert!(!lines.is_empty());
+        let index = usize::try_from(lcg.next()).unwrap_or(0) % lines.len();
+        let line = &lines[index];
+        let reply = if step % 2 == 0 {
+            table.cmd(&actor, &format!("/move #{game} {line}")).await
+        } else {
+            let direct = board.all_buttons().find(|b| b.label == *line).cloned();
+            let button = match direct {
+                Some(button) => button,
+                None => {
+                    let group = board.all_buttons().find(|b| {
+                        b.label
+                            .strip_suffix('…')
+                            .and_then(|piece| line.strip_prefix(piece))
+                            .is_some_and(|rest| rest.starts_with(['-', 'x', '+', '&']))
+                    });
+                    let Some(group) = group.cloned() else {
+                        panic!("no button for {line} in {:?}", board.buttons);
+                    };
+                    let choices = table.press(&actor, &group.data).await;
+                    let found = choices.all_buttons().find(|b| b.label == *line).cloned();
+                    match found {
+                        Some(button) => button,
+                        None => panic!("no button for {line} after {}", text(&choices)),
+                    }
+                }
+            };
+            assert!(button.data.len() <= 64, "{}", button.data);
+            table.press(&actor, &button.data).await
+        };
+        let body = text(&reply);
+        assert!(
+            body.contains(" played ") && !body.starts_with("Sorry"),
+            "move {line} at seq {seq}: {body}"
+        );
+        assert!(
+            reply
+                .all_buttons()
+                .all(|b| b.data.len() <= 64 && b.data.chars().count() <= 100),
+            "button data too long: {:?}",
+            reply.buttons
+        );
+        assert!(reply.all_buttons().count() <= 2 * tabula_bot::service::MAX_BUTTONS);
+        board = reply;
+    }
+    limit
+}
+
+/// Whole game of `id` to the end, then checks the log.
+async fn whole_game(store: Store, id: GameId, seed: u64) {
+    let table = Table::new(store, seed);
+    let game = start(&table, id).await;
+    let moves = drive(&table, game, seed, 5000).await;
+    assert!(moves < 5000, "{id} did not end in 5000 moves");
+    let (state, status, _, seq) = table.state(game).await;
+    assert_eq!(status, GameStatus::Finished);
+    assert!(matches!(state.status(), Status::Done(_)));
+    let board = table.cmd("bob", &format!("/board #{game}")).await;
+    assert!(
+        text(&board).contains("the game is over"),
+        "{}",
+        text(&board)
+    );
+    assert!(board.buttons.is_empty());
+    let history = table.cmd("carol", &format!("/history #{game}")).await;
+    assert!(text(&history).contains(&format!("\n{seq}. ")));
+    check_log(table.store(), game).await;
+    let late = table.cmd("alice", &format!("/move #{game} a1")).await;
+    assert!(text(&late).starts_with("Sorry"), "{}", text(&late));
+}
+
+/// The log is numbered 1..=seq with no gap or duplicate.
+async fn check_log(store: &Store, game: GameNo) {
+    let loaded = match store.load_game(game, History::Full).await {
+        Ok(Some(loaded)) => loaded,
+        other => panic!("{other:?}"),
+    };
+    let seqs: Vec<u32> = loaded.actions.iter().map(|a| a.seq).collect();
+    let expected: Vec<u32> = (1..=loaded.record.seq).collect();
+    assert_eq!(seqs, expected);
+}
+
+async fn sqlite_store() -> (SqliteFile, Store) {
+    let file = SqliteFile::new();
+    let store = connect(&file.url()).await;
+    (file, store)
+}
+
+macro_rules! whole_games {
+    ($($name:ident => $id:expr, $seed:expr;)*) => {
+        mod whole_game_sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let (_file, store) = super::sqlite_store().await;
+                    super::whole_game(store.clone(), $id, $seed).await;
+                    store.close().await;
+                }
+            )*
+        }
+        mod whole_game_postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::on_postgres(stringify!($name), |url| async move {
+                        let store = super::connect(&url).await;
+                        super::whole_game(store.clone(), $id, $seed).await;
+                        store.close().await;
+                    })
+                    .await;
+                }
+            )*
+        }
+    };
+}
+
+whole_games! {
+    konane => tabula_core::GameId::Konane, 1;
+    koan => tabula_core::GameId::Koan, 2;
+    kolowis => tabula_core::GameId::Kolowis, 3;
+    coan_ki => tabula_core::GameId::CoanKi, 4;
+    pachisi => tabula_core::GameId::Pachisi, 5;
+}
+
+/// Runs `case` on a fresh PostgreSQL schema, when the server is configured.
+async fn on_postgres<F, Fut>(test: &str, case: F)
+where
+    F: FnOnce(DatabaseUrl) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    let Some(schema) = PostgresSchema::create(test).await else {
+        return;
+    };
+    let url = schema.url();
+    let outcome = tokio::spawn(case(url)).await;
+    schema.finish(outcome).await;
+}
+
+/// Plays a few moves, drops the service and the store, reconnects, and plays to the end.
+async fn restart(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 11);
+    let game = start(&table, GameId::CoanKi).await;
+    let played = drive(&table, game, 7, 6).await;
+    assert_eq!(played, 6);
+    let (before, _, _, seq_before) = table.state(game).await;
+    drop(table);
+    store.close().await;
+
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 12);
+    let (after, status, _, seq_after) = table.state(game).await;
+    assert_eq!(status, GameStatus::Active);
+    assert_eq!(seq_after, seq_before);
+    assert_eq!(after, before);
+    let games = table.cmd("bob", "/games").await;
+    assert!(
+        text(&games).contains(&format!("#{game}")),
+        "{}",
+        text(&games)
+    );
+    let moves = drive(&table, game, 8, 5000).await;
+    assert!(moves < 5000);
+    let (_, status, _, _) = table.state(game).await;
+    assert_eq!(status, GameStatus::Finished);
+    check_log(table.store(), game).await;
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_continues_the_game_sqlite() {
+    let file = SqliteFile::new();
+    restart(file.url()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_continues_the_game_postgres() {
+    on_postgres("restart", restart).await;
+}
+
+/// Many tasks press the same button, then send conflicting moves, at once: one is applied per
+/// turn, every other caller gets a clear answer, and the log has no gap or duplicate.
+async fn races(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Arc::new(Table::new(store.clone(), 21));
+    let game = start(&table, GameId::Kolowis).await;
+    for round in 0..6 {
+        let (state, _, actor, seq) = table.state(game).await;
+        let Some(actor) = actor else {
+            panic!("nobody to move");
+        };
+        let lines = state.legal_lines();
+        let mut tasks = Vec::new();
+        for task in 0..12 {
+            let table = Arc::clone(&table);
+            let actor = actor.clone();
+            let input = if round % 2 == 0 {
+                Input::Button(format!("m{game}.{seq}.0"))
+            } else {
+                Input::Command(format!("/move #{game} {}", lines[task % lines.len()]))
+            };
+            tasks.push(tokio::spawn(async move {
+                let request = Table::request(&actor, input);
+                table.send(&request).await
+            }));
+        }
+        let mut applied = 0;
+        for task in tasks {
+            let reply = match task.await {
+                Ok(reply) => reply,
+                Err(error) => panic!("task failed: {error}"),
+            };
+            let body = text(&reply);
+            if body.contains(" played ") {
+                applied += 1;
+            } else {
+                assert!(
+                    body.contains("This board has changed") || body.starts_with("Sorry"),
+                    "unclear answer: {body}"
+                );
+            }
+        }
+        assert_eq!(applied, 1, "round {round}");
+        let (_, _, _, seq_after) = table.state(game).await;
+        assert!(seq_after > seq);
+        check_log(table.store(), game).await;
+    }
+    // Many people take one open challenge at once: one game starts.
+    let reply = table.cmd("carol", "/play konane").await;
+    let Some(accept) = reply.all_buttons().find(|b| b.label == "Accept").cloned() else {
+        panic!("no accept button: {}", text(&reply));
+    };
+    let mut tasks = Vec::new();
+    for taker in 0..10 {
+        let table = Arc::clone(&table);
+        let data = accept.data.clone();
+        tasks.push(tokio::spawn(async move {
+            let request = Table::request(&format!("taker{taker}"), Input::Button(data));
+            table.send(&request).await
+        }));
+    }
+    let mut started = 0;
+    for task in tasks {
+        let reply = match task.await {
+            Ok(reply) => reply,
+            Err(error) => panic!("task failed: {error}"),
+        };
+        let body = text(&reply);
+        if body.contains("begins") {
+            started += 1;
+        } else {
+            assert!(body.starts_with("Sorry"), "unclear answer: {body}");
+        }
+    }
+    assert_eq!(started, 1);
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_presses_and_moves_apply_once_postgres() {
+    on_postgres("races", races).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn duplicate_request_is_applied_once() {
+    let (_file, store) = sqlite_store().await;
+    let table = Table::new(store.clone(), 31);
+    let game = start(&table, GameId::Konane).await;
+    let (state, _, actor, seq) = table.state(game).await;
+    let actor = actor.unwrap_or_default();
+    let line = state.legal_lines().first().cloned().unwrap_or_default();
+    let request = Table::request(&actor, Input::Command(format!("/move {line}")));
+    let first = table.send(&request).await;
+    assert!(text(&first).contains(" played "), "{}", text(&first));
+    let second = table.send(&request).await;
+    assert!(
+        text(&second).contains("already handled"),
+        "{}",
+        text(&second)
+    );
+    let (_, _, _, seq_after) = table.state(game).await;
+    assert_eq!(seq_after, seq + 1);
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stale_button_gets_the_current_board() {
+    let (_file, store) = sqlite_store().await;
+    let table = Table::new(store.clone(), 41);
+    let game = start(&table, GameId::Konane).await;
+    let (_, _, actor, seq) = table.state(game).await;
+    let actor = actor.unwrap_or_default();
+    let old = format!("m{game}.{seq}.0");
+    let reply = table.press(&actor, &old).await;
+    assert!(text(&reply).contains(" played "));
+    let (_, _, next, seq_after) = table.state(game).await;
+    let stale = table.press(&next.unwrap_or_default(), &old).await;
+    assert!(
+        text(&stale).contains("This board has changed"),
+        "{}",
+        text(&stale)
+    );
+    assert!(!stale.buttons.is_empty());
+    assert!(
+        stale
+            .all_buttons()
+            .all(|b| b.data.contains(&format!(".{seq_after}.")))
+    );
+    let (_, _, _, unchanged) = table.state(game).await;
+    assert_eq!(unchanged, seq_after);
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn non_players_and_wrong_seats_are_refused() {
+    let (_file, store) = sqlite_store().await;
+    let table = Table::new(store.clone(), 51);
+    let game = start(&table, GameId::Konane).await;
+    let (state, _, actor, seq) = table.state(game).await;
+    let actor = actor.unwrap_or_default();
+    let other = if actor == "alice" { "bob" } else { "alice" };
+    let line = state.legal_lines().first().cloned().unwrap_or_default();
+    let reply = table.cmd("carol", &format!("/move #{game} {line}")).await;
+    assert!(text(&reply).contains("not playing"), "{}", text(&reply));
+    let reply = table.press("carol", &format!("m{game}.{seq}.0")).await;
+    assert!(text(&reply).contains("not playing"), "{}", text(&reply));
+    let reply = table.cmd(other, &format!("/move #{game} {line}")).await;
+    assert!(text(&reply).contains("not your turn"), "{}", text(&reply));
+    let look = table.cmd("carol", "/board").await;
+    assert!(text(&look).contains("to move"), "{}", text(&look));
+    let (_, _, _, unchanged) = table.state(game).await;
+    assert_eq!(unchanged, seq);
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_gets_clear_messages() {
+    let (_file, store) = sqlite_store().await;
+    let table = Table::new(store.clone(), 61);
+    let cases = [
+        ("/frobnicate", "I do not know `/frobnicate`"),
+        ("/play chess @bob", "there is no game `chess`"),
+        ("/play konane @bob size=7x", "size"),
+        ("/play konane @bob @carol", "played by 2 players"),
+        ("/play", "usage"),
+        ("/accept", "no challenge waiting"),
+        ("/board", "no active game"),
+        ("/rules", "usage"),
+        ("hello", "commands start with `/`"),
+    ];
+    for (input, expected) in cases {
+        let reply = table.cmd("alice", input).await;
+        let body = text(&reply);
+        assert!(body.starts_with("Sorry"), "{input}: {body}");
+        assert!(body.contains(expected), "{input}: {body}");
+    }
+    let game = start(&table, GameId::Konane).await;
+    let (_, _, actor, seq) = table.state(game).await;
+    let actor = actor.unwrap_or_default();
+    for (input, expected) in [
+        ("/move z99", "z99"),
+        ("/move", "usage"),
+        ("/move roll:3", "rolls the dice"),
+    ] {
+        let reply = table.cmd(&actor, input).await;
+        let body = text(&reply);
+        assert!(
+            body.starts_with("Sorry") && body.contains(expected),
+            "{input}: {body}"
+        );
+    }
+    let reply = table.press(&actor, "zz").await;
+    assert!(text(&reply).contains("not understood"));
+    let reply = table.press(&actor, &format!("m{game}.{seq}.999")).await;
+    assert!(
+        text(&reply).contains("no longer offered"),
+        "{}",
+        text(&reply)
+    );
+    let rules = table.cmd("carol", "/rules coan-ki").await;
+    assert!(text(&rules).contains("Coan Ki"));
+    let help = table.cmd("carol", "/help").await;
+    assert!(text(&help).contains("/play"));
+    let (_, _, _, unchanged) = table.state(game).await;
+    assert_eq!(unchanged, seq);
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn several_games_ask_which_and_challenges_settle() {
+    let (_file, store) = sqlite_store().await;
+    let table = Table::new(store.clone(), 71);
+    let first = start(&table, GameId::Konane).await;
+    let second = start(&table, GameId::Koan).await;
+    let reply = table.cmd("alice", "/board").await;
+    assert!(text(&reply).contains("several games"), "{}", text(&reply));
+    let reply = table.cmd("alice", &format!("/board #{second}")).await;
+    assert!(text(&reply).contains(&format!("Game #{second}")));
+    let reply = table.cmd("alice", &format!("/resign #{first}")).await;
+    assert!(text(&reply).contains("resigned"), "{}", text(&reply));
+    // Open challenge, taken by anyone; a named one declined; one cancelled.
+    let reply = table.cmd("carol", "/play pachisi").await;
+    assert!(text(&reply).contains("anyone"), "{}", text(&reply));
+    let reply = table.cmd("carol", "/accept").await;
+    assert!(
+        text(&reply).contains("no challenge waiting"),
+        "{}",
+        text(&reply)
+    );
+    let reply = table.cmd("dave", "/accept").await;
+    assert!(text(&reply).contains("begins"), "{}", text(&reply));
+    table.cmd("erin", "/play koan @frank").await;
+    let reply = table.cmd("gina", "/decline #4").await;
+    assert!(
+        text(&reply).contains("not addressed to you"),
+        "{}",
+        text(&reply)
+    );
+    let reply = table.cmd("frank", "/decline").await;
+    assert!(text(&reply).contains("declined"), "{}", text(&reply));
+    table.cmd("erin", "/play koan @frank").await;
+    let reply = table.cmd("frank", "/cancel").await;
+    assert!(text(&reply).starts_with("Sorry"), "{}", text(&reply));
+    let reply = table.cmd("erin", "/cancel").await;
+    assert!(text(&reply).contains("withdrew"), "{}", text(&reply));
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn board_has_a_picture() {
+    let (_file, store) = sqlite_store().await;
+    let table = Table {
+        service: Service::new(store.clone(), scripted_dice(81)),
+    };
+    let game = start(&table, GameId::Pachisi).await;
+    let reply = table.cmd("bob", &format!("/board #{game}")).await;
+    let Some(png) = &reply.picture else {
+        panic!("no picture");
+    };
+    assert!(png.starts_with(b"\x89PNG"));
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expired_challenges_cannot_be_accepted() {
+    let (_file, store) = sqlite_store().await;
+    let table = Table {
+        service: Service::new(store.clone(), scripted_dice(91))
+            .with_pictures(false)
+            .with_challenge_ttl(std::time::Duration::ZERO),
+    };
+    let reply = table.cmd("alice", "/play koan @bob").await;
+    assert!(text(&reply).contains("challenge #1"), "{}", text(&reply));
+    let reply = table.cmd("bob", "/accept").await;
+    assert!(
+        text(&reply).contains("no challenge waiting"),
+        "{}",
+        text(&reply)
+    );
+    let reply = table.press("bob", "a1").await;
+    assert!(text(&reply).contains("expired"), "{}", text(&reply));
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mentions_keep_known_display_names() {
+    let (_file, store) = sqlite_store().await;
+    let table = Table::new(store.clone(), 92);
+    table.cmd("bob", "/help").await;
+    let reply = table.cmd("alice", "/play konane @bob").await;
+    assert!(text(&reply).contains("@BOB"), "{}", text(&reply));
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_left_on_a_chance_node_rolls_when_next_loaded() {
+    use tabula_bot::store::NewGame;
+    let (_file, store) = sqlite_store().await;
+    let table = Table::new(store.clone(), 93);
+    let chat = reply_chat(&table).await;
+    let mut seats = Vec::new();
+    for name in ["alice", "bob"] {
+        match store.upsert_user(Platform::Local, name, name).await {
+            Ok(user) => seats.push(user.id),
+            Err(error) => panic!("{error}"),
+        }
+    }
+    // Coan Ki opens with a roll-off; store the game without it, as a crash would leave it.
+    let record = match store
+        .create_game(&NewGame {
+            chat,
+            game: GameId::CoanKi,
+            options: "",
+            start_position: None,
+            seats: &seats,
+            accepting: None,
+        })
+        .await
+    {
+        Ok(record) => record,
+        Err(error) => panic!("{error}"),
+    };
+    let reply = table.cmd("carol", &format!("/board #{}", record.id)).await;
+    assert!(text(&reply).contains("to move"), "{}", text(&reply));
+    let (state, _, actor, seq) = table.state(record.id).await;
+    assert!(seq > 0);
+    assert!(actor.is_some(), "{}", state.status_line());
+    store.close().await;
+}
