@@ -2,8 +2,8 @@
 //! (moves typed with `/move` and pressed as buttons), restarts on the same database, races on
 //! PostgreSQL, repeated requests, stale buttons, and the answers to mistakes.
 //!
-//! SQLite tests use a fresh file each; the PostgreSQL tests run when `TABULA_TEST_POSTGRES_URL`
-//! is set (CI sets it) and say on stderr that they were not run otherwise.
+//! SQLite tests use a fresh file each. The PostgreSQL tests are ignored by a plain `cargo test`;
+//! `.ci/run` sets `TABULA_TEST_POSTGRES_URL` and runs them with `--include-ignored`.
 
 mod common;
 
@@ -260,6 +260,7 @@ macro_rules! whole_games {
         mod whole_game_postgres {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                #[ignore = "needs PostgreSQL: set TABULA_TEST_POSTGRES_URL and pass --include-ignored (.ci/run does)"]
                 async fn $name() {
                     super::on_postgres(stringify!($name), |url| async move {
                         let store = super::connect(&url).await;
@@ -333,6 +334,7 @@ async fn restart_continues_the_game_sqlite() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TABULA_TEST_POSTGRES_URL and pass --include-ignored (.ci/run does)"]
 async fn restart_continues_the_game_postgres() {
     on_postgres("restart", restart).await;
 }
@@ -416,6 +418,7 @@ async fn races(url: DatabaseUrl) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs PostgreSQL: set TABULA_TEST_POSTGRES_URL and pass --include-ignored (.ci/run does)"]
 async fn concurrent_presses_and_moves_apply_once_postgres() {
     on_postgres("races", races).await;
 }
