@@ -16,7 +16,7 @@ use tabula_core::{Action, Applied, Game, Outcome, Seat, Status};
 
 use crate::layout::{self, HEADER, INK, MUTED, WIDTH};
 use crate::raster;
-use crate::scene::{Anchor, Color, Item, Point, Scene, Segment, Stroke, shape};
+use crate::scene::{Anchor, Color, Item, Point, Scene, Stroke, shape};
 
 const WHITE: Seat = Seat(0);
 const BLACK: Seat = Seat(1);
@@ -119,7 +119,7 @@ fn is_home_of(seat: Seat, cell: Cell) -> bool {
     (cell.loop_index() + 16 - first) % 16 < 2
 }
 
-/// A rectangle with rounded corners.
+/// A rectangle with rounded corners, given by its corner and size.
 fn rounded(
     (x, y): Point,
     (w, h): Point,
@@ -127,23 +127,7 @@ fn rounded(
     fill: Option<Color>,
     stroke: Option<Stroke>,
 ) -> Item {
-    let segments = vec![
-        Segment::Move((x + r, y)),
-        Segment::Line((x + w - r, y)),
-        Segment::Quad((x + w, y), (x + w, y + r)),
-        Segment::Line((x + w, y + h - r)),
-        Segment::Quad((x + w, y + h), (x + w - r, y + h)),
-        Segment::Line((x + r, y + h)),
-        Segment::Quad((x, y + h), (x, y + h - r)),
-        Segment::Line((x, y + r)),
-        Segment::Quad((x, y), (x + r, y)),
-        Segment::Close,
-    ];
-    Item::Path {
-        segments,
-        fill,
-        stroke,
-    }
+    shape::rounded_rect(x, y, w, h, r, fill, stroke)
 }
 
 /// A piece (a stack when `count` is given) drawn around the origin: solid when travelling,

@@ -225,31 +225,14 @@ fn ellipse(c: Point, rx: f32, ry: f32, fill: Option<Color>, stroke: Option<Strok
     })
 }
 
-/// A rectangle with rounded corners.
+/// A rectangle with rounded corners, given as (x, y, width, height).
 fn rounded(
     (x, y, w, h): (f32, f32, f32, f32),
     r: f32,
     fill: Option<Color>,
     stroke: Option<Stroke>,
 ) -> Item {
-    let r = r.min(w / 2.0).min(h / 2.0);
-    let (x1, y1) = (x + w, y + h);
-    Item::Path {
-        segments: vec![
-            Segment::Move((x + r, y)),
-            Segment::Line((x1 - r, y)),
-            Segment::Quad((x1, y), (x1, y + r)),
-            Segment::Line((x1, y1 - r)),
-            Segment::Quad((x1, y1), (x1 - r, y1)),
-            Segment::Line((x + r, y1)),
-            Segment::Quad((x, y1), (x, y1 - r)),
-            Segment::Line((x, y + r)),
-            Segment::Quad((x, y), (x + r, y)),
-            Segment::Close,
-        ],
-        fill,
-        stroke,
-    }
+    shape::rounded_rect(x, y, w, h, r, fill, stroke)
 }
 
 fn text(at: Point, anchor: Anchor, size: f32, color: Color, text: impl Into<String>) -> Item {

@@ -245,6 +245,37 @@ pub mod shape {
         )
     }
 
+    /// An axis-aligned rectangle with corners rounded by radius `r` (at most half the shorter
+    /// side).
+    pub fn rounded_rect(
+        x: f32,
+        y: f32,
+        w: f32,
+        h: f32,
+        r: f32,
+        fill: Option<Color>,
+        stroke: Option<Stroke>,
+    ) -> Item {
+        let r = r.min(w / 2.0).min(h / 2.0);
+        let (x1, y1) = (x + w, y + h);
+        Item::Path {
+            segments: vec![
+                Segment::Move((x + r, y)),
+                Segment::Line((x1 - r, y)),
+                Segment::Quad((x1, y), (x1, y + r)),
+                Segment::Line((x1, y1 - r)),
+                Segment::Quad((x1, y1), (x1 - r, y1)),
+                Segment::Line((x + r, y1)),
+                Segment::Quad((x, y1), (x, y1 - r)),
+                Segment::Line((x, y + r)),
+                Segment::Quad((x, y), (x + r, y)),
+                Segment::Close,
+            ],
+            fill,
+            stroke,
+        }
+    }
+
     /// An open line through the points.
     pub fn polyline(points: &[Point], stroke: Stroke) -> Item {
         let segments = points
