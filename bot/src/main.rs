@@ -39,7 +39,15 @@ struct LocalArgs {
 }
 
 fn main() -> ExitCode {
+    // Settings: real environment variables win over `.env` (see `.env.example`).
+    let dotenv = dotenvy::dotenv();
     let cli = Cli::parse();
+    init_logs();
+    if let Err(error) = dotenv
+        && !error.not_found()
+    {
+        tracing::warn!("ignoring .env: {error}");
+    }
     match cli.command {
         Command::Rules(args) => rules_cli::run(&args),
         Command::Local(args) => match local(&args) {
@@ -50,6 +58,20 @@ fn main() -> ExitCode {
             }
         },
     }
+}
+
+/// Logs go to stderr, at the level of `TABULA_LOG` (`error`, `warn`, `info`, `debug`, `trace`;
+/// default `warn`), so stdout stays the command's own output.
+fn init_logs() {
+    let level = std::env::var("TABULA_LOG")
+        .ok()
+        .and_then(|l| l.parse::<tracing::Level>().ok())
+        .unwrap_or(tracing::Level::WARN);
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(level)
+        .with_target(false)
+        .init();
 }
 
 fn local(args: &LocalArgs) -> anyhow::Result<()> {
