@@ -669,3 +669,243 @@ async fn a_game_left_on_a_chance_node_rolls_when_next_loaded() {
     assert!(actor.is_some(), "{}", state.status_line());
     store.close().await;
 }
+
+// ---- Four-person Pachisi and repeated requests ----
+
+/// The active games of the test chat.
+async fn active_games(table: &Table) -> usize {
+    let chat = reply_chat(table).await;
+    match table.store().active_games_in_chat(chat).await {
+        Ok(games) => games.len(),
+        Err(error) => panic!("{error}"),
+    }
+}
+
+/// The pending challenges of the test chat.
+async fn pending(table: &Table) -> usize {
+    let chat = reply_chat(table).await;
+    match table.store().pending_challenges(chat).await {
+        Ok(challenges) => challenges.len(),
+        Err(error) => panic!("{error}"),
+    }
+}
+
+/// The challenge number of a challenge's reply (its Accept button).
+fn challenge_no(reply: &Reply) -> String {
+    match reply.all_buttons().find(|b| b.label == "Accept") {
+        Some(button) => button.data.trim_start_matches('a').to_string(),
+        None => panic!("no accept button: {}", text(reply)),
+    }
+}
+
+/// `/play pachisi @b @c @d` starts only after the third acceptance, with four people seated.
+async fn four_person_pachisi(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 41);
+    let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
+    assert!(text(&reply).contains("challenges"), "{}", text(&reply));
+    let no = challenge_no(&reply);
+    let reply = table.cmd("bob", "/accept").await;
+    let body = text(&reply);
+    assert!(body.contains("@BOB accepted challenge #"), "{body}");
+    assert!(body.contains("Still to accept: @carol, @dave."), "{body}");
+    assert_eq!(active_games(&table).await, 0);
+    // Accepting again records nothing new and says so.
+    let reply = table.press("bob", &format!("a{no}")).await;
+    let body = text(&reply);
+    assert!(body.contains("already accepted"), "{body}");
+    assert!(body.contains("Still to accept: @carol, @dave."), "{body}");
+    let reply = table.press("carol", &format!("a{no}")).await;
+    let body = text(&reply);
+    assert!(body.contains("Still to accept: @dave."), "{body}");
+    assert!(!body.contains("begins"), "{body}");
+    assert_eq!(active_games(&table).await, 0);
+    let reply = table.cmd("erin", &format!("/accept #{no}")).await;
+    assert!(text(&reply).starts_with("Sorry"), "{}", text(&reply));
+    let reply = table.cmd("dave", "/accept").await;
+    let body = text(&reply);
+    assert!(body.contains("begins. Seats by lot"), "{body}");
+    assert_eq!(active_games(&table).await, 1);
+    let chat = reply_chat(&table).await;
+    let games = match store.active_games_in_chat(chat).await {
+        Ok(games) => games,
+        Err(error) => panic!("{error}"),
+    };
+    let mut people: Vec<String> = games[0]
+        .seats
+        .iter()
+        .map(|h| h.user.platform_user_id.clone())
+        .collect();
+    people.sort();
+    assert_eq!(people, ["alice", "bob", "carol", "dave"]);
+    // Two-player Pachisi still starts at the one acceptance.
+    table.cmd("erin", "/play pachisi @frank").await;
+    let reply = table.cmd("frank", "/accept").await;
+    assert!(text(&reply).contains("begins"), "{}", text(&reply));
+    assert_eq!(active_games(&table).await, 2);
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_person_pachisi_starts_after_every_acceptance_sqlite() {
+    let file = SqliteFile::new();
+    four_person_pachisi(file.url()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TABULA_TEST_POSTGRES_URL and pass --include-ignored (.ci/run does)"]
+async fn four_person_pachisi_starts_after_every_acceptance_postgres() {
+    on_postgres("four_person", four_person_pachisi).await;
+}
+
+/// A decline by any invitee, or the challenger's cancel, ends a four-person challenge.
+async fn four_person_decline(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 42);
+    let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
+    let no = challenge_no(&reply);
+    let reply = table.cmd("bob", "/accept").await;
+    assert!(text(&reply).contains("Still to accept"), "{}", text(&reply));
+    let reply = table.cmd("carol", "/decline").await;
+    assert!(text(&reply).contains("declined"), "{}", text(&reply));
+    let reply = table.press("dave", &format!("a{no}")).await;
+    let body = text(&reply);
+    assert!(
+        body.starts_with("Sorry") && body.contains("declined"),
+        "{body}"
+    );
+    assert_eq!(pending(&table).await, 0);
+    assert_eq!(active_games(&table).await, 0);
+    // The challenger withdraws after two acceptances.
+    let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
+    let no = challenge_no(&reply);
+    table.cmd("bob", "/accept").await;
+    table.cmd("dave", "/accept").await;
+    let reply = table.cmd("alice", "/cancel").await;
+    assert!(text(&reply).contains("withdrew"), "{}", text(&reply));
+    let reply = table.press("carol", &format!("a{no}")).await;
+    assert!(text(&reply).starts_with("Sorry"), "{}", text(&reply));
+    assert_eq!(active_games(&table).await, 0);
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_person_pachisi_ends_on_a_decline_sqlite() {
+    let file = SqliteFile::new();
+    four_person_decline(file.url()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TABULA_TEST_POSTGRES_URL and pass --include-ignored (.ci/run does)"]
+async fn four_person_pachisi_ends_on_a_decline_postgres() {
+    on_postgres("four_decline", four_person_decline).await;
+}
+
+/// Re-delivered `/play`, `/accept`, `/decline`, `/cancel` and `/resign` are applied once.
+async fn repeated_commands(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 43);
+    let play = Table::request("alice", Input::Command("/play konane @bob".into()));
+    let first = table.send(&play).await;
+    assert!(text(&first).contains("challenges"), "{}", text(&first));
+    let again = table.send(&play).await;
+    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(pending(&table).await, 1);
+    let accept = Table::request("bob", Input::Command("/accept".into()));
+    let first = table.send(&accept).await;
+    assert!(text(&first).contains("begins"), "{}", text(&first));
+    let again = table.send(&accept).await;
+    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(active_games(&table).await, 1);
+    let resign = Table::request("bob", Input::Command("/resign".into()));
+    let first = table.send(&resign).await;
+    assert!(text(&first).contains("resigned"), "{}", text(&first));
+    let again = table.send(&resign).await;
+    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    // An acceptance of a four-person challenge, pressed twice.
+    let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
+    let no = challenge_no(&reply);
+    let accept = Table::request("bob", Input::Button(format!("a{no}")));
+    let first = table.send(&accept).await;
+    assert!(text(&first).contains("Still to accept"), "{}", text(&first));
+    let again = table.send(&accept).await;
+    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    let decline = Table::request("carol", Input::Button(format!("d{no}")));
+    let first = table.send(&decline).await;
+    assert!(text(&first).contains("declined"), "{}", text(&first));
+    let again = table.send(&decline).await;
+    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    let play = Table::request("erin", Input::Command("/play koan @frank".into()));
+    table.send(&play).await;
+    let cancel = Table::request("erin", Input::Command("/cancel".into()));
+    let first = table.send(&cancel).await;
+    assert!(text(&first).contains("withdrew"), "{}", text(&first));
+    let again = table.send(&cancel).await;
+    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(pending(&table).await, 0);
+    assert_eq!(active_games(&table).await, 0);
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn repeated_commands_are_applied_once_sqlite() {
+    let file = SqliteFile::new();
+    repeated_commands(file.url()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TABULA_TEST_POSTGRES_URL and pass --include-ignored (.ci/run does)"]
+async fn repeated_commands_are_applied_once_postgres() {
+    on_postgres("repeated", repeated_commands).await;
+}
+
+/// The three invitees accept at once, each request delivered twice at once: exactly one game
+/// starts, and every acceptance is recorded once.
+async fn concurrent_acceptances(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Arc::new(Table::new(store.clone(), 44));
+    for round in 0..8 {
+        let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
+        let no = challenge_no(&reply);
+        let mut tasks = Vec::new();
+        for person in ["bob", "carol", "dave"] {
+            let request = Table::request(person, Input::Button(format!("a{no}")));
+            for _ in 0..2 {
+                let table = Arc::clone(&table);
+                let request = request.clone();
+                tasks.push(tokio::spawn(async move { table.send(&request).await }));
+            }
+        }
+        let (mut started, mut waiting, mut repeated) = (0, 0, 0);
+        for task in tasks {
+            let reply = match task.await {
+                Ok(reply) => reply,
+                Err(error) => panic!("task failed: {error}"),
+            };
+            let body = text(&reply);
+            if body.contains("begins") {
+                started += 1;
+            } else if body.contains("Still to accept") {
+                waiting += 1;
+            } else {
+                assert!(body.contains("already handled"), "unclear answer: {body}");
+                repeated += 1;
+            }
+        }
+        assert_eq!((started, waiting, repeated), (1, 2, 3), "round {round}");
+        assert_eq!(active_games(&table).await, round + 1);
+    }
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs PostgreSQL: set TABULA_TEST_POSTGRES_URL and pass --include-ignored (.ci/run does)"]
+async fn concurrent_four_person_acceptances_start_one_game_postgres() {
+    on_postgres("four_races", concurrent_acceptances).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_four_person_acceptances_start_one_game_sqlite() {
+    let file = SqliteFile::new();
+    concurrent_acceptances(file.url()).await;
+}

@@ -95,6 +95,8 @@ conformance! {
         duplicate_request_key_is_refused,
         snapshot_finish_and_end,
         concurrent_appenders_leave_no_gap_or_duplicate,
+        invitees_accept_one_by_one,
+        keyed_challenge_changes_are_applied_once,
     ],
     url: [
         restart_keeps_the_game,
@@ -1042,5 +1044,216 @@ mod cases {
         assert_eq!(third.schema_version().await.expect("version"), version);
         assert_eq!(third.user(ann.id).await.expect("get"), Some(ann));
         third.close().await;
+    }
+
+    pub async fn invitees_accept_one_by_one(store: &Store) {
+        let room = chat(store, "room").await;
+        let (ann, bob, cy, dee, eve) = (
+            user(store, "ann").await,
+            user(store, "bob").await,
+            user(store, "cy").await,
+            user(store, "dee").await,
+            user(store, "eve").await,
+        );
+        let now = Timestamp::now();
+        let challenge = store
+            .create_challenge(&NewChallenge {
+                chat: room.id,
+                game: GameId::Pachisi,
+                options: "",
+                challenger: ann.id,
+                invited: &[bob.id, cy.id, dee.id],
+                expires_at: now.plus_millis(MINUTE),
+            })
+            .await
+            .expect("create");
+        let first = store
+            .accept_invitation(challenge.id, cy.id, now, None)
+            .await
+            .expect("accept");
+        assert!(first.newly);
+        assert_eq!(first.waiting, vec![bob.id, dee.id]);
+        assert_eq!(first.challenge.status, ChallengeStatus::Pending);
+        let again = store
+            .accept_invitation(challenge.id, cy.id, now, None)
+            .await
+            .expect("accept again");
+        assert!(!again.newly);
+        assert_eq!(again.waiting, vec![bob.id, dee.id]);
+        assert_eq!(
+            conflict(
+                store
+                    .accept_invitation(challenge.id, eve.id, now, None)
+                    .await
+            ),
+            Conflict::NotInvited(challenge.id)
+        );
+        let key = RequestKey {
+            platform: Platform::Local,
+            key: "accept-bob".to_string(),
+        };
+        let second = store
+            .accept_invitation(challenge.id, bob.id, now, Some(&key))
+            .await
+            .expect("accept");
+        assert_eq!(second.waiting, vec![dee.id]);
+        assert_eq!(
+            conflict(
+                store
+                    .accept_invitation(challenge.id, dee.id, now, Some(&key))
+                    .await
+            ),
+            Conflict::Duplicate
+        );
+        let last = store
+            .accept_invitation(challenge.id, dee.id, now, None)
+            .await
+            .expect("accept");
+        assert!(last.waiting.is_empty());
+        // A settled challenge takes no more acceptances.
+        store
+            .settle_challenge(challenge.id, Settlement::Decline, dee.id, now)
+            .await
+            .expect("decline");
+        assert!(matches!(
+            conflict(
+                store
+                    .accept_invitation(challenge.id, bob.id, now, None)
+                    .await
+            ),
+            Conflict::ChallengeSettled { .. }
+        ));
+        // Concurrent acceptances: none lost, exactly one sees nobody waiting.
+        let racers = [bob.id, cy.id, dee.id];
+        for _ in 0..4 {
+            let challenge = store
+                .create_challenge(&NewChallenge {
+                    chat: room.id,
+                    game: GameId::Pachisi,
+                    options: "",
+                    challenger: ann.id,
+                    invited: &racers,
+                    expires_at: now.plus_millis(MINUTE),
+                })
+                .await
+                .expect("create");
+            let tasks: Vec<_> = racers
+                .iter()
+                .map(|&by| {
+                    let store = store.clone();
+                    tokio::spawn(async move {
+                        store.accept_invitation(challenge.id, by, now, None).await
+                    })
+                })
+                .collect();
+            let mut last = 0;
+            for task in tasks {
+                let invitation = task.await.expect("task").expect("accept");
+                assert!(invitation.newly);
+                if invitation.waiting.is_empty() {
+                    last += 1;
+                }
+            }
+            assert_eq!(last, 1);
+        }
+    }
+
+    pub async fn keyed_challenge_changes_are_applied_once(store: &Store) {
+        let room = chat(store, "room").await;
+        let (ann, bob) = (user(store, "ann").await, user(store, "bob").await);
+        let now = Timestamp::now();
+        let key = |key: &str| RequestKey {
+            platform: Platform::Telegram,
+            key: key.to_string(),
+        };
+        let new = NewChallenge {
+            chat: room.id,
+            game: GameId::Konane,
+            options: "",
+            challenger: ann.id,
+            invited: &[bob.id],
+            expires_at: now.plus_millis(MINUTE),
+        };
+        let play = key("play");
+        let challenge = store
+            .create_challenge_once(&new, &play)
+            .await
+            .expect("create");
+        assert!(store.request_handled(&play).await.expect("handled"));
+        assert_eq!(
+            conflict(store.create_challenge_once(&new, &play).await),
+            Conflict::Duplicate
+        );
+        assert_eq!(
+            store
+                .pending_challenges(room.id)
+                .await
+                .expect("pending")
+                .len(),
+            1
+        );
+        let accept = key("accept");
+        let game = NewGame {
+            chat: room.id,
+            game: GameId::Konane,
+            options: "",
+            start_position: None,
+            seats: &[ann.id, bob.id],
+            accepting: Some(Acceptance {
+                challenge: challenge.id,
+                by: bob.id,
+                now,
+            }),
+        };
+        let record = store
+            .create_game_once(&game, &accept)
+            .await
+            .expect("create game");
+        assert_eq!(
+            conflict(store.create_game_once(&game, &accept).await),
+            Conflict::Duplicate
+        );
+        // A refused change leaves its key unrecorded.
+        let refused = key("refused");
+        assert!(matches!(
+            conflict(store.create_game_once(&game, &refused).await),
+            Conflict::ChallengeSettled { .. }
+        ));
+        assert!(!store.request_handled(&refused).await.expect("handled"));
+        let resign = key("resign");
+        store
+            .end_game_once(
+                record.id,
+                GameEnd::Finished,
+                "winner White (resigned)",
+                &resign,
+            )
+            .await
+            .expect("end");
+        assert_eq!(
+            conflict(
+                store
+                    .end_game_once(record.id, GameEnd::Aborted, "again", &resign)
+                    .await
+            ),
+            Conflict::Duplicate
+        );
+        let other = store
+            .create_challenge_once(&new, &key("play2"))
+            .await
+            .expect("create");
+        let decline = key("decline");
+        store
+            .settle_challenge_once(other.id, Settlement::Decline, bob.id, now, &decline)
+            .await
+            .expect("decline");
+        assert_eq!(
+            conflict(
+                store
+                    .settle_challenge_once(other.id, Settlement::Decline, bob.id, now, &decline)
+                    .await
+            ),
+            Conflict::Duplicate
+        );
     }
 }

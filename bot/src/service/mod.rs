@@ -250,6 +250,9 @@ impl From<StoreError> for Failure {
 
 type Outcome2<T> = Result<T, Failure>;
 
+/// The answer to a re-delivered request whose change was already made.
+const ALREADY_HANDLED: &str = "This request was already handled; nothing was changed.";
+
 /// Who sent a request, where.
 struct Ctx {
     chat: Chat,
@@ -349,6 +352,11 @@ impl Service {
                 reply.chat.clone_from(&request.chat.0);
                 Ok(reply)
             }
+            Err(Failure::User(UserError::Conflict(Conflict::Duplicate))) => Ok(Reply {
+                chat: request.chat.0.clone(),
+                spans: vec![Span::Text(ALREADY_HANDLED.into())],
+                ..Reply::default()
+            }),
             Err(Failure::User(error)) => Ok(Reply {
                 chat: request.chat.0.clone(),
                 spans: vec![Span::Text(sorry(&error))],
@@ -399,6 +407,8 @@ impl Service {
                 Ok(text_reply(text::history(&full.record, &full.actions)))
             }
             "resign" => {
+                // Before picking the game, which a repeated resignation has already ended.
+                self.not_repeated(ctx).await?;
                 let game = self.pick_game(ctx, game_number(args).0, true).await?;
                 self.resign(ctx, game).await
             }
@@ -461,6 +471,7 @@ impl Service {
     // ---- Challenges ----
 
     async fn play(&self, ctx: &Ctx, args: &str) -> Outcome2<Reply> {
+        self.not_repeated(ctx).await?;
         let mut words = args.split_whitespace();
         let Some(name) = words.next() else {
             return Err(UserError::Usage(
@@ -527,14 +538,17 @@ impl Service {
         let ttl = i64::try_from(self.challenge_ttl.as_millis()).unwrap_or(i64::MAX);
         let challenge = self
             .store
-            .create_challenge(&NewChallenge {
-                chat: ctx.chat.id,
-                game: id,
-                options: &options_text,
-                challenger: ctx.user.id,
-                invited: &invited_ids,
-                expires_at: Timestamp::now().plus_millis(ttl),
-            })
+            .create_challenge_once(
+                &NewChallenge {
+                    chat: ctx.chat.id,
+                    game: id,
+                    options: &options_text,
+                    challenger: ctx.user.id,
+                    invited: &invited_ids,
+                    expires_at: Timestamp::now().plus_millis(ttl),
+                },
+                &ctx.key,
+            )
             .await?;
         let mut spans = vec![mention(&ctx.user)];
         if invited.is_empty() {
@@ -571,7 +585,17 @@ impl Service {
         })
     }
 
+    /// Refuses a request already applied, before anything else is looked at (the change itself
+    /// records the request key in its transaction, which settles races between re-deliveries).
+    async fn not_repeated(&self, ctx: &Ctx) -> Outcome2<()> {
+        if self.store.request_handled(&ctx.key).await? {
+            return Err(UserError::Conflict(Conflict::Duplicate).into());
+        }
+        Ok(())
+    }
+
     async fn settle(&self, ctx: &Ctx, args: &str, settlement: Settlement) -> Outcome2<Reply> {
+        self.not_repeated(ctx).await?;
         let now = Timestamp::now();
         self.store.expire_challenges(now).await?;
         let number = game_number(args).0.map(|GameNo(n)| ChallengeNo(n));
@@ -624,7 +648,7 @@ impl Service {
         }
         if settlement != Settlement::Accept {
             self.store
-                .settle_challenge(no, settlement, ctx.user.id, now)
+                .settle_challenge_once(no, settlement, ctx.user.id, now, &ctx.key)
                 .await?;
             let verb = if settlement == Settlement::Cancel {
                 "withdrew"
@@ -642,7 +666,61 @@ impl Service {
                 ..Reply::default()
             });
         }
-        self.start_game(ctx, &challenge, now).await
+        if challenge.invited.len() > 1 {
+            return self.accept_invitation(ctx, &challenge, now).await;
+        }
+        self.start_game(ctx, &challenge, now, Some(&ctx.key)).await
+    }
+
+    /// One invitee of a challenge to several people accepts: the game starts when nobody is
+    /// left to accept; until then the reply says who is.
+    async fn accept_invitation(
+        &self,
+        ctx: &Ctx,
+        challenge: &Challenge,
+        now: Timestamp,
+    ) -> Outcome2<Reply> {
+        let no = challenge.id;
+        let invitation = self
+            .store
+            .accept_invitation(no, ctx.user.id, now, Some(&ctx.key))
+            .await?;
+        if invitation.waiting.is_empty() {
+            // The request key is recorded with the acceptance; the game's creation is settled
+            // by the challenge's compare-and-set.
+            return self.start_game(ctx, &invitation.challenge, now, None).await;
+        }
+        let verb = if invitation.newly {
+            " accepted"
+        } else {
+            " has already accepted"
+        };
+        let mut spans = vec![
+            mention(&ctx.user),
+            Span::Text(format!(
+                "{verb} challenge #{no} ({}). Still to accept: ",
+                challenge.game.name()
+            )),
+        ];
+        for (i, id) in invitation.waiting.iter().enumerate() {
+            if i > 0 {
+                spans.push(Span::Text(", ".into()));
+            }
+            match self.store.user(*id).await? {
+                Some(user) => spans.push(mention(&user)),
+                None => spans.push(Span::Text(format!("user {id}"))),
+            }
+        }
+        spans.push(Span::Text(".".into()));
+        Ok(Reply {
+            spans,
+            buttons: vec![vec![
+                button("Accept", format!("a{no}")),
+                button("Decline", format!("d{no}")),
+                button("Cancel", format!("x{no}")),
+            ]],
+            ..Reply::default()
+        })
     }
 
     async fn start_game(
@@ -650,6 +728,7 @@ impl Service {
         ctx: &Ctx,
         challenge: &Challenge,
         now: Timestamp,
+        request: Option<&RequestKey>,
     ) -> Outcome2<Reply> {
         let id = challenge.game;
         let mut people = vec![challenge.challenger];
@@ -689,21 +768,22 @@ impl Service {
         }
         let options: Vec<&str> = challenge.options.split_whitespace().collect();
         let mut state = AnyGame::start(id, &options, None).map_err(UserError::Setup)?;
-        let record = self
-            .store
-            .create_game(&NewGame {
-                chat: ctx.chat.id,
-                game: id,
-                options: &challenge.options,
-                start_position: None,
-                seats: &seats,
-                accepting: Some(Acceptance {
-                    challenge: challenge.id,
-                    by: ctx.user.id,
-                    now,
-                }),
-            })
-            .await?;
+        let new = NewGame {
+            chat: ctx.chat.id,
+            game: id,
+            options: &challenge.options,
+            start_position: None,
+            seats: &seats,
+            accepting: Some(Acceptance {
+                challenge: challenge.id,
+                by: ctx.user.id,
+                now,
+            }),
+        };
+        let record = match request {
+            Some(request) => self.store.create_game_once(&new, request).await?,
+            None => self.store.create_game(&new).await?,
+        };
         // Opening rolls (a roll-off), stored before anyone moves.
         let mut actions = Vec::new();
         let mut narration = Vec::new();
@@ -1127,7 +1207,7 @@ impl Service {
         let result = format!("winner {} (resigned)", team_name(id, winner));
         let record = self
             .store
-            .end_game(game, GameEnd::Finished, &result)
+            .end_game_once(game, GameEnd::Finished, &result, &ctx.key)
             .await?;
         Ok(Reply {
             spans: vec![

@@ -390,6 +390,17 @@ pub struct Acceptance {
     pub now: Timestamp,
 }
 
+/// What [`Store::accept_invitation`] recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invitation {
+    /// The challenge, still pending.
+    pub challenge: Challenge,
+    /// Whether this call recorded the acceptance (false: the user had accepted before).
+    pub newly: bool,
+    /// The invitees who have not accepted yet, in order; empty: the game may start.
+    pub waiting: Vec<UserId>,
+}
+
 /// A game to be written by [`Store::create_game`].
 #[derive(Debug, Clone)]
 pub struct NewGame<'a> {
@@ -597,6 +608,9 @@ pub enum Conflict {
     /// The challenge is past its expiry time.
     #[error("challenge {0} has expired")]
     ChallengeExpired(ChallengeNo),
+    /// The user is not one of the challenge's invitees.
+    #[error("you are not invited to challenge {0}")]
+    NotInvited(ChallengeNo),
 }
 
 /// A storage error: a [`Conflict`] (user-caused) or an internal failure.
@@ -750,7 +764,8 @@ impl Store {
         dispatch!(self, store => store.user_by_platform_id(platform, platform_user_id).await)
     }
 
-    /// Whether a request was already applied by [`Store::append_actions`].
+    /// Whether a request was already applied (by [`Store::append_actions`] or one of the
+    /// `_once` methods, or [`Store::accept_invitation`]).
     ///
     /// # Errors
     /// A database failure.
@@ -779,7 +794,21 @@ impl Store {
         &self,
         challenge: &NewChallenge<'_>,
     ) -> Result<Challenge, StoreError> {
-        dispatch!(self, store => store.create_challenge(challenge).await)
+        dispatch!(self, store => store.create_challenge(challenge, None).await)
+    }
+
+    /// [`Store::create_challenge`], recording `request` in the same transaction, so that a
+    /// re-delivered request creates no second challenge.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`] if the request was already handled (then nothing is written),
+    /// or a database failure.
+    pub async fn create_challenge_once(
+        &self,
+        challenge: &NewChallenge<'_>,
+        request: &RequestKey,
+    ) -> Result<Challenge, StoreError> {
+        dispatch!(self, store => store.create_challenge(challenge, Some(request)).await)
     }
 
     /// A challenge by number.
@@ -812,7 +841,46 @@ impl Store {
         by: UserId,
         now: Timestamp,
     ) -> Result<Challenge, StoreError> {
-        dispatch!(self, store => store.settle_challenge(id, settlement, by, now).await)
+        dispatch!(self, store => store.settle_challenge(id, settlement, by, now, None).await)
+    }
+
+    /// [`Store::settle_challenge`], recording `request` in the same transaction.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`] (checked first), the conflicts of [`Store::settle_challenge`];
+    /// then nothing is written. A database failure.
+    pub async fn settle_challenge_once(
+        &self,
+        id: ChallengeNo,
+        settlement: Settlement,
+        by: UserId,
+        now: Timestamp,
+        request: &RequestKey,
+    ) -> Result<Challenge, StoreError> {
+        dispatch!(self, store => store.settle_challenge(id, settlement, by, now, Some(request)).await)
+    }
+
+    /// Records that an invited user accepts a pending, unexpired challenge (one with several
+    /// invitees, such as four-person Pachisi), and says who has still to accept, in one
+    /// transaction that holds the challenge row's lock: concurrent acceptances are applied one
+    /// after the other, none is lost, and exactly one of them sees nobody waiting. Accepting
+    /// twice keeps the first time ([`Invitation::newly`] is false). The challenge stays
+    /// `Pending`: the caller that sees [`Invitation::waiting`] empty starts the game with
+    /// [`Store::create_game`] and [`NewGame::accepting`], whose compare-and-set lets only one
+    /// game start.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`] (checked first), [`Conflict::NoSuchChallenge`],
+    /// [`Conflict::ChallengeSettled`], [`Conflict::ChallengeExpired`],
+    /// [`Conflict::NotInvited`]; then nothing is written. A database failure.
+    pub async fn accept_invitation(
+        &self,
+        id: ChallengeNo,
+        by: UserId,
+        now: Timestamp,
+        request: Option<&RequestKey>,
+    ) -> Result<Invitation, StoreError> {
+        dispatch!(self, store => store.accept_invitation(id, by, now, request).await)
     }
 
     /// Marks every pending challenge whose expiry is at or before `now` as expired, and
@@ -830,7 +898,21 @@ impl Store {
     /// With [`NewGame::accepting`]: the conflicts of [`Store::settle_challenge`] (and then
     /// nothing is written). A database failure.
     pub async fn create_game(&self, game: &NewGame<'_>) -> Result<GameRecord, StoreError> {
-        dispatch!(self, store => store.create_game(game).await)
+        dispatch!(self, store => store.create_game(game, None).await)
+    }
+
+    /// [`Store::create_game`], recording `request` in the same transaction, so that a
+    /// re-delivered acceptance starts no second game.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`] (checked first), the conflicts of [`Store::create_game`]; then
+    /// nothing is written. A database failure.
+    pub async fn create_game_once(
+        &self,
+        game: &NewGame<'_>,
+        request: &RequestKey,
+    ) -> Result<GameRecord, StoreError> {
+        dispatch!(self, store => store.create_game(game, Some(request)).await)
     }
 
     /// A game with its seats, without its actions.
@@ -899,7 +981,23 @@ impl Store {
         end: GameEnd,
         result: &str,
     ) -> Result<GameRecord, StoreError> {
-        dispatch!(self, store => store.end_game(game, end, result).await)
+        dispatch!(self, store => store.end_game(game, end, result, None).await)
+    }
+
+    /// [`Store::end_game`], recording `request` in the same transaction, so that a re-delivered
+    /// resignation is applied once.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`] (checked first), the conflicts of [`Store::end_game`]; then
+    /// nothing is written. A database failure.
+    pub async fn end_game_once(
+        &self,
+        game: GameNo,
+        end: GameEnd,
+        result: &str,
+        request: &RequestKey,
+    ) -> Result<GameRecord, StoreError> {
+        dispatch!(self, store => store.end_game(game, end, result, Some(request)).await)
     }
 }
 

@@ -79,4 +79,7 @@ impl PostgresStore {
     }
 }
 
+/// The driver type of the shared store operations.
+type Db = Postgres;
+
 super::sql::store_operations!(PostgresStore);

@@ -137,6 +137,7 @@ pub(super) const ACTIONS_AFTER: &str = "\
 SELECT seq, action, actor_id, created_at FROM actions
 WHERE game_id = $1 AND seq > $2 ORDER BY seq";
 
+/// `SELECT 1` is an INT4 on PostgreSQL and an INTEGER on SQLite: both decode as `i32`.
 pub(super) const REQUEST_HANDLED: &str = "\
 SELECT 1 FROM processed_requests WHERE platform = $1 AND request_key = $2";
 
@@ -153,6 +154,25 @@ UPDATE games SET seq = $3, status = $4, result = COALESCE($5, result),
        snapshot_seq = CASE WHEN $6 IS NULL THEN snapshot_seq ELSE $3 END,
        updated_at = $7
 WHERE id = $1 AND seq = $2 AND status = 'active'";
+
+/// Takes the challenge row's lock (a no-op update) while it is pending and unexpired at `$2`,
+/// so that concurrent acceptances of its invitees run one after the other.
+pub(super) const LOCK_PENDING_CHALLENGE: &str = "\
+UPDATE challenges SET status = status WHERE id = $1 AND status = 'pending' AND expires_at > $2";
+
+/// `$1` challenge, `$2` user: one row (its `accepted_at`) if the user is invited.
+pub(super) const INVITEE_ACCEPTED_AT: &str = "\
+SELECT accepted_at FROM challenge_invitees WHERE challenge_id = $1 AND user_id = $2";
+
+/// `$1` challenge, `$2` user, `$3` now.
+pub(super) const ACCEPT_INVITEE: &str = "\
+UPDATE challenge_invitees SET accepted_at = $3
+WHERE challenge_id = $1 AND user_id = $2 AND accepted_at IS NULL";
+
+/// The invitees of `$1` who have not accepted yet, in order.
+pub(super) const WAITING_INVITEES: &str = "\
+SELECT user_id FROM challenge_invitees
+WHERE challenge_id = $1 AND accepted_at IS NULL ORDER BY position";
 
 pub(super) const GAME_STATE: &str = "SELECT status, seq FROM games WHERE id = $1";
 
@@ -229,7 +249,7 @@ macro_rules! store_operations {
                 &self,
                 request: &super::RequestKey,
             ) -> Result<bool, StoreError> {
-                let found: Option<(i64,)> = sqlx::query_as(sql::REQUEST_HANDLED)
+                let found: Option<(i32,)> = sqlx::query_as(sql::REQUEST_HANDLED)
                     .bind(request.platform.as_str())
                     .bind(&request.key)
                     .fetch_optional(&self.pool)
@@ -255,12 +275,43 @@ macro_rules! store_operations {
                     .try_into()
             }
 
+            /// Records `request` in the transaction: [`Conflict::Duplicate`] if it was seen.
+            async fn record_request(
+                tx: &mut sqlx::Transaction<'static, Db>,
+                request: Option<&super::RequestKey>,
+                game: Option<i64>,
+                now: Timestamp,
+                operation: &'static str,
+            ) -> Result<(), StoreError> {
+                let Some(request) = request else {
+                    return Ok(());
+                };
+                let inserted = sqlx::query(sql::INSERT_REQUEST)
+                    .bind(request.platform.as_str())
+                    .bind(&request.key)
+                    .bind(game)
+                    .bind(now.0)
+                    .execute(&mut **tx)
+                    .await;
+                match inserted {
+                    Ok(done) if done.rows_affected() == 0 => Err(Conflict::Duplicate.into()),
+                    Ok(_) => Ok(()),
+                    Err(error) if is_foreign_key_violation(&error) => match game {
+                        Some(game) => Err(Conflict::NoSuchGame(GameNo(game)).into()),
+                        None => Err(db(operation)(error)),
+                    },
+                    Err(error) => Err(db(operation)(error)),
+                }
+            }
+
             pub(super) async fn create_challenge(
                 &self,
                 new: &NewChallenge<'_>,
+                request: Option<&super::RequestKey>,
             ) -> Result<Challenge, StoreError> {
                 const OPERATION: &str = "create_challenge";
                 let mut tx = self.begin_write(OPERATION).await?;
+                Self::record_request(&mut tx, request, None, Timestamp::now(), OPERATION).await?;
                 let id: i64 = sqlx::query_scalar(sql::INSERT_CHALLENGE)
                     .bind(new.chat.0)
                     .bind(new.game.as_str())
@@ -345,9 +396,11 @@ macro_rules! store_operations {
                 settlement: Settlement,
                 by: UserId,
                 now: Timestamp,
+                request: Option<&super::RequestKey>,
             ) -> Result<Challenge, StoreError> {
                 const OPERATION: &str = "settle_challenge";
                 let mut tx = self.begin_write(OPERATION).await?;
+                Self::record_request(&mut tx, request, None, now, OPERATION).await?;
                 let settled = sqlx::query(sql::SETTLE_CHALLENGE)
                     .bind(id.0)
                     .bind(settlement.status().as_str())
@@ -367,6 +420,63 @@ macro_rules! store_operations {
                 }
                 tx.commit().await.map_err(db(OPERATION))?;
                 self.existing_challenge(id).await
+            }
+
+            pub(super) async fn accept_invitation(
+                &self,
+                id: ChallengeNo,
+                by: UserId,
+                now: Timestamp,
+                request: Option<&super::RequestKey>,
+            ) -> Result<super::Invitation, StoreError> {
+                const OPERATION: &str = "accept_invitation";
+                let mut tx = self.begin_write(OPERATION).await?;
+                Self::record_request(&mut tx, request, None, now, OPERATION).await?;
+                let locked = sqlx::query(sql::LOCK_PENDING_CHALLENGE)
+                    .bind(id.0)
+                    .bind(now.0)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?
+                    .rows_affected();
+                if locked == 0 {
+                    let state = sqlx::query_as::<_, ChallengeStateRow>(sql::CHALLENGE_STATE)
+                        .bind(id.0)
+                        .fetch_optional(&mut *tx)
+                        .await
+                        .map_err(db(OPERATION))?;
+                    return Err(challenge_refusal(id, state, now)?.into());
+                }
+                let accepted_at: Option<Option<i64>> = sqlx::query_scalar(sql::INVITEE_ACCEPTED_AT)
+                    .bind(id.0)
+                    .bind(by.0)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                let Some(accepted_at) = accepted_at else {
+                    return Err(Conflict::NotInvited(id).into());
+                };
+                let newly = accepted_at.is_none();
+                if newly {
+                    sqlx::query(sql::ACCEPT_INVITEE)
+                        .bind(id.0)
+                        .bind(by.0)
+                        .bind(now.0)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(db(OPERATION))?;
+                }
+                let waiting: Vec<i64> = sqlx::query_scalar(sql::WAITING_INVITEES)
+                    .bind(id.0)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                tx.commit().await.map_err(db(OPERATION))?;
+                Ok(super::Invitation {
+                    challenge: self.existing_challenge(id).await?,
+                    newly,
+                    waiting: waiting.into_iter().map(UserId).collect(),
+                })
             }
 
             pub(super) async fn expire_challenges(
@@ -389,9 +499,11 @@ macro_rules! store_operations {
             pub(super) async fn create_game(
                 &self,
                 new: &NewGame<'_>,
+                request: Option<&super::RequestKey>,
             ) -> Result<GameRecord, StoreError> {
                 const OPERATION: &str = "create_game";
                 let mut tx = self.begin_write(OPERATION).await?;
+                Self::record_request(&mut tx, request, None, Timestamp::now(), OPERATION).await?;
                 if let Some(acceptance) = new.accepting {
                     let accepted = sqlx::query(sql::SETTLE_CHALLENGE)
                         .bind(acceptance.challenge.0)
@@ -628,9 +740,12 @@ macro_rules! store_operations {
                 game: GameNo,
                 end: GameEnd,
                 result: &str,
+                request: Option<&super::RequestKey>,
             ) -> Result<GameRecord, StoreError> {
                 const OPERATION: &str = "end_game";
                 let mut tx = self.begin_write(OPERATION).await?;
+                Self::record_request(&mut tx, request, Some(game.0), Timestamp::now(), OPERATION)
+                    .await?;
                 let ended = sqlx::query(sql::END_GAME)
                     .bind(game.0)
                     .bind(end.status().as_str())

@@ -103,4 +103,7 @@ impl SqliteStore {
     }
 }
 
+/// The driver type of the shared store operations.
+type Db = Sqlite;
+
 super::sql::store_operations!(SqliteStore);
