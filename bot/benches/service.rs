@@ -4,7 +4,8 @@
 //! when unreachable).
 //!
 //! `cargo bench -p tabula-bot --bench service`. `TABULA_BENCH_SECS` (default 10) is the length
-//! of the parallel run, `TABULA_BENCH_GAMES` (default 32) the number of games played at once.
+//! of the parallel run, `TABULA_BENCH_GAMES` (default 32) the number of games played at once,
+//! `TABULA_BENCH_PICTURES=0` leaves out the board pictures (to see what rendering costs).
 //!
 //! Parallel run: every game has its own chat and two players; one task per game plays as the
 //! seat to act, typing `/move #<game> <move>` with a legal move chosen at random. Only the
@@ -387,7 +388,8 @@ fn env_number(name: &str, default: f64) -> f64 {
 
 async fn bench(backend: &str, url: &DatabaseUrl, games: usize, secs: f64) -> Result<(), BoxError> {
     let store = Store::connect(url).await?;
-    let service = Arc::new(Service::new(store.clone(), Dice::Os));
+    let pictures = std::env::var("TABULA_BENCH_PICTURES").map_or(true, |value| value != "0");
+    let service = Arc::new(Service::new(store.clone(), Dice::Os).with_pictures(pictures));
     println!();
     println!("Parallel games ({backend}):");
     println!();
@@ -413,7 +415,12 @@ fn main() -> Result<(), BoxError> {
         .enable_all()
         .build()?;
     runtime.block_on(async {
-        println!("Game service, moves end to end: {games} games at once for {secs} s, pictures on");
+        let pictures = std::env::var("TABULA_BENCH_PICTURES").map_or("on", |value| {
+            if value == "0" { "off" } else { "on" }
+        });
+        println!(
+            "Game service, moves end to end: {games} games at once for {secs} s, pictures {pictures}"
+        );
         let path = std::env::temp_dir().join(format!("tabula_bench_{}.db", std::process::id()));
         let url = DatabaseUrl::new(format!("sqlite://{}", path.display()));
         let outcome = bench("SQLite", &url, games, secs).await;
