@@ -576,11 +576,7 @@ impl Service {
         let no = challenge.id;
         Ok(Reply {
             spans,
-            buttons: vec![vec![
-                button("Accept", format!("a{no}")),
-                button("Decline", format!("d{no}")),
-                button("Cancel", format!("x{no}")),
-            ]],
+            buttons: challenge_buttons(no),
             ..Reply::default()
         })
     }
@@ -714,11 +710,7 @@ impl Service {
         spans.push(Span::Text(".".into()));
         Ok(Reply {
             spans,
-            buttons: vec![vec![
-                button("Accept", format!("a{no}")),
-                button("Decline", format!("d{no}")),
-                button("Cancel", format!("x{no}")),
-            ]],
+            buttons: challenge_buttons(no),
             ..Reply::default()
         })
     }
@@ -1382,6 +1374,15 @@ fn button(label: &str, data: String) -> Button {
         label: label.to_string(),
         data,
     }
+}
+
+/// The Accept, Decline and Cancel buttons of a challenge.
+fn challenge_buttons(no: impl std::fmt::Display) -> Vec<Vec<Button>> {
+    vec![vec![
+        button("Accept", format!("a{no}")),
+        button("Decline", format!("d{no}")),
+        button("Cancel", format!("x{no}")),
+    ]]
 }
 
 fn mention(user: &User) -> Span {
