@@ -224,6 +224,90 @@ pub fn text_width(text: &str, size: f32) -> Result<f32, RenderError> {
     Ok(width)
 }
 
+/// A glyph's coverage, rasterised once per glyph, size and quarter-pixel pen offset, with the
+/// position of its top-left pixel relative to the whole-pixel pen position.
+#[derive(Debug)]
+struct GlyphMask {
+    left: i32,
+    top: i32,
+    width: usize,
+    coverage: Vec<f32>,
+}
+
+/// Glyph id, size (bits of the `f32`), and the pen's x and y fractions in quarter pixels.
+type GlyphKey = (u16, u32, u8, u8);
+
+fn glyph_cache() -> &'static Mutex<HashMap<GlyphKey, Arc<GlyphMask>>> {
+    static CACHE: OnceLock<Mutex<HashMap<GlyphKey, Arc<GlyphMask>>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// The whole-pixel pen position and the mask of glyph `id` at `size` with its pen at (x, y):
+/// from the cache, or drawn now. The pen's fractions are rounded to a quarter pixel, a
+/// difference no one can see.
+fn glyph_mask(
+    id: ab_glyph::GlyphId,
+    size: f32,
+    x: f32,
+    y: f32,
+) -> Result<(i32, i32, Arc<GlyphMask>), RenderError> {
+    let quarters = |v: f32| {
+        let q = (v * 4.0).round();
+        ((q / 4.0).floor() as i32, q.rem_euclid(4.0) as u8)
+    };
+    let ((pen_x, fx), (pen_y, fy)) = (quarters(x), quarters(y));
+    let key = (id.0, size.to_bits(), fx, fy);
+    if let Some(hit) = glyph_cache()
+        .lock()
+        .map_err(|_| RenderError::Poisoned)?
+        .get(&key)
+    {
+        return Ok((pen_x, pen_y, Arc::clone(hit)));
+    }
+    let pen = ab_glyph::point(f32::from(fx) / 4.0, f32::from(fy) / 4.0);
+    let glyph = id.with_scale_and_position(PxScale::from(size), pen);
+    let mask = match font()?.outline_glyph(glyph) {
+        Some(outlined) => {
+            let bounds = outlined.px_bounds();
+            let width = bounds.width() as usize;
+            let mut coverage = vec![0.0; width * bounds.height() as usize];
+            outlined.draw(|gx, gy, c| {
+                if let Some(cell) = coverage.get_mut(gy as usize * width + gx as usize) {
+                    *cell = c.clamp(0.0, 1.0);
+                }
+            });
+            GlyphMask {
+                left: bounds.min.x as i32,
+                top: bounds.min.y as i32,
+                width,
+                coverage,
+            }
+        }
+        None => GlyphMask {
+            left: 0,
+            top: 0,
+            width: 0,
+            coverage: Vec::new(),
+        },
+    };
+    let mask = Arc::new(mask);
+    let mut cache = glyph_cache().lock().map_err(|_| RenderError::Poisoned)?;
+    if cache.len() > 8192 {
+        cache.clear();
+    }
+    cache.insert(key, Arc::clone(&mask));
+    Ok((pen_x, pen_y, mask))
+}
+
+/// The height of a capital at `size`, to centre text on its anchor.
+fn cap_height(size: f32) -> Result<f32, RenderError> {
+    let font = font()?;
+    let scaled = font.as_scaled(PxScale::from(size));
+    Ok(font
+        .outline_glyph(scaled.scaled_glyph('H'))
+        .map_or(size * 0.7, |g| g.px_bounds().height()))
+}
+
 fn draw_text(
     pixmap: &mut Pixmap,
     at: (f32, f32),
@@ -232,8 +316,7 @@ fn draw_text(
     color: Color,
     text: &str,
 ) -> Result<(), RenderError> {
-    let font = font()?;
-    let scaled = font.as_scaled(PxScale::from(size));
+    let scaled = font()?.as_scaled(PxScale::from(size));
     let width = text_width(text, size)?;
     let mut x = match anchor {
         Anchor::Centre => at.0 - width / 2.0,
@@ -241,35 +324,33 @@ fn draw_text(
         Anchor::Right => at.0 - width,
     };
     // Centre the capital height on the anchor's y.
-    let cap = font
-        .outline_glyph(scaled.scaled_glyph('H'))
-        .map_or(size * 0.7, |g| g.px_bounds().height());
-    let baseline = at.1 + cap / 2.0;
+    let baseline = at.1 + cap_height(size)? / 2.0;
     let (w, h) = (pixmap.width() as i32, pixmap.height() as i32);
     let pixels = pixmap.pixels_mut();
+    let opacity = f32::from(color.3) / 255.0;
     let mut previous = None;
     for ch in text.chars() {
         let id = scaled.glyph_id(ch);
         if let Some(p) = previous {
             x += scaled.kern(p, id);
         }
-        let glyph = id.with_scale_and_position(PxScale::from(size), ab_glyph::point(x, baseline));
+        let (pen_x, pen_y, mask) = glyph_mask(id, size, x, baseline)?;
         x += scaled.h_advance(id);
         previous = Some(id);
-        let Some(outlined) = font.outline_glyph(glyph) else {
-            continue;
-        };
-        let bounds = outlined.px_bounds();
-        outlined.draw(|gx, gy, coverage| {
-            let px = bounds.min.x as i32 + gx as i32;
-            let py = bounds.min.y as i32 + gy as i32;
-            if px < 0 || py < 0 || px >= w || py >= h {
-                return;
+        for (gy, row) in mask.coverage.chunks(mask.width.max(1)).enumerate() {
+            let py = pen_y + mask.top + gy as i32;
+            if py < 0 || py >= h {
+                continue;
             }
-            let alpha = coverage.clamp(0.0, 1.0) * f32::from(color.3) / 255.0;
-            let i = (py * w + px) as usize;
-            pixels[i] = blend(pixels[i], color, alpha);
-        });
+            for (gx, &coverage) in row.iter().enumerate() {
+                let px = pen_x + mask.left + gx as i32;
+                if coverage <= 0.0 || px < 0 || px >= w {
+                    continue;
+                }
+                let i = (py * w + px) as usize;
+                pixels[i] = blend(pixels[i], color, coverage * opacity);
+            }
+        }
     }
     Ok(())
 }
@@ -296,16 +377,9 @@ fn blend(dst: PremultipliedColorU8, color: Color, alpha: f32) -> PremultipliedCo
 /// # Errors
 /// The encoder failed.
 pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, RenderError> {
-    let width = pixmap.width() as usize;
-    let (palette, indices) = quantise(pixmap.data(), width);
-    // The image data: each row behind its filter byte (0, none), compressed in one call at
-    // level 1. (Going through the png crate's streaming writer costs three times as much: its
-    // deflate wrapper zero-fills a 32 KB buffer for every row written.)
-    let mut raw = Vec::with_capacity(indices.len() + indices.len() / width.max(1));
-    for row in indices.chunks_exact(width.max(1)) {
-        raw.push(0);
-        raw.extend_from_slice(row);
-    }
+    let (palette, raw) = quantise(pixmap.data(), pixmap.width() as usize);
+    // Compressed in one call at level 1. (Going through the png crate's streaming writer costs
+    // three times as much: its deflate wrapper zero-fills a 32 KB buffer for every row written.)
     let data = miniz_oxide::deflate::compress_to_vec_zlib(&raw, 1);
     let mut out = Vec::with_capacity(data.len() + 1024);
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
@@ -321,45 +395,63 @@ pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, RenderError> {
     Ok(out)
 }
 
-fn bin(p: &[u8]) -> usize {
-    (usize::from(p[0] >> 3) << 10) | (usize::from(p[1] >> 3) << 5) | usize::from(p[2] >> 3)
+/// Calls `f(pixel, start, length)` for each run of equal pixels of a row, left to right (a
+/// pixel as a little-endian `u32`: red in the low byte).
+fn for_each_run(row: &[[u8; 4]], mut f: impl FnMut(u32, usize, usize)) {
+    let mut start = 0;
+    while start < row.len() {
+        let p = u32::from_le_bytes(row[start]);
+        let mut end = start + 1;
+        // Four pixels at a time while they all equal `p`, then one by one.
+        let four = u128::from(p) * 0x0000_0001_0000_0001_0000_0001_0000_0001;
+        let (quads, _) = row[end..].as_chunks::<4>();
+        for quad in quads {
+            let mut bytes = [0u8; 16];
+            bytes.copy_from_slice(quad.as_flattened());
+            if u128::from_le_bytes(bytes) != four {
+                break;
+            }
+            end += 4;
+        }
+        while end < row.len() && u32::from_le_bytes(row[end]) == p {
+            end += 1;
+        }
+        f(p, start, end - start);
+        start = end;
+    }
+}
+
+/// The 15-bit histogram bin of a pixel (read as a little-endian `u32`: red in the low byte).
+fn bin(p: u32) -> usize {
+    let (r, g, b) = (p & 0xff, (p >> 8) & 0xff, (p >> 16) & 0xff);
+    (((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3)) as usize
 }
 
 /// Reduces opaque RGBA pixels (`width` per row) to at most 256 colours: the palette (RGB
-/// triples) and one index per pixel.
+/// triples) and the PNG image data before compression: each row of palette indices behind its
+/// filter byte (0: unfiltered; with palette images, filters make the data larger).
 ///
 /// The histogram reads every fourth row only: boards are flat colours with thin anti-aliased
 /// edges, and a quarter of the rows sees every colour that matters. A colour met only in the
-/// other rows is mapped to its nearest palette entry when first seen.
+/// other rows is mapped to its nearest palette entry when first seen. Both passes go run by
+/// run (a run: equal pixels side by side), since boards are mostly long runs of one colour.
 fn quantise(rgba: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
     const BINS: usize = 1 << 15;
     const UNSET: u16 = u16::MAX;
+    let width = width.max(1);
+    let (pixels, _) = rgba.as_chunks::<4>();
     let mut count = vec![0u32; BINS];
     let mut sum = vec![[0u32; 3]; BINS];
-    // Boards are mostly long runs of one colour: count runs, not pixels.
-    let mut add = |p: &[u8], n: u32| {
-        let b = bin(p);
-        count[b] += n;
-        let s = &mut sum[b];
-        s[0] += u32::from(p[0]) * n;
-        s[1] += u32::from(p[1]) * n;
-        s[2] += u32::from(p[2]) * n;
-    };
-    for row in rgba.chunks_exact(width * 4).step_by(4) {
-        let mut run: Option<(&[u8], u32)> = None;
-        for p in row.chunks_exact(4) {
-            run = match run {
-                Some((q, n)) if q == p => Some((q, n + 1)),
-                Some((q, n)) => {
-                    add(q, n);
-                    Some((p, 1))
-                }
-                None => Some((p, 1)),
-            };
-        }
-        if let Some((q, n)) = run {
-            add(q, n);
-        }
+    for row in pixels.chunks_exact(width).step_by(4) {
+        for_each_run(row, |p, _, len| {
+            let n = len as u32;
+            let b = bin(p);
+            count[b] += n;
+            let s = &mut sum[b];
+            s[0] += (p & 0xff) * n;
+            s[1] += ((p >> 8) & 0xff) * n;
+            s[2] += ((p >> 16) & 0xff) * n;
+        });
     }
     let mut used: Vec<usize> = (0..BINS).filter(|b| count[*b] > 0).collect();
     used.sort_unstable_by_key(|b| std::cmp::Reverse(count[*b]));
@@ -371,13 +463,14 @@ fn quantise(rgba: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
             [0, 1, 2].map(|c| ((sum[*b][c] + n / 2) / n) as u8)
         })
         .collect();
-    let nearest = |c: [u8; 3]| -> u16 {
+    let nearest = |p: u32| -> u16 {
+        let c = [p & 0xff, (p >> 8) & 0xff, (p >> 16) & 0xff];
         palette
             .iter()
             .enumerate()
-            .min_by_key(|(_, p)| {
+            .min_by_key(|(_, q)| {
                 (0..3)
-                    .map(|k| (i32::from(p[k]) - i32::from(c[k])).pow(2))
+                    .map(|k| (i32::from(q[k]) - c[k] as i32).pow(2))
                     .sum::<i32>()
             })
             .map_or(0, |(i, _)| i as u16)
@@ -386,17 +479,21 @@ fn quantise(rgba: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
     for (i, b) in chosen.iter().enumerate() {
         lookup[*b] = i as u16;
     }
-    let mut indices = Vec::with_capacity(rgba.len() / 4);
-    let mut last: (&[u8], u8) = (&[], 0);
-    for p in rgba.chunks_exact(4) {
-        if p != last.0 {
+    let rows = pixels.len() / width;
+    // Filter bytes stay 0 (no filter).
+    let mut raw = vec![0u8; rows * (width + 1)];
+    for (row, out) in pixels
+        .chunks_exact(width)
+        .zip(raw.chunks_exact_mut(width + 1))
+    {
+        let out = &mut out[1..];
+        for_each_run(row, |p, at, len| {
             let b = bin(p);
             if lookup[b] == UNSET {
-                lookup[b] = nearest([p[0], p[1], p[2]]);
+                lookup[b] = nearest(p);
             }
-            last = (p, lookup[b] as u8);
-        }
-        indices.push(last.1);
+            out[at..at + len].fill(lookup[b] as u8);
+        });
     }
-    (palette.concat(), indices)
+    (palette.concat(), raw)
 }
