@@ -292,6 +292,11 @@ impl GameEnd {
     }
 }
 
+/// How stale a user's or chat's "last seen" may grow before a request writes it again: an
+/// hour. A request from a known user or chat under an unchanged name only reads, so that a move
+/// costs one write transaction (its own) and not three.
+pub const SEEN_REFRESH_MILLIS: i64 = 60 * 60 * 1000;
+
 /// A user of one platform.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct User {
@@ -305,7 +310,7 @@ pub struct User {
     pub display_name: String,
     /// When the user was first seen.
     pub created_at: Timestamp,
-    /// When the user was last seen.
+    /// When the user was last seen, to within [`SEEN_REFRESH_MILLIS`], or renamed.
     pub updated_at: Timestamp,
 }
 
@@ -322,7 +327,7 @@ pub struct Chat {
     pub title: String,
     /// When the chat was first seen.
     pub created_at: Timestamp,
-    /// When the chat was last seen.
+    /// When the chat was last seen, to within [`SEEN_REFRESH_MILLIS`], or renamed.
     pub updated_at: Timestamp,
 }
 

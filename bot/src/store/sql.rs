@@ -21,6 +21,10 @@ pub(super) const USER_BY_PLATFORM_ID: &str = "\
 SELECT id, platform, platform_user_id, display_name, created_at, updated_at
 FROM users WHERE platform = $1 AND platform_user_id = $2";
 
+pub(super) const CHAT_BY_PLATFORM_ID: &str = "\
+SELECT id, platform, platform_chat_id, title, created_at, updated_at
+FROM chats WHERE platform = $1 AND platform_chat_id = $2";
+
 pub(super) const UPSERT_CHAT: &str = "\
 INSERT INTO chats (platform, platform_chat_id, title, created_at, updated_at)
 VALUES ($1, $2, $3, $4, $4)
@@ -132,10 +136,10 @@ pub(super) const SEATS_OF_ACTIVE_GAMES_OF_USER: &str = concat!(
       ORDER BY s.game_id, s.seat",
 );
 
-/// All actions (`$2` = 0) or those after a snapshot (`$2` = its seq).
-pub(super) const ACTIONS_AFTER: &str = "\
+/// The actions after `$2` (0 for all, or a snapshot's seq) up to `$3` (the game's seq as read).
+pub(super) const ACTIONS_BETWEEN: &str = "\
 SELECT seq, action, actor_id, created_at FROM actions
-WHERE game_id = $1 AND seq > $2 ORDER BY seq";
+WHERE game_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq";
 
 /// `SELECT 1` is an INT4 on PostgreSQL and an INTEGER on SQLite: both decode as `i32`.
 pub(super) const REQUEST_HANDLED: &str = "\
@@ -176,8 +180,9 @@ WHERE challenge_id = $1 AND accepted_at IS NULL ORDER BY position";
 
 pub(super) const GAME_STATE: &str = "SELECT status, seq FROM games WHERE id = $1";
 
-pub(super) const INSERT_ACTION: &str = "\
-INSERT INTO actions (game_id, seq, action, actor_id, created_at) VALUES ($1, $2, $3, $4, $5)";
+/// Followed by one `(game, seq, action, actor, now)` tuple per action.
+pub(super) const INSERT_ACTIONS: &str =
+    "INSERT INTO actions (game_id, seq, action, actor_id, created_at) ";
 
 /// `$2` status, `$3` result, `$4` now.
 pub(super) const END_GAME: &str = "\
@@ -209,11 +214,25 @@ macro_rules! store_operations {
                 platform_user_id: &str,
                 display_name: &str,
             ) -> Result<User, StoreError> {
+                let now = Timestamp::now();
+                // Most requests come from someone known under the same name: only a read.
+                let known = sqlx::query_as::<_, UserRow>(sql::USER_BY_PLATFORM_ID)
+                    .bind(platform.as_str())
+                    .bind(platform_user_id)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(db("upsert_user"))?;
+                if let Some(row) = known
+                    && row.display_name == display_name
+                    && now.0 - row.updated_at < super::SEEN_REFRESH_MILLIS
+                {
+                    return row.try_into();
+                }
                 sqlx::query_as::<_, UserRow>(sql::UPSERT_USER)
                     .bind(platform.as_str())
                     .bind(platform_user_id)
                     .bind(display_name)
-                    .bind(Timestamp::now().0)
+                    .bind(now.0)
                     .fetch_one(&self.pool)
                     .await
                     .map_err(db("upsert_user"))?
@@ -264,11 +283,25 @@ macro_rules! store_operations {
                 platform_chat_id: &str,
                 title: &str,
             ) -> Result<Chat, StoreError> {
+                let now = Timestamp::now();
+                // Most requests come from a known chat under the same title: only a read.
+                let known = sqlx::query_as::<_, ChatRow>(sql::CHAT_BY_PLATFORM_ID)
+                    .bind(platform.as_str())
+                    .bind(platform_chat_id)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(db("upsert_chat"))?;
+                if let Some(row) = known
+                    && row.title == title
+                    && now.0 - row.updated_at < super::SEEN_REFRESH_MILLIS
+                {
+                    return row.try_into();
+                }
                 sqlx::query_as::<_, ChatRow>(sql::UPSERT_CHAT)
                     .bind(platform.as_str())
                     .bind(platform_chat_id)
                     .bind(title)
-                    .bind(Timestamp::now().0)
+                    .bind(now.0)
                     .fetch_one(&self.pool)
                     .await
                     .map_err(db("upsert_chat"))?
@@ -580,21 +613,22 @@ macro_rules! store_operations {
                 id: GameNo,
                 history: History,
             ) -> Result<Option<LoadedGame>, StoreError> {
-                // One read transaction, so that the record and the log are of the same moment.
-                let mut tx = self.begin_read("load_game").await?;
+                // No transaction: the log is append-only and a game's `seq` only grows, so the
+                // actions up to the `seq` read with the record are the log of that moment.
+                const OPERATION: &str = "load_game";
                 let Some(row) = sqlx::query_as::<_, GameRow>(sql::GAME)
                     .bind(id.0)
-                    .fetch_optional(&mut *tx)
+                    .fetch_optional(&self.pool)
                     .await
-                    .map_err(db("load_game"))?
+                    .map_err(db(OPERATION))?
                 else {
                     return Ok(None);
                 };
                 let seats = sqlx::query_as::<_, SeatRow>(sql::SEATS)
                     .bind(id.0)
-                    .fetch_all(&mut *tx)
+                    .fetch_all(&self.pool)
                     .await
-                    .map_err(db("load_game"))?;
+                    .map_err(db(OPERATION))?;
                 let record = assemble_games(vec![row], seats)?
                     .pop()
                     .ok_or_else(|| StoreError::Corrupt(format!("game {id} vanished")))?;
@@ -603,16 +637,16 @@ macro_rules! store_operations {
                     History::SinceSnapshot => record.snapshot.clone(),
                 };
                 let after = from_snapshot.as_ref().map_or(0, |snapshot| snapshot.seq);
-                let actions = sqlx::query_as::<_, ActionRow>(sql::ACTIONS_AFTER)
+                let actions = sqlx::query_as::<_, ActionRow>(sql::ACTIONS_BETWEEN)
                     .bind(id.0)
                     .bind(seq_to_i64(after))
-                    .fetch_all(&mut *tx)
+                    .bind(seq_to_i64(record.seq))
+                    .fetch_all(&self.pool)
                     .await
-                    .map_err(db("load_game"))?
+                    .map_err(db(OPERATION))?
                     .into_iter()
                     .map(ActionRecord::try_from)
                     .collect::<Result<Vec<_>, _>>()?;
-                tx.commit().await.map_err(db("load_game"))?;
                 Ok(Some(LoadedGame {
                     record,
                     from_snapshot,
@@ -720,13 +754,21 @@ macro_rules! store_operations {
                         .map_err(db(OPERATION))?;
                     return Err(game_refusal(game, state)?.into());
                 }
-                for (seq, action) in (append.expected_seq + 1..).zip(append.actions) {
-                    sqlx::query(sql::INSERT_ACTION)
-                        .bind(game.0)
-                        .bind(seq_to_i64(seq))
-                        .bind(&action.action)
-                        .bind(action.actor.map(|user| user.0))
-                        .bind(now.0)
+                // All the new actions in one statement (a move and the rolls after it).
+                if !append.actions.is_empty() {
+                    let mut insert = sqlx::QueryBuilder::<Db>::new(sql::INSERT_ACTIONS);
+                    insert.push_values(
+                        (append.expected_seq + 1..).zip(append.actions),
+                        |mut row, (seq, action)| {
+                            row.push_bind(game.0)
+                                .push_bind(seq_to_i64(seq))
+                                .push_bind(action.action.as_str())
+                                .push_bind(action.actor.map(|user| user.0))
+                                .push_bind(now.0);
+                        },
+                    );
+                    insert
+                        .build()
                         .execute(&mut *tx)
                         .await
                         .map_err(db(OPERATION))?;
