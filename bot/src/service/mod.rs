@@ -13,6 +13,8 @@
 mod dice;
 mod text;
 
+use std::collections::HashMap;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use tracing::Instrument;
@@ -23,8 +25,8 @@ use tabula_core::{
 
 use crate::store::{
     Acceptance, Append, Challenge, ChallengeNo, Chat, Conflict, GameEnd, GameNo, GameRecord,
-    GameStatus, History, NewAction, NewChallenge, NewGame, Platform, RequestKey, Settlement, Store,
-    StoreError, Timestamp, User, UserId,
+    GameStatus, History, NewAction, NewChallenge, NewGame, Platform, RequestKey,
+    SEEN_REFRESH_MILLIS, Settlement, Store, StoreError, Timestamp, User, UserId,
 };
 
 pub use dice::Dice;
@@ -267,10 +269,60 @@ struct Loaded {
     last: Option<AnyApplied>,
 }
 
+/// Users and chats met recently, as the store last returned them, so that a request from
+/// someone known under an unchanged name does not go to the database for them. Only the
+/// mapping from platform ids to rows (which never changes) and the names are kept; a row is
+/// written again once its `updated_at` is [`SEEN_REFRESH_MILLIS`] old or the name changed.
+#[derive(Debug, Default)]
+struct Seen {
+    users: Mutex<HashMap<(Platform, String), User>>,
+    chats: Mutex<HashMap<(Platform, String), Chat>>,
+}
+
+/// Beyond this many entries a map of [`Seen`] starts afresh.
+const SEEN_CAPACITY: usize = 50_000;
+
+impl Seen {
+    fn user(&self, key: &(Platform, String), name: &str, now: Timestamp) -> Option<User> {
+        let users = self.users.lock().ok()?;
+        users
+            .get(key)
+            .filter(|u| u.display_name == name && now.0 - u.updated_at.0 < SEEN_REFRESH_MILLIS)
+            .cloned()
+    }
+
+    fn chat(&self, key: &(Platform, String), title: &str, now: Timestamp) -> Option<Chat> {
+        let chats = self.chats.lock().ok()?;
+        chats
+            .get(key)
+            .filter(|c| c.title == title && now.0 - c.updated_at.0 < SEEN_REFRESH_MILLIS)
+            .cloned()
+    }
+
+    fn remember_user(&self, key: (Platform, String), user: &User) {
+        if let Ok(mut users) = self.users.lock() {
+            if users.len() >= SEEN_CAPACITY {
+                users.clear();
+            }
+            users.insert(key, user.clone());
+        }
+    }
+
+    fn remember_chat(&self, key: (Platform, String), chat: &Chat) {
+        if let Ok(mut chats) = self.chats.lock() {
+            if chats.len() >= SEEN_CAPACITY {
+                chats.clear();
+            }
+            chats.insert(key, chat.clone());
+        }
+    }
+}
+
 /// The platform-neutral game service.
 #[derive(Debug)]
 pub struct Service {
     store: Store,
+    seen: Seen,
     dice: Dice,
     challenge_ttl: Duration,
     pictures: bool,
@@ -281,6 +333,7 @@ impl Service {
     pub fn new(store: Store, dice: Dice) -> Service {
         Service {
             store,
+            seen: Seen::default(),
             dice,
             challenge_ttl: Duration::from_secs(15 * 60),
             pictures: true,
@@ -327,14 +380,33 @@ impl Service {
     }
 
     async fn handle_inner(&self, request: &Request) -> Result<Reply, ServiceError> {
-        let chat = self
-            .store
-            .upsert_chat(request.platform, &request.chat.0, &request.chat.1)
-            .await?;
-        let user = self
-            .store
-            .upsert_user(request.platform, &request.user.0, &request.user.1)
-            .await?;
+        let now = Timestamp::now();
+        let (chat_key, user_key) = (
+            (request.platform, request.chat.0.clone()),
+            (request.platform, request.user.0.clone()),
+        );
+        let chat = match self.seen.chat(&chat_key, &request.chat.1, now) {
+            Some(chat) => chat,
+            None => {
+                let chat = self
+                    .store
+                    .upsert_chat(request.platform, &request.chat.0, &request.chat.1)
+                    .await?;
+                self.seen.remember_chat(chat_key, &chat);
+                chat
+            }
+        };
+        let user = match self.seen.user(&user_key, &request.user.1, now) {
+            Some(user) => user,
+            None => {
+                let user = self
+                    .store
+                    .upsert_user(request.platform, &request.user.0, &request.user.1)
+                    .await?;
+                self.seen.remember_user(user_key, &user);
+                user
+            }
+        };
         let ctx = Ctx {
             chat,
             user,
@@ -386,22 +458,22 @@ impl Service {
                     return Err(UserError::Usage("/move [#game] <move>, e.g. /move d4-f4").into());
                 }
                 let game = self.pick_game(ctx, number, true).await?;
-                self.make_move(ctx, game, None, rest).await
+                self.make_move(ctx, game, rest).await
             }
             "board" => {
                 let game = self.pick_game(ctx, game_number(args).0, false).await?;
-                let loaded = self.load(game).await?;
+                let loaded = self.load(ctx, game).await?;
                 self.board_reply(&loaded, Vec::new()).await
             }
             "moves" => {
                 let game = self.pick_game(ctx, game_number(args).0, false).await?;
-                let loaded = self.load(game).await?;
+                let loaded = self.load(ctx, game).await?;
                 Ok(text_reply(text::moves(&loaded.record, &loaded.state)))
             }
             "history" => {
                 let game = self.pick_game(ctx, game_number(args).0, false).await?;
                 let full = self.store.load_game(game, History::Full).await?;
-                let Some(full) = full else {
+                let Some(full) = full.filter(|full| full.record.chat == ctx.chat.id) else {
                     return Err(UserError::NoSuchGame(game).into());
                 };
                 Ok(text_reply(text::history(&full.record, &full.actions)))
@@ -439,7 +511,6 @@ impl Service {
                 let game = GameNo(game);
                 let seq = u32::try_from(seq).map_err(|_| UserError::BadButton)?;
                 let choice = usize::try_from(choice).map_err(|_| UserError::BadButton)?;
-                self.check_in_chat(ctx, game).await?;
                 if kind == 'm' {
                     self.press_move(ctx, game, seq, choice).await
                 } else {
@@ -448,8 +519,7 @@ impl Service {
             }
             ('b', &[game]) => {
                 let game = GameNo(game);
-                self.check_in_chat(ctx, game).await?;
-                let loaded = self.load(game).await?;
+                let loaded = self.load(ctx, game).await?;
                 self.board_reply(&loaded, Vec::new()).await
             }
             ('a', &[no]) => {
@@ -828,7 +898,7 @@ impl Service {
     /// games where the caller is to move when `acting`), else the chat's only game.
     async fn pick_game(&self, ctx: &Ctx, number: Option<GameNo>, acting: bool) -> Outcome2<GameNo> {
         if let Some(game) = number {
-            self.check_in_chat(ctx, game).await?;
+            // Checked to be in this chat when it is loaded.
             return Ok(game);
         }
         let all = self.store.active_games_in_chat(ctx.chat.id).await?;
@@ -841,7 +911,7 @@ impl Service {
         if candidates.len() > 1 && acting {
             let mut to_move = Vec::new();
             for game in &candidates {
-                let loaded = self.load(game.id).await?;
+                let loaded = self.load(ctx, game.id).await?;
                 if let Status::Decision(seat) = loaded.state.status()
                     && holder(&loaded.record, seat).is_some_and(|u| u.id == ctx.user.id)
                 {
@@ -865,15 +935,14 @@ impl Service {
         }
     }
 
-    async fn check_in_chat(&self, ctx: &Ctx, game: GameNo) -> Outcome2<()> {
-        match self.store.game(game).await? {
-            Some(record) if record.chat == ctx.chat.id => Ok(()),
-            _ => Err(UserError::NoSuchGame(game).into()),
-        }
-    }
-
-    async fn load(&self, game: GameNo) -> Outcome2<Loaded> {
-        let Some(loaded) = self.store.load_game(game, History::Full).await? else {
+    /// Loads and replays a game of this chat (a game of another chat is "no such game").
+    async fn load(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Loaded> {
+        let Some(loaded) = self
+            .store
+            .load_game(game, History::Full)
+            .await?
+            .filter(|loaded| loaded.record.chat == ctx.chat.id)
+        else {
             return Err(UserError::NoSuchGame(game).into());
         };
         let record = loaded.record;
@@ -958,10 +1027,11 @@ impl Service {
         seq: u32,
         choice: usize,
     ) -> Outcome2<Reply> {
-        if let Some(reply) = self.repeated(ctx, game).await? {
+        let loaded = self.load(ctx, game).await?;
+        let fresh = loaded.record.seq == seq && self.check_turn(ctx, &loaded).is_ok();
+        if let Some(reply) = self.repeated(ctx, &loaded, fresh).await? {
             return Ok(reply);
         }
-        let loaded = self.load(game).await?;
         if loaded.record.status != GameStatus::Active {
             return Err(UserError::GameOver(game).into());
         }
@@ -983,7 +1053,7 @@ impl Service {
         seq: u32,
         group: usize,
     ) -> Outcome2<Reply> {
-        let loaded = self.load(game).await?;
+        let loaded = self.load(ctx, game).await?;
         if loaded.record.seq != seq {
             return self.stale(&loaded).await;
         }
@@ -1012,29 +1082,24 @@ impl Service {
         })
     }
 
-    async fn make_move(
-        &self,
-        ctx: &Ctx,
-        game: GameNo,
-        seq: Option<u32>,
-        text: &str,
-    ) -> Outcome2<Reply> {
-        if let Some(reply) = self.repeated(ctx, game).await? {
+    async fn make_move(&self, ctx: &Ctx, game: GameNo, text: &str) -> Outcome2<Reply> {
+        let loaded = self.load(ctx, game).await?;
+        let fresh = self.check_turn(ctx, &loaded).is_ok();
+        if let Some(reply) = self.repeated(ctx, &loaded, fresh).await? {
             return Ok(reply);
-        }
-        let loaded = self.load(game).await?;
-        if seq.is_some_and(|seq| seq != loaded.record.seq) {
-            return self.stale(&loaded).await;
         }
         self.apply(ctx, loaded, text).await
     }
 
-    /// The answer to a request that was already applied: the current board.
-    async fn repeated(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Option<Reply>> {
-        if !self.store.request_handled(&ctx.key).await? {
+    /// The answer to a move request that was already applied: the current board. A `fresh`
+    /// request (its sender is to move on the board it was made for) is not looked up: if it
+    /// was a repeat after all, the append refuses its key in the same transaction, and
+    /// [`Service::apply`] answers the same way. Every other request is looked up before it is
+    /// refused, so that a re-delivered move is not answered "not your turn".
+    async fn repeated(&self, ctx: &Ctx, current: &Loaded, fresh: bool) -> Outcome2<Option<Reply>> {
+        if fresh || !self.store.request_handled(&ctx.key).await? {
             return Ok(None);
         }
-        let current = self.load(game).await?;
         let spans = vec![Span::Text("This request was already handled.\n".into())];
         self.board_reply(&current, spans).await.map(Some)
     }
@@ -1118,12 +1183,12 @@ impl Service {
                 self.board_reply(&new, spans).await
             }
             Err(StoreError::Conflict(Conflict::Duplicate)) => {
-                let current = self.load(loaded.record.id).await?;
+                let current = self.load(ctx, loaded.record.id).await?;
                 let spans = vec![Span::Text("This request was already handled.\n".into())];
                 self.board_reply(&current, spans).await
             }
             Err(StoreError::Conflict(Conflict::StaleSeq { .. })) => {
-                let current = self.load(loaded.record.id).await?;
+                let current = self.load(ctx, loaded.record.id).await?;
                 self.stale(&current).await
             }
             Err(StoreError::Conflict(Conflict::GameOver { game, .. })) => {
@@ -1175,7 +1240,7 @@ impl Service {
     }
 
     async fn resign(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Reply> {
-        let loaded = self.load(game).await?;
+        let loaded = self.load(ctx, game).await?;
         if loaded.record.status != GameStatus::Active {
             return Err(UserError::GameOver(game).into());
         }
