@@ -4,14 +4,16 @@
 //! when unreachable).
 //!
 //! `cargo bench -p tabula-bot --bench service`. `TABULA_BENCH_SECS` (default 10) is the length
-//! of the parallel run, `TABULA_BENCH_GAMES` (default 32) the number of games played at once,
-//! `TABULA_BENCH_PICTURES=0` leaves out the board pictures (to see what rendering costs).
+//! of each parallel run, `TABULA_BENCH_GAMES` (default `4,8,16,32`) the numbers of games played
+//! at once (one run each), `TABULA_BENCH_PICTURES=0` leaves out the board pictures (to see what
+//! rendering costs), `TABULA_BENCH_BACKENDS` (default `sqlite,postgres`) which databases.
 //!
-//! Parallel run: every game has its own chat and two players; one task per game plays as the
-//! seat to act, typing `/move #<game> <move>` with a legal move chosen at random. Only the
-//! `/move` requests are timed. To know who acts and what is legal, the task reads the game back
-//! from the store before each move (not timed, but it is load on the same database, so the
-//! throughput is a conservative figure). A finished game is replaced by a new one of its kind.
+//! Parallel runs: every game has its own chat and two players; one task per game plays it the
+//! way people do, from the bot's replies alone: the last board names whose turn it is, and that
+//! player presses one of its move buttons at random (when the moves come in two steps, first a
+//! piece button, then one of the moves it offers). Only the presses that make a move are timed;
+//! the piece presses are load like any other. A finished game is replaced by a new one of its
+//! kind.
 //!
 //! Long history: one Pachisi game played on and on; at several history lengths, the latency of
 //! a `/move`, and separately the time to load the whole action log and to replay it.
@@ -20,7 +22,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use tabula_bot::service::{Dice, Input, Request, Service};
+use tabula_bot::service::{Button, Dice, Input, Reply, Request, Service, Span};
 use tabula_bot::store::{DatabaseUrl, GameNo, GameStatus, History, Platform, Store};
 use tabula_core::{GameId, Status};
 
@@ -75,25 +77,73 @@ async fn send(service: &Service, chat: &str, user: &str, text: &str) -> Result<S
     Ok(reply.plain_text())
 }
 
-/// Starts a game of `id` in `chat` between two players and returns its number.
-async fn start(service: &Service, chat: &str, id: GameId) -> Result<GameNo, BoxError> {
+/// Sends a button press; internal failures abort the benchmark.
+async fn press(service: &Service, chat: &str, user: &str, data: &str) -> Result<Reply, BoxError> {
+    let mut request = request(chat, user, "");
+    request.input = Input::Button(data.into());
+    Ok(service.handle(&request).await?)
+}
+
+/// Starts a game of `id` in `chat` between two players: its number and its first board.
+async fn start(service: &Service, chat: &str, id: GameId) -> Result<(GameNo, Reply), BoxError> {
     let (alice, bob) = (format!("{chat}a"), format!("{chat}b"));
     send(service, chat, &alice, &format!("/play {id} @{bob}")).await?;
-    let body = send(service, chat, &bob, "/accept").await?;
-    if !body.contains("begins") {
-        return Err(format!("{id} did not start in {chat}: {body}").into());
+    let board = service.handle(&request(chat, &bob, "/accept")).await?;
+    let body = board.plain_text();
+    let number = body
+        .strip_prefix("Game #")
+        .and_then(|rest| rest.split_once(' '))
+        .and_then(|(number, _)| number.parse().ok())
+        .ok_or_else(|| format!("{id} did not start in {chat}: {body}"))?;
+    Ok((GameNo(number), board))
+}
+
+/// Who is to move on a board reply: the mention just before "(<seat>) to move."; `None` when
+/// the game is over.
+fn to_move(board: &Reply) -> Result<Option<String>, BoxError> {
+    for pair in board.spans.windows(2) {
+        if let [Span::Mention(id, _), Span::Text(text)] = pair
+            && text.ends_with(" to move.")
+        {
+            return Ok(Some(id.clone()));
+        }
     }
-    let chat_id = service
-        .store()
-        .upsert_chat(Platform::Local, chat, &format!("Bench {chat}"))
-        .await?
-        .id;
-    let games = service.store().active_games_in_chat(chat_id).await?;
-    games
-        .iter()
-        .map(|game| game.id)
-        .max()
-        .ok_or_else(|| format!("no game started in {chat}").into())
+    if board.plain_text().contains("the game is over") {
+        return Ok(None);
+    }
+    Err(format!("a board with nobody to move: {}", board.plain_text()).into())
+}
+
+/// One move as a person makes it from `board`: a random button, and when that is a piece, a
+/// random move of the piece. Returns the new board and the latency of the press that moved.
+async fn press_a_move(
+    service: &Service,
+    chat: &str,
+    actor: &str,
+    board: &Reply,
+    lcg: &mut Lcg,
+) -> Result<(Reply, Duration), BoxError> {
+    let buttons: Vec<&Button> = board.all_buttons().collect();
+    if buttons.is_empty() {
+        return Err(format!("a board without buttons: {}", board.plain_text()).into());
+    }
+    let mut choice = buttons[lcg.below(buttons.len())].data.clone();
+    if choice.starts_with('p') {
+        let moves = press(service, chat, actor, &choice).await?;
+        let buttons: Vec<&Button> = moves.all_buttons().collect();
+        if buttons.is_empty() {
+            return Err(format!("a piece without moves: {}", moves.plain_text()).into());
+        }
+        choice = buttons[lcg.below(buttons.len())].data.clone();
+    }
+    let started = Instant::now();
+    let reply = press(service, chat, actor, &choice).await?;
+    let elapsed = started.elapsed();
+    let body = reply.plain_text();
+    if !body.contains(" played ") || body.starts_with("Sorry") {
+        return Err(format!("button {choice} refused: {body}").into());
+    }
+    Ok((reply, elapsed))
 }
 
 /// What the driver needs before a move: who acts and a legal move, or `None` when the game is
@@ -155,26 +205,26 @@ struct Samples {
     finished: usize,
 }
 
-/// One task: plays games of `id` in its own chat until `deadline`.
+/// One task: plays games of `id` in its own chat until `deadline`, from the replies alone.
 async fn player(
     service: Arc<Service>,
-    index: usize,
+    chat: String,
+    seed: u64,
     id: GameId,
     deadline: Instant,
 ) -> Result<Samples, BoxError> {
-    let chat = format!("c{index}");
-    let mut lcg = Lcg(0x5eed + index as u64);
+    let mut lcg = Lcg(0x5eed + seed);
     let mut samples = Samples::default();
-    let mut game = start(&service, &chat, id).await?;
+    let (_, mut board) = start(&service, &chat, id).await?;
     while Instant::now() < deadline {
-        let Some(turn) = turn(service.store(), game).await? else {
+        let Some(actor) = to_move(&board)? else {
             samples.finished += 1;
-            game = start(&service, &chat, id).await?;
+            board = start(&service, &chat, id).await?.1;
             continue;
         };
-        samples
-            .latencies
-            .push(timed_move(&service, &chat, game, &turn, &mut lcg).await?);
+        let (next, latency) = press_a_move(&service, &chat, &actor, &board, &mut lcg).await?;
+        samples.latencies.push(latency);
+        board = next;
     }
     Ok(samples)
 }
@@ -198,6 +248,7 @@ async fn parallel(
     service: &Arc<Service>,
     games: usize,
     secs: f64,
+    run: usize,
 ) -> Result<(), BoxError> {
     let deadline = Instant::now() + Duration::from_secs_f64(secs);
     let started = Instant::now();
@@ -206,7 +257,13 @@ async fn parallel(
         let id = GAMES[index % GAMES.len()];
         tasks.push((
             id,
-            tokio::spawn(player(Arc::clone(service), index, id, deadline)),
+            tokio::spawn(player(
+                Arc::clone(service),
+                format!("r{run}c{index}"),
+                (run * 1000 + index) as u64,
+                id,
+                deadline,
+            )),
         ));
     }
     let mut per_game: Vec<(GameId, Samples)> =
@@ -228,7 +285,7 @@ async fn parallel(
         #[allow(clippy::cast_precision_loss)]
         let rate = samples.latencies.len() as f64 / wall;
         println!(
-            "| {backend} | {} | {} | {} | {rate:.0} | {:.2} | {:.2} | {:.2} |",
+            "| {backend} | {games} | {} | {} | {} | {rate:.0} | {:.2} | {:.2} | {:.2} |",
             id.name(),
             samples.latencies.len(),
             samples.finished,
@@ -241,7 +298,7 @@ async fn parallel(
     #[allow(clippy::cast_precision_loss)]
     let rate = all.len() as f64 / wall;
     println!(
-        "| {backend} | **all {games} games, {wall:.1} s** | {} | {finished} | **{rate:.0}** | {:.2} | **{:.2}** | {:.2} |",
+        "| {backend} | {games} | **all, {wall:.1} s** | {} | {finished} | **{rate:.0}** | {:.2} | **{:.2}** | {:.2} |",
         all.len(),
         quantile(&all, 0.5),
         quantile(&all, 0.99),
@@ -260,7 +317,7 @@ fn median_ms(mut values: Vec<Duration>) -> f64 {
 async fn long_history(backend: &str, service: &Service) -> Result<(), BoxError> {
     let chat = "long";
     let mut lcg = Lcg(7);
-    let game = start(service, chat, GameId::Pachisi).await?;
+    let (game, _) = start(service, chat, GameId::Pachisi).await?;
     let store = service.store();
     let mut games = 1;
     let mut game = game;
@@ -273,7 +330,7 @@ async fn long_history(backend: &str, service: &Service) -> Result<(), BoxError> 
             let Some(current) = turn(store, game).await? else {
                 // Random Pachisi rarely ends this early; if it does, play on in a new game.
                 games += 1;
-                game = start(service, chat, GameId::Pachisi).await?;
+                game = start(service, chat, GameId::Pachisi).await?.0;
                 continue;
             };
             if current.seq < checkpoint {
@@ -386,16 +443,25 @@ fn env_number(name: &str, default: f64) -> f64 {
         .unwrap_or(default)
 }
 
-async fn bench(backend: &str, url: &DatabaseUrl, games: usize, secs: f64) -> Result<(), BoxError> {
+async fn bench(
+    backend: &str,
+    url: &DatabaseUrl,
+    levels: &[usize],
+    secs: f64,
+) -> Result<(), BoxError> {
     let store = Store::connect(url).await?;
     let pictures = std::env::var("TABULA_BENCH_PICTURES").map_or(true, |value| value != "0");
     let service = Arc::new(Service::new(store.clone(), Dice::Os).with_pictures(pictures));
     println!();
     println!("Parallel games ({backend}):");
     println!();
-    println!("| backend | game | moves | games finished | moves/s | median ms | p99 ms | max ms |");
-    println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
-    parallel(backend, &service, games, secs).await?;
+    println!(
+        "| backend | games at once | game | moves | games finished | moves/s | median ms | p99 ms | max ms |"
+    );
+    println!("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (run, &games) in levels.iter().enumerate() {
+        parallel(backend, &service, games, secs, run).await?;
+    }
     println!();
     println!("Long Pachisi history ({backend}, one game, medians of {SAMPLES}):");
     println!();
@@ -408,8 +474,12 @@ async fn bench(backend: &str, url: &DatabaseUrl, games: usize, secs: f64) -> Res
 
 fn main() -> Result<(), BoxError> {
     let secs = env_number("TABULA_BENCH_SECS", 10.0);
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    let games = env_number("TABULA_BENCH_GAMES", 32.0).max(1.0) as usize;
+    let levels: Vec<usize> = std::env::var("TABULA_BENCH_GAMES")
+        .unwrap_or_else(|_| "4,8,16,32".into())
+        .split(',')
+        .map(|level| level.trim().parse::<usize>().map(|n| n.max(1)))
+        .collect::<Result<_, _>>()
+        .map_err(|_| "TABULA_BENCH_GAMES: numbers separated by commas, e.g. 4,8,16,32")?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -419,23 +489,31 @@ fn main() -> Result<(), BoxError> {
             if value == "0" { "off" } else { "on" }
         });
         println!(
-            "Game service, moves end to end: {games} games at once for {secs} s, pictures {pictures}"
+            "Game service, moves end to end: {levels:?} games at once, {secs} s each, pictures {pictures}"
         );
-        let path = std::env::temp_dir().join(format!("tabula_bench_{}.db", std::process::id()));
-        let url = DatabaseUrl::new(format!("sqlite://{}", path.display()));
-        let outcome = bench("SQLite", &url, games, secs).await;
-        for suffix in ["", "-wal", "-shm"] {
-            let mut file = path.clone().into_os_string();
-            file.push(suffix);
-            let _ = std::fs::remove_file(file);
+        let backends = std::env::var("TABULA_BENCH_BACKENDS")
+            .unwrap_or_else(|_| "sqlite,postgres".into())
+            .to_lowercase();
+        if backends.contains("sqlite") {
+            let path =
+                std::env::temp_dir().join(format!("tabula_bench_{}.db", std::process::id()));
+            let url = DatabaseUrl::new(format!("sqlite://{}", path.display()));
+            let outcome = bench("SQLite", &url, &levels, secs).await;
+            for suffix in ["", "-wal", "-shm"] {
+                let mut file = path.clone().into_os_string();
+                file.push(suffix);
+                let _ = std::fs::remove_file(file);
+            }
+            outcome?;
         }
-        outcome?;
-        if let Some((base, name)) = postgres_schema().await {
+        if backends.contains("postgres")
+            && let Some((base, name)) = postgres_schema().await
+        {
             let separator = if base.contains('?') { '&' } else { '?' };
             let url = DatabaseUrl::new(format!(
                 "{base}{separator}options=-c%20search_path%3D{name}"
             ));
-            let outcome = bench("PostgreSQL", &url, games, secs).await;
+            let outcome = bench("PostgreSQL", &url, &levels, secs).await;
             drop_schema(&base, &name).await;
             outcome?;
         }
