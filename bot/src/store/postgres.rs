@@ -5,8 +5,9 @@
 //! first, waits for that one to commit and re-checks its condition against the new row; so of
 //! two racing writers exactly one matches, and the other is told why. A request key is
 //! inserted first, so a re-delivered request waits for the first delivery and is then refused
-//! as a duplicate. Reads that need several statements run in one REPEATABLE READ transaction,
-//! so that a game's record and its log are of the same moment.
+//! as a duplicate. Lists that need several statements (games and their seats) run in one
+//! REPEATABLE READ transaction, so that they are of the same moment; a single game is loaded
+//! without one, since its log is append-only and is read up to the `seq` read with its record.
 
 use std::str::FromStr;
 
