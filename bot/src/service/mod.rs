@@ -1101,7 +1101,7 @@ impl Service {
             return Ok(None);
         }
         let spans = vec![Span::Text("This request was already handled.\n".into())];
-        self.board_reply(&current, spans).await.map(Some)
+        self.board_reply(current, spans).await.map(Some)
     }
 
     fn check_turn(&self, ctx: &Ctx, loaded: &Loaded) -> Outcome2<()> {
