@@ -66,6 +66,8 @@ fn request(chat: &str, user: &str, text: &str) -> Request {
         platform: Platform::Local,
         chat: (chat.into(), format!("Bench {chat}")),
         user: (user.into(), user.to_uppercase()),
+        community: None,
+        moderator: false,
         request_key: format!("b{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
         input: Input::Command(text.into()),
     }

@@ -2,7 +2,10 @@
 //! Telegram. Each input line is `<user>: <text>`, where text is a command (`/play konane @bob`)
 //! or `#<n>` to press button n of the last message with buttons. Every reply is printed as text
 //! with numbered buttons; pictures are written to a folder and their paths printed. There is
-//! one chat, `local`. It reads stdin interactively or from a piped script.
+//! one chat, `local`, which is its own community (its settings and wallets); the users named
+//! with `--moderator` moderate it. It reads stdin interactively or from a piped script. The
+//! scheduler runs after every line: due reminders, time-outs and expired challenges are printed
+//! then.
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -26,6 +29,7 @@ pub enum LocalError {
 pub struct Session<'a> {
     service: &'a Service,
     images: Option<PathBuf>,
+    moderators: Vec<String>,
     buttons: Vec<Button>,
     run: String,
     line: u64,
@@ -41,11 +45,19 @@ impl<'a> Session<'a> {
         Session {
             service,
             images: images.map(Path::to_path_buf),
+            moderators: Vec::new(),
             buttons: Vec::new(),
             run: format!("{run:x}"),
             line: 0,
             pictures: 0,
         }
+    }
+
+    /// The users who moderate the chat (may use `/config`, `/grant`, `/take`, `/abort`).
+    #[must_use]
+    pub fn with_moderators(mut self, moderators: Vec<String>) -> Session<'a> {
+        self.moderators = moderators;
+        self
     }
 
     /// Reads lines until the end of `input`, printing every reply to `output`. Internal
@@ -111,21 +123,22 @@ impl<'a> Session<'a> {
             platform: Platform::Local,
             chat: (CHAT.into(), "Local table".into()),
             user: (user.into(), user.into()),
+            community: None,
+            moderator: self.moderators.iter().any(|name| name == user),
             request_key: format!("{}-{}", self.run, self.line),
             input,
         };
         match self.service.handle(&request).await {
             Ok(reply) => self.show(&reply, output)?,
-            Err(error) => {
-                let mut text = error.to_string();
-                let mut source = std::error::Error::source(&error);
-                while let Some(cause) = source {
-                    text.push_str(": ");
-                    text.push_str(&cause.to_string());
-                    source = cause.source();
+            Err(error) => internal(&error, output)?,
+        }
+        match self.service.tick().await {
+            Ok(replies) => {
+                for reply in replies {
+                    self.show(&reply, output)?;
                 }
-                writeln!(output, "! internal error: {text}")?;
             }
+            Err(error) => internal(&error, output)?,
         }
         Ok(())
     }
@@ -158,4 +171,17 @@ impl<'a> Session<'a> {
         }
         Ok(())
     }
+}
+
+/// Prints an internal failure with its chain of causes.
+fn internal(error: &dyn std::error::Error, output: &mut impl Write) -> Result<(), LocalError> {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    writeln!(output, "! internal error: {text}")?;
+    Ok(())
 }

@@ -36,6 +36,10 @@ struct LocalArgs {
     /// Where to write board pictures.
     #[arg(long = "images", value_name = "DIR")]
     images: Option<PathBuf>,
+    /// A user who moderates the local chat (may use /config, /grant, /take, /abort); repeat
+    /// for several.
+    #[arg(long = "moderator", value_name = "USER")]
+    moderators: Vec<String>,
 }
 
 fn main() -> ExitCode {
@@ -88,7 +92,8 @@ fn local(args: &LocalArgs) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("cannot open the {} database", url.scheme()))?;
         let service = Service::new(store.clone(), Dice::Os);
-        let mut session = Session::new(&service, args.images.as_deref());
+        let mut session =
+            Session::new(&service, args.images.as_deref()).with_moderators(args.moderators.clone());
         let stdin = std::io::stdin();
         let mut stdout = std::io::stdout();
         let result = session.run(stdin.lock(), &mut stdout).await;

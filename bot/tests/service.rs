@@ -52,6 +52,8 @@ impl Table {
             platform: Platform::Local,
             chat: ("chat1".into(), "Test chat".into()),
             user: (user.into(), user.to_uppercase()),
+            community: None,
+            moderator: false,
             request_key: format!("k{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
             input,
         }
@@ -130,7 +132,7 @@ async fn start(table: &Table, id: GameId) -> GameNo {
 async fn reply_chat(table: &Table) -> tabula_bot::store::ChatId {
     match table
         .store()
-        .upsert_chat(Platform::Local, "chat1", "Test chat")
+        .upsert_chat(Platform::Local, "chat1", "Test chat", None)
         .await
     {
         Ok(chat) => chat.id,
@@ -639,7 +641,13 @@ async fn a_game_left_on_a_chance_node_rolls_when_next_loaded() {
     use tabula_bot::store::NewGame;
     let (_file, store) = sqlite_store().await;
     let table = Table::new(store.clone(), 93);
-    let chat = reply_chat(&table).await;
+    let chat = match store
+        .upsert_chat(Platform::Local, "chat1", "Test chat", None)
+        .await
+    {
+        Ok(chat) => chat,
+        Err(error) => panic!("{error}"),
+    };
     let mut seats = Vec::new();
     for name in ["alice", "bob"] {
         match store.upsert_user(Platform::Local, name, name).await {
@@ -650,12 +658,16 @@ async fn a_game_left_on_a_chance_node_rolls_when_next_loaded() {
     // Coan Ki opens with a roll-off; store the game without it, as a crash would leave it.
     let record = match store
         .create_game(&NewGame {
-            chat,
+            chat: chat.id,
             game: GameId::CoanKi,
             options: "",
             start_position: None,
             seats: &seats,
             accepting: None,
+            community: chat.community,
+            stake: 0,
+            move_millis: 3 * tabula_bot::store::DAY_MILLIS,
+            turn: None,
         })
         .await
     {

@@ -137,13 +137,26 @@ mod cases {
     use std::collections::{BTreeMap, HashSet};
 
     use tabula_bot::store::{
-        Acceptance, Append, ChallengeStatus, Chat, Conflict, DatabaseUrl, GameEnd, GameNo,
+        Acceptance, Append, ChallengeStatus, Chat, Conflict, DatabaseUrl, Ending, GameEnd, GameNo,
         GameRecord, GameStatus, History, NewAction, NewChallenge, NewGame, Platform, RequestKey,
         Settlement, Store, StoreError, Timestamp, User,
     };
     use tabula_core::{AnyGame, GameId};
 
     const MINUTE: i64 = 60_000;
+    const DAY: i64 = 24 * 60 * MINUTE;
+
+    /// An ending without conditions whose pot (if any) is refunded.
+    fn ending(end: GameEnd, result: &str) -> Ending<'_> {
+        Ending {
+            end,
+            result,
+            payout: tabula_bot::store::Payout::Refund,
+            actor: None,
+            expected_seq: None,
+            deadline_passed: None,
+        }
+    }
 
     fn conflict<T: std::fmt::Debug>(result: Result<T, StoreError>) -> Conflict {
         match result {
@@ -161,7 +174,7 @@ mod cases {
 
     async fn chat(store: &Store, id: &str) -> Chat {
         store
-            .upsert_chat(Platform::Local, id, id)
+            .upsert_chat(Platform::Local, id, id, None)
             .await
             .expect("upsert chat")
     }
@@ -178,6 +191,10 @@ mod cases {
                 start_position: None,
                 seats: &[ann.id, bob.id],
                 accepting: None,
+                community: chat.community,
+                stake: 0,
+                move_millis: DAY,
+                turn: None,
             })
             .await
             .expect("create game");
@@ -252,17 +269,17 @@ mod cases {
         );
 
         let room = store
-            .upsert_chat(Platform::Telegram, "-100", "Games")
+            .upsert_chat(Platform::Telegram, "-100", "Games", None)
             .await
             .expect("insert");
         let renamed = store
-            .upsert_chat(Platform::Telegram, "-100", "Board games")
+            .upsert_chat(Platform::Telegram, "-100", "Board games", None)
             .await
             .expect("update");
         assert_eq!(renamed.id, room.id);
         assert_eq!(renamed.title, "Board games");
         let other = store
-            .upsert_chat(Platform::Discord, "-100", "Games")
+            .upsert_chat(Platform::Discord, "-100", "Games", None)
             .await
             .expect("insert");
         assert_ne!(other.id, room.id);
@@ -284,6 +301,8 @@ mod cases {
             challenger: ann.id,
             invited,
             expires_at: now.plus_millis(10 * MINUTE),
+            stake: 0,
+            move_millis: DAY,
         };
 
         let invited = store
@@ -340,6 +359,8 @@ mod cases {
         let short = store
             .create_challenge(&NewChallenge {
                 expires_at: now.plus_millis(MINUTE),
+                stake: 0,
+                move_millis: DAY,
                 ..new(&only_bob)
             })
             .await
@@ -400,6 +421,8 @@ mod cases {
                     challenger: ann.id,
                     invited: &[],
                     expires_at: now.plus_millis(MINUTE),
+                    stake: 0,
+                    move_millis: DAY,
                 })
                 .await
                 .expect("create")
@@ -424,6 +447,10 @@ mod cases {
                                 by,
                                 now,
                             }),
+                            community: room.community,
+                            stake: 0,
+                            move_millis: DAY,
+                            turn: None,
                         })
                         .await
                 })
@@ -498,6 +525,10 @@ mod cases {
                 start_position: None,
                 seats: &[ann.id, bob.id, ann.id, bob.id],
                 accepting: None,
+                community: room.community,
+                stake: 0,
+                move_millis: DAY,
+                turn: None,
             })
             .await
             .expect("create");
@@ -524,6 +555,10 @@ mod cases {
                 start_position: Some(&start.position()),
                 seats: &[cy.id, ann.id],
                 accepting: None,
+                community: elsewhere.community,
+                stake: 0,
+                move_millis: DAY,
+                turn: None,
             })
             .await
             .expect("create");
@@ -588,7 +623,7 @@ mod cases {
             )
             .await
             .expect("append");
-        assert_eq!(seq, 1);
+        assert_eq!(seq.seq, 1);
         // Several actions at once (a move and the service's roll, say): one of them by nobody.
         let next = play(&mut state, 2);
         let mut both = actions(&next, Some(bob.id));
@@ -604,7 +639,7 @@ mod cases {
             )
             .await
             .expect("append");
-        assert_eq!(seq, 3);
+        assert_eq!(seq.seq, 3);
 
         let loaded = load(store, game.id).await;
         assert_eq!(loaded.record.seq, 3);
@@ -656,6 +691,7 @@ mod cases {
                         request: Some(&key),
                         finish: Some("ann wins"),
                         snapshot: Some("position"),
+                        ..Append::default()
                     },
                 )
                 .await;
@@ -676,7 +712,7 @@ mod cases {
             )
             .await
             .expect("append");
-        assert_eq!(seq, 3);
+        assert_eq!(seq.seq, 3);
     }
 
     fn keyed<'a>(
@@ -708,7 +744,7 @@ mod cases {
             .append_actions(game.id, &keyed(0, &first, &key))
             .await
             .expect("append");
-        assert_eq!(seq, 1);
+        assert_eq!(seq.seq, 1);
         // Re-delivered: refused whether its seq is now stale or not.
         for expected_seq in [0, 1] {
             assert_eq!(
@@ -733,7 +769,7 @@ mod cases {
             .append_actions(game.id, &keyed(1, &second, &telegram))
             .await
             .expect("append");
-        assert_eq!(seq, 2);
+        assert_eq!(seq.seq, 2);
     }
 
     pub async fn snapshot_finish_and_end(store: &Store) {
@@ -806,7 +842,7 @@ mod cases {
             .await
             .expect("append");
         let finished = store.game(game.id).await.expect("get").expect("exists");
-        assert_eq!((finished.seq, seq), (5, 5));
+        assert_eq!((finished.seq, seq.seq), (5, 5));
         assert_eq!(finished.status, GameStatus::Finished);
         assert_eq!(finished.result.as_deref(), Some("ann wins"));
         assert_eq!(finished.snapshot.map(|snapshot| snapshot.seq), Some(3));
@@ -829,7 +865,11 @@ mod cases {
             }
         );
         assert_eq!(
-            conflict(store.end_game(game.id, GameEnd::Aborted, "bored").await),
+            conflict(
+                store
+                    .end_game(game.id, &ending(GameEnd::Aborted, "bored"))
+                    .await
+            ),
             Conflict::GameOver {
                 game: game.id,
                 status: GameStatus::Finished
@@ -843,14 +883,14 @@ mod cases {
         // Resigning or aborting outside an append.
         let (other, _, bob) = konane(store).await;
         let resigned = store
-            .end_game(other.id, GameEnd::Finished, "bob resigned")
+            .end_game(other.id, &ending(GameEnd::Finished, "bob resigned"))
             .await
             .expect("end");
         assert_eq!(resigned.status, GameStatus::Finished);
         assert_eq!(resigned.result.as_deref(), Some("bob resigned"));
         let (third, _, _) = konane(store).await;
         let aborted = store
-            .end_game(third.id, GameEnd::Aborted, "abandoned")
+            .end_game(third.id, &ending(GameEnd::Aborted, "abandoned"))
             .await
             .expect("end");
         assert_eq!(aborted.status, GameStatus::Aborted);
@@ -886,7 +926,7 @@ mod cases {
             );
         }
         assert_eq!(
-            conflict(store.end_game(missing, GameEnd::Aborted, "").await),
+            conflict(store.end_game(missing, &ending(GameEnd::Aborted, "")).await),
             Conflict::NoSuchGame(missing)
         );
     }
@@ -924,7 +964,8 @@ mod cases {
                                 ..Append::default()
                             };
                             match store.append_actions(game.id, &append).await {
-                                Ok(seq) => {
+                                Ok(appended) => {
+                                    let seq = appended.seq;
                                     assert!(seq > current);
                                     if index % 5 == 0 {
                                         // A re-delivery of the request that just applied.
@@ -1025,7 +1066,7 @@ mod cases {
             )
             .await
             .expect("append");
-        assert_eq!(seq, 4);
+        assert_eq!(seq.seq, 4);
         assert_eq!(load(&store, game.id).await.replay().expect("replay"), state);
         store.close().await;
     }
@@ -1064,6 +1105,8 @@ mod cases {
                 challenger: ann.id,
                 invited: &[bob.id, cy.id, dee.id],
                 expires_at: now.plus_millis(MINUTE),
+                stake: 0,
+                move_millis: DAY,
             })
             .await
             .expect("create");
@@ -1134,6 +1177,8 @@ mod cases {
                     challenger: ann.id,
                     invited: &racers,
                     expires_at: now.plus_millis(MINUTE),
+                    stake: 0,
+                    move_millis: DAY,
                 })
                 .await
                 .expect("create");
@@ -1173,6 +1218,8 @@ mod cases {
             challenger: ann.id,
             invited: &[bob.id],
             expires_at: now.plus_millis(MINUTE),
+            stake: 0,
+            move_millis: DAY,
         };
         let play = key("play");
         let challenge = store
@@ -1204,6 +1251,10 @@ mod cases {
                 by: bob.id,
                 now,
             }),
+            community: room.community,
+            stake: 0,
+            move_millis: DAY,
+            turn: None,
         };
         let record = store
             .create_game_once(&game, &accept)
@@ -1224,8 +1275,7 @@ mod cases {
         store
             .end_game_once(
                 record.id,
-                GameEnd::Finished,
-                "winner White (resigned)",
+                &ending(GameEnd::Finished, "winner White (resigned)"),
                 &resign,
             )
             .await
@@ -1233,7 +1283,7 @@ mod cases {
         assert_eq!(
             conflict(
                 store
-                    .end_game_once(record.id, GameEnd::Aborted, "again", &resign)
+                    .end_game_once(record.id, &ending(GameEnd::Aborted, "again"), &resign)
                     .await
             ),
             Conflict::Duplicate

@@ -147,6 +147,22 @@ impl AnyApplied {
     pub fn narration(&self) -> Vec<String> {
         with_applied!(self, a => a.1.iter().map(ToString::to_string).collect())
     }
+
+    /// The fines the rules impose with this action, as (payer, payee) seats: Coan Ki's double
+    /// one (`coan-ki.md` rule 5.8). The amount is the service's business (section 13).
+    pub fn penalties(&self) -> Vec<(crate::Seat, crate::Seat)> {
+        match self {
+            AnyApplied::CoanKi(a) => {
+                a.1.iter()
+                    .filter_map(|event| match *event {
+                        crate::coan_ki::Event::Penalty { payer, payee } => Some((payer, payee)),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// A position of any of the games.

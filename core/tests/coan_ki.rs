@@ -765,3 +765,16 @@ fn events_are_narrated_in_english() {
         ]
     );
 }
+
+/// Section 13: the engine reports who pays whom on a double one, through any game too.
+#[test]
+fn rule_5_8_penalty_reported_through_any_game() {
+    let mut any =
+        tabula_core::AnyGame::start(tabula_core::GameId::CoanKi, &[], Some(T10)).expect("start");
+    let applied = any.apply_text("roll:1-1").expect("double one");
+    assert_eq!(applied.penalties(), [(WHITE, BLACK)]);
+    let mut any =
+        tabula_core::AnyGame::start(tabula_core::GameId::CoanKi, &[], Some(T10)).expect("start");
+    let applied = any.apply_text("roll:2-2").expect("double two");
+    assert!(applied.penalties().is_empty());
+}

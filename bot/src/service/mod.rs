@@ -10,8 +10,12 @@
 //! What a user did wrong is a [`UserError`] and is answered with a reply; what failed inside
 //! (database, renderer, random source) is a [`ServiceError`] returned to the adapter.
 
+mod config;
 mod dice;
+mod money;
 mod text;
+mod time;
+mod turns;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -24,12 +28,15 @@ use tabula_core::{
 };
 
 use crate::store::{
-    Acceptance, Append, Challenge, ChallengeNo, Chat, Conflict, GameEnd, GameNo, GameRecord,
-    GameStatus, History, NewAction, NewChallenge, NewGame, Platform, RequestKey,
-    SEEN_REFRESH_MILLIS, Settlement, Store, StoreError, Timestamp, User, UserId,
+    Acceptance, Append, Challenge, ChallengeNo, Chat, Conflict, Ending, Fine, GameEnd, GameNo,
+    GameRecord, GameStatus, History, NewAction, NewChallenge, NewGame, Payout, Platform,
+    RequestKey, SEEN_REFRESH_MILLIS, Settlement, Store, StoreError, Timestamp, TurnStart, User,
+    UserId,
 };
 
+use config::Terms;
 pub use dice::Dice;
+pub use time::Clock;
 
 /// At most this many move buttons are shown at once; beyond, moves are chosen in two steps.
 pub const MAX_BUTTONS: usize = 20;
@@ -43,6 +50,14 @@ pub struct Request {
     pub chat: (String, String),
     /// The user: the platform's id and the display name.
     pub user: (String, String),
+    /// The community the chat belongs to: a Discord server's id and name. `None` when the
+    /// chat stands alone (a Telegram group, a direct chat, `tabula local`): it is then its own
+    /// community. Settings, wallets and vacations belong to the community.
+    pub community: Option<(String, String)>,
+    /// Whether the platform says the user moderates the community (Manage Server on Discord,
+    /// an administrator of the Telegram group). The service checks it for `/config` changes,
+    /// `/grant`, `/take` and `/abort`.
+    pub moderator: bool,
     /// The platform's unique id of this request (update id, interaction id), so that a
     /// re-delivered request is applied once.
     pub request_key: String,
@@ -201,6 +216,133 @@ pub enum UserError {
     /// A button of a move list that no longer exists.
     #[error("that choice is no longer offered; send /board for a fresh board")]
     NoSuchChoice,
+    /// The game is switched off in this community.
+    #[error("{game} is switched off here by the moderators; the games here: {enabled}")]
+    GameDisabled {
+        /// The game's name.
+        game: &'static str,
+        /// The games that are on.
+        enabled: String,
+    },
+    /// A stake that cannot be read or is out of bounds.
+    #[error("the stake must be a whole number of coins from 0 to {max} here, e.g. stake=50")]
+    BadStake {
+        /// The largest stake here.
+        max: i64,
+    },
+    /// A Coan Ki stake whose tenth is not whole.
+    #[error(
+        "in Coan Ki the stake must be a multiple of 10, so that the fine for a double one \
+         (10% of the stake) is whole"
+    )]
+    CoanKiStake,
+    /// Only moderators may start staked games here.
+    #[error("only moderators may start staked games here; play with stake=0")]
+    StakedByModerators,
+    /// The challenger's wallet is empty or in debt.
+    #[error(
+        "you have {balance} coins: no staked games until your balance is above zero again \
+         (play with stake=0)"
+    )]
+    InDebt {
+        /// The balance.
+        balance: i64,
+    },
+    /// The challenger cannot pay the stake.
+    #[error("you have {balance} coins and cannot stake {stake}; /wallet shows your balance")]
+    TooPoor {
+        /// The balance.
+        balance: i64,
+        /// The stake asked.
+        stake: i64,
+    },
+    /// A player cannot pay the stake when the game would start.
+    #[error(
+        "{name} has {balance} coins and cannot stake {stake}, so the game does not start; \
+         challenge #{challenge} stays open"
+    )]
+    CannotAfford {
+        /// Who.
+        name: String,
+        /// Their balance.
+        balance: i64,
+        /// The stake.
+        stake: i64,
+        /// The challenge.
+        challenge: ChallengeNo,
+    },
+    /// A time per move that cannot be read or is out of bounds.
+    #[error("the time per move must be from 1 hour to {max} here, e.g. time=3d or time=12h")]
+    BadTime {
+        /// The longest time here.
+        max: String,
+    },
+    /// A moderator's command from someone else.
+    #[error("only moderators of this server or group may {0}")]
+    NotModerator(&'static str),
+    /// A setting that cannot be applied.
+    #[error("{0}")]
+    BadSetting(String),
+    /// An amount of coins that cannot be read.
+    #[error("the amount must be a whole number of coins from 1 to {max}")]
+    BadAmount {
+        /// The largest amount.
+        max: i64,
+    },
+    /// A take of more than the wallet holds.
+    #[error("{name} has only {balance} coins; take at most that")]
+    TakeTooMuch {
+        /// Whose wallet.
+        name: String,
+        /// What it holds.
+        balance: i64,
+    },
+    /// No clock runs in the game.
+    #[error("no clock is running in game #{0}, so there is nothing to claim")]
+    NoClock(GameNo),
+    /// A claim on one's own (or one's partner's) turn.
+    #[error("it is your side's turn in game #{0}: move instead of claiming")]
+    OwnTurn(GameNo),
+    /// A claim before the time has run out.
+    #[error(
+        "{name} still has {left} in game #{game} (until {until}); you may claim the win after that"
+    )]
+    TooEarly {
+        /// The game.
+        game: GameNo,
+        /// Who is to move.
+        name: String,
+        /// How long they have left.
+        left: String,
+        /// When their time runs out.
+        until: String,
+    },
+    /// The clock moved on (a vacation) while the claim was made.
+    #[error("the clock of game #{0} was paused meanwhile; /board shows the time left")]
+    NotDueAnyMore(GameNo),
+    /// A player's abort after the first move.
+    #[error(
+        "game #{0} has begun: players may abort a game only before the first move; /resign \
+         gives it up, and a moderator can abort it"
+    )]
+    AlreadyMoved(GameNo),
+    /// Vacations are switched off here.
+    #[error("vacations are switched off here by the moderators")]
+    VacationOff,
+    /// A number of vacation days that cannot be read.
+    #[error("take from 1 to {quota} vacation days, e.g. /vacation 2")]
+    BadVacation {
+        /// Days per month.
+        quota: i64,
+    },
+    /// More vacation days than are left this month.
+    #[error("you have taken {used} of {quota} vacation days this month; take at most the rest")]
+    VacationQuota {
+        /// Days taken this month.
+        used: i64,
+        /// Days per month.
+        quota: i64,
+    },
 }
 
 /// An internal failure: logged by the adapter, never the user's fault.
@@ -255,11 +397,13 @@ type Outcome2<T> = Result<T, Failure>;
 /// The answer to a re-delivered request whose change was already made.
 const ALREADY_HANDLED: &str = "This request was already handled; nothing was changed.";
 
-/// Who sent a request, where.
+/// Who sent a request, where, and when.
 struct Ctx {
     chat: Chat,
     user: User,
     key: RequestKey,
+    moderator: bool,
+    now: Timestamp,
 }
 
 /// A game as loaded and replayed.
@@ -267,6 +411,39 @@ struct Loaded {
     record: GameRecord,
     state: AnyGame,
     last: Option<AnyApplied>,
+    /// Whether a player has made a move (not only the dice).
+    moved: bool,
+}
+
+/// Actions played in one request: a move and the rolls after it, with their narration and the
+/// fines the rules impose (as seats: payer, payee).
+#[derive(Default)]
+struct Played {
+    actions: Vec<NewAction>,
+    narration: Vec<String>,
+    penalties: Vec<(Seat, Seat)>,
+    last: Option<AnyApplied>,
+}
+
+impl Played {
+    fn push(&mut self, applied: AnyApplied, actor: Option<UserId>) {
+        self.actions.push(NewAction {
+            action: applied.notation(),
+            actor,
+        });
+        self.narration.extend(applied.narration());
+        self.penalties.extend(applied.penalties());
+        self.last = Some(applied);
+    }
+}
+
+/// What actions bring with them beyond the log: the result, the next player's clock, fines,
+/// and what happens to the pot when the game ends.
+struct Consequences {
+    finish: Option<String>,
+    turn: Option<TurnStart>,
+    fines: Vec<Fine>,
+    payout: Option<Payout>,
 }
 
 /// Users and chats met recently, as the store last returned them, so that a request from
@@ -291,11 +468,23 @@ impl Seen {
             .cloned()
     }
 
-    fn chat(&self, key: &(Platform, String), title: &str, now: Timestamp) -> Option<Chat> {
+    fn chat(
+        &self,
+        key: &(Platform, String),
+        title: &str,
+        community: Option<(&str, &str)>,
+        now: Timestamp,
+    ) -> Option<Chat> {
+        let (community_id, community_title) = community.unwrap_or((key.1.as_str(), title));
         let chats = self.chats.lock().ok()?;
         chats
             .get(key)
-            .filter(|c| c.title == title && now.0 - c.updated_at.0 < SEEN_REFRESH_MILLIS)
+            .filter(|c| {
+                c.title == title
+                    && c.platform_community_id == community_id
+                    && c.community_title == community_title
+                    && now.0 - c.updated_at.0 < SEEN_REFRESH_MILLIS
+            })
             .cloned()
     }
 
@@ -323,6 +512,7 @@ impl Seen {
 pub struct Service {
     store: Store,
     seen: Seen,
+    clock: Clock,
     dice: Dice,
     challenge_ttl: Duration,
     pictures: bool,
@@ -334,6 +524,7 @@ impl Service {
         Service {
             store,
             seen: Seen::default(),
+            clock: Clock::System,
             dice,
             challenge_ttl: Duration::from_secs(15 * 60),
             pictures: true,
@@ -351,6 +542,14 @@ impl Service {
     #[must_use]
     pub fn with_pictures(mut self, pictures: bool) -> Service {
         self.pictures = pictures;
+        self
+    }
+
+    /// Sets the clock that deadlines, reminders, vacations and challenge expiry are decided
+    /// against (the system clock by default; tests move a manual one).
+    #[must_use]
+    pub fn with_clock(mut self, clock: Clock) -> Service {
+        self.clock = clock;
         self
     }
 
@@ -380,23 +579,36 @@ impl Service {
     }
 
     async fn handle_inner(&self, request: &Request) -> Result<Reply, ServiceError> {
-        let now = Timestamp::now();
+        // Freshness of the remembered rows is judged by the store's clock, which wrote them.
+        let seen_now = Timestamp::now();
         let (chat_key, user_key) = (
             (request.platform, request.chat.0.clone()),
             (request.platform, request.user.0.clone()),
         );
-        let chat = match self.seen.chat(&chat_key, &request.chat.1, now) {
+        let community = request
+            .community
+            .as_ref()
+            .map(|(id, name)| (id.as_str(), name.as_str()));
+        let chat = match self
+            .seen
+            .chat(&chat_key, &request.chat.1, community, seen_now)
+        {
             Some(chat) => chat,
             None => {
                 let chat = self
                     .store
-                    .upsert_chat(request.platform, &request.chat.0, &request.chat.1)
+                    .upsert_chat(
+                        request.platform,
+                        &request.chat.0,
+                        &request.chat.1,
+                        community,
+                    )
                     .await?;
                 self.seen.remember_chat(chat_key, &chat);
                 chat
             }
         };
-        let user = match self.seen.user(&user_key, &request.user.1, now) {
+        let user = match self.seen.user(&user_key, &request.user.1, seen_now) {
             Some(user) => user,
             None => {
                 let user = self
@@ -414,6 +626,8 @@ impl Service {
                 platform: request.platform,
                 key: request.request_key.clone(),
             },
+            moderator: request.moderator,
+            now: self.clock.now(),
         };
         let result = match &request.input {
             Input::Command(text) => self.command(&ctx, text).await,
@@ -485,6 +699,23 @@ impl Service {
                 self.resign(ctx, game).await
             }
             "games" => self.games(ctx).await,
+            "wallet" | "balance" => self.wallet(ctx).await,
+            "leaderboard" | "top" => self.leaderboard(ctx).await,
+            "grant" => self.adjust(ctx, args, false).await,
+            "take" => self.adjust(ctx, args, true).await,
+            "config" | "settings" => self.config(ctx, args).await,
+            "abort" => {
+                self.not_repeated(ctx).await?;
+                let (number, reason) = game_number(args);
+                let game = self.pick_game(ctx, number, false).await?;
+                self.abort(ctx, game, reason).await
+            }
+            "claim" => {
+                self.not_repeated(ctx).await?;
+                let game = self.pick_game(ctx, game_number(args).0, false).await?;
+                self.claim(ctx, game).await
+            }
+            "vacation" => self.vacation(ctx, args).await,
             "rules" => match args.split_whitespace().next() {
                 None => Err(UserError::Usage("/rules <game>, e.g. /rules konane").into()),
                 Some(name) => {
@@ -552,6 +783,7 @@ impl Service {
         let id = parse_game(name)?;
         let mut invited_names = Vec::new();
         let mut options = Vec::new();
+        let (mut stake, mut time) = (None, None);
         for word in words {
             if let Some(name) = word.strip_prefix('@') {
                 if name.is_empty() {
@@ -560,11 +792,16 @@ impl Service {
                     );
                 }
                 invited_names.push(name.to_string());
+            } else if let Some(value) = word.strip_prefix("stake=") {
+                stake = Some(value);
+            } else if let Some(value) = word.strip_prefix("time=") {
+                time = Some(value);
             } else {
                 options.push(word);
             }
         }
         AnyGame::start(id, &options, None).map_err(UserError::Setup)?;
+        let terms = self.terms(ctx, id, stake, time).await?;
         let named = invited_names.len() + 1;
         let seats = id.seats().len();
         let (ok, allowed) = if seats == 4 {
@@ -586,18 +823,7 @@ impl Service {
         let mut invited: Vec<User> = Vec::new();
         for name in &invited_names {
             // A mention names the platform's user id; keep a known user's display name.
-            let known = self
-                .store
-                .user_by_platform_id(ctx.user.platform, name)
-                .await?;
-            let user = match known {
-                Some(user) => user,
-                None => {
-                    self.store
-                        .upsert_user(ctx.user.platform, name, name)
-                        .await?
-                }
-            };
+            let user = self.named_user(ctx, name).await?;
             if user.id == ctx.user.id || invited.iter().any(|u| u.id == user.id) {
                 return Err(UserError::RepeatedPlayer.into());
             }
@@ -615,7 +841,9 @@ impl Service {
                     options: &options_text,
                     challenger: ctx.user.id,
                     invited: &invited_ids,
-                    expires_at: Timestamp::now().plus_millis(ttl),
+                    expires_at: ctx.now.plus_millis(ttl),
+                    stake: terms.stake,
+                    move_millis: terms.move_millis,
                 },
                 &ctx.key,
             )
@@ -623,10 +851,11 @@ impl Service {
         let mut spans = vec![mention(&ctx.user)];
         if invited.is_empty() {
             spans.push(Span::Text(format!(
-                " offers a game of {}{} to anyone here (challenge #{}). /accept to take it.",
+                " offers a game of {}{} to anyone here (challenge #{}), {}. /accept to take it.",
                 id.name(),
                 options_suffix(&options_text),
-                challenge.id
+                challenge.id,
+                terms.describe()
             )));
         } else {
             spans.push(Span::Text(" challenges ".into()));
@@ -637,10 +866,11 @@ impl Service {
                 spans.push(mention(user));
             }
             spans.push(Span::Text(format!(
-                " to {}{} (challenge #{}). /accept or /decline.",
+                " to {}{} (challenge #{}), {}. /accept or /decline.",
                 id.name(),
                 options_suffix(&options_text),
-                challenge.id
+                challenge.id,
+                terms.describe()
             )));
         }
         let no = challenge.id;
@@ -662,7 +892,7 @@ impl Service {
 
     async fn settle(&self, ctx: &Ctx, args: &str, settlement: Settlement) -> Outcome2<Reply> {
         self.not_repeated(ctx).await?;
-        let now = Timestamp::now();
+        let now = ctx.now;
         self.store.expire_challenges(now).await?;
         let number = game_number(args).0.map(|GameNo(n)| ChallengeNo(n));
         let challenge = match number {
@@ -830,6 +1060,20 @@ impl Service {
         }
         let options: Vec<&str> = challenge.options.split_whitespace().collect();
         let mut state = AnyGame::start(id, &options, None).map_err(UserError::Setup)?;
+        let community = ctx.chat.community;
+        if challenge.stake > 0 {
+            // New players get their starting grant before their stake is taken.
+            for person in &people {
+                self.store.open_wallet(community, *person).await?;
+            }
+        }
+        let turn = match state.status() {
+            Status::Decision(seat) => seats.get(usize::from(seat.0)).map(|user| TurnStart {
+                user: *user,
+                at: now,
+            }),
+            _ => None,
+        };
         let new = NewGame {
             chat: ctx.chat.id,
             game: id,
@@ -841,31 +1085,42 @@ impl Service {
                 by: ctx.user.id,
                 now,
             }),
+            community,
+            stake: challenge.stake,
+            move_millis: challenge.move_millis,
+            turn,
         };
-        let record = match request {
-            Some(request) => self.store.create_game_once(&new, request).await?,
-            None => self.store.create_game(&new).await?,
+        let created = match request {
+            Some(request) => self.store.create_game_once(&new, request).await,
+            None => self.store.create_game(&new).await,
+        };
+        let mut record = match created {
+            Ok(record) => record,
+            Err(StoreError::Conflict(Conflict::InsufficientFunds { user, balance, .. })) => {
+                let name = self
+                    .store
+                    .user(user)
+                    .await?
+                    .map_or_else(|| format!("user {user}"), |user| user.display_name);
+                return Err(UserError::CannotAfford {
+                    name,
+                    balance,
+                    stake: challenge.stake,
+                    challenge: challenge.id,
+                }
+                .into());
+            }
+            Err(other) => return Err(other.into()),
         };
         // Opening rolls (a roll-off), stored before anyone moves.
-        let mut actions = Vec::new();
-        let mut narration = Vec::new();
-        let last = self.resolve_chance(&mut state, &mut actions, &mut narration)?;
-        let mut record = record;
-        if !actions.is_empty() {
-            let finish = finish_text(&state);
-            record.seq = self
-                .store
-                .append_actions(
-                    record.id,
-                    &Append {
-                        expected_seq: 0,
-                        actions: &actions,
-                        request: None,
-                        finish: finish.as_deref(),
-                        snapshot: None,
-                    },
-                )
-                .await?;
+        let mut played = Played::default();
+        self.resolve_chance(&mut state, &mut played)?;
+        let mut consequences = None;
+        if !played.actions.is_empty() {
+            consequences = Some(
+                self.append_played(&mut record, &state, &played, None, now)
+                    .await?,
+            );
         }
         let mut spans = vec![Span::Text(format!(
             "Game #{} of {} begins. Seats by lot: ",
@@ -879,15 +1134,22 @@ impl Service {
             spans.push(Span::Text(format!("{} ", seat_name(id, holder.seat))));
             spans.push(mention(&holder.user));
         }
-        spans.push(Span::Text(".".into()));
-        for line in narration {
+        spans.push(Span::Text(format!(
+            ". {}.",
+            Terms::of(&record).describe_sentence()
+        )));
+        for line in played.narration {
             spans.push(Span::Text(format!(" {line}.")));
+        }
+        if let Some(consequences) = &consequences {
+            spans.extend(money_spans(&record, consequences));
         }
         spans.push(Span::Text("\n".into()));
         let loaded = Loaded {
             record,
             state,
-            last,
+            last: played.last,
+            moved: false,
         };
         self.board_reply(&loaded, spans).await
     }
@@ -956,13 +1218,15 @@ impl Service {
             })?;
             last = Some(applied);
         }
+        let moved = loaded.actions.iter().any(|action| action.actor.is_some());
         let mut loaded = Loaded {
             record,
             state,
             last,
+            moved,
         };
         if loaded.record.status == GameStatus::Active && loaded.state.status() == Status::Chance {
-            self.heal(&mut loaded).await?;
+            self.heal(ctx, &mut loaded).await?;
         }
         Ok(loaded)
     }
@@ -970,34 +1234,19 @@ impl Service {
     /// A game stored at rest on a chance node (its rolls were never written, e.g. a crash
     /// between creating a game and storing its opening roll-off): rolls now. If another
     /// request healed it first, its rolls are read back instead.
-    async fn heal(&self, loaded: &mut Loaded) -> Outcome2<()> {
+    async fn heal(&self, ctx: &Ctx, loaded: &mut Loaded) -> Outcome2<()> {
         let mut state = loaded.state.clone();
-        let mut actions = Vec::new();
-        let mut narration = Vec::new();
-        let last = self.resolve_chance(&mut state, &mut actions, &mut narration)?;
-        let finish = finish_text(&state);
+        let mut played = Played::default();
+        self.resolve_chance(&mut state, &mut played)?;
+        let mut record = loaded.record.clone();
         let appended = self
-            .store
-            .append_actions(
-                loaded.record.id,
-                &Append {
-                    expected_seq: loaded.record.seq,
-                    actions: &actions,
-                    request: None,
-                    finish: finish.as_deref(),
-                    snapshot: None,
-                },
-            )
+            .append_played(&mut record, &state, &played, None, ctx.now)
             .await;
         match appended {
-            Ok(seq) => {
-                loaded.record.seq = seq;
-                if finish.is_some() {
-                    loaded.record.status = GameStatus::Finished;
-                    loaded.record.result = finish;
-                }
+            Ok(_) => {
+                loaded.record = record;
                 loaded.state = state;
-                loaded.last = last;
+                loaded.last = played.last;
                 Ok(())
             }
             Err(StoreError::Conflict(Conflict::StaleSeq { .. } | Conflict::GameOver { .. })) => {
@@ -1139,46 +1388,32 @@ impl Service {
             return Err(UserError::NoRolling.into());
         }
         let applied = state.apply_text(&text).map_err(UserError::Illegal)?;
-        let mut actions = vec![NewAction {
-            action: applied.notation(),
-            actor: Some(ctx.user.id),
-        }];
-        let mut narration = applied.narration();
-        self.resolve_chance(&mut state, &mut actions, &mut narration)?;
-        let finish = finish_text(&state);
+        let notation = applied.notation();
+        let mut played = Played::default();
+        played.push(applied, Some(ctx.user.id));
+        self.resolve_chance(&mut state, &mut played)?;
+        let mut record = loaded.record.clone();
         let appended = self
-            .store
-            .append_actions(
-                loaded.record.id,
-                &Append {
-                    expected_seq: loaded.record.seq,
-                    actions: &actions,
-                    request: Some(&ctx.key),
-                    finish: finish.as_deref(),
-                    snapshot: None,
-                },
-            )
+            .append_played(&mut record, &state, &played, Some(&ctx.key), ctx.now)
             .await;
         match appended {
-            Ok(seq) => {
-                let mut record = loaded.record;
-                record.seq = seq;
-                if finish.is_some() {
-                    record.status = GameStatus::Finished;
-                    record.result = finish;
-                }
+            Ok(consequences) => {
                 let mut spans = vec![
                     mention(&ctx.user),
-                    Span::Text(format!(" played {}.", applied.notation())),
+                    Span::Text(format!(" played {notation}.")),
                 ];
-                for line in narration {
+                // The move's own narration came first in `played`; the rolls follow.
+                for line in &played.narration {
                     spans.push(Span::Text(format!(" {line}.")));
                 }
+                spans.extend(money_spans(&record, &consequences));
+                spans.extend(self.debt_spans(&record, &consequences).await?);
                 spans.push(Span::Text("\n".into()));
                 let new = Loaded {
                     record,
                     state,
-                    last: Some(applied),
+                    last: played.last,
+                    moved: true,
                 };
                 self.board_reply(&new, spans).await
             }
@@ -1198,14 +1433,8 @@ impl Service {
         }
     }
 
-    /// Draws outcomes while the state is at a chance node, appending them as actions.
-    fn resolve_chance(
-        &self,
-        state: &mut AnyGame,
-        actions: &mut Vec<NewAction>,
-        narration: &mut Vec<String>,
-    ) -> Result<Option<AnyApplied>, ServiceError> {
-        let mut last = None;
+    /// Draws outcomes while the state is at a chance node, adding them to `played`.
+    fn resolve_chance(&self, state: &mut AnyGame, played: &mut Played) -> Result<(), ServiceError> {
         while state.status() == Status::Chance {
             let mut outcomes = Vec::new();
             for line in state.legal_lines() {
@@ -1221,15 +1450,50 @@ impl Service {
             let applied = state
                 .apply_text(&roll)
                 .map_err(|e| ServiceError::Corrupt(format!("roll {roll}: {e}")))?;
-            narration.push(format!("Rolled {}", roll.trim_start_matches("roll:")));
-            narration.extend(applied.narration());
-            actions.push(NewAction {
-                action: applied.notation(),
-                actor: None,
-            });
-            last = Some(applied);
+            played
+                .narration
+                .push(format!("Rolled {}", roll.trim_start_matches("roll:")));
+            played.push(applied, None);
         }
-        Ok(last)
+        Ok(())
+    }
+
+    /// Appends what was played (compare-and-set on the record's `seq`) with its consequences:
+    /// the result, the next player's clock, fines, and the settlement of the pot. On success
+    /// the record is brought up to date.
+    async fn append_played(
+        &self,
+        record: &mut GameRecord,
+        state: &AnyGame,
+        played: &Played,
+        request: Option<&RequestKey>,
+        now: Timestamp,
+    ) -> Result<Consequences, StoreError> {
+        let consequences = consequences(record, state, &played.penalties, now);
+        let appended = self
+            .store
+            .append_actions(
+                record.id,
+                &Append {
+                    expected_seq: record.seq,
+                    actions: &played.actions,
+                    request,
+                    finish: consequences.finish.as_deref(),
+                    snapshot: None,
+                    turn: consequences.turn,
+                    fines: &consequences.fines,
+                    payout: consequences.payout.as_ref(),
+                },
+            )
+            .await?;
+        record.seq = appended.seq;
+        record.clock = appended.clock;
+        if consequences.finish.is_some() {
+            record.status = GameStatus::Finished;
+            record.result.clone_from(&consequences.finish);
+            record.settled_at = Some(now);
+        }
+        Ok(consequences)
     }
 
     async fn stale(&self, current: &Loaded) -> Outcome2<Reply> {
@@ -1262,19 +1526,33 @@ impl Service {
             .find(|&t| t != my_team)
             .unwrap_or(my_team);
         let result = format!("winner {} (resigned)", team_name(id, winner));
+        let winners = team_users(&loaded.record, winner);
         let record = self
             .store
-            .end_game_once(game, GameEnd::Finished, &result, &ctx.key)
+            .end_game_once(
+                game,
+                &Ending {
+                    end: GameEnd::Finished,
+                    result: &result,
+                    payout: Payout::Winners(winners.clone()),
+                    actor: Some(ctx.user.id),
+                    expected_seq: None,
+                    deadline_passed: None,
+                },
+                &ctx.key,
+            )
             .await?;
+        let mut spans = vec![
+            mention(&ctx.user),
+            Span::Text(format!(
+                " resigned game #{}. {} wins.",
+                record.id,
+                team_name(id, winner)
+            )),
+        ];
+        spans.extend(pot_spans(&record, &winners));
         Ok(Reply {
-            spans: vec![
-                mention(&ctx.user),
-                Span::Text(format!(
-                    " resigned game #{}. {} wins.",
-                    record.id,
-                    team_name(id, winner)
-                )),
-            ],
+            spans,
             ..Reply::default()
         })
     }
@@ -1327,6 +1605,7 @@ impl Service {
                         spans.push(mention(user));
                     }
                     spans.push(Span::Text(format!(" ({}) to move.", seat_name(id, seat.0))));
+                    spans.extend(self.clock_spans(record));
                     buttons = move_buttons(record, &loaded.state.legal_lines());
                 }
                 Status::Chance => spans.push(Span::Text("rolling.".into())),
@@ -1469,6 +1748,16 @@ fn options_suffix(options: &str) -> String {
     }
 }
 
+/// A whole number in `min..=max`, as typed (digits only).
+fn parse_amount(text: &str, min: i64, max: i64) -> Option<i64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse::<i64>()
+        .ok()
+        .filter(|amount| (min..=max).contains(amount))
+}
+
 fn parse_game(name: &str) -> Result<GameId, UserError> {
     let wanted = name.to_lowercase().replace([' ', '_'], "-");
     let wanted = if wanted == "coanki" {
@@ -1499,6 +1788,152 @@ fn holder(record: &GameRecord, seat: Seat) -> Option<&User> {
         .iter()
         .find(|h| h.seat == seat.0)
         .map(|h| &h.user)
+}
+
+/// The consequences of reaching `state` by actions whose rules imposed `penalties`.
+fn consequences(
+    record: &GameRecord,
+    state: &AnyGame,
+    penalties: &[(Seat, Seat)],
+    now: Timestamp,
+) -> Consequences {
+    let finish = finish_text(state);
+    let turn = match state.status() {
+        Status::Decision(seat) => holder(record, seat).map(|user| TurnStart {
+            user: user.id,
+            at: now,
+        }),
+        _ => None,
+    };
+    // Coan Ki's double one: 10% of the stake to the opponent (coan-ki.md section 13).
+    let fine = if record.game == GameId::CoanKi {
+        record.stake / 10
+    } else {
+        0
+    };
+    let fines = if fine > 0 {
+        penalties
+            .iter()
+            .filter_map(|&(payer, payee)| {
+                let (payer, payee) = (holder(record, payer)?, holder(record, payee)?);
+                (payer.id != payee.id).then_some(Fine {
+                    payer: payer.id,
+                    payee: payee.id,
+                    amount: fine,
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let payout = match state.status() {
+        Status::Done(Outcome::Winner(team)) => Some(Payout::Winners(team_users(record, team.0))),
+        Status::Done(Outcome::Draw) => Some(Payout::Refund),
+        _ => None,
+    };
+    Consequences {
+        finish,
+        turn,
+        fines,
+        payout,
+    }
+}
+
+/// The people holding the seats of a team, each once, in seat order.
+fn team_users(record: &GameRecord, team: u8) -> Vec<UserId> {
+    let mut users = Vec::new();
+    for holder in &record.seats {
+        if team_of(record.game, holder.seat) == team && !users.contains(&holder.user.id) {
+            users.push(holder.user.id);
+        }
+    }
+    users
+}
+
+/// The people of a game, each once, in seat order.
+fn players(record: &GameRecord) -> Vec<&User> {
+    let mut users: Vec<&User> = Vec::new();
+    for holder in &record.seats {
+        if !users.iter().any(|user| user.id == holder.user.id) {
+            users.push(&holder.user);
+        }
+    }
+    users
+}
+
+/// The user of a record's seats with this id.
+fn seated(record: &GameRecord, id: UserId) -> Option<&User> {
+    record
+        .seats
+        .iter()
+        .map(|holder| &holder.user)
+        .find(|user| user.id == id)
+}
+
+/// The pot of a staked game: the stake of each person.
+fn pot_of(record: &GameRecord) -> i64 {
+    record
+        .stake
+        .saturating_mul(i64::try_from(players(record).len()).unwrap_or(0))
+}
+
+/// "@alice takes the pot of 100." (or the partners share it), for a staked game.
+fn pot_spans(record: &GameRecord, winners: &[UserId]) -> Vec<Span> {
+    if record.stake == 0 || winners.is_empty() {
+        return Vec::new();
+    }
+    let mut spans = vec![Span::Text(" ".into())];
+    for (i, winner) in winners.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::Text(" and ".into()));
+        }
+        match seated(record, *winner) {
+            Some(user) => spans.push(mention(user)),
+            None => spans.push(Span::Text(format!("user {winner}"))),
+        }
+    }
+    let verb = if winners.len() > 1 { "share" } else { "takes" };
+    spans.push(Span::Text(format!(
+        " {verb} the pot of {} coins.",
+        pot_of(record)
+    )));
+    spans
+}
+
+/// "The stakes (50 each) are returned.", for a staked game.
+fn refund_spans(record: &GameRecord) -> Vec<Span> {
+    if record.stake == 0 {
+        return Vec::new();
+    }
+    vec![Span::Text(format!(
+        " The stakes ({} each) are returned.",
+        record.stake
+    ))]
+}
+
+/// What money moved with some actions: fines, and the pot when the game ended.
+fn money_spans(record: &GameRecord, consequences: &Consequences) -> Vec<Span> {
+    let mut spans = Vec::new();
+    for fine in &consequences.fines {
+        let (Some(payer), Some(payee)) = (seated(record, fine.payer), seated(record, fine.payee))
+        else {
+            continue;
+        };
+        spans.push(Span::Text(" ".into()));
+        spans.push(mention(payer));
+        spans.push(Span::Text(" pays ".into()));
+        spans.push(mention(payee));
+        spans.push(Span::Text(format!(
+            " a fine of {} coins (10% of the stake).",
+            fine.amount
+        )));
+    }
+    match &consequences.payout {
+        Some(Payout::Winners(winners)) => spans.extend(pot_spans(record, winners)),
+        Some(Payout::Refund) => spans.extend(refund_spans(record)),
+        None => {}
+    }
+    spans
 }
 
 fn finish_text(state: &AnyGame) -> Option<String> {

@@ -10,9 +10,14 @@ pub const HELP: &str = "Tabula: traditional board games.\n\
 /accept, /decline, /cancel [#challenge]: answer or withdraw a challenge\n\
 /move [#game] <move>: make a move (or press a button under the board)\n\
 /board, /moves, /history [#game]: look at a game (anyone may)\n\
-/resign [#game]: give up\n\
+/resign [#game]: give up; /abort [#game]: call a game off before the first move\n\
 /games: the active games here, yours first\n\
 /rules <game>: a short summary of a game's rules\n\
+/claim [#game]: win a game whose opponent ran out of time\n\
+/vacation [days]: stop your clocks for a few days (a few per month)\n\
+/wallet, /leaderboard: your coins here, and the richest\n\
+Challenges may name stake=<coins> and time=<3d|12h> (time per move).\n\
+Moderators: /config [key=value ...], /grant @user <coins>, /take @user <coins>, /abort #game.\n\
 Games: konane, koan, kolowis, coan-ki, pachisi. Dice are rolled for you.";
 
 /// A short summary of a game's rules.

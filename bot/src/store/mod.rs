@@ -28,6 +28,8 @@
 //! The migrations are embedded at compile time by `sqlx::migrate!`; the SQL files are tracked
 //! by the compiler, but a *new* migration file is only picked up when this crate recompiles.
 
+mod community;
+mod ledger;
 mod postgres;
 mod sql;
 mod sqlite;
@@ -167,6 +169,15 @@ row_id!(
     ChatId
 );
 row_id!(
+    /// A community known to the store: a Discord server, a Telegram group, or a chat that
+    /// stands alone. Settings, wallets and vacations belong to a community.
+    CommunityId
+);
+row_id!(
+    /// An account of the ledger: a community's bank, a wallet, or a game's pot.
+    AccountId
+);
+row_id!(
     /// The number of a challenge, short enough to show and type.
     ChallengeNo
 );
@@ -252,6 +263,248 @@ text_enum!(
     }
 );
 
+text_enum!(
+    /// What an account is.
+    AccountKind {
+        /// A community's bank: where grants come from and taken money goes. Its balance is
+        /// minus all the money in the community's wallets and pots.
+        Bank = "bank",
+        /// A person's wallet in a community.
+        Wallet = "wallet",
+        /// A game's pot: the stakes, until the game is settled.
+        Pot = "pot",
+    }
+);
+
+text_enum!(
+    /// Why money moved.
+    LedgerKind {
+        /// From the bank to a wallet: the starting grant, or a moderator's grant.
+        Grant = "grant",
+        /// From a wallet into a game's pot.
+        Stake = "stake",
+        /// From a player's wallet to the opponent's (Coan Ki's double one).
+        Fine = "fine",
+        /// From a pot to a winner's wallet.
+        Payout = "payout",
+        /// From a pot back to the wallet that staked.
+        Refund = "refund",
+        /// From a wallet to the bank: a moderator took money.
+        Adjustment = "adjustment",
+    }
+);
+
+text_enum!(
+    /// Who may start staked games in a community.
+    StakedGames {
+        /// Everyone.
+        Everyone = "everyone",
+        /// Moderators only.
+        Moderators = "moderators",
+    }
+);
+
+/// A day in milliseconds.
+pub const DAY_MILLIS: i64 = 24 * 60 * 60 * 1000;
+
+/// What the moderators of a community chose. A community without saved settings has the
+/// [`Default`] ones.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// The games that may be started, in [`GameId::ALL`] order.
+    pub enabled_games: Vec<GameId>,
+    /// The stake of a challenge that names none.
+    pub default_stake: i64,
+    /// The largest stake allowed.
+    pub max_stake: i64,
+    /// What a new wallet starts with.
+    pub starting_grant: i64,
+    /// The time per move of a challenge that names none, in milliseconds.
+    pub default_move_millis: i64,
+    /// The longest time per move allowed, in milliseconds.
+    pub max_move_millis: i64,
+    /// Whether players are reminded when half their time has passed.
+    pub reminders: bool,
+    /// Who may start staked games.
+    pub staked_games: StakedGames,
+    /// Vacation days each person may take per calendar month (UTC).
+    pub vacation_days: i64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            enabled_games: GameId::ALL.to_vec(),
+            default_stake: 0,
+            max_stake: 1000,
+            starting_grant: 1000,
+            default_move_millis: 3 * DAY_MILLIS,
+            max_move_millis: 14 * DAY_MILLIS,
+            reminders: true,
+            staked_games: StakedGames::Everyone,
+            vacation_days: 5,
+        }
+    }
+}
+
+/// A person's wallet in a community.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wallet {
+    /// The account.
+    pub account: AccountId,
+    /// Whose it is.
+    pub user: UserId,
+    /// What it holds; below zero after fines it could not pay.
+    pub balance: i64,
+    /// What it has staked in games still being played.
+    pub in_play: i64,
+}
+
+/// An account and its balance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    /// Its id.
+    pub id: AccountId,
+    /// Its community.
+    pub community: CommunityId,
+    /// What it is.
+    pub kind: AccountKind,
+    /// The owner of a wallet.
+    pub user: Option<UserId>,
+    /// The game of a pot.
+    pub game: Option<GameNo>,
+    /// What it holds.
+    pub balance: i64,
+}
+
+/// One row of the ledger: an amount moved from one account to another.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LedgerEntry {
+    /// Its number, in the order of writing.
+    pub id: i64,
+    /// The community.
+    pub community: CommunityId,
+    /// Why.
+    pub kind: LedgerKind,
+    /// The account the money left.
+    pub from: AccountId,
+    /// The account the money reached.
+    pub to: AccountId,
+    /// How much, above zero.
+    pub amount: i64,
+    /// The game it belongs to.
+    pub game: Option<GameNo>,
+    /// Who caused it (a moderator, a player), if anyone.
+    pub actor: Option<UserId>,
+    /// In words.
+    pub reason: String,
+    /// When.
+    pub at: Timestamp,
+}
+
+/// How a game's pot is settled when the game ends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Payout {
+    /// Shared evenly by the winners (a team: both partners); the first gets what does not
+    /// divide.
+    Winners(Vec<UserId>),
+    /// Every stake goes back to whoever paid it (a draw, a game abandoned or aborted).
+    Refund,
+}
+
+/// A fine paid at once from one player's wallet to another's (Coan Ki's double one). The
+/// payer's balance may go below zero.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fine {
+    /// Who pays.
+    pub payer: UserId,
+    /// Who is paid.
+    pub payee: UserId,
+    /// How much, above zero.
+    pub amount: i64,
+}
+
+/// A turn whose clock starts: the person to move and the moment. If the person is on
+/// vacation then, the clock starts when the vacation ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnStart {
+    /// Who is to move.
+    pub user: UserId,
+    /// When the turn began.
+    pub at: Timestamp,
+}
+
+/// The clock of the turn being played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnClock {
+    /// Whose clock runs.
+    pub user: UserId,
+    /// When it started running (after any vacation).
+    pub started_at: Timestamp,
+    /// When the player is reminded: half the time.
+    pub remind_at: Timestamp,
+    /// When the time runs out.
+    pub deadline_at: Timestamp,
+    /// When the reminder was sent.
+    pub reminded_at: Option<Timestamp>,
+    /// When the bot said the time had run out.
+    pub timeout_announced_at: Option<Timestamp>,
+}
+
+/// How an active game ends outside of [`Store::append_actions`], with its settlement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ending<'a> {
+    /// Finished (with a result) or aborted.
+    pub end: GameEnd,
+    /// The result, or why it was aborted.
+    pub result: &'a str,
+    /// What happens to the pot.
+    pub payout: Payout,
+    /// Who ended it (a player, a moderator).
+    pub actor: Option<UserId>,
+    /// Only if the game's `seq` is still this (a claim on time is for one turn).
+    pub expected_seq: Option<u32>,
+    /// Only if the game's clock ran out at or before this moment (a claim on time).
+    pub deadline_passed: Option<Timestamp>,
+}
+
+/// A vacation: while it runs, the person's clocks stand still.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Vacation {
+    /// When it starts (now, or the end of the vacation already running).
+    pub starts_at: Timestamp,
+    /// When it ends.
+    pub ends_at: Timestamp,
+    /// How many days.
+    pub days: i64,
+}
+
+/// Vacation days asked for by [`Store::take_vacation`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NewVacation {
+    /// The community.
+    pub community: CommunityId,
+    /// Who.
+    pub user: UserId,
+    /// How many days.
+    pub days: i64,
+    /// When they are asked for.
+    pub now: Timestamp,
+    /// The calendar month whose days are counted: its first moment and the next month's.
+    pub month: (Timestamp, Timestamp),
+    /// Vacation days allowed per month.
+    pub quota: i64,
+}
+
+/// What the scheduler looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Due {
+    /// Half the time of a turn has passed: remind the player once.
+    Reminder,
+    /// The time of a turn has run out: say so once.
+    Timeout,
+}
+
 /// How a pending challenge is settled by a person (expiry is [`Store::expire_challenges`];
 /// acceptance that starts a game is [`NewGame::accepting`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -329,6 +582,12 @@ pub struct Chat {
     pub created_at: Timestamp,
     /// When the chat was last seen, to within [`SEEN_REFRESH_MILLIS`], or renamed.
     pub updated_at: Timestamp,
+    /// The community it belongs to.
+    pub community: CommunityId,
+    /// The platform's id of the community (the chat's own id when it stands alone).
+    pub platform_community_id: String,
+    /// The community's name.
+    pub community_title: String,
 }
 
 /// A challenge to be written by [`Store::create_challenge`].
@@ -346,6 +605,10 @@ pub struct NewChallenge<'a> {
     pub invited: &'a [UserId],
     /// When it expires.
     pub expires_at: Timestamp,
+    /// What each person stakes (0: a friendly game).
+    pub stake: i64,
+    /// The time per move, in milliseconds.
+    pub move_millis: i64,
 }
 
 /// A stored challenge.
@@ -375,6 +638,10 @@ pub struct Challenge {
     pub settled_at: Option<Timestamp>,
     /// The game started from it.
     pub started_game: Option<GameNo>,
+    /// What each person stakes (0: a friendly game).
+    pub stake: i64,
+    /// The time per move, in milliseconds.
+    pub move_millis: i64,
 }
 
 impl Challenge {
@@ -421,6 +688,15 @@ pub struct NewGame<'a> {
     pub seats: &'a [UserId],
     /// The challenge it starts from, accepted atomically with the creation.
     pub accepting: Option<Acceptance>,
+    /// The community it belongs to (its wallets and settings).
+    pub community: CommunityId,
+    /// What each person seated stakes, moved from their wallets into the game's pot in the
+    /// same transaction (0: a friendly game).
+    pub stake: i64,
+    /// The time per move, in milliseconds.
+    pub move_millis: i64,
+    /// The first turn, when someone is to move at once.
+    pub turn: Option<TurnStart>,
 }
 
 /// A seat of a game and the user holding it.
@@ -470,6 +746,16 @@ pub struct GameRecord {
     pub created_at: Timestamp,
     /// When it last changed.
     pub updated_at: Timestamp,
+    /// The community it belongs to.
+    pub community: CommunityId,
+    /// What each person staked (0: a friendly game).
+    pub stake: i64,
+    /// The time per move, in milliseconds.
+    pub move_millis: i64,
+    /// The clock of the turn being played, if one runs.
+    pub clock: Option<TurnClock>,
+    /// When its pot was settled (paid out or refunded), once it ended.
+    pub settled_at: Option<Timestamp>,
 }
 
 impl GameRecord {
@@ -574,6 +860,22 @@ pub struct Append<'a> {
     pub finish: Option<&'a str>,
     /// The position after the last action, to be kept as the game's snapshot.
     pub snapshot: Option<&'a str>,
+    /// The turn that starts after these actions; `None` stops the clock.
+    pub turn: Option<TurnStart>,
+    /// Fines paid with these actions.
+    pub fines: &'a [Fine],
+    /// With [`Append::finish`]: what happens to the pot.
+    pub payout: Option<&'a Payout>,
+}
+
+/// What [`Store::append_actions`] wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Appended {
+    /// The game's new `seq`.
+    pub seq: u32,
+    /// The clock of the turn that started ([`Append::turn`]), as stored (a vacation may
+    /// start it later); `None` when none runs.
+    pub clock: Option<TurnClock>,
 }
 
 /// What the database refused, because of what users did: expected, and answered to the user.
@@ -616,6 +918,27 @@ pub enum Conflict {
     /// The user is not one of the challenge's invitees.
     #[error("you are not invited to challenge {0}")]
     NotInvited(ChallengeNo),
+    /// A wallet holds less than a stake (or has no money at all).
+    #[error("user {user} has {balance} and cannot stake {needed}")]
+    InsufficientFunds {
+        /// Whose wallet.
+        user: UserId,
+        /// What it holds.
+        balance: i64,
+        /// What was asked.
+        needed: i64,
+    },
+    /// The game's clock has not run out.
+    #[error("the time of game {0} has not run out")]
+    NotYetDue(GameNo),
+    /// More vacation days than are left this month.
+    #[error("{used} of {quota} vacation days are used this month")]
+    VacationQuota {
+        /// Days used this month.
+        used: i64,
+        /// Days allowed per month.
+        quota: i64,
+    },
 }
 
 /// A storage error: a [`Conflict`] (user-caused) or an internal failure.
@@ -778,7 +1101,9 @@ impl Store {
         dispatch!(self, store => store.request_handled(request).await)
     }
 
-    /// Records a chat, or updates the title of a known one.
+    /// Records a chat and its community (the platform's id and name of a Discord server;
+    /// `None`: the chat stands alone and is its own community), or updates the names of known
+    /// ones.
     ///
     /// # Errors
     /// A database failure.
@@ -787,8 +1112,166 @@ impl Store {
         platform: Platform,
         platform_chat_id: &str,
         title: &str,
+        community: Option<(&str, &str)>,
     ) -> Result<Chat, StoreError> {
-        dispatch!(self, store => store.upsert_chat(platform, platform_chat_id, title).await)
+        dispatch!(self, store => store.upsert_chat(platform, platform_chat_id, title, community).await)
+    }
+
+    /// A chat by id.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn chat(&self, id: ChatId) -> Result<Option<Chat>, StoreError> {
+        dispatch!(self, store => store.chat(id).await)
+    }
+
+    /// A community's settings (the defaults until moderators change them).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn settings(&self, community: CommunityId) -> Result<Settings, StoreError> {
+        dispatch!(self, store => store.settings(community).await)
+    }
+
+    /// Saves a community's settings, recording `request` in the same transaction.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`]; a database failure (settings that break the table's checks
+    /// are one).
+    pub async fn save_settings(
+        &self,
+        community: CommunityId,
+        settings: &Settings,
+        by: UserId,
+        request: Option<&RequestKey>,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, store => store.save_settings(community, settings, by, request).await)
+    }
+
+    /// A person's wallet in a community, opened with the community's starting grant (written
+    /// in the ledger) if it did not exist.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn open_wallet(
+        &self,
+        community: CommunityId,
+        user: UserId,
+    ) -> Result<Wallet, StoreError> {
+        dispatch!(self, store => store.open_wallet(community, user).await)
+    }
+
+    /// A person's wallet in a community, if it was opened.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn wallet(
+        &self,
+        community: CommunityId,
+        user: UserId,
+    ) -> Result<Option<Wallet>, StoreError> {
+        dispatch!(self, store => store.wallet(community, user).await)
+    }
+
+    /// A moderator's grant (`amount` above zero, from the bank) or take (below zero, to the
+    /// bank; never more than the wallet holds), recorded in the ledger with the reason, and
+    /// `request` in the same transaction.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`], [`Conflict::InsufficientFunds`] for a take; a database failure.
+    pub async fn adjust_wallet(
+        &self,
+        community: CommunityId,
+        user: UserId,
+        amount: i64,
+        actor: UserId,
+        reason: &str,
+        request: Option<&RequestKey>,
+    ) -> Result<Wallet, StoreError> {
+        dispatch!(self, store => store.adjust_wallet(community, user, amount, actor, reason, request).await)
+    }
+
+    /// The richest wallets of a community, richest first.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn leaderboard(
+        &self,
+        community: CommunityId,
+        limit: i64,
+    ) -> Result<Vec<(User, i64)>, StoreError> {
+        dispatch!(self, store => store.leaderboard(community, limit).await)
+    }
+
+    /// Every account of a community (bank, wallets, pots) with its balance.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn accounts(&self, community: CommunityId) -> Result<Vec<Account>, StoreError> {
+        dispatch!(self, store => store.accounts(community).await)
+    }
+
+    /// The whole ledger of a community, in the order it was written.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn ledger(&self, community: CommunityId) -> Result<Vec<LedgerEntry>, StoreError> {
+        dispatch!(self, store => store.ledger(community).await)
+    }
+
+    /// When the person's vacation running at `now` (or starting later) ends, if any.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn vacation_end(
+        &self,
+        community: CommunityId,
+        user: UserId,
+        now: Timestamp,
+    ) -> Result<Option<Timestamp>, StoreError> {
+        dispatch!(self, store => store.vacation_end(community, user, now).await)
+    }
+
+    /// Vacation days the person took in `[month.0, month.1)`.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn vacation_days_used(
+        &self,
+        community: CommunityId,
+        user: UserId,
+        month: (Timestamp, Timestamp),
+    ) -> Result<i64, StoreError> {
+        dispatch!(self, store => store.vacation_days_used(community, user, month).await)
+    }
+
+    /// Takes `days` of vacation from `now` (or from the end of the one running), if the days
+    /// taken in `month` stay within `quota`; the clocks of the person's running turns move on
+    /// by as much, in the same transaction.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`], [`Conflict::VacationQuota`]; a database failure.
+    pub async fn take_vacation(
+        &self,
+        vacation: &NewVacation,
+        request: Option<&RequestKey>,
+    ) -> Result<Vacation, StoreError> {
+        dispatch!(self, store => store.take_vacation(vacation, request).await)
+    }
+
+    /// Claims up to `limit` active games whose reminder (or time-out) is due at `now` and not
+    /// yet claimed, marking them in the same statement: each is returned to one caller only,
+    /// however many run at once.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn claim_due(
+        &self,
+        due: Due,
+        now: Timestamp,
+        limit: i64,
+    ) -> Result<Vec<GameNo>, StoreError> {
+        dispatch!(self, store => store.claim_due(due, now, limit).await)
     }
 
     /// Records a pending challenge.
@@ -972,21 +1455,24 @@ impl Store {
         &self,
         game: GameNo,
         append: &Append<'_>,
-    ) -> Result<u32, StoreError> {
+    ) -> Result<Appended, StoreError> {
         dispatch!(self, store => store.append_actions(game, append).await)
     }
 
-    /// Ends an active game (a resignation, an abort) with a result or reason.
+    /// Ends an active game (a resignation, a claim on time, an abort) with a result or
+    /// reason, and settles its pot as [`Ending::payout`] says, in one transaction. A game's pot
+    /// is settled once, whatever happens after.
     ///
     /// # Errors
-    /// [`Conflict::NoSuchGame`], [`Conflict::GameOver`], or a database failure.
+    /// [`Conflict::NoSuchGame`], [`Conflict::GameOver`], [`Conflict::StaleSeq`] (with
+    /// [`Ending::expected_seq`]), [`Conflict::NotYetDue`] (with [`Ending::deadline_passed`]),
+    /// or a database failure.
     pub async fn end_game(
         &self,
         game: GameNo,
-        end: GameEnd,
-        result: &str,
+        ending: &Ending<'_>,
     ) -> Result<GameRecord, StoreError> {
-        dispatch!(self, store => store.end_game(game, end, result, None).await)
+        dispatch!(self, store => store.end_game(game, ending, None).await)
     }
 
     /// [`Store::end_game`], recording `request` in the same transaction, so that a re-delivered
@@ -998,11 +1484,10 @@ impl Store {
     pub async fn end_game_once(
         &self,
         game: GameNo,
-        end: GameEnd,
-        result: &str,
+        ending: &Ending<'_>,
         request: &RequestKey,
     ) -> Result<GameRecord, StoreError> {
-        dispatch!(self, store => store.end_game(game, end, result, Some(request)).await)
+        dispatch!(self, store => store.end_game(game, ending, Some(request)).await)
     }
 }
 
@@ -1040,6 +1525,9 @@ struct ChatRow {
     title: String,
     created_at: i64,
     updated_at: i64,
+    community_id: i64,
+    platform_community_id: String,
+    community_title: String,
 }
 
 impl TryFrom<ChatRow> for Chat {
@@ -1052,6 +1540,9 @@ impl TryFrom<ChatRow> for Chat {
             title: row.title,
             created_at: Timestamp(row.created_at),
             updated_at: Timestamp(row.updated_at),
+            community: CommunityId(row.community_id),
+            platform_community_id: row.platform_community_id,
+            community_title: row.community_title,
         })
     }
 }
@@ -1069,6 +1560,8 @@ struct ChallengeRow {
     settled_by: Option<i64>,
     settled_at: Option<i64>,
     game_id: Option<i64>,
+    stake: i64,
+    move_millis: i64,
 }
 
 impl ChallengeRow {
@@ -1086,6 +1579,8 @@ impl ChallengeRow {
             settled_by: self.settled_by.map(UserId),
             settled_at: self.settled_at.map(Timestamp),
             started_game: self.game_id.map(GameNo),
+            stake: self.stake,
+            move_millis: self.move_millis,
         })
     }
 }
@@ -1105,6 +1600,16 @@ struct GameRow {
     snapshot_seq: Option<i64>,
     created_at: i64,
     updated_at: i64,
+    community_id: Option<i64>,
+    stake: i64,
+    move_millis: i64,
+    turn_user_id: Option<i64>,
+    turn_started_at: Option<i64>,
+    remind_at: Option<i64>,
+    deadline_at: Option<i64>,
+    reminded_at: Option<i64>,
+    timeout_announced_at: Option<i64>,
+    settled_at: Option<i64>,
 }
 
 impl GameRow {
@@ -1130,6 +1635,30 @@ impl GameRow {
             seats,
             created_at: Timestamp(self.created_at),
             updated_at: Timestamp(self.updated_at),
+            community: CommunityId(self.community_id.ok_or_else(|| {
+                StoreError::Corrupt(format!("game {} has no community", self.id))
+            })?),
+            stake: self.stake,
+            move_millis: self.move_millis,
+            clock: match (
+                self.turn_user_id,
+                self.turn_started_at,
+                self.remind_at,
+                self.deadline_at,
+            ) {
+                (Some(user), Some(started_at), Some(remind_at), Some(deadline_at)) => {
+                    Some(TurnClock {
+                        user: UserId(user),
+                        started_at: Timestamp(started_at),
+                        remind_at: Timestamp(remind_at),
+                        deadline_at: Timestamp(deadline_at),
+                        reminded_at: self.reminded_at.map(Timestamp),
+                        timeout_announced_at: self.timeout_announced_at.map(Timestamp),
+                    })
+                }
+                _ => None,
+            },
+            settled_at: self.settled_at.map(Timestamp),
         })
     }
 }
@@ -1148,6 +1677,45 @@ impl SeatRow {
             seat: u8::try_from(self.seat)
                 .map_err(|_| StoreError::Corrupt(format!("seat index {}", self.seat)))?,
             user: User::try_from(self.user)?,
+        })
+    }
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct LeaderRow {
+    #[sqlx(flatten)]
+    user: UserRow,
+    balance: i64,
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct LedgerRow {
+    id: i64,
+    community_id: i64,
+    kind: String,
+    from_account: i64,
+    to_account: i64,
+    amount: i64,
+    game_id: Option<i64>,
+    actor_id: Option<i64>,
+    reason: String,
+    created_at: i64,
+}
+
+impl TryFrom<LedgerRow> for LedgerEntry {
+    type Error = StoreError;
+    fn try_from(row: LedgerRow) -> Result<LedgerEntry, StoreError> {
+        Ok(LedgerEntry {
+            id: row.id,
+            community: CommunityId(row.community_id),
+            kind: LedgerKind::parse(&row.kind)?,
+            from: AccountId(row.from_account),
+            to: AccountId(row.to_account),
+            amount: row.amount,
+            game: row.game_id.map(GameNo),
+            actor: row.actor_id.map(UserId),
+            reason: row.reason,
+            at: Timestamp(row.created_at),
         })
     }
 }
@@ -1172,11 +1740,35 @@ impl TryFrom<ActionRow> for ActionRecord {
     }
 }
 
+/// The clock columns a game update returns.
+#[derive(Debug, sqlx::FromRow)]
+struct ClockRow {
+    turn_user_id: Option<i64>,
+    turn_started_at: Option<i64>,
+    remind_at: Option<i64>,
+    deadline_at: Option<i64>,
+}
+
+impl ClockRow {
+    fn into_clock(self) -> Option<TurnClock> {
+        Some(TurnClock {
+            user: UserId(self.turn_user_id?),
+            started_at: Timestamp(self.turn_started_at?),
+            remind_at: Timestamp(self.remind_at?),
+            deadline_at: Timestamp(self.deadline_at?),
+            reminded_at: None,
+            timeout_announced_at: None,
+        })
+    }
+}
+
 /// The state of a game row that an update did not match, to say why.
 #[derive(Debug, sqlx::FromRow)]
 struct GameStateRow {
     status: String,
     seq: i64,
+    #[allow(dead_code)]
+    deadline_at: Option<i64>,
 }
 
 /// The state of a challenge row that an update did not match, to say why.
@@ -1224,6 +1816,26 @@ fn game_refusal(game: GameNo, state: Option<GameStateRow>) -> Result<Conflict, S
         })
     } else {
         Ok(Conflict::GameOver { game, status })
+    }
+}
+
+/// Why [`Store::end_game`] matched no row.
+fn end_refusal(
+    game: GameNo,
+    ending: &Ending<'_>,
+    state: Option<GameStateRow>,
+) -> Result<Conflict, StoreError> {
+    let Some(row) = state else {
+        return Ok(Conflict::NoSuchGame(game));
+    };
+    let status = GameStatus::parse(&row.status)?;
+    let seq = to_seq(row.seq)?;
+    if status != GameStatus::Active {
+        Ok(Conflict::GameOver { game, status })
+    } else if ending.expected_seq.is_some_and(|expected| expected != seq) {
+        Ok(Conflict::StaleSeq { current: seq })
+    } else {
+        Ok(Conflict::NotYetDue(game))
     }
 }
 

@@ -15,11 +15,13 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{PgPool, Postgres, Transaction};
 
 use super::{
-    ActionRecord, ActionRow, Append, Backend, Challenge, ChallengeNo, ChallengeRow,
-    ChallengeStateRow, Chat, ChatId, ChatRow, Conflict, DatabaseUrl, GameEnd, GameNo, GameRecord,
-    GameRow, GameStateRow, GameStatus, History, LoadedGame, NewChallenge, NewGame, Platform,
-    SeatRow, Settlement, StoreError, Timestamp, User, UserId, UserRow, assemble_games,
-    challenge_refusal, db, distinct, game_refusal, is_foreign_key_violation, seq_to_i64, sql,
+    Account, AccountId, ActionRecord, ActionRow, Append, Appended, Backend, Challenge, ChallengeNo,
+    ChallengeRow, ChallengeStateRow, Chat, ChatId, ChatRow, ClockRow, CommunityId, Conflict,
+    DatabaseUrl, Due, Ending, Fine, GameNo, GameRecord, GameRow, GameStateRow, GameStatus, History,
+    LeaderRow, LedgerEntry, LedgerKind, LedgerRow, LoadedGame, NewChallenge, NewGame, NewVacation,
+    Payout, Platform, SeatRow, Settings, Settlement, StoreError, Timestamp, User, UserId, UserRow,
+    Vacation, Wallet, assemble_games, challenge_refusal, community, db, distinct, end_refusal,
+    game_refusal, is_foreign_key_violation, ledger, seq_to_i64, sql,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
@@ -83,4 +85,37 @@ impl PostgresStore {
 /// The driver type of the shared store operations.
 type Db = Postgres;
 
+/// Claims due reminders: `$1` now, `$2` the most; rows locked by another claimer are skipped.
+const CLAIM_DUE_REMINDERS: &str = "\
+UPDATE games SET reminded_at = $1 WHERE id IN (
+    SELECT id FROM games
+    WHERE status = 'active' AND reminded_at IS NULL AND remind_at <= $1
+    ORDER BY remind_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+RETURNING id";
+
+/// Claims due time-outs, as [`CLAIM_DUE_REMINDERS`].
+const CLAIM_DUE_TIMEOUTS: &str = "\
+UPDATE games SET timeout_announced_at = $1 WHERE id IN (
+    SELECT id FROM games
+    WHERE status = 'active' AND timeout_announced_at IS NULL AND deadline_at <= $1
+    ORDER BY deadline_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+RETURNING id";
+
+/// Locks accounts, in ascending id order (`ids` sorted), until the transaction ends.
+async fn lock_accounts_in(
+    tx: &mut Transaction<'static, Postgres>,
+    ids: &[i64],
+) -> Result<(), sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    sqlx::query("SELECT id FROM accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE")
+        .bind(ids)
+        .fetch_all(&mut **tx)
+        .await
+        .map(|_| ())
+}
+
 super::sql::store_operations!(PostgresStore);
+super::ledger::ledger_operations!(PostgresStore);
+super::community::community_operations!(PostgresStore);

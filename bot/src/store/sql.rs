@@ -21,20 +21,40 @@ pub(super) const USER_BY_PLATFORM_ID: &str = "\
 SELECT id, platform, platform_user_id, display_name, created_at, updated_at
 FROM users WHERE platform = $1 AND platform_user_id = $2";
 
-pub(super) const CHAT_BY_PLATFORM_ID: &str = "\
-SELECT id, platform, platform_chat_id, title, created_at, updated_at
-FROM chats WHERE platform = $1 AND platform_chat_id = $2";
+macro_rules! chat_columns {
+    () => {
+        "\
+        SELECT ch.id, ch.platform, ch.platform_chat_id, ch.title, ch.created_at, ch.updated_at,
+               co.id AS community_id, co.platform_community_id, co.title AS community_title
+        FROM chats ch JOIN communities co ON co.id = ch.community_id"
+    };
+}
+
+pub(super) const CHAT_BY_PLATFORM_ID: &str = concat!(
+    chat_columns!(),
+    " WHERE ch.platform = $1 AND ch.platform_chat_id = $2"
+);
+
+pub(super) const CHAT: &str = concat!(chat_columns!(), " WHERE ch.id = $1");
+
+pub(super) const UPSERT_COMMUNITY: &str = "\
+INSERT INTO communities (platform, platform_community_id, title, created_at, updated_at)
+VALUES ($1, $2, $3, $4, $4)
+ON CONFLICT (platform, platform_community_id)
+DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at
+RETURNING id";
 
 pub(super) const UPSERT_CHAT: &str = "\
-INSERT INTO chats (platform, platform_chat_id, title, created_at, updated_at)
-VALUES ($1, $2, $3, $4, $4)
+INSERT INTO chats (platform, platform_chat_id, title, created_at, updated_at, community_id)
+VALUES ($1, $2, $3, $4, $4, $5)
 ON CONFLICT (platform, platform_chat_id)
-DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at
-RETURNING id, platform, platform_chat_id, title, created_at, updated_at";
+DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at,
+              community_id = excluded.community_id";
 
 pub(super) const INSERT_CHALLENGE: &str = "\
-INSERT INTO challenges (chat_id, game, options, challenger_id, status, created_at, expires_at)
-VALUES ($1, $2, $3, $4, 'pending', $5, $6)
+INSERT INTO challenges (chat_id, game, options, challenger_id, status, created_at, expires_at,
+                        stake, move_millis)
+VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8)
 RETURNING id";
 
 pub(super) const INSERT_INVITEE: &str = "\
@@ -44,7 +64,7 @@ macro_rules! challenge_columns {
     () => {
         "\
         SELECT c.id, c.chat_id, c.game, c.options, c.challenger_id, c.status, c.created_at,
-               c.expires_at, c.settled_by, c.settled_at, g.id AS game_id
+               c.expires_at, c.settled_by, c.settled_at, g.id AS game_id, c.stake, c.move_millis
         FROM challenges c LEFT JOIN games g ON g.challenge_id = c.id"
     };
 }
@@ -79,9 +99,61 @@ RETURNING id";
 
 pub(super) const INSERT_GAME: &str = "\
 INSERT INTO games (chat_id, challenge_id, game, options, start_position, status, seq,
-                   created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, 'active', 0, $6, $6)
+                   created_at, updated_at, community_id, stake, move_millis)
+VALUES ($1, $2, $3, $4, $5, 'active', 0, $6, $6, $7, $8, $9)
 RETURNING id";
+
+/// When a clock for user `$u` from moment `$t` really starts: at the end of the user's
+/// vacation in the game's community if one runs then, else at `$t`. For statements on `games`.
+macro_rules! clock_start {
+    ($u:literal, $t:literal) => {
+        concat!(
+            "(SELECT CASE WHEN MAX(v.ends_at) > ",
+            $t,
+            " THEN MAX(v.ends_at) ELSE ",
+            $t,
+            " END FROM vacations v WHERE v.user_id = ",
+            $u,
+            " AND v.community_id = games.community_id)"
+        )
+    };
+}
+
+/// The clock columns for a turn of user `$u` from `$t` (a null `$u`: no clock).
+macro_rules! clock_columns {
+    ($u:literal, $t:literal) => {
+        concat!(
+            "turn_user_id = ",
+            $u,
+            ",
+             turn_started_at = CASE WHEN ",
+            $u,
+            " IS NULL THEN NULL ELSE ",
+            clock_start!($u, $t),
+            " END,
+             remind_at = CASE WHEN ",
+            $u,
+            " IS NULL THEN NULL ELSE ",
+            clock_start!($u, $t),
+            " + move_millis / 2 END,
+             deadline_at = CASE WHEN ",
+            $u,
+            " IS NULL THEN NULL ELSE ",
+            clock_start!($u, $t),
+            " + move_millis END,
+             reminded_at = NULL, timeout_announced_at = NULL"
+        )
+    };
+}
+
+/// Starts (or with a null `$2`, stops) the clock of game `$1` for user `$2` from `$3`.
+pub(super) const SET_CLOCK: &str = concat!(
+    "UPDATE games SET ",
+    clock_columns!("$2", "$3"),
+    " WHERE id = $1"
+);
+
+pub(super) const GAME_COMMUNITY: &str = "SELECT community_id FROM games WHERE id = $1";
 
 pub(super) const INSERT_SEAT: &str =
     "INSERT INTO seats (game_id, seat, user_id) VALUES ($1, $2, $3)";
@@ -90,7 +162,9 @@ macro_rules! game_columns {
     () => {
         "\
         SELECT id, chat_id, challenge_id, game, options, start_position, status, result, seq,
-               snapshot_position, snapshot_seq, created_at, updated_at
+               snapshot_position, snapshot_seq, created_at, updated_at, community_id, stake,
+               move_millis, turn_user_id, turn_started_at, remind_at, deadline_at, reminded_at,
+               timeout_announced_at, settled_at
         FROM games"
     };
 }
@@ -152,12 +226,16 @@ ON CONFLICT (platform, request_key) DO NOTHING";
 
 /// Compare-and-set on `seq`: `$2` expected seq, `$3` new seq, `$4` new status, `$5` result or
 /// null, `$6` snapshot position or null (taken at `$3`), `$7` now.
-pub(super) const ADVANCE_GAME: &str = "\
-UPDATE games SET seq = $3, status = $4, result = COALESCE($5, result),
+/// `$8` and `$9`: the turn whose clock starts (a null `$8`: none).
+pub(super) const ADVANCE_GAME: &str = concat!(
+    "UPDATE games SET seq = $3, status = $4, result = COALESCE($5, result),
        snapshot_position = COALESCE($6, snapshot_position),
        snapshot_seq = CASE WHEN $6 IS NULL THEN snapshot_seq ELSE $3 END,
-       updated_at = $7
-WHERE id = $1 AND seq = $2 AND status = 'active'";
+       updated_at = $7, ",
+    clock_columns!("$8", "$9"),
+    " WHERE id = $1 AND seq = $2 AND status = 'active'
+     RETURNING turn_user_id, turn_started_at, remind_at, deadline_at"
+);
 
 /// Takes the challenge row's lock (a no-op update) while it is pending and unexpired at `$2`,
 /// so that concurrent acceptances of its invitees run one after the other.
@@ -178,16 +256,19 @@ pub(super) const WAITING_INVITEES: &str = "\
 SELECT user_id FROM challenge_invitees
 WHERE challenge_id = $1 AND accepted_at IS NULL ORDER BY position";
 
-pub(super) const GAME_STATE: &str = "SELECT status, seq FROM games WHERE id = $1";
+pub(super) const GAME_STATE: &str = "SELECT status, seq, deadline_at FROM games WHERE id = $1";
 
 /// Followed by one `(game, seq, action, actor, now)` tuple per action.
 pub(super) const INSERT_ACTIONS: &str =
     "INSERT INTO actions (game_id, seq, action, actor_id, created_at) ";
 
-/// `$2` status, `$3` result, `$4` now.
+/// `$2` status, `$3` result, `$4` now; only if `$5` (when not null) is still the `seq` and
+/// the clock ran out at or before `$6` (when not null). Stops the clock.
 pub(super) const END_GAME: &str = "\
-UPDATE games SET status = $2, result = $3, updated_at = $4
-WHERE id = $1 AND status = 'active'";
+UPDATE games SET status = $2, result = $3, updated_at = $4, turn_user_id = NULL,
+       turn_started_at = NULL, remind_at = NULL, deadline_at = NULL
+WHERE id = $1 AND status = 'active' AND ($5 IS NULL OR seq = $5)
+  AND ($6 IS NULL OR deadline_at <= $6)";
 
 /// The operations of a backend store type `$store`, which has a `pool` field and two
 /// `async fn(&self, operation) -> Result<Transaction, StoreError>`: `begin_read`, a transaction
@@ -282,30 +363,53 @@ macro_rules! store_operations {
                 platform: Platform,
                 platform_chat_id: &str,
                 title: &str,
+                community: Option<(&str, &str)>,
             ) -> Result<Chat, StoreError> {
+                const OPERATION: &str = "upsert_chat";
                 let now = Timestamp::now();
-                // Most requests come from a known chat under the same title: only a read.
+                let (community_id, community_title) =
+                    community.unwrap_or((platform_chat_id, title));
+                // Most requests come from a known chat under the same names: only a read.
                 let known = sqlx::query_as::<_, ChatRow>(sql::CHAT_BY_PLATFORM_ID)
                     .bind(platform.as_str())
                     .bind(platform_chat_id)
                     .fetch_optional(&self.pool)
                     .await
-                    .map_err(db("upsert_chat"))?;
+                    .map_err(db(OPERATION))?;
                 if let Some(row) = known
                     && row.title == title
+                    && row.platform_community_id == community_id
+                    && row.community_title == community_title
                     && now.0 - row.updated_at < super::SEEN_REFRESH_MILLIS
                 {
                     return row.try_into();
                 }
-                sqlx::query_as::<_, ChatRow>(sql::UPSERT_CHAT)
+                let mut tx = self.begin_write(OPERATION).await?;
+                let community: i64 = sqlx::query_scalar(sql::UPSERT_COMMUNITY)
+                    .bind(platform.as_str())
+                    .bind(community_id)
+                    .bind(community_title)
+                    .bind(now.0)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                sqlx::query(sql::UPSERT_CHAT)
                     .bind(platform.as_str())
                     .bind(platform_chat_id)
                     .bind(title)
                     .bind(now.0)
-                    .fetch_one(&self.pool)
+                    .bind(community)
+                    .execute(&mut *tx)
                     .await
-                    .map_err(db("upsert_chat"))?
-                    .try_into()
+                    .map_err(db(OPERATION))?;
+                let chat = sqlx::query_as::<_, ChatRow>(sql::CHAT_BY_PLATFORM_ID)
+                    .bind(platform.as_str())
+                    .bind(platform_chat_id)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                tx.commit().await.map_err(db(OPERATION))?;
+                chat.try_into()
             }
 
             /// Records `request` in the transaction: [`Conflict::Duplicate`] if it was seen.
@@ -352,6 +456,8 @@ macro_rules! store_operations {
                     .bind(new.challenger.0)
                     .bind(Timestamp::now().0)
                     .bind(new.expires_at.0)
+                    .bind(new.stake)
+                    .bind(new.move_millis)
                     .fetch_one(&mut *tx)
                     .await
                     .map_err(db(OPERATION))?;
@@ -535,8 +641,9 @@ macro_rules! store_operations {
                 request: Option<&super::RequestKey>,
             ) -> Result<GameRecord, StoreError> {
                 const OPERATION: &str = "create_game";
+                let now = Timestamp::now();
                 let mut tx = self.begin_write(OPERATION).await?;
-                Self::record_request(&mut tx, request, None, Timestamp::now(), OPERATION).await?;
+                Self::record_request(&mut tx, request, None, now, OPERATION).await?;
                 if let Some(acceptance) = new.accepting {
                     let accepted = sqlx::query(sql::SETTLE_CHALLENGE)
                         .bind(acceptance.challenge.0)
@@ -567,7 +674,10 @@ macro_rules! store_operations {
                     .bind(new.game.as_str())
                     .bind(new.options)
                     .bind(new.start_position)
-                    .bind(Timestamp::now().0)
+                    .bind(now.0)
+                    .bind(new.community.0)
+                    .bind(new.stake)
+                    .bind(new.move_millis)
                     .fetch_one(&mut *tx)
                     .await
                     .map_err(db(OPERATION))?;
@@ -576,6 +686,27 @@ macro_rules! store_operations {
                         .bind(id)
                         .bind(seat)
                         .bind(user.0)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(db(OPERATION))?;
+                }
+                if new.stake > 0 {
+                    Self::take_stakes(
+                        &mut tx,
+                        id,
+                        new.community.0,
+                        new.seats,
+                        new.stake,
+                        now,
+                        OPERATION,
+                    )
+                    .await?;
+                }
+                if let Some(turn) = new.turn {
+                    sqlx::query(sql::SET_CLOCK)
+                        .bind(id)
+                        .bind(Some(turn.user.0))
+                        .bind(turn.at.0)
                         .execute(&mut *tx)
                         .await
                         .map_err(db(OPERATION))?;
@@ -702,7 +833,7 @@ macro_rules! store_operations {
                 &self,
                 game: GameNo,
                 append: &Append<'_>,
-            ) -> Result<u32, StoreError> {
+            ) -> Result<Appended, StoreError> {
                 const OPERATION: &str = "append_actions";
                 let new_seq = append
                     .expected_seq
@@ -734,7 +865,8 @@ macro_rules! store_operations {
                 } else {
                     GameStatus::Active
                 };
-                let advanced = sqlx::query(sql::ADVANCE_GAME)
+                let turn = append.turn.filter(|_| append.finish.is_none());
+                let advanced: Option<ClockRow> = sqlx::query_as(sql::ADVANCE_GAME)
                     .bind(game.0)
                     .bind(seq_to_i64(append.expected_seq))
                     .bind(seq_to_i64(new_seq))
@@ -742,18 +874,19 @@ macro_rules! store_operations {
                     .bind(append.finish)
                     .bind(append.snapshot)
                     .bind(now.0)
-                    .execute(&mut *tx)
+                    .bind(turn.map(|turn| turn.user.0))
+                    .bind(turn.map_or(now.0, |turn| turn.at.0))
+                    .fetch_optional(&mut *tx)
                     .await
-                    .map_err(db(OPERATION))?
-                    .rows_affected();
-                if advanced == 0 {
+                    .map_err(db(OPERATION))?;
+                let Some(clock) = advanced else {
                     let state = sqlx::query_as::<_, GameStateRow>(sql::GAME_STATE)
                         .bind(game.0)
                         .fetch_optional(&mut *tx)
                         .await
                         .map_err(db(OPERATION))?;
                     return Err(game_refusal(game, state)?.into());
-                }
+                };
                 // All the new actions in one statement (a move and the rolls after it).
                 if !append.actions.is_empty() {
                     let mut insert = sqlx::QueryBuilder::<Db>::new(sql::INSERT_ACTIONS);
@@ -773,26 +906,36 @@ macro_rules! store_operations {
                         .await
                         .map_err(db(OPERATION))?;
                 }
+                Self::pay_fines(&mut tx, game.0, append.fines, now, OPERATION).await?;
+                if append.finish.is_some() {
+                    let payout = append.payout.cloned().unwrap_or(Payout::Refund);
+                    let actor = append.actions.iter().rev().find_map(|action| action.actor);
+                    Self::settle_pot(&mut tx, game.0, &payout, actor, now, OPERATION).await?;
+                }
                 tx.commit().await.map_err(db(OPERATION))?;
-                Ok(new_seq)
+                Ok(Appended {
+                    seq: new_seq,
+                    clock: clock.into_clock(),
+                })
             }
 
             pub(super) async fn end_game(
                 &self,
                 game: GameNo,
-                end: GameEnd,
-                result: &str,
+                ending: &Ending<'_>,
                 request: Option<&super::RequestKey>,
             ) -> Result<GameRecord, StoreError> {
                 const OPERATION: &str = "end_game";
+                let now = Timestamp::now();
                 let mut tx = self.begin_write(OPERATION).await?;
-                Self::record_request(&mut tx, request, Some(game.0), Timestamp::now(), OPERATION)
-                    .await?;
+                Self::record_request(&mut tx, request, Some(game.0), now, OPERATION).await?;
                 let ended = sqlx::query(sql::END_GAME)
                     .bind(game.0)
-                    .bind(end.status().as_str())
-                    .bind(result)
-                    .bind(Timestamp::now().0)
+                    .bind(ending.end.status().as_str())
+                    .bind(ending.result)
+                    .bind(now.0)
+                    .bind(ending.expected_seq.map(seq_to_i64))
+                    .bind(ending.deadline_passed.map(|at| at.0))
                     .execute(&mut *tx)
                     .await
                     .map_err(db(OPERATION))?
@@ -803,8 +946,17 @@ macro_rules! store_operations {
                         .fetch_optional(&mut *tx)
                         .await
                         .map_err(db(OPERATION))?;
-                    return Err(game_refusal(game, state)?.into());
+                    return Err(end_refusal(game, ending, state)?.into());
                 }
+                Self::settle_pot(
+                    &mut tx,
+                    game.0,
+                    &ending.payout,
+                    ending.actor,
+                    now,
+                    OPERATION,
+                )
+                .await?;
                 tx.commit().await.map_err(db(OPERATION))?;
                 self.existing_game(game).await
             }

@@ -13,11 +13,13 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
 use super::{
-    ActionRecord, ActionRow, Append, Backend, Challenge, ChallengeNo, ChallengeRow,
-    ChallengeStateRow, Chat, ChatId, ChatRow, Conflict, DatabaseUrl, GameEnd, GameNo, GameRecord,
-    GameRow, GameStateRow, GameStatus, History, LoadedGame, NewChallenge, NewGame, Platform,
-    SeatRow, Settlement, StoreError, Timestamp, User, UserId, UserRow, assemble_games,
-    challenge_refusal, db, distinct, game_refusal, is_foreign_key_violation, seq_to_i64, sql,
+    Account, AccountId, ActionRecord, ActionRow, Append, Appended, Backend, Challenge, ChallengeNo,
+    ChallengeRow, ChallengeStateRow, Chat, ChatId, ChatRow, ClockRow, CommunityId, Conflict,
+    DatabaseUrl, Due, Ending, Fine, GameNo, GameRecord, GameRow, GameStateRow, GameStatus, History,
+    LeaderRow, LedgerEntry, LedgerKind, LedgerRow, LoadedGame, NewChallenge, NewGame, NewVacation,
+    Payout, Platform, SeatRow, Settings, Settlement, StoreError, Timestamp, User, UserId, UserRow,
+    Vacation, Wallet, assemble_games, challenge_refusal, community, db, distinct, end_refusal,
+    game_refusal, is_foreign_key_violation, ledger, seq_to_i64, sql,
 };
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
@@ -106,4 +108,33 @@ impl SqliteStore {
 /// The driver type of the shared store operations.
 type Db = Sqlite;
 
+/// Claims due reminders: `$1` now, `$2` the most. SQLite has one writer at a time, so the
+/// update itself settles who claims what.
+const CLAIM_DUE_REMINDERS: &str = "\
+UPDATE games SET reminded_at = $1 WHERE id IN (
+    SELECT id FROM games
+    WHERE status = 'active' AND reminded_at IS NULL AND remind_at <= $1
+    ORDER BY remind_at LIMIT $2)
+RETURNING id";
+
+/// Claims due time-outs, as [`CLAIM_DUE_REMINDERS`].
+const CLAIM_DUE_TIMEOUTS: &str = "\
+UPDATE games SET timeout_announced_at = $1 WHERE id IN (
+    SELECT id FROM games
+    WHERE status = 'active' AND timeout_announced_at IS NULL AND deadline_at <= $1
+    ORDER BY deadline_at LIMIT $2)
+RETURNING id";
+
+/// Nothing to lock: a writing transaction of SQLite holds the whole database (`BEGIN
+/// IMMEDIATE`).
+#[allow(clippy::unused_async)]
+async fn lock_accounts_in(
+    _tx: &mut Transaction<'static, Sqlite>,
+    _ids: &[i64],
+) -> Result<(), sqlx::Error> {
+    Ok(())
+}
+
 super::sql::store_operations!(SqliteStore);
+super::ledger::ledger_operations!(SqliteStore);
+super::community::community_operations!(SqliteStore);

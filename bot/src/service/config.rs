@@ -1,0 +1,337 @@
+//! The moderators' settings of a community (`/config`), and the terms of a challenge that they
+//! bound: which games may be played, the stake, and the time per move.
+
+use tabula_core::GameId;
+
+use crate::store::{DAY_MILLIS, GameRecord, Settings, StakedGames};
+
+use super::time::{duration, duration_code, parse_duration};
+use super::{Ctx, Outcome2, Reply, Service, Span, UserError, parse_amount, parse_game};
+
+/// The shortest time per move that may be set.
+pub(super) const MIN_MOVE_MILLIS: i64 = 60 * 60 * 1000;
+/// The longest time per move that may be set.
+const MAX_MOVE_MILLIS: i64 = 365 * DAY_MILLIS;
+/// The largest stake, grant or starting grant that may be set.
+const MAX_MONEY: i64 = 1_000_000_000;
+/// The most vacation days per month that may be set.
+const MAX_VACATION_DAYS: i64 = 31;
+
+/// What a game is played for, and how fast.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Terms {
+    /// What each person stakes (0: a friendly game).
+    pub(super) stake: i64,
+    /// The time per move, in milliseconds.
+    pub(super) move_millis: i64,
+}
+
+impl Terms {
+    /// The terms of a stored game.
+    pub(super) fn of(record: &GameRecord) -> Terms {
+        Terms {
+            stake: record.stake,
+            move_millis: record.move_millis,
+        }
+    }
+
+    /// `stake 50 each, 3 days per move` or `friendly, 3 days per move`.
+    pub(super) fn describe(self) -> String {
+        let stake = if self.stake > 0 {
+            format!("stake {} coins each", self.stake)
+        } else {
+            "friendly".to_string()
+        };
+        format!("{stake}, {} per move", duration(self.move_millis))
+    }
+
+    /// `Stakes: 50 each, the pot holds 100; 3 days per move` (as a sentence, no full stop).
+    pub(super) fn describe_sentence(self) -> String {
+        if self.stake > 0 {
+            format!(
+                "Stake {} coins each, in the pot until the game ends; {} per move",
+                self.stake,
+                duration(self.move_millis)
+            )
+        } else {
+            format!("A friendly game; {} per move", duration(self.move_millis))
+        }
+    }
+}
+
+/// A setting's key, what it means, and how it is typed.
+const KEYS: &[(&str, &str)] = &[
+    ("games", "games that may be played (a list, or `all`)"),
+    ("stake", "the stake of a challenge that names none"),
+    ("max_stake", "the largest stake"),
+    ("grant", "what a new wallet starts with"),
+    (
+        "time",
+        "the time per move of a challenge that names none (e.g. 3d, 12h)",
+    ),
+    ("max_time", "the longest time per move"),
+    (
+        "reminders",
+        "remind players when half their time has passed (on/off)",
+    ),
+    (
+        "staked_games",
+        "who may start staked games (everyone/moderators)",
+    ),
+    ("vacation", "vacation days per person per month"),
+];
+
+impl Service {
+    /// The terms of a new challenge: the stake and time asked for (or the community's
+    /// defaults), checked against the settings and the challenger's wallet.
+    pub(super) async fn terms(
+        &self,
+        ctx: &Ctx,
+        id: GameId,
+        stake: Option<&str>,
+        time: Option<&str>,
+    ) -> Outcome2<Terms> {
+        let settings = self.store.settings(ctx.chat.community).await?;
+        if !settings.enabled_games.contains(&id) {
+            return Err(UserError::GameDisabled {
+                game: id.name(),
+                enabled: enabled_list(&settings),
+            }
+            .into());
+        }
+        let stake = match stake {
+            None => settings.default_stake,
+            Some(text) => parse_amount(text, 0, settings.max_stake).ok_or(UserError::BadStake {
+                max: settings.max_stake,
+            })?,
+        };
+        let move_millis = match time {
+            None => settings.default_move_millis,
+            Some(text) => parse_duration(text)
+                .filter(|millis| (MIN_MOVE_MILLIS..=settings.max_move_millis).contains(millis))
+                .ok_or(UserError::BadTime {
+                    max: duration(settings.max_move_millis),
+                })?,
+        };
+        if stake > 0 {
+            if settings.staked_games == StakedGames::Moderators && !ctx.moderator {
+                return Err(UserError::StakedByModerators.into());
+            }
+            if id == GameId::CoanKi && stake % 10 != 0 {
+                return Err(UserError::CoanKiStake.into());
+            }
+            let wallet = self
+                .store
+                .open_wallet(ctx.chat.community, ctx.user.id)
+                .await?;
+            if wallet.balance <= 0 {
+                return Err(UserError::InDebt {
+                    balance: wallet.balance,
+                }
+                .into());
+            }
+            if wallet.balance < stake {
+                return Err(UserError::TooPoor {
+                    balance: wallet.balance,
+                    stake,
+                }
+                .into());
+            }
+        }
+        Ok(Terms { stake, move_millis })
+    }
+
+    /// `/config`: the settings (anyone may look); `/config key=value ...` changes them
+    /// (moderators), all or none.
+    pub(super) async fn config(&self, ctx: &Ctx, args: &str) -> Outcome2<Reply> {
+        let mut settings = self.store.settings(ctx.chat.community).await?;
+        if args.is_empty() {
+            return Ok(Reply {
+                spans: vec![Span::Text(show(&ctx.chat.community_title, &settings))],
+                ..Reply::default()
+            });
+        }
+        if !ctx.moderator {
+            return Err(UserError::NotModerator("change the settings").into());
+        }
+        self.not_repeated(ctx).await?;
+        let mut changed = Vec::new();
+        for word in args.split_whitespace() {
+            let Some((key, value)) = word.split_once('=') else {
+                return Err(UserError::BadSetting(format!(
+                    "write settings as key=value, e.g. /config time=2d; the keys: {}",
+                    key_list()
+                ))
+                .into());
+            };
+            set(&mut settings, &key.to_lowercase(), value)?;
+            changed.push(key.to_lowercase());
+        }
+        if settings.default_stake > settings.max_stake {
+            return Err(UserError::BadSetting(format!(
+                "the default stake ({}) is above the largest stake ({}); change both at once, \
+                 e.g. /config stake={} max_stake={}",
+                settings.default_stake,
+                settings.max_stake,
+                settings.default_stake,
+                settings.default_stake
+            ))
+            .into());
+        }
+        if settings.default_move_millis > settings.max_move_millis {
+            return Err(UserError::BadSetting(format!(
+                "the default time per move ({}) is longer than the longest ({}); change both \
+                 at once, e.g. /config time={} max_time={}",
+                duration(settings.default_move_millis),
+                duration(settings.max_move_millis),
+                duration_code(settings.default_move_millis),
+                duration_code(settings.default_move_millis)
+            ))
+            .into());
+        }
+        self.store
+            .save_settings(ctx.chat.community, &settings, ctx.user.id, Some(&ctx.key))
+            .await?;
+        Ok(Reply {
+            spans: vec![
+                super::mention(&ctx.user),
+                Span::Text(format!(
+                    " changed {}.\n{}",
+                    changed.join(", "),
+                    show(&ctx.chat.community_title, &settings)
+                )),
+            ],
+            ..Reply::default()
+        })
+    }
+}
+
+fn enabled_list(settings: &Settings) -> String {
+    if settings.enabled_games.is_empty() {
+        "none".to_string()
+    } else {
+        settings
+            .enabled_games
+            .iter()
+            .map(|game| game.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn key_list() -> String {
+    KEYS.iter()
+        .map(|(key, _)| *key)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The settings as `/config` shows them: one `key=value` per line, with what it means.
+fn show(community: &str, settings: &Settings) -> String {
+    let value = |key: &str| match key {
+        "games" => enabled_list(settings).replace(", ", ","),
+        "stake" => settings.default_stake.to_string(),
+        "max_stake" => settings.max_stake.to_string(),
+        "grant" => settings.starting_grant.to_string(),
+        "time" => duration_code(settings.default_move_millis),
+        "max_time" => duration_code(settings.max_move_millis),
+        "reminders" => if settings.reminders { "on" } else { "off" }.to_string(),
+        "staked_games" => settings.staked_games.as_str().to_string(),
+        "vacation" => settings.vacation_days.to_string(),
+        _ => String::new(),
+    };
+    let mut lines = vec![format!("Settings of {community}:")];
+    for (key, meaning) in KEYS {
+        lines.push(format!("{key}={}: {meaning}", value(key)));
+    }
+    lines.push("Moderators change them with /config key=value ...".to_string());
+    lines.join("\n")
+}
+
+/// Applies one `key=value` to the settings.
+fn set(settings: &mut Settings, key: &str, value: &str) -> Result<(), UserError> {
+    let money = |what: &str| {
+        parse_amount(value, 0, MAX_MONEY).ok_or_else(|| {
+            UserError::BadSetting(format!(
+                "{what} must be a whole number of coins from 0 to {MAX_MONEY}, not `{value}`"
+            ))
+        })
+    };
+    let time = |what: &str| {
+        parse_duration(value)
+            .filter(|millis| (MIN_MOVE_MILLIS..=MAX_MOVE_MILLIS).contains(millis))
+            .ok_or_else(|| {
+                UserError::BadSetting(format!(
+                    "{what} must be between 1 hour and 365 days, e.g. 3d or 12h, not `{value}`"
+                ))
+            })
+    };
+    match key {
+        "games" => {
+            settings.enabled_games = if value.eq_ignore_ascii_case("all") {
+                GameId::ALL.to_vec()
+            } else {
+                let mut games = Vec::new();
+                for name in value.split(',').filter(|name| !name.is_empty()) {
+                    let game = parse_game(name)?;
+                    if !games.contains(&game) {
+                        games.push(game);
+                    }
+                }
+                if games.is_empty() {
+                    return Err(UserError::BadSetting(
+                        "name at least one game, e.g. games=konane,koan, or games=all".into(),
+                    ));
+                }
+                GameId::ALL
+                    .iter()
+                    .copied()
+                    .filter(|game| games.contains(game))
+                    .collect()
+            };
+        }
+        "stake" => settings.default_stake = money("the default stake")?,
+        "max_stake" => settings.max_stake = money("the largest stake")?,
+        "grant" => settings.starting_grant = money("the starting grant")?,
+        "time" => settings.default_move_millis = time("the default time per move")?,
+        "max_time" => settings.max_move_millis = time("the longest time per move")?,
+        "reminders" => {
+            settings.reminders = match value.to_lowercase().as_str() {
+                "on" | "yes" | "true" => true,
+                "off" | "no" | "false" => false,
+                _ => {
+                    return Err(UserError::BadSetting(format!(
+                        "reminders is on or off, not `{value}`"
+                    )));
+                }
+            };
+        }
+        "staked_games" | "staked_by" => {
+            settings.staked_games = match value.to_lowercase().as_str() {
+                "everyone" | "all" => StakedGames::Everyone,
+                "moderators" | "mods" => StakedGames::Moderators,
+                _ => {
+                    return Err(UserError::BadSetting(format!(
+                        "staked_games is everyone or moderators, not `{value}`"
+                    )));
+                }
+            };
+        }
+        "vacation" => {
+            settings.vacation_days =
+                parse_amount(value, 0, MAX_VACATION_DAYS).ok_or_else(|| {
+                    UserError::BadSetting(format!(
+                        "vacation is a number of days per month from 0 to {MAX_VACATION_DAYS}, not \
+                     `{value}`"
+                    ))
+                })?;
+        }
+        other => {
+            return Err(UserError::BadSetting(format!(
+                "there is no setting `{other}`; the keys: {}",
+                key_list()
+            )));
+        }
+    }
+    Ok(())
+}

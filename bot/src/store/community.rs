@@ -1,0 +1,294 @@
+//! Communities (a Discord server, a Telegram group, a chat that stands alone): the moderators'
+//! settings, vacations, and the scheduler's claims on due reminders and time-outs. The
+//! statements and, in [`community_operations`], the code that runs them, expanded once per
+//! backend as in `sql.rs`.
+//!
+//! The scheduler claims a due game by setting `reminded_at` (or `timeout_announced_at`) from
+//! null in one `UPDATE ... RETURNING`: each reminder is claimed by exactly one caller, however
+//! many bot instances run. On PostgreSQL the backend's claim statements pick the rows with
+//! `FOR UPDATE SKIP LOCKED`, so instances never wait for each other's claims.
+
+use tabula_core::GameId;
+
+use super::{Settings, StakedGames, StoreError};
+
+pub(super) const SETTINGS: &str = "\
+SELECT enabled_games, default_stake, max_stake, starting_grant, default_move_millis,
+       max_move_millis, reminders, staked_games, vacation_days
+FROM community_settings WHERE community_id = $1";
+
+pub(super) const UPSERT_SETTINGS: &str = "\
+INSERT INTO community_settings (community_id, enabled_games, default_stake, max_stake,
+    starting_grant, default_move_millis, max_move_millis, reminders, staked_games,
+    vacation_days, updated_by, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+ON CONFLICT (community_id) DO UPDATE SET
+    enabled_games = excluded.enabled_games, default_stake = excluded.default_stake,
+    max_stake = excluded.max_stake, starting_grant = excluded.starting_grant,
+    default_move_millis = excluded.default_move_millis,
+    max_move_millis = excluded.max_move_millis, reminders = excluded.reminders,
+    staked_games = excluded.staked_games, vacation_days = excluded.vacation_days,
+    updated_by = excluded.updated_by, updated_at = excluded.updated_at";
+
+/// Takes the row lock of a user (a no-op write), so that one person's vacations are taken one
+/// at a time.
+pub(super) const LOCK_USER: &str = "UPDATE users SET updated_at = updated_at WHERE id = $1";
+
+/// Vacation days of a user taken in `[$3, $4)`.
+pub(super) const VACATION_DAYS_USED: &str = "\
+SELECT CAST(COALESCE(SUM(days), 0) AS BIGINT) FROM vacations
+WHERE community_id = $1 AND user_id = $2 AND created_at >= $3 AND created_at < $4";
+
+/// The end of the user's vacation running at `$3` or later.
+pub(super) const VACATION_END: &str = "\
+SELECT MAX(ends_at) FROM vacations WHERE community_id = $1 AND user_id = $2 AND ends_at > $3";
+
+pub(super) const INSERT_VACATION: &str = "\
+INSERT INTO vacations (community_id, user_id, starts_at, ends_at, days, created_at)
+VALUES ($1, $2, $3, $4, $5, $6)";
+
+/// Moves the clocks of the user's running turns on by `$3` milliseconds (not those already
+/// out of time at `$4`).
+pub(super) const PAUSE_CLOCKS: &str = "\
+UPDATE games SET remind_at = remind_at + $3, deadline_at = deadline_at + $3
+WHERE community_id = $1 AND turn_user_id = $2 AND status = 'active' AND deadline_at > $4";
+
+/// The stored form of a list of games.
+pub(super) fn games_text(games: &[GameId]) -> String {
+    games
+        .iter()
+        .map(|game| game.as_str())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A stored settings row.
+#[derive(Debug, sqlx::FromRow)]
+pub(super) struct SettingsRow {
+    enabled_games: String,
+    default_stake: i64,
+    max_stake: i64,
+    starting_grant: i64,
+    default_move_millis: i64,
+    max_move_millis: i64,
+    reminders: i64,
+    staked_games: String,
+    vacation_days: i64,
+}
+
+impl TryFrom<SettingsRow> for Settings {
+    type Error = StoreError;
+    fn try_from(row: SettingsRow) -> Result<Settings, StoreError> {
+        let mut enabled_games = Vec::new();
+        for name in row.enabled_games.split(',').filter(|name| !name.is_empty()) {
+            enabled_games.push(super::parse_game_id(name)?);
+        }
+        Ok(Settings {
+            enabled_games,
+            default_stake: row.default_stake,
+            max_stake: row.max_stake,
+            starting_grant: row.starting_grant,
+            default_move_millis: row.default_move_millis,
+            max_move_millis: row.max_move_millis,
+            reminders: row.reminders != 0,
+            staked_games: StakedGames::parse(&row.staked_games)?,
+            vacation_days: row.vacation_days,
+        })
+    }
+}
+
+/// The community operations of a backend store type `$store` (see `sql::store_operations`).
+/// The backend module provides `CLAIM_DUE_REMINDERS` and `CLAIM_DUE_TIMEOUTS`: `$1` now, `$2`
+/// the most rows; they mark and return the ids of due games.
+macro_rules! community_operations {
+    ($store:ident) => {
+        impl $store {
+            async fn settings_in(
+                tx: &mut sqlx::Transaction<'static, Db>,
+                community: i64,
+                operation: &'static str,
+            ) -> Result<Settings, StoreError> {
+                let row: Option<community::SettingsRow> = sqlx::query_as(community::SETTINGS)
+                    .bind(community)
+                    .fetch_optional(&mut **tx)
+                    .await
+                    .map_err(db(operation))?;
+                row.map_or_else(|| Ok(Settings::default()), Settings::try_from)
+            }
+
+            pub(super) async fn settings(
+                &self,
+                community: CommunityId,
+            ) -> Result<Settings, StoreError> {
+                let row: Option<community::SettingsRow> = sqlx::query_as(community::SETTINGS)
+                    .bind(community.0)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(db("settings"))?;
+                row.map_or_else(|| Ok(Settings::default()), Settings::try_from)
+            }
+
+            pub(super) async fn save_settings(
+                &self,
+                community: CommunityId,
+                settings: &Settings,
+                by: UserId,
+                request: Option<&super::RequestKey>,
+            ) -> Result<(), StoreError> {
+                const OPERATION: &str = "save_settings";
+                let now = Timestamp::now();
+                let mut tx = self.begin_write(OPERATION).await?;
+                Self::record_request(&mut tx, request, None, now, OPERATION).await?;
+                sqlx::query(community::UPSERT_SETTINGS)
+                    .bind(community.0)
+                    .bind(community::games_text(&settings.enabled_games))
+                    .bind(settings.default_stake)
+                    .bind(settings.max_stake)
+                    .bind(settings.starting_grant)
+                    .bind(settings.default_move_millis)
+                    .bind(settings.max_move_millis)
+                    .bind(i64::from(settings.reminders))
+                    .bind(settings.staked_games.as_str())
+                    .bind(settings.vacation_days)
+                    .bind(by.0)
+                    .bind(now.0)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                tx.commit().await.map_err(db(OPERATION))
+            }
+
+            pub(super) async fn chat(&self, id: ChatId) -> Result<Option<Chat>, StoreError> {
+                sqlx::query_as::<_, ChatRow>(sql::CHAT)
+                    .bind(id.0)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(db("chat"))?
+                    .map(Chat::try_from)
+                    .transpose()
+            }
+
+            pub(super) async fn vacation_end(
+                &self,
+                community: CommunityId,
+                user: UserId,
+                now: Timestamp,
+            ) -> Result<Option<Timestamp>, StoreError> {
+                let end: Option<i64> = sqlx::query_scalar(community::VACATION_END)
+                    .bind(community.0)
+                    .bind(user.0)
+                    .bind(now.0)
+                    .fetch_one(&self.pool)
+                    .await
+                    .map_err(db("vacation_end"))?;
+                Ok(end.map(Timestamp))
+            }
+
+            pub(super) async fn vacation_days_used(
+                &self,
+                community: CommunityId,
+                user: UserId,
+                month: (Timestamp, Timestamp),
+            ) -> Result<i64, StoreError> {
+                sqlx::query_scalar(community::VACATION_DAYS_USED)
+                    .bind(community.0)
+                    .bind(user.0)
+                    .bind(month.0.0)
+                    .bind(month.1.0)
+                    .fetch_one(&self.pool)
+                    .await
+                    .map_err(db("vacation_days_used"))
+            }
+
+            pub(super) async fn take_vacation(
+                &self,
+                new: &NewVacation,
+                request: Option<&super::RequestKey>,
+            ) -> Result<Vacation, StoreError> {
+                let NewVacation {
+                    community,
+                    user,
+                    days,
+                    now,
+                    month,
+                    quota,
+                } = *new;
+                const OPERATION: &str = "take_vacation";
+                let mut tx = self.begin_write(OPERATION).await?;
+                Self::record_request(&mut tx, request, None, now, OPERATION).await?;
+                sqlx::query(community::LOCK_USER)
+                    .bind(user.0)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                let used: i64 = sqlx::query_scalar(community::VACATION_DAYS_USED)
+                    .bind(community.0)
+                    .bind(user.0)
+                    .bind(month.0.0)
+                    .bind(month.1.0)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                if used.saturating_add(days) > quota {
+                    return Err(Conflict::VacationQuota { used, quota }.into());
+                }
+                let running: Option<i64> = sqlx::query_scalar(community::VACATION_END)
+                    .bind(community.0)
+                    .bind(user.0)
+                    .bind(now.0)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                let starts_at = running.map_or(now, Timestamp);
+                let length = days.saturating_mul(super::DAY_MILLIS);
+                let vacation = Vacation {
+                    starts_at,
+                    ends_at: starts_at.plus_millis(length),
+                    days,
+                };
+                sqlx::query(community::INSERT_VACATION)
+                    .bind(community.0)
+                    .bind(user.0)
+                    .bind(vacation.starts_at.0)
+                    .bind(vacation.ends_at.0)
+                    .bind(days)
+                    .bind(now.0)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                sqlx::query(community::PAUSE_CLOCKS)
+                    .bind(community.0)
+                    .bind(user.0)
+                    .bind(length)
+                    .bind(now.0)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                tx.commit().await.map_err(db(OPERATION))?;
+                Ok(vacation)
+            }
+
+            pub(super) async fn claim_due(
+                &self,
+                due: Due,
+                now: Timestamp,
+                limit: i64,
+            ) -> Result<Vec<GameNo>, StoreError> {
+                let statement = match due {
+                    Due::Reminder => CLAIM_DUE_REMINDERS,
+                    Due::Timeout => CLAIM_DUE_TIMEOUTS,
+                };
+                let mut ids: Vec<i64> = sqlx::query_scalar(statement)
+                    .bind(now.0)
+                    .bind(limit)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(db("claim_due"))?;
+                ids.sort_unstable();
+                Ok(ids.into_iter().map(GameNo).collect())
+            }
+        }
+    };
+}
+
+pub(super) use community_operations;
