@@ -10,7 +10,7 @@ mod common;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use common::{PostgresSchema, SqliteFile, connect};
+use common::{SqliteFile, connect, on_postgres};
 use tabula_bot::service::{Dice, Input, Reply, Request, Service};
 use tabula_bot::store::{DatabaseUrl, GameNo, GameStatus, History, Platform, Store};
 use tabula_core::{AnyGame, GameId, Status};
@@ -285,19 +285,6 @@ whole_games! {
 }
 
 /// Runs `case` on a fresh PostgreSQL schema, when the server is configured.
-async fn on_postgres<F, Fut>(test: &str, case: F)
-where
-    F: FnOnce(DatabaseUrl) -> Fut + Send + 'static,
-    Fut: std::future::Future<Output = ()> + Send + 'static,
-{
-    let Some(schema) = PostgresSchema::create(test).await else {
-        return;
-    };
-    let url = schema.url();
-    let outcome = tokio::spawn(case(url)).await;
-    schema.finish(outcome).await;
-}
-
 /// Plays a few moves, drops the service and the store, reconnects, and plays to the end.
 async fn restart(url: DatabaseUrl) {
     let store = connect(&url).await;

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod table;
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -169,4 +171,45 @@ async fn admin(base: &str, statement: &str) {
     {
         panic!("{statement}: {error}");
     }
+}
+
+/// Runs a test case on a fresh PostgreSQL schema (dropped afterwards), passing on its panic.
+pub async fn on_postgres<F, Fut>(test: &str, case: F)
+where
+    F: FnOnce(DatabaseUrl) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
+    let Some(schema) = PostgresSchema::create(test).await else {
+        return;
+    };
+    let url = schema.url();
+    let outcome = tokio::spawn(case(url)).await;
+    schema.finish(outcome).await;
+}
+
+/// Generates, for each `name => case`, a test on a SQLite file (`sqlite::name`) and one on
+/// PostgreSQL (`postgres::name`, ignored unless asked for, as everywhere). A case is an
+/// `async fn(DatabaseUrl)`.
+#[macro_export]
+macro_rules! on_both_databases {
+    ($($name:ident => $case:ident;)*) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let file = $crate::common::SqliteFile::new();
+                    super::$case(file.url()).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                #[ignore = "needs PostgreSQL: set TABULA_TEST_POSTGRES_URL and pass --include-ignored (.ci/run does)"]
+                async fn $name() {
+                    $crate::common::on_postgres(stringify!($name), super::$case).await;
+                }
+            )*
+        }
+    };
 }

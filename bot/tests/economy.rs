@@ -1,0 +1,635 @@
+//! Stakes, fines and payouts, the moderators' settings, and who may do what (issue 6), through
+//! the service, on SQLite and PostgreSQL.
+
+mod common;
+
+use common::connect;
+use common::table::{Lcg, Table, number_after, start, text};
+use tabula_bot::service::{Input, Request};
+use tabula_bot::store::{
+    DatabaseUrl, GameNo, GameStatus, LedgerKind, Platform, Settings, StakedGames,
+};
+use tabula_core::{GameId, Status};
+
+on_both_databases! {
+    staked_coan_ki_pays_fines_at_once_and_the_pot_to_the_winner => staked_coan_ki;
+    a_player_who_cannot_pay_does_not_start_the_game => cannot_pay;
+    the_winning_team_shares_the_pot => team_pot;
+    moderators_set_up_their_community => settings;
+    only_moderators_change_settings_and_money => permissions;
+    aborted_games_refund_and_games_settle_once => aborts;
+}
+
+/// Plays random moves until the game ends; returns every reply.
+async fn play_out(table: &Table, game: GameNo, seed: u64) -> Vec<String> {
+    let mut lcg = Lcg(seed);
+    let mut replies = Vec::new();
+    for _ in 0..5000 {
+        match table.random_move(game, &mut lcg).await {
+            Some((_, reply)) => replies.push(text(&reply)),
+            None => return replies,
+        }
+    }
+    panic!("game {game} did not end in 5000 moves");
+}
+
+/// Coan Ki for 50 each, with bob left with exactly his stake: every double one costs the
+/// roller 5 coins at once, paid to the opponent; a fine that leaves someone at or below zero
+/// says so; the winner takes the pot of 100; someone in debt cannot start a staked game.
+async fn staked_coan_ki(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    // Dice chosen so that bob pays the first fine, and three in all, and loses.
+    let table = Table::new(store.clone(), 2);
+    assert_eq!(table.balance("alice").await, 1000);
+    assert_eq!(table.balance("bob").await, 1000);
+    let reply = table.cmd("mod", "/take @bob 950 test").await;
+    assert!(
+        text(&reply).contains("now has 50 coins"),
+        "{}",
+        text(&reply)
+    );
+    let game = start(&table, "alice", "bob", "coan-ki stake=50").await;
+    assert_eq!(table.balance("alice").await, 950);
+    assert_eq!(table.balance("bob").await, 0);
+    let replies = play_out(&table, game, 5).await;
+
+    // Who paid fines, read from the log: a double one is followed by the roller's removal.
+    let loaded = match store
+        .load_game(game, tabula_bot::store::History::Full)
+        .await
+    {
+        Ok(Some(loaded)) => loaded,
+        other => panic!("{other:?}"),
+    };
+    let name_of = |id| {
+        loaded
+            .record
+            .seats
+            .iter()
+            .find(|h| h.user.id == id)
+            .map(|h| h.user.platform_user_id.clone())
+    };
+    let mut paid = std::collections::HashMap::<String, i64>::new();
+    let mut payers = Vec::new();
+    for pair in loaded.actions.windows(2) {
+        if pair[0].action == "roll:1-1" {
+            let roller = pair[1]
+                .actor
+                .and_then(name_of)
+                .expect("a removal by the roller");
+            *paid.entry(roller.clone()).or_default() += 5;
+            payers.push(roller);
+        }
+    }
+    assert_eq!(
+        payers,
+        ["bob", "bob", "bob"],
+        "the dice of this test make bob pay three fines"
+    );
+    let fine_lines = replies
+        .iter()
+        .filter(|r| r.contains("a fine of 5 coins"))
+        .count();
+    assert_eq!(
+        fine_lines,
+        payers.len(),
+        "one fine announced per double one"
+    );
+    assert!(
+        replies
+            .iter()
+            .any(|r| r.contains("@BOB now has -5 coins and cannot enter staked games")),
+        "bob's first fine leaves him in debt, and the reply says so"
+    );
+
+    let record = table.record(game).await;
+    assert_eq!(record.status, GameStatus::Finished);
+    assert!(record.settled_at.is_some());
+    let (state, _) = table.state(game).await;
+    let Status::Done(tabula_core::Outcome::Winner(team)) = state.status() else {
+        panic!("{}", state.status_line());
+    };
+    let winner = record
+        .seats
+        .iter()
+        .find(|h| h.seat == team.0)
+        .map(|h| h.user.platform_user_id.clone())
+        .expect("a winner");
+    let (alice_paid, bob_paid) = (
+        paid.get("alice").copied().unwrap_or(0),
+        paid.get("bob").copied().unwrap_or(0),
+    );
+    let pot = |name: &str| if winner == name { 100 } else { 0 };
+    let alice = table.balance("alice").await;
+    let bob = table.balance("bob").await;
+    assert_eq!(alice, 950 - alice_paid + bob_paid + pot("alice"));
+    assert_eq!(bob, -bob_paid + alice_paid + pot("bob"));
+    assert!(
+        replies
+            .last()
+            .is_some_and(|r| r.contains("takes the pot of 100 coins")),
+        "{:?}",
+        replies.last()
+    );
+
+    let ledger = table.ledger().await;
+    let fines: Vec<_> = ledger
+        .iter()
+        .filter(|e| e.kind == LedgerKind::Fine)
+        .collect();
+    assert_eq!(fines.len(), payers.len());
+    assert!(fines.iter().all(|e| e.amount == 5 && e.game == Some(game)));
+    let payouts: Vec<_> = ledger
+        .iter()
+        .filter(|e| e.kind == LedgerKind::Payout)
+        .collect();
+    assert_eq!(payouts.len(), 1);
+    assert_eq!(payouts[0].amount, 100);
+    table.assert_money_adds_up().await;
+
+    // Whoever is at or below zero now cannot start or accept a staked game.
+    let (poor, rich) = if bob <= 0 {
+        ("bob", "alice")
+    } else {
+        ("alice", "bob")
+    };
+    assert_eq!((poor, table.balance(poor).await), ("bob", -15));
+    let reply = table
+        .cmd(poor, &format!("/play konane @{rich} stake=10"))
+        .await;
+    assert!(
+        text(&reply)
+            .contains("you have -15 coins: no staked games until your balance is above zero"),
+        "{}",
+        text(&reply)
+    );
+    let reply = table.cmd(poor, &format!("/play konane @{rich}")).await;
+    assert!(text(&reply).contains("friendly"), "{}", text(&reply));
+    store.close().await;
+}
+
+/// A stake that one player cannot pay: the game does not start, nobody's money moves, and
+/// the challenge stays open until the money is there.
+async fn cannot_pay(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 4);
+    table.balance("alice").await;
+    table.cmd("mod", "/take @bob 960").await;
+    assert_eq!(table.balance("bob").await, 40);
+    let reply = table.cmd("alice", "/play konane @bob stake=50").await;
+    assert!(
+        text(&reply).contains("stake 50 coins each"),
+        "{}",
+        text(&reply)
+    );
+    let challenge = number_after(&reply, "challenge #");
+    let reply = table.cmd("bob", "/accept").await;
+    assert_eq!(
+        text(&reply),
+        format!(
+            "Sorry: BOB has 40 coins and cannot stake 50, so the game does not start; \
+             challenge #{challenge} stays open."
+        )
+    );
+    assert_eq!(table.balance("alice").await, 1000);
+    assert_eq!(table.balance("bob").await, 40);
+    let chat = match store
+        .upsert_chat(Platform::Local, "chat1", "Test chat", None)
+        .await
+    {
+        Ok(chat) => chat,
+        Err(error) => panic!("{error}"),
+    };
+    assert!(
+        store
+            .active_games_in_chat(chat.id)
+            .await
+            .is_ok_and(|games| games.is_empty())
+    );
+    assert_eq!(
+        store
+            .pending_challenges(chat.id)
+            .await
+            .map(|c| c.len())
+            .ok(),
+        Some(1)
+    );
+
+    // Bad stakes are refused when the challenge is made.
+    for (command, answer) in [
+        (
+            "/play konane @alice stake=50",
+            "you have 40 coins and cannot stake 50",
+        ),
+        (
+            "/play konane @alice stake=5000",
+            "the stake must be a whole number of coins from 0 to 1000",
+        ),
+        (
+            "/play konane @alice stake=-5",
+            "the stake must be a whole number of coins from 0 to 1000",
+        ),
+        (
+            "/play konane @alice stake=lots",
+            "the stake must be a whole number of coins from 0 to 1000",
+        ),
+        (
+            "/play coan-ki @alice stake=15",
+            "in Coan Ki the stake must be a multiple of 10",
+        ),
+    ] {
+        let reply = table.cmd("bob", command).await;
+        assert!(text(&reply).contains(answer), "{command}: {}", text(&reply));
+    }
+
+    // With the money there, the same challenge starts.
+    table.cmd("mod", "/grant @bob 10").await;
+    let reply = table.cmd("bob", &format!("/accept #{challenge}")).await;
+    assert!(text(&reply).contains("begins"), "{}", text(&reply));
+    assert_eq!(table.balance("alice").await, 950);
+    assert_eq!(table.balance("bob").await, 0);
+    let reply = table.cmd("bob", "/play koan @alice stake=10").await;
+    assert!(
+        text(&reply).contains("you have 0 coins: no staked games"),
+        "{}",
+        text(&reply)
+    );
+    let reply = table.cmd("bob", "/wallet").await;
+    assert_eq!(
+        text(&reply),
+        "@BOB has 0 coins in Test chat, and 50 staked in games being played. No staked games \
+         until the balance is above zero again."
+    );
+    table.assert_money_adds_up().await;
+    store.close().await;
+}
+
+/// Four-person Pachisi for 100 each: the partners of the winning team take 200 each; two
+/// players holding a team each: the winner takes 200.
+async fn team_pot(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 6);
+    let reply = table
+        .cmd("alice", "/play pachisi @bob @carol @dave stake=100")
+        .await;
+    let challenge = number_after(&reply, "challenge #");
+    for name in ["bob", "carol"] {
+        let reply = table.cmd(name, &format!("/accept #{challenge}")).await;
+        assert!(text(&reply).contains("Still to accept"), "{}", text(&reply));
+    }
+    let reply = table.cmd("dave", &format!("/accept #{challenge}")).await;
+    assert!(text(&reply).contains("begins"), "{}", text(&reply));
+    let game = GameNo(number_after(&reply, "Game #"));
+    for name in ["alice", "bob", "carol", "dave"] {
+        assert_eq!(table.balance(name).await, 900, "{name}");
+    }
+    let record = table.record(game).await;
+    let team_of = |name: &str| {
+        record
+            .seats
+            .iter()
+            .find(|h| h.user.platform_user_id == name)
+            .map(|h| h.seat % 2)
+            .expect("seated")
+    };
+    // alice resigns for her team.
+    let reply = table.cmd("alice", &format!("/resign #{game}")).await;
+    assert!(
+        text(&reply).contains("share the pot of 400 coins"),
+        "{}",
+        text(&reply)
+    );
+    for name in ["alice", "bob", "carol", "dave"] {
+        let expected = if team_of(name) == team_of("alice") {
+            900
+        } else {
+            1100
+        };
+        assert_eq!(table.balance(name).await, expected, "{name}");
+    }
+    let payouts = table
+        .ledger()
+        .await
+        .into_iter()
+        .filter(|e| e.kind == LedgerKind::Payout)
+        .map(|e| e.amount)
+        .collect::<Vec<_>>();
+    assert_eq!(payouts, [200, 200]);
+
+    // Two players, one team each.
+    let game = start(&table, "carol", "dave", "pachisi stake=100").await;
+    let (carol, dave) = (table.balance("carol").await, table.balance("dave").await);
+    let reply = table.cmd("dave", &format!("/resign #{game}")).await;
+    assert!(
+        text(&reply).contains("@CAROL takes the pot of 200 coins"),
+        "{}",
+        text(&reply)
+    );
+    assert_eq!(table.balance("carol").await, carol + 200);
+    assert_eq!(table.balance("dave").await, dave);
+    table.assert_money_adds_up().await;
+    store.close().await;
+}
+
+/// A moderator changes the settings in one command; what they say applies at once; bad
+/// values are refused with the reason and change nothing; another community keeps its own.
+async fn settings(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 7);
+    let reply = table
+        .cmd(
+            "mod",
+            "/config games=konane,koan stake=20 max_stake=100 grant=500 time=2d max_time=5d \
+             reminders=off staked_games=moderators vacation=2",
+        )
+        .await;
+    assert!(
+        text(&reply).contains("changed games, stake"),
+        "{}",
+        text(&reply)
+    );
+    let expected = Settings {
+        enabled_games: vec![GameId::Konane, GameId::Koan],
+        default_stake: 20,
+        max_stake: 100,
+        starting_grant: 500,
+        default_move_millis: 2 * common::table::DAY,
+        max_move_millis: 5 * common::table::DAY,
+        reminders: false,
+        staked_games: StakedGames::Moderators,
+        vacation_days: 2,
+    };
+    let community = table.community().await;
+    assert_eq!(store.settings(community).await.ok(), Some(expected.clone()));
+    let shown = text(&table.cmd("carol", "/config").await);
+    for line in [
+        "games=konane,koan",
+        "stake=20",
+        "max_stake=100",
+        "grant=500",
+        "time=2d",
+        "max_time=5d",
+        "reminders=off",
+        "staked_games=moderators",
+        "vacation=2",
+    ] {
+        assert!(shown.contains(line), "{line} in {shown}");
+    }
+
+    assert_eq!(table.balance("carol").await, 500, "the new starting grant");
+    for (user, command, answer) in [
+        (
+            "alice",
+            "/play kolowis @bob",
+            "Kolowis Awithlaknannai is switched off here",
+        ),
+        (
+            "alice",
+            "/play konane @bob",
+            "only moderators may start staked games here",
+        ),
+        (
+            "alice",
+            "/play konane @bob time=6d",
+            "the time per move must be from 1 hour to 5 days",
+        ),
+        (
+            "alice",
+            "/play konane @bob time=30m",
+            "the time per move must be from 1 hour",
+        ),
+        (
+            "mod",
+            "/config stake=200",
+            "the default stake (200) is above the largest stake (100)",
+        ),
+        (
+            "mod",
+            "/config time=10d",
+            "the default time per move (10 days) is longer",
+        ),
+        ("mod", "/config bogus=1", "there is no setting `bogus`"),
+        ("mod", "/config games=", "name at least one game"),
+        ("mod", "/config games=chess", "there is no game `chess`"),
+        ("mod", "/config reminders=maybe", "reminders is on or off"),
+        (
+            "mod",
+            "/config time=30m",
+            "must be between 1 hour and 365 days",
+        ),
+        (
+            "mod",
+            "/config vacation=40",
+            "vacation is a number of days per month from 0 to 31",
+        ),
+        ("mod", "/config grant", "write settings as key=value"),
+    ] {
+        let reply = table.cmd(user, command).await;
+        assert!(text(&reply).contains(answer), "{command}: {}", text(&reply));
+    }
+    assert_eq!(store.settings(community).await.ok(), Some(expected));
+
+    let reply = table.cmd("alice", "/play konane @bob stake=0").await;
+    assert!(
+        text(&reply).contains("friendly, 2 days per move"),
+        "{}",
+        text(&reply)
+    );
+    let reply = table.cmd("mod", "/play koan @bob").await;
+    assert!(
+        text(&reply).contains("stake 20 coins each, 2 days per move"),
+        "{}",
+        text(&reply)
+    );
+
+    // A chat of another Discord server has its own settings.
+    let elsewhere = Request {
+        platform: Platform::Local,
+        chat: ("chat2".into(), "Other chat".into()),
+        user: ("mod".into(), "MOD".into()),
+        community: Some(("guild2".into(), "Other server".into())),
+        moderator: true,
+        request_key: "elsewhere-1".into(),
+        input: Input::Command("/config".into()),
+    };
+    let shown = text(&table.send(&elsewhere).await);
+    assert!(shown.starts_with("Settings of Other server:"), "{shown}");
+    assert!(
+        shown.contains("games=konane,koan,kolowis,coan-ki,pachisi"),
+        "{shown}"
+    );
+    assert!(shown.contains("grant=1000"), "{shown}");
+    store.close().await;
+}
+
+/// Members who are not moderators cannot change settings, grant, take or abort others' games;
+/// players cannot act for others; a moderator's repeated grant is applied once.
+async fn permissions(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 8);
+    let community = table.community().await;
+    let game = start(&table, "alice", "bob", "konane stake=10").await;
+    let before = table.ledger().await;
+    for (user, command, answer) in [
+        (
+            "alice",
+            "/config time=1d",
+            "only moderators of this server or group may change the settings",
+        ),
+        (
+            "alice",
+            "/grant @alice 100",
+            "only moderators of this server or group may grant coins",
+        ),
+        (
+            "alice",
+            "/take @bob 100",
+            "only moderators of this server or group may take coins",
+        ),
+        (
+            "carol",
+            &format!("/abort #{game}"),
+            "may abort games they do not play",
+        ),
+        (
+            "carol",
+            &format!("/claim #{game}"),
+            &format!("you are not playing in game #{game}"),
+        ),
+        (
+            "carol",
+            &format!("/resign #{game}"),
+            &format!("you are not playing in game #{game}"),
+        ),
+    ] {
+        let reply = table.cmd(user, command).await;
+        assert!(text(&reply).contains(answer), "{command}: {}", text(&reply));
+    }
+    let mut lcg = Lcg(1);
+    let (mover, _) = table.random_move(game, &mut lcg).await.expect("a move");
+    let (_, waiting) = table.state(game).await;
+    let waiting = waiting.expect("someone to move");
+    let reply = table.cmd(&mover, &format!("/abort #{game}")).await;
+    assert!(
+        text(&reply).contains("players may abort a game only before the first move"),
+        "{}",
+        text(&reply)
+    );
+    let reply = table.cmd(&mover, &format!("/claim #{game}")).await;
+    assert!(
+        text(&reply).contains("you may claim the win after that"),
+        "{}",
+        text(&reply)
+    );
+    let reply = table.cmd(&waiting, &format!("/claim #{game}")).await;
+    assert!(
+        text(&reply).contains("it is your side's turn"),
+        "{}",
+        text(&reply)
+    );
+    assert_eq!(
+        store.settings(community).await.ok(),
+        Some(Settings::default())
+    );
+    assert_eq!(table.ledger().await, before, "no money moved");
+    assert_eq!(table.record(game).await.status, GameStatus::Active);
+
+    // A moderator's grant, delivered twice, is applied once.
+    let grant = table.request("mod", Input::Command("/grant @carol 70 prize".into()));
+    let first = table.send(&grant).await;
+    assert!(
+        text(&first).contains("@CAROL now has 1070 coins"),
+        "{}",
+        text(&first)
+    );
+    let again = table.send(&grant).await;
+    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(table.balance("carol").await, 1070);
+    let grants = table
+        .ledger()
+        .await
+        .into_iter()
+        .filter(|e| e.kind == LedgerKind::Grant && e.reason == "prize")
+        .count();
+    assert_eq!(grants, 1);
+    for (command, answer) in [
+        ("/grant @carol", "usage: /grant @user <amount>"),
+        ("/grant carol 5", "usage: /grant @user <amount>"),
+        (
+            "/grant @carol 0",
+            "the amount must be a whole number of coins from 1",
+        ),
+        (
+            "/take @carol 99999999999",
+            "the amount must be a whole number of coins from 1",
+        ),
+        ("/take @carol 2000", "CAROL has only 1070 coins"),
+    ] {
+        let reply = table.cmd("mod", command).await;
+        assert!(text(&reply).contains(answer), "{command}: {}", text(&reply));
+    }
+    let reply = table
+        .cmd("mod", &format!("/abort #{game} fell asleep"))
+        .await;
+    assert!(
+        text(&reply).contains("aborted game #1 (Konane): fell asleep; it has no result. The stakes (10 each) are returned."),
+        "{}",
+        text(&reply)
+    );
+    assert_eq!(table.balance("alice").await, 1000);
+    assert_eq!(table.balance("bob").await, 1000);
+    table.assert_money_adds_up().await;
+    store.close().await;
+}
+
+/// Abort before the first move (a player) and after it (a moderator) refund; a game already
+/// over cannot be aborted, and its pot is paid once.
+async fn aborts(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 9);
+    let first = start(&table, "alice", "bob", "konane stake=100").await;
+    let reply = table.cmd("bob", &format!("/abort #{first}")).await;
+    assert!(
+        text(&reply).contains("The stakes (100 each) are returned"),
+        "{}",
+        text(&reply)
+    );
+    assert_eq!(table.record(first).await.status, GameStatus::Aborted);
+    assert!(table.record(first).await.settled_at.is_some());
+    assert_eq!(table.balance("alice").await, 1000);
+    assert_eq!(table.balance("bob").await, 1000);
+
+    let second = start(&table, "alice", "bob", "koan stake=100").await;
+    let mut lcg = Lcg(2);
+    table.random_move(second, &mut lcg).await;
+    let reply = table.cmd("mod", &format!("/abort #{second}")).await;
+    assert!(text(&reply).contains("returned"), "{}", text(&reply));
+    assert_eq!(table.balance("alice").await, 1000);
+    assert_eq!(table.balance("bob").await, 1000);
+
+    let third = start(&table, "alice", "bob", "kolowis stake=100").await;
+    table.random_move(third, &mut lcg).await;
+    let reply = table.cmd("alice", &format!("/resign #{third}")).await;
+    assert!(
+        text(&reply).contains("@BOB takes the pot of 200 coins"),
+        "{}",
+        text(&reply)
+    );
+    let reply = table.cmd("mod", &format!("/abort #{third}")).await;
+    assert!(text(&reply).contains("is over"), "{}", text(&reply));
+    let reply = table.cmd("bob", &format!("/resign #{third}")).await;
+    assert!(text(&reply).contains("is over"), "{}", text(&reply));
+    assert_eq!(table.balance("alice").await, 900);
+    assert_eq!(table.balance("bob").await, 1100);
+    let settlements = table
+        .ledger()
+        .await
+        .into_iter()
+        .filter(|e| {
+            e.game == Some(third) && matches!(e.kind, LedgerKind::Payout | LedgerKind::Refund)
+        })
+        .count();
+    assert_eq!(settlements, 1);
+    table.assert_money_adds_up().await;
+    store.close().await;
+}
