@@ -19,6 +19,7 @@ on_both_databases! {
     a_restart_loses_no_reminder_and_repeats_none => restarts;
     reminders_can_be_switched_off => reminders_off;
     several_schedulers_send_each_reminder_once => several_schedulers;
+    the_running_scheduler_posts_what_is_due => running_scheduler;
 }
 
 const MINUTE: i64 = 60 * 1000;
@@ -372,5 +373,37 @@ async fn several_schedulers(url: DatabaseUrl) {
     expected.sort();
     assert_eq!(all, expected);
     assert!(table.tick().await.is_empty());
+    store.close().await;
+}
+
+/// The scheduler task of a running bot: it ticks on its own and hands each reply over.
+async fn running_scheduler(url: DatabaseUrl) {
+    let clock = Clock::manual(T0);
+    let store = connect(&url).await;
+    let table = Table::with_clock(store.clone(), 12, clock.clone());
+    let game = start(&table, "alice", "bob", "konane time=1d").await;
+    let (late, _) = sides(&table, game).await;
+    let service = Arc::new(table.service);
+    let (sender, mut receiver) = tokio::sync::mpsc::channel(16);
+    let task = tabula_bot::service::spawn_scheduler(
+        Arc::clone(&service),
+        std::time::Duration::from_millis(5),
+        sender,
+    );
+    clock.advance(13 * HOUR);
+    let reply = tokio::time::timeout(std::time::Duration::from_secs(30), receiver.recv())
+        .await
+        .expect("the scheduler posts the reminder")
+        .expect("a reply");
+    assert!(
+        text(&reply).starts_with(&format!("@{}, a reminder", late.to_uppercase())),
+        "{}",
+        text(&reply)
+    );
+    drop(receiver);
+    tokio::time::timeout(std::time::Duration::from_secs(30), task)
+        .await
+        .expect("the scheduler stops when nobody listens")
+        .expect("the scheduler task");
     store.close().await;
 }

@@ -37,6 +37,7 @@ use crate::store::{
 use config::Terms;
 pub use dice::Dice;
 pub use time::Clock;
+pub use turns::spawn_scheduler;
 
 /// At most this many move buttons are shown at once; beyond, moves are chosen in two steps.
 pub const MAX_BUTTONS: usize = 20;

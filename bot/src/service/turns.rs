@@ -22,6 +22,38 @@ use super::{
 /// How many due games the scheduler claims at a time.
 const BATCH: i64 = 100;
 
+/// Runs [`Service::tick`] every `period` and sends each reply it makes to `replies` (the
+/// adapter posts them), until the receiving end is dropped. An internal failure is logged and
+/// the next tick tries again: every deadline is in the database, so a restart loses nothing.
+pub fn spawn_scheduler(
+    service: std::sync::Arc<Service>,
+    period: std::time::Duration,
+    replies: tokio::sync::mpsc::Sender<Reply>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut interval = tokio::time::interval(period);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            interval.tick().await;
+            match service.tick().await {
+                Ok(due) => {
+                    for reply in due {
+                        if replies.send(reply).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+                Err(error) => {
+                    tracing::error!(error = %super::error_chain(&error), "scheduler tick failed");
+                }
+            }
+            if replies.is_closed() {
+                return;
+            }
+        }
+    })
+}
+
 impl Service {
     /// The scheduler's work, to be called now and then (the bot does every 30 seconds):
     /// expires challenges, reminds players whose half time has passed, says whose time has run
