@@ -175,13 +175,10 @@ impl<'a> Session<'a> {
 
 /// Prints an internal failure with its chain of causes.
 fn internal(error: &dyn std::error::Error, output: &mut impl Write) -> Result<(), LocalError> {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    writeln!(output, "! internal error: {text}")?;
+    writeln!(
+        output,
+        "! internal error: {}",
+        crate::service::error_chain(error)
+    )?;
     Ok(())
 }

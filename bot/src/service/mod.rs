@@ -28,10 +28,9 @@ use tabula_core::{
 };
 
 use crate::store::{
-    Acceptance, Append, Challenge, ChallengeNo, Chat, Conflict, Ending, Fine, GameEnd, GameNo,
-    GameRecord, GameStatus, History, NewAction, NewChallenge, NewGame, Payout, Platform,
-    RequestKey, SEEN_REFRESH_MILLIS, Settlement, Store, StoreError, Timestamp, TurnStart, User,
-    UserId,
+    Acceptance, Append, Challenge, ChallengeNo, Chat, Conflict, Ending, Fine, GameNo, GameRecord,
+    GameStatus, History, NewAction, NewChallenge, NewGame, Payout, Platform, RequestKey,
+    SEEN_REFRESH_MILLIS, Settlement, Store, StoreError, Timestamp, TurnStart, User, UserId,
 };
 
 use config::Terms;
@@ -1532,14 +1531,7 @@ impl Service {
             .store
             .end_game_once(
                 game,
-                &Ending {
-                    end: GameEnd::Finished,
-                    result: &result,
-                    payout: Payout::Winners(winners.clone()),
-                    actor: Some(ctx.user.id),
-                    expected_seq: None,
-                    deadline_passed: None,
-                },
+                &Ending::win(&result, winners.clone(), ctx.user.id),
                 &ctx.key,
             )
             .await?;
@@ -1964,7 +1956,7 @@ fn sorry(error: &UserError) -> String {
 }
 
 /// An error with its sources, on one line.
-fn error_chain(error: &dyn std::error::Error) -> String {
+pub fn error_chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {

@@ -9,8 +9,7 @@
 //! ends. Vacation days count against the month in which they are taken.
 
 use crate::store::{
-    Conflict, Due, Ending, GameEnd, GameNo, GameRecord, GameStatus, NewVacation, Payout,
-    StoreError, Timestamp,
+    Conflict, Due, Ending, GameNo, GameRecord, GameStatus, NewVacation, StoreError, Timestamp,
 };
 
 use super::time::{duration, moment, month_of};
@@ -211,12 +210,9 @@ impl Service {
             .end_game_once(
                 game,
                 &Ending {
-                    end: GameEnd::Finished,
-                    result: &result,
-                    payout: Payout::Winners(winners.clone()),
-                    actor: Some(ctx.user.id),
                     expected_seq: Some(record.seq),
                     deadline_passed: Some(ctx.now),
+                    ..Ending::win(&result, winners.clone(), ctx.user.id)
                 },
                 &ctx.key,
             )
@@ -277,18 +273,7 @@ impl Service {
         };
         let record = self
             .store
-            .end_game_once(
-                game,
-                &Ending {
-                    end: GameEnd::Aborted,
-                    result: &result,
-                    payout: Payout::Refund,
-                    actor: Some(ctx.user.id),
-                    expected_seq: None,
-                    deadline_passed: None,
-                },
-                &ctx.key,
-            )
+            .end_game_once(game, &Ending::abort(&result, ctx.user.id), &ctx.key)
             .await?;
         let mut spans = vec![
             mention(&ctx.user),

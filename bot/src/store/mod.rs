@@ -468,6 +468,32 @@ pub struct Ending<'a> {
     pub deadline_passed: Option<Timestamp>,
 }
 
+impl<'a> Ending<'a> {
+    /// A win by `winners` outside of play (a resignation, a claim on time): they take the pot.
+    pub fn win(result: &'a str, winners: Vec<UserId>, actor: UserId) -> Ending<'a> {
+        Ending {
+            end: GameEnd::Finished,
+            result,
+            payout: Payout::Winners(winners),
+            actor: Some(actor),
+            expected_seq: None,
+            deadline_passed: None,
+        }
+    }
+
+    /// A stop without a result: the stakes go back.
+    pub fn abort(reason: &'a str, actor: UserId) -> Ending<'a> {
+        Ending {
+            end: GameEnd::Aborted,
+            result: reason,
+            payout: Payout::Refund,
+            actor: Some(actor),
+            expected_seq: None,
+            deadline_passed: None,
+        }
+    }
+}
+
 /// A vacation: while it runs, the person's clocks stand still.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Vacation {
