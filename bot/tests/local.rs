@@ -1,5 +1,6 @@
 //! `tabula local` driven by piped scripts: a whole game of Konane played by pressing buttons,
-//! split over two runs on the same SQLite file (the second run continues the stored game).
+//! split over two runs on the same SQLite file (the second run continues the stored game); a
+//! moderator named on the command line sets up the chat and a staked game is paid out.
 
 mod common;
 
@@ -10,9 +11,15 @@ use common::{SqliteFile, unique_name};
 
 /// Runs `tabula local` with `script` on stdin and returns stdout.
 fn run(database: &str, images: &std::path::Path, script: &str) -> String {
+    run_with(database, images, &[], script)
+}
+
+/// [`run`] with more arguments.
+fn run_with(database: &str, images: &std::path::Path, args: &[&str], script: &str) -> String {
     let mut child = match Command::new(env!("CARGO_BIN_EXE_tabula"))
         .args(["local", "--database", database, "--images"])
         .arg(images)
+        .args(args)
         .env_remove("DATABASE_URL")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -92,4 +99,50 @@ fn bad_lines_are_answered_and_skipped() {
     assert!(out.contains("there is no button 3"), "{out}");
     assert!(out.contains("/play <game>"), "{out}");
     assert!(out.contains("I do not know `/nonsense`"), "{out}");
+}
+
+#[test]
+fn a_moderator_named_on_the_command_line_sets_up_a_staked_game() {
+    let file = SqliteFile::new();
+    let database = file.url().expose_secret().to_string();
+    let images = std::env::temp_dir().join(unique_name("tabula_local_images"));
+    let out = run_with(
+        &database,
+        &images,
+        &["--moderator", "mia"],
+        "alice: /config grant=300
+         mia: /config grant=300 max_stake=200
+         alice: /play koan @bob stake=250
+         alice: /play koan @bob stake=200 time=2d
+         bob: /accept
+         bob: /wallet
+         alice: /resign
+         bob: /wallet
+         alice: /leaderboard
+",
+    );
+    assert!(
+        out.contains("Sorry: only moderators of this server or group may change the settings."),
+        "{out}"
+    );
+    assert!(out.contains("@mia changed grant, max_stake."), "{out}");
+    assert!(
+        out.contains("the stake must be a whole number of coins from 0 to 200"),
+        "{out}"
+    );
+    assert!(
+        out.contains("(challenge #1), stake 200 coins each, 2 days per move."),
+        "{out}"
+    );
+    assert!(
+        out.contains("@bob has 100 coins in Local table, and 200 staked in games being played."),
+        "{out}"
+    );
+    assert!(out.contains("@bob takes the pot of 400 coins."), "{out}");
+    assert!(out.contains("@bob has 500 coins in Local table."), "{out}");
+    assert!(
+        out.contains("1. bob: 500 coins\n2. alice: 100 coins"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&images);
 }
