@@ -97,6 +97,20 @@ conformance! {
         concurrent_appenders_leave_no_gap_or_duplicate,
         invitees_accept_one_by_one,
         keyed_challenge_changes_are_applied_once,
+        chats_of_a_community_share_it_and_its_settings,
+        wallets_open_with_one_grant_and_the_books_balance,
+        stakes_go_into_one_pot_or_nothing_is_written,
+        a_pot_is_settled_exactly_once,
+        fines_move_with_their_actions_and_may_leave_a_debt,
+        a_turn_sets_its_clock_exactly,
+        a_turn_during_a_vacation_starts_when_it_ends,
+        vacations_push_running_clocks_within_the_monthly_quota,
+        ending_on_time_checks_the_seq_and_the_deadline,
+        due_games_are_claimed_once_per_turn,
+        concurrent_claims_return_each_game_once,
+        concurrent_stakes_never_spend_the_same_money,
+        racing_endings_settle_the_pot_once,
+        concurrent_vacations_keep_the_quota,
     ],
     url: [
         restart_keeps_the_game,
@@ -135,11 +149,14 @@ fn database_url_scheme_picks_the_backend() {
 
 mod cases {
     use std::collections::{BTreeMap, HashSet};
+    use std::sync::Arc;
 
     use tabula_bot::store::{
-        Acceptance, Append, ChallengeStatus, Chat, Conflict, DatabaseUrl, Ending, GameEnd, GameNo,
-        GameRecord, GameStatus, History, NewAction, NewChallenge, NewGame, Platform, RequestKey,
-        Settlement, Store, StoreError, Timestamp, User,
+        Acceptance, Account, AccountId, AccountKind, Append, Appended, ChallengeStatus, Chat,
+        CommunityId, Conflict, DatabaseUrl, Due, Ending, Fine, GameEnd, GameNo, GameRecord,
+        GameStatus, History, LedgerEntry, LedgerKind, NewAction, NewChallenge, NewGame,
+        NewVacation, Payout, Platform, RequestKey, Settings, Settlement, StakedGames, Store,
+        StoreError, Timestamp, TurnClock, TurnStart, User, UserId, Vacation,
     };
     use tabula_core::{AnyGame, GameId};
 
@@ -1304,6 +1321,2068 @@ mod cases {
                     .await
             ),
             Conflict::Duplicate
+        );
+    }
+
+    // ---- Communities, money, clocks, vacations and the scheduler. ----
+
+    const HOUR: i64 = 60 * MINUTE;
+    /// 2027-01-15 08:00 UTC: the moment the clock and vacation cases start from.
+    const T0: Timestamp = Timestamp(1_800_000_000_000);
+    /// January and February 2027 (UTC), as `[first moment, first moment of the next month)`.
+    const JANUARY: (Timestamp, Timestamp) =
+        (Timestamp(1_798_761_600_000), Timestamp(1_801_440_000_000));
+    const FEBRUARY: (Timestamp, Timestamp) =
+        (Timestamp(1_801_440_000_000), Timestamp(1_803_859_200_000));
+
+    /// A friendly Konane game in `chat` between `seats`, a day per move, no clock running:
+    /// change what a case needs with `..game_in(chat, seats)`.
+    fn game_in<'a>(chat: &Chat, seats: &'a [UserId]) -> NewGame<'a> {
+        NewGame {
+            chat: chat.id,
+            game: GameId::Konane,
+            options: "size=6",
+            start_position: None,
+            seats,
+            accepting: None,
+            community: chat.community,
+            stake: 0,
+            move_millis: DAY,
+            turn: None,
+        }
+    }
+
+    /// A four-seat Pachisi game in `chat` with `stake`.
+    fn pachisi<'a>(chat: &Chat, seats: &'a [UserId], stake: i64) -> NewGame<'a> {
+        NewGame {
+            game: GameId::Pachisi,
+            options: "",
+            stake,
+            ..game_in(chat, seats)
+        }
+    }
+
+    async fn create(store: &Store, game: &NewGame<'_>) -> GameRecord {
+        store.create_game(game).await.expect("create game")
+    }
+
+    async fn record(store: &Store, game: GameNo) -> GameRecord {
+        store.game(game).await.expect("get").expect("game exists")
+    }
+
+    /// Appends the next legal move of `state` by `actor`, with the rest of `append`; `state`
+    /// advances only when the store took the move.
+    async fn advance(
+        store: &Store,
+        game: GameNo,
+        state: &mut AnyGame,
+        actor: UserId,
+        append: Append<'_>,
+    ) -> Result<Appended, StoreError> {
+        let mut next = state.clone();
+        let moves = actions(&play(&mut next, 1), Some(actor));
+        let appended = store
+            .append_actions(
+                game,
+                &Append {
+                    actions: &moves,
+                    ..append
+                },
+            )
+            .await?;
+        *state = next;
+        Ok(appended)
+    }
+
+    /// The balance of an opened wallet.
+    async fn balance(store: &Store, community: CommunityId, user: UserId) -> i64 {
+        store
+            .wallet(community, user)
+            .await
+            .expect("wallet")
+            .expect("wallet opened")
+            .balance
+    }
+
+    async fn balances(store: &Store, community: CommunityId, users: &[UserId]) -> Vec<i64> {
+        let mut all = Vec::new();
+        for user in users {
+            all.push(balance(store, community, *user).await);
+        }
+        all
+    }
+
+    async fn wallet_account(store: &Store, community: CommunityId, user: UserId) -> AccountId {
+        store
+            .wallet(community, user)
+            .await
+            .expect("wallet")
+            .expect("wallet opened")
+            .account
+    }
+
+    async fn bank_account(store: &Store, community: CommunityId) -> AccountId {
+        let banks: Vec<AccountId> = store
+            .accounts(community)
+            .await
+            .expect("accounts")
+            .into_iter()
+            .filter(|account| account.kind == AccountKind::Bank)
+            .map(|account| account.id)
+            .collect();
+        assert_eq!(banks.len(), 1, "one bank per community");
+        banks[0]
+    }
+
+    async fn pot(store: &Store, community: CommunityId, game: GameNo) -> Account {
+        let pots: Vec<Account> = store
+            .accounts(community)
+            .await
+            .expect("accounts")
+            .into_iter()
+            .filter(|account| account.kind == AccountKind::Pot && account.game == Some(game))
+            .collect();
+        assert_eq!(pots.len(), 1, "one pot for game {game}");
+        pots[0].clone()
+    }
+
+    /// A ledger row without its id, time and community: (kind, from, to, amount, game).
+    type Move = (LedgerKind, AccountId, AccountId, i64, Option<GameNo>);
+
+    fn movement(entry: &LedgerEntry) -> Move {
+        (entry.kind, entry.from, entry.to, entry.amount, entry.game)
+    }
+
+    /// The rows of a game's ledger, in writing order.
+    async fn game_moves(store: &Store, community: CommunityId, game: GameNo) -> Vec<Move> {
+        store
+            .ledger(community)
+            .await
+            .expect("ledger")
+            .iter()
+            .filter(|entry| entry.game == Some(game))
+            .map(movement)
+            .collect()
+    }
+
+    fn sorted<T: Ord>(mut items: Vec<T>) -> Vec<T> {
+        items.sort();
+        items
+    }
+
+    /// Moves in the order of their accounts, for comparing rows whose order does not matter.
+    fn by_accounts(mut moves: Vec<Move>) -> Vec<Move> {
+        moves.sort_by_key(|&(_, from, to, amount, game)| (from, to, amount, game));
+        moves
+    }
+
+    /// Double entry: a community's balances sum to zero, each is its ledger credits minus its
+    /// debits, and the bank holds minus what the wallets and pots hold.
+    async fn assert_books_balance(store: &Store, community: CommunityId) {
+        let accounts = store.accounts(community).await.expect("accounts");
+        let ledger = store.ledger(community).await.expect("ledger");
+        let ids: HashSet<AccountId> = accounts.iter().map(|account| account.id).collect();
+        for entry in &ledger {
+            assert_eq!(entry.community, community, "{entry:?}");
+            assert!(entry.amount > 0, "{entry:?}");
+            assert!(
+                ids.contains(&entry.from) && ids.contains(&entry.to),
+                "{entry:?} moves money of another community"
+            );
+        }
+        assert_eq!(
+            accounts.iter().map(|account| account.balance).sum::<i64>(),
+            0,
+            "balances sum to zero: {accounts:?}"
+        );
+        for account in &accounts {
+            assert_eq!(account.community, community);
+            let credits: i64 = ledger
+                .iter()
+                .filter(|entry| entry.to == account.id)
+                .map(|entry| entry.amount)
+                .sum();
+            let debits: i64 = ledger
+                .iter()
+                .filter(|entry| entry.from == account.id)
+                .map(|entry| entry.amount)
+                .sum();
+            assert_eq!(account.balance, credits - debits, "{account:?}");
+            match account.kind {
+                AccountKind::Bank => assert_eq!((account.user, account.game), (None, None)),
+                AccountKind::Wallet => assert!(account.user.is_some() && account.game.is_none()),
+                AccountKind::Pot => assert!(account.user.is_none() && account.game.is_some()),
+            }
+        }
+        let bank = bank_account(store, community).await;
+        let held: i64 = accounts
+            .iter()
+            .filter(|account| account.id != bank)
+            .map(|account| account.balance)
+            .sum();
+        let bank_balance = accounts
+            .iter()
+            .find(|account| account.id == bank)
+            .map(|account| account.balance);
+        assert_eq!(
+            bank_balance,
+            Some(-held),
+            "the bank is minus the money given out"
+        );
+    }
+
+    pub async fn chats_of_a_community_share_it_and_its_settings(store: &Store) {
+        let guild = Some(("g1", "Guild"));
+        let general = store
+            .upsert_chat(Platform::Discord, "c1", "general", guild)
+            .await
+            .expect("upsert");
+        let games = store
+            .upsert_chat(Platform::Discord, "c2", "games", guild)
+            .await
+            .expect("upsert");
+        assert_ne!(games.id, general.id);
+        assert_eq!(games.community, general.community);
+        for chat in [&general, &games] {
+            assert_eq!(chat.platform_community_id, "g1");
+            assert_eq!(chat.community_title, "Guild");
+        }
+        let other_guild = store
+            .upsert_chat(Platform::Discord, "c3", "lobby", Some(("g2", "Other")))
+            .await
+            .expect("upsert");
+        assert_ne!(other_guild.community, general.community);
+        // A chat outside any community is its own, named after it.
+        let alone = store
+            .upsert_chat(Platform::Discord, "dm", "Direct", None)
+            .await
+            .expect("upsert");
+        assert_eq!(alone.platform_community_id, "dm");
+        assert_eq!(alone.community_title, "Direct");
+        assert!(![general.community, other_guild.community].contains(&alone.community));
+        // Communities, like chats, are per platform.
+        let telegram = store
+            .upsert_chat(Platform::Telegram, "g1", "Group", None)
+            .await
+            .expect("upsert");
+        assert!(
+            ![general.community, other_guild.community, alone.community]
+                .contains(&telegram.community)
+        );
+
+        // Renaming a community (seen through any of its chats) renames it for all of them.
+        let renamed = store
+            .upsert_chat(
+                Platform::Discord,
+                "c1",
+                "general",
+                Some(("g1", "Guild of Games")),
+            )
+            .await
+            .expect("upsert");
+        assert_eq!(renamed.id, general.id);
+        assert_eq!(renamed.community, general.community);
+        assert_eq!(renamed.title, "general");
+        assert_eq!(renamed.community_title, "Guild of Games");
+        let games_now = store.chat(games.id).await.expect("get").expect("exists");
+        assert_eq!(games_now.community_title, "Guild of Games");
+        assert_eq!(games_now.community, general.community);
+        let alone_renamed = store
+            .upsert_chat(Platform::Discord, "dm", "Direct talk", None)
+            .await
+            .expect("upsert");
+        assert_eq!(alone_renamed.community, alone.community);
+        assert_eq!(alone_renamed.community_title, "Direct talk");
+
+        // Settings: the defaults until saved, then exactly what was saved, for that
+        // community only.
+        let moderator = user(store, "mod").await;
+        let settings =
+            |community| async move { store.settings(community).await.expect("settings") };
+        assert_eq!(settings(general.community).await, Settings::default());
+        let custom = Settings {
+            enabled_games: vec![GameId::Konane, GameId::Pachisi],
+            default_stake: 10,
+            max_stake: 50,
+            starting_grant: 200,
+            default_move_millis: DAY,
+            max_move_millis: 2 * DAY,
+            reminders: false,
+            staked_games: StakedGames::Moderators,
+            vacation_days: 3,
+        };
+        store
+            .save_settings(general.community, &custom, moderator.id, None)
+            .await
+            .expect("save");
+        assert_eq!(settings(general.community).await, custom);
+        assert_eq!(settings(games.community).await, custom, "same community");
+        for community in [other_guild.community, alone.community, telegram.community] {
+            assert_eq!(settings(community).await, Settings::default());
+        }
+        // Saving again replaces every field; another community's save changes nothing here.
+        let changed = Settings {
+            enabled_games: vec![GameId::CoanKi],
+            default_stake: 0,
+            max_stake: 7,
+            starting_grant: 0,
+            default_move_millis: HOUR,
+            max_move_millis: HOUR,
+            reminders: true,
+            staked_games: StakedGames::Everyone,
+            vacation_days: 0,
+        };
+        let key = RequestKey {
+            platform: Platform::Discord,
+            key: "config-1".to_string(),
+        };
+        store
+            .save_settings(general.community, &changed, moderator.id, Some(&key))
+            .await
+            .expect("save");
+        assert_eq!(settings(general.community).await, changed);
+        assert_eq!(
+            conflict(
+                store
+                    .save_settings(general.community, &custom, moderator.id, Some(&key))
+                    .await
+            ),
+            Conflict::Duplicate
+        );
+        assert_eq!(
+            settings(general.community).await,
+            changed,
+            "duplicate not applied"
+        );
+        store
+            .save_settings(other_guild.community, &custom, moderator.id, None)
+            .await
+            .expect("save");
+        assert_eq!(settings(other_guild.community).await, custom);
+        assert_eq!(settings(general.community).await, changed);
+    }
+
+    pub async fn wallets_open_with_one_grant_and_the_books_balance(store: &Store) {
+        let room = chat(store, "room").await;
+        let community = room.community;
+        let (ann, bob, cy, moderator) = (
+            user(store, "ann").await,
+            user(store, "bob").await,
+            user(store, "cy").await,
+            user(store, "mod").await,
+        );
+        let ledger = || async { store.ledger(community).await.expect("ledger") };
+        assert_eq!(store.wallet(community, ann.id).await.expect("wallet"), None);
+        assert_eq!(ledger().await, vec![]);
+
+        // The starting grant, once.
+        let opened = store.open_wallet(community, ann.id).await.expect("open");
+        assert_eq!(
+            (opened.user, opened.balance, opened.in_play),
+            (ann.id, 1000, 0)
+        );
+        let bank = bank_account(store, community).await;
+        let grant = ledger().await;
+        assert_eq!(
+            grant.iter().map(movement).collect::<Vec<_>>(),
+            vec![(LedgerKind::Grant, bank, opened.account, 1000, None)]
+        );
+        assert_eq!(
+            store.open_wallet(community, ann.id).await.expect("open"),
+            opened
+        );
+        assert_eq!(ledger().await, grant, "no second grant");
+
+        // A new starting grant applies to wallets opened later only.
+        store
+            .save_settings(
+                community,
+                &Settings {
+                    starting_grant: 250,
+                    ..Settings::default()
+                },
+                moderator.id,
+                None,
+            )
+            .await
+            .expect("save");
+        let bobs = store.open_wallet(community, bob.id).await.expect("open");
+        assert_eq!(bobs.balance, 250);
+        assert_eq!(balance(store, community, ann.id).await, 1000);
+
+        // A moderator's grant and take, with who and why.
+        let granted = store
+            .adjust_wallet(community, ann.id, 50, moderator.id, "won the cup", None)
+            .await
+            .expect("grant");
+        assert_eq!(granted.balance, 1050);
+        let last = ledger().await.pop().expect("a row");
+        assert_eq!(
+            movement(&last),
+            (LedgerKind::Grant, bank, opened.account, 50, None)
+        );
+        assert_eq!(
+            (last.actor, last.reason.as_str()),
+            (Some(moderator.id), "won the cup")
+        );
+        let taken = store
+            .adjust_wallet(community, ann.id, -300, moderator.id, "spam", None)
+            .await
+            .expect("take");
+        assert_eq!(taken.balance, 750);
+        let last = ledger().await.pop().expect("a row");
+        assert_eq!(
+            movement(&last),
+            (LedgerKind::Adjustment, opened.account, bank, 300, None)
+        );
+        assert_eq!(
+            (last.actor, last.reason.as_str()),
+            (Some(moderator.id), "spam")
+        );
+
+        // A take above the balance is refused and changes nothing; taking all of it is not.
+        let (rows, accounts) = (
+            ledger().await,
+            store.accounts(community).await.expect("accounts"),
+        );
+        assert_eq!(
+            conflict(
+                store
+                    .adjust_wallet(community, bob.id, -251, moderator.id, "too much", None)
+                    .await
+            ),
+            Conflict::InsufficientFunds {
+                user: bob.id,
+                balance: 250,
+                needed: 251
+            }
+        );
+        assert_eq!(ledger().await, rows);
+        assert_eq!(store.accounts(community).await.expect("accounts"), accounts);
+        let emptied = store
+            .adjust_wallet(community, bob.id, -250, moderator.id, "all of it", None)
+            .await
+            .expect("take");
+        assert_eq!(emptied.balance, 0);
+
+        // A keyed adjustment is applied once.
+        let key = RequestKey {
+            platform: Platform::Discord,
+            key: "grant-7".to_string(),
+        };
+        let gift = store
+            .adjust_wallet(community, bob.id, 20, moderator.id, "gift", Some(&key))
+            .await
+            .expect("grant");
+        assert_eq!(gift.balance, 20);
+        let rows = ledger().await;
+        assert_eq!(
+            conflict(
+                store
+                    .adjust_wallet(community, bob.id, 20, moderator.id, "gift", Some(&key))
+                    .await
+            ),
+            Conflict::Duplicate
+        );
+        assert_eq!(ledger().await, rows);
+        assert_eq!(balance(store, community, bob.id).await, 20);
+
+        // A grant to someone without a wallet opens it (with the starting grant) first.
+        let cys = store
+            .adjust_wallet(community, cy.id, 100, moderator.id, "welcome", None)
+            .await
+            .expect("grant");
+        assert_eq!(cys.balance, 350);
+        let cy_rows: Vec<Move> = ledger()
+            .await
+            .iter()
+            .filter(|entry| entry.to == cys.account)
+            .map(movement)
+            .collect();
+        assert_eq!(
+            cy_rows,
+            vec![
+                (LedgerKind::Grant, bank, cys.account, 250, None),
+                (LedgerKind::Grant, bank, cys.account, 100, None),
+            ]
+        );
+
+        let board: Vec<(UserId, i64)> = store
+            .leaderboard(community, 10)
+            .await
+            .expect("leaderboard")
+            .into_iter()
+            .map(|(user, balance)| (user.id, balance))
+            .collect();
+        assert_eq!(board, vec![(ann.id, 750), (cy.id, 350), (bob.id, 20)]);
+        assert_eq!(
+            store
+                .leaderboard(community, 2)
+                .await
+                .expect("leaderboard")
+                .len(),
+            2
+        );
+
+        // Another community has its own wallets and books.
+        let elsewhere = chat(store, "elsewhere").await;
+        let rows = ledger().await;
+        let away = store
+            .open_wallet(elsewhere.community, ann.id)
+            .await
+            .expect("open");
+        assert_eq!(away.balance, 1000);
+        assert_ne!(away.account, opened.account);
+        assert_eq!(balance(store, community, ann.id).await, 750);
+        assert_eq!(ledger().await, rows);
+
+        assert_books_balance(store, community).await;
+        assert_books_balance(store, elsewhere.community).await;
+        let bank_balance = store
+            .accounts(community)
+            .await
+            .expect("accounts")
+            .iter()
+            .find(|account| account.id == bank)
+            .map(|account| account.balance);
+        assert_eq!(bank_balance, Some(-(750 + 350 + 20)));
+    }
+
+    pub async fn stakes_go_into_one_pot_or_nothing_is_written(store: &Store) {
+        let room = chat(store, "room").await;
+        let community = room.community;
+        let (ann, bob, cy, dee) = (
+            user(store, "ann").await,
+            user(store, "bob").await,
+            user(store, "cy").await,
+            user(store, "dee").await,
+        );
+        for person in [&ann, &bob, &cy] {
+            store.open_wallet(community, person.id).await.expect("open");
+        }
+        store
+            .adjust_wallet(community, cy.id, -950, ann.id, "leave 50", None)
+            .await
+            .expect("take");
+        let (ann_wallet, bob_wallet, cy_wallet) = (
+            wallet_account(store, community, ann.id).await,
+            wallet_account(store, community, bob.id).await,
+            wallet_account(store, community, cy.id).await,
+        );
+
+        let konane = create(
+            store,
+            &NewGame {
+                stake: 100,
+                ..game_in(&room, &[ann.id, bob.id])
+            },
+        )
+        .await;
+        assert_eq!(konane.stake, 100);
+        let pot_of_konane = pot(store, community, konane.id).await;
+        assert_eq!(pot_of_konane.balance, 200);
+        assert_eq!(
+            by_accounts(game_moves(store, community, konane.id).await),
+            by_accounts(vec![
+                (
+                    LedgerKind::Stake,
+                    ann_wallet,
+                    pot_of_konane.id,
+                    100,
+                    Some(konane.id)
+                ),
+                (
+                    LedgerKind::Stake,
+                    bob_wallet,
+                    pot_of_konane.id,
+                    100,
+                    Some(konane.id)
+                ),
+            ])
+        );
+        for person in [&ann, &bob] {
+            let wallet = store
+                .wallet(community, person.id)
+                .await
+                .expect("wallet")
+                .expect("opened");
+            assert_eq!((wallet.balance, wallet.in_play), (900, 100));
+        }
+
+        // One player cannot pay: no game, no pot, nobody's money moves, and the challenge
+        // stays pending.
+        let now = Timestamp::now();
+        let challenge = store
+            .create_challenge(&NewChallenge {
+                chat: room.id,
+                game: GameId::Konane,
+                options: "size=6",
+                challenger: ann.id,
+                invited: &[cy.id],
+                expires_at: now.plus_millis(10 * MINUTE),
+                stake: 100,
+                move_millis: DAY,
+            })
+            .await
+            .expect("challenge");
+        let ann_and_cy = [ann.id, cy.id];
+        let accepting = NewGame {
+            stake: 100,
+            accepting: Some(Acceptance {
+                challenge: challenge.id,
+                by: cy.id,
+                now,
+            }),
+            ..game_in(&room, &ann_and_cy)
+        };
+        let rows = store.ledger(community).await.expect("ledger");
+        let accounts = store.accounts(community).await.expect("accounts");
+        assert_eq!(
+            conflict(store.create_game(&accepting).await),
+            Conflict::InsufficientFunds {
+                user: cy.id,
+                balance: 50,
+                needed: 100
+            }
+        );
+        assert_eq!(store.ledger(community).await.expect("ledger"), rows);
+        assert_eq!(store.accounts(community).await.expect("accounts"), accounts);
+        assert_eq!(balance(store, community, ann.id).await, 900);
+        let still = store
+            .challenge(challenge.id)
+            .await
+            .expect("get")
+            .expect("exists");
+        assert_eq!(still.status, ChallengeStatus::Pending);
+        assert_eq!(still.started_game, None);
+        assert_eq!(
+            store.active_games_in_chat(room.id).await.expect("list"),
+            vec![konane.clone()]
+        );
+        // Nor can someone without a wallet.
+        assert_eq!(
+            conflict(
+                store
+                    .create_game(&NewGame {
+                        stake: 100,
+                        ..game_in(&room, &[ann.id, dee.id])
+                    })
+                    .await
+            ),
+            Conflict::InsufficientFunds {
+                user: dee.id,
+                balance: 0,
+                needed: 100
+            }
+        );
+        assert_eq!(store.wallet(community, dee.id).await.expect("wallet"), None);
+        assert_eq!(store.accounts(community).await.expect("accounts"), accounts);
+        assert_eq!(store.ledger(community).await.expect("ledger"), rows);
+
+        // Once cy holds exactly the stake, the same challenge can be accepted.
+        store
+            .adjust_wallet(community, cy.id, 50, ann.id, "top up", None)
+            .await
+            .expect("grant");
+        let accepted = create(store, &accepting).await;
+        assert_eq!(balance(store, community, cy.id).await, 0);
+        assert_eq!(pot(store, community, accepted.id).await.balance, 200);
+        let settled = store
+            .challenge(challenge.id)
+            .await
+            .expect("get")
+            .expect("exists");
+        assert_eq!(settled.status, ChallengeStatus::Accepted);
+        assert_eq!(settled.started_game, Some(accepted.id));
+        assert!(game_moves(store, community, accepted.id).await.contains(&(
+            LedgerKind::Stake,
+            cy_wallet,
+            pot(store, community, accepted.id).await.id,
+            100,
+            Some(accepted.id)
+        )));
+
+        // Two persons holding two seats each stake once each.
+        let four_seats = create(
+            store,
+            &pachisi(&room, &[ann.id, bob.id, ann.id, bob.id], 10),
+        )
+        .await;
+        let pot_of_pachisi = pot(store, community, four_seats.id).await;
+        assert_eq!(pot_of_pachisi.balance, 20);
+        assert_eq!(
+            by_accounts(game_moves(store, community, four_seats.id).await),
+            by_accounts(vec![
+                (
+                    LedgerKind::Stake,
+                    ann_wallet,
+                    pot_of_pachisi.id,
+                    10,
+                    Some(four_seats.id)
+                ),
+                (
+                    LedgerKind::Stake,
+                    bob_wallet,
+                    pot_of_pachisi.id,
+                    10,
+                    Some(four_seats.id)
+                ),
+            ])
+        );
+        let anns = store
+            .wallet(community, ann.id)
+            .await
+            .expect("wallet")
+            .expect("opened");
+        assert_eq!((anns.balance, anns.in_play), (790, 210));
+        assert_books_balance(store, community).await;
+    }
+
+    pub async fn a_pot_is_settled_exactly_once(store: &Store) {
+        let room = chat(store, "room").await;
+        let community = room.community;
+        let (ann, bob, cy, dee) = (
+            user(store, "ann").await,
+            user(store, "bob").await,
+            user(store, "cy").await,
+            user(store, "dee").await,
+        );
+        let everyone = [ann.id, bob.id, cy.id, dee.id];
+        for person in everyone {
+            store.open_wallet(community, person).await.expect("open");
+        }
+        let ann_wallet = wallet_account(store, community, ann.id).await;
+        let bob_wallet = wallet_account(store, community, bob.id).await;
+        let cy_wallet = wallet_account(store, community, cy.id).await;
+
+        // Won by the append that finishes the game.
+        let won = create(
+            store,
+            &NewGame {
+                stake: 100,
+                ..game_in(&room, &[ann.id, bob.id])
+            },
+        )
+        .await;
+        let winner = Payout::Winners(vec![ann.id]);
+        advance(
+            store,
+            won.id,
+            &mut start(&won),
+            ann.id,
+            Append {
+                finish: Some("ann wins"),
+                payout: Some(&winner),
+                ..Append::default()
+            },
+        )
+        .await
+        .expect("finishing move");
+        let finished = record(store, won.id).await;
+        assert_eq!(finished.status, GameStatus::Finished);
+        assert!(finished.settled_at.is_some());
+        let won_pot = pot(store, community, won.id).await;
+        assert_eq!(won_pot.balance, 0);
+        assert_eq!(
+            balances(store, community, &[ann.id, bob.id]).await,
+            vec![1100, 900]
+        );
+        let payout = LedgerKind::Payout;
+        assert_eq!(
+            game_moves(store, community, won.id).await[2..],
+            [(payout, won_pot.id, ann_wallet, 200, Some(won.id))]
+        );
+        for person in [ann.id, bob.id] {
+            let wallet = store
+                .wallet(community, person)
+                .await
+                .expect("wallet")
+                .expect("opened");
+            assert_eq!(wallet.in_play, 0);
+        }
+        // Ending it again is refused and pays nothing.
+        let rows = store.ledger(community).await.expect("ledger");
+        assert_eq!(
+            conflict(
+                store
+                    .end_game(
+                        won.id,
+                        &Ending {
+                            payout: Payout::Winners(vec![bob.id]),
+                            ..ending(GameEnd::Finished, "bob resigned")
+                        }
+                    )
+                    .await
+            ),
+            Conflict::GameOver {
+                game: won.id,
+                status: GameStatus::Finished
+            }
+        );
+        assert_eq!(store.ledger(community).await.expect("ledger"), rows);
+        assert_eq!(record(store, won.id).await, finished);
+
+        // Aborted: every stake goes back.
+        let aborted = create(
+            store,
+            &NewGame {
+                stake: 50,
+                ..game_in(&room, &[ann.id, bob.id])
+            },
+        )
+        .await;
+        assert_eq!(
+            balances(store, community, &[ann.id, bob.id]).await,
+            vec![1050, 850]
+        );
+        let ended = store
+            .end_game(aborted.id, &ending(GameEnd::Aborted, "abandoned"))
+            .await
+            .expect("abort");
+        assert_eq!(ended.status, GameStatus::Aborted);
+        assert!(ended.settled_at.is_some());
+        let aborted_pot = pot(store, community, aborted.id).await;
+        assert_eq!(aborted_pot.balance, 0);
+        assert_eq!(
+            balances(store, community, &[ann.id, bob.id]).await,
+            vec![1100, 900]
+        );
+        let refund = LedgerKind::Refund;
+        assert_eq!(
+            by_accounts(game_moves(store, community, aborted.id).await[2..].to_vec()),
+            by_accounts(vec![
+                (refund, aborted_pot.id, ann_wallet, 50, Some(aborted.id)),
+                (refund, aborted_pot.id, bob_wallet, 50, Some(aborted.id)),
+            ])
+        );
+
+        // A resignation under a request key: settled once however often it is delivered.
+        let resigned = create(
+            store,
+            &NewGame {
+                stake: 100,
+                ..game_in(&room, &[ann.id, bob.id])
+            },
+        )
+        .await;
+        let key = RequestKey {
+            platform: Platform::Telegram,
+            key: "resign-9".to_string(),
+        };
+        let bob_wins = Ending {
+            payout: Payout::Winners(vec![bob.id]),
+            actor: Some(ann.id),
+            ..ending(GameEnd::Finished, "ann resigned")
+        };
+        store
+            .end_game_once(resigned.id, &bob_wins, &key)
+            .await
+            .expect("resign");
+        assert_eq!(
+            balances(store, community, &[ann.id, bob.id]).await,
+            vec![1000, 1000]
+        );
+        let resigned_pot = pot(store, community, resigned.id).await;
+        let rows = store.ledger(community).await.expect("ledger");
+        let paid = rows.last().expect("a row");
+        assert_eq!(
+            movement(paid),
+            (payout, resigned_pot.id, bob_wallet, 200, Some(resigned.id))
+        );
+        assert_eq!(paid.actor, Some(ann.id));
+        assert_eq!(
+            conflict(store.end_game_once(resigned.id, &bob_wins, &key).await),
+            Conflict::Duplicate
+        );
+        let again = RequestKey {
+            platform: Platform::Telegram,
+            key: "resign-10".to_string(),
+        };
+        assert_eq!(
+            conflict(store.end_game_once(resigned.id, &bob_wins, &again).await),
+            Conflict::GameOver {
+                game: resigned.id,
+                status: GameStatus::Finished
+            }
+        );
+        assert_eq!(store.ledger(community).await.expect("ledger"), rows);
+
+        // A team of two shares a pot of four stakes evenly.
+        let team = create(store, &pachisi(&room, &everyone, 10)).await;
+        assert_eq!(pot(store, community, team.id).await.balance, 40);
+        store
+            .end_game(
+                team.id,
+                &Ending {
+                    payout: Payout::Winners(vec![ann.id, cy.id]),
+                    ..ending(GameEnd::Finished, "ann and cy win")
+                },
+            )
+            .await
+            .expect("end");
+        let team_pot = pot(store, community, team.id).await;
+        assert_eq!(
+            by_accounts(game_moves(store, community, team.id).await[4..].to_vec()),
+            by_accounts(vec![
+                (payout, team_pot.id, ann_wallet, 20, Some(team.id)),
+                (payout, team_pot.id, cy_wallet, 20, Some(team.id)),
+            ])
+        );
+
+        // Three persons' stakes of 5 shared by two winners: the first named gets the odd one.
+        let odd = create(store, &pachisi(&room, &[ann.id, bob.id, cy.id, bob.id], 5)).await;
+        assert_eq!(pot(store, community, odd.id).await.balance, 15);
+        store
+            .end_game(
+                odd.id,
+                &Ending {
+                    payout: Payout::Winners(vec![cy.id, ann.id]),
+                    ..ending(GameEnd::Finished, "cy and ann win")
+                },
+            )
+            .await
+            .expect("end");
+        let odd_pot = pot(store, community, odd.id).await;
+        assert_eq!(
+            game_moves(store, community, odd.id).await[3..],
+            [
+                (payout, odd_pot.id, cy_wallet, 8, Some(odd.id)),
+                (payout, odd_pot.id, ann_wallet, 7, Some(odd.id)),
+            ]
+        );
+
+        let pots: Vec<i64> = store
+            .accounts(community)
+            .await
+            .expect("accounts")
+            .iter()
+            .filter(|account| account.kind == AccountKind::Pot)
+            .map(|account| account.balance)
+            .collect();
+        assert_eq!(pots, vec![0; 5], "every pot emptied");
+        assert_eq!(
+            balances(store, community, &everyone).await,
+            vec![1012, 985, 1013, 990]
+        );
+        assert_books_balance(store, community).await;
+    }
+
+    pub async fn fines_move_with_their_actions_and_may_leave_a_debt(store: &Store) {
+        let (game, ann, bob) = konane(store).await;
+        let community = game.community;
+        for person in [ann.id, bob.id] {
+            store.open_wallet(community, person).await.expect("open");
+        }
+        store
+            .adjust_wallet(community, bob.id, -970, ann.id, "leave 30", None)
+            .await
+            .expect("take");
+        let (ann_wallet, bob_wallet) = (
+            wallet_account(store, community, ann.id).await,
+            wallet_account(store, community, bob.id).await,
+        );
+        let mut state = start(&game);
+        let bob_pays = [Fine {
+            payer: bob.id,
+            payee: ann.id,
+            amount: 50,
+        }];
+        let fined = advance(
+            store,
+            game.id,
+            &mut state,
+            bob.id,
+            Append {
+                fines: &bob_pays,
+                ..Append::default()
+            },
+        )
+        .await
+        .expect("append");
+        assert_eq!(fined.seq, 1);
+        assert_eq!(
+            balances(store, community, &[ann.id, bob.id]).await,
+            vec![1050, -20],
+            "the payer may go below zero"
+        );
+        let rows = store.ledger(community).await.expect("ledger");
+        let fine = rows.last().expect("a row");
+        assert_eq!(
+            movement(fine),
+            (LedgerKind::Fine, bob_wallet, ann_wallet, 50, Some(game.id))
+        );
+        assert_eq!(fine.actor, Some(bob.id));
+
+        // A refused append pays no fine.
+        let before = load(store, game.id).await;
+        let ann_pays = [Fine {
+            payer: ann.id,
+            payee: bob.id,
+            amount: 5,
+        }];
+        assert_eq!(
+            conflict(
+                advance(
+                    store,
+                    game.id,
+                    &mut state,
+                    ann.id,
+                    Append {
+                        expected_seq: 0,
+                        fines: &ann_pays,
+                        ..Append::default()
+                    },
+                )
+                .await
+            ),
+            Conflict::StaleSeq { current: 1 }
+        );
+        assert_eq!(store.ledger(community).await.expect("ledger"), rows);
+        assert_eq!(load(store, game.id).await, before);
+
+        // A re-delivered one neither.
+        let key = RequestKey {
+            platform: Platform::Discord,
+            key: "double-one".to_string(),
+        };
+        advance(
+            store,
+            game.id,
+            &mut state,
+            ann.id,
+            Append {
+                expected_seq: 1,
+                request: Some(&key),
+                fines: &ann_pays,
+                ..Append::default()
+            },
+        )
+        .await
+        .expect("append");
+        assert_eq!(
+            balances(store, community, &[ann.id, bob.id]).await,
+            vec![1045, -15]
+        );
+        let rows = store.ledger(community).await.expect("ledger");
+        assert_eq!(
+            conflict(
+                advance(
+                    store,
+                    game.id,
+                    &mut state,
+                    ann.id,
+                    Append {
+                        expected_seq: 2,
+                        request: Some(&key),
+                        fines: &ann_pays,
+                        ..Append::default()
+                    },
+                )
+                .await
+            ),
+            Conflict::Duplicate
+        );
+        // Nor one on a game that is over.
+        store
+            .end_game(game.id, &ending(GameEnd::Aborted, "stopped"))
+            .await
+            .expect("end");
+        assert_eq!(
+            conflict(
+                advance(
+                    store,
+                    game.id,
+                    &mut state,
+                    ann.id,
+                    Append {
+                        expected_seq: 2,
+                        fines: &ann_pays,
+                        ..Append::default()
+                    },
+                )
+                .await
+            ),
+            Conflict::GameOver {
+                game: game.id,
+                status: GameStatus::Aborted
+            }
+        );
+        assert_eq!(store.ledger(community).await.expect("ledger"), rows);
+        assert_eq!(
+            balances(store, community, &[ann.id, bob.id]).await,
+            vec![1045, -15]
+        );
+        assert_books_balance(store, community).await;
+    }
+
+    /// The clock of a turn of `user` that starts at `started_at`, not yet claimed.
+    fn fresh_clock(user: UserId, started_at: Timestamp, move_millis: i64) -> TurnClock {
+        TurnClock {
+            user,
+            started_at,
+            remind_at: started_at.plus_millis(move_millis / 2),
+            deadline_at: started_at.plus_millis(move_millis),
+            reminded_at: None,
+            timeout_announced_at: None,
+        }
+    }
+
+    pub async fn a_turn_sets_its_clock_exactly(store: &Store) {
+        // An odd time per move: the reminder comes at its half, rounded down.
+        const MOVE: i64 = 90_001;
+        let room = chat(store, "room").await;
+        let (ann, bob) = (user(store, "ann").await, user(store, "bob").await);
+        let seats = [ann.id, bob.id];
+        let game = create(
+            store,
+            &NewGame {
+                move_millis: MOVE,
+                turn: Some(TurnStart {
+                    user: ann.id,
+                    at: T0,
+                }),
+                ..game_in(&room, &seats)
+            },
+        )
+        .await;
+        assert_eq!(game.move_millis, MOVE);
+        let first = fresh_clock(ann.id, T0, MOVE);
+        assert_eq!(first.remind_at, Timestamp(T0.0 + 45_000));
+        assert_eq!(first.deadline_at, Timestamp(T0.0 + 90_001));
+        assert_eq!(game.clock, Some(first));
+        let untimed = create(store, &game_in(&room, &seats)).await;
+        assert_eq!(untimed.clock, None);
+
+        let mut state = start(&game);
+        let t1 = T0.plus_millis(MINUTE);
+        let appended = advance(
+            store,
+            game.id,
+            &mut state,
+            ann.id,
+            Append {
+                turn: Some(TurnStart {
+                    user: bob.id,
+                    at: t1,
+                }),
+                ..Append::default()
+            },
+        )
+        .await
+        .expect("append");
+        let second = fresh_clock(bob.id, t1, MOVE);
+        assert_eq!(
+            appended,
+            Appended {
+                seq: 1,
+                clock: Some(second)
+            }
+        );
+        assert_eq!(record(store, game.id).await.clock, Some(second));
+
+        // No turn: the clock stops.
+        let stopped = advance(
+            store,
+            game.id,
+            &mut state,
+            bob.id,
+            Append {
+                expected_seq: 1,
+                ..Append::default()
+            },
+        )
+        .await
+        .expect("append");
+        assert_eq!(stopped.clock, None);
+        assert_eq!(record(store, game.id).await.clock, None);
+
+        let t3 = T0.plus_millis(HOUR);
+        let restarted = advance(
+            store,
+            game.id,
+            &mut state,
+            bob.id,
+            Append {
+                expected_seq: 2,
+                turn: Some(TurnStart {
+                    user: ann.id,
+                    at: t3,
+                }),
+                ..Append::default()
+            },
+        )
+        .await
+        .expect("append");
+        assert_eq!(restarted.clock, Some(fresh_clock(ann.id, t3, MOVE)));
+
+        // The move that finishes the game stops the clock, turn or not.
+        let last = advance(
+            store,
+            game.id,
+            &mut state,
+            ann.id,
+            Append {
+                expected_seq: 3,
+                finish: Some("ann wins"),
+                turn: Some(TurnStart {
+                    user: bob.id,
+                    at: t3.plus_millis(MINUTE),
+                }),
+                ..Append::default()
+            },
+        )
+        .await
+        .expect("append");
+        assert_eq!(last.clock, None);
+        let finished = record(store, game.id).await;
+        assert_eq!(finished.status, GameStatus::Finished);
+        assert_eq!(finished.clock, None);
+
+        // And a game ended outside an append.
+        let other = create(
+            store,
+            &NewGame {
+                turn: Some(TurnStart {
+                    user: ann.id,
+                    at: T0,
+                }),
+                ..game_in(&room, &seats)
+            },
+        )
+        .await;
+        assert!(other.clock.is_some());
+        let ended = store
+            .end_game(other.id, &ending(GameEnd::Aborted, "stopped"))
+            .await
+            .expect("end");
+        assert_eq!(ended.clock, None);
+    }
+
+    pub async fn a_turn_during_a_vacation_starts_when_it_ends(store: &Store) {
+        let room = chat(store, "room").await;
+        let elsewhere = chat(store, "elsewhere").await;
+        let (ann, bob) = (user(store, "ann").await, user(store, "bob").await);
+        let seats = [ann.id, bob.id];
+        let vacation = store
+            .take_vacation(
+                &NewVacation {
+                    community: room.community,
+                    user: bob.id,
+                    days: 2,
+                    now: T0,
+                    month: JANUARY,
+                    quota: 5,
+                },
+                None,
+            )
+            .await
+            .expect("vacation");
+        let end = T0.plus_millis(2 * DAY);
+        assert_eq!(
+            vacation,
+            Vacation {
+                starts_at: T0,
+                ends_at: end,
+                days: 2
+            }
+        );
+        let vacation_end = |community, at| async move {
+            store
+                .vacation_end(community, bob.id, at)
+                .await
+                .expect("vacation end")
+        };
+        assert_eq!(vacation_end(room.community, T0).await, Some(end));
+        assert_eq!(
+            vacation_end(room.community, end.plus_millis(-1)).await,
+            Some(end)
+        );
+        assert_eq!(vacation_end(room.community, end).await, None);
+        assert_eq!(vacation_end(elsewhere.community, T0).await, None);
+
+        // A game started with bob to move during his vacation.
+        let during = T0.plus_millis(HOUR);
+        let started = create(
+            store,
+            &NewGame {
+                turn: Some(TurnStart {
+                    user: bob.id,
+                    at: during,
+                }),
+                ..game_in(&room, &seats)
+            },
+        )
+        .await;
+        assert_eq!(started.clock, Some(fresh_clock(bob.id, end, DAY)));
+
+        // Turns passed on by appends.
+        let game = create(store, &game_in(&room, &seats)).await;
+        let mut state = start(&game);
+        let turn = |user, at| Some(TurnStart { user, at });
+        let bobs = advance(
+            store,
+            game.id,
+            &mut state,
+            ann.id,
+            Append {
+                turn: turn(bob.id, during),
+                ..Append::default()
+            },
+        )
+        .await
+        .expect("append");
+        assert_eq!(bobs.clock, Some(fresh_clock(bob.id, end, DAY)));
+        assert_eq!(
+            record(store, game.id).await.clock,
+            Some(fresh_clock(bob.id, end, DAY))
+        );
+        // Ann is not on vacation.
+        let later = T0.plus_millis(2 * HOUR);
+        let anns = advance(
+            store,
+            game.id,
+            &mut state,
+            bob.id,
+            Append {
+                expected_seq: 1,
+                turn: turn(ann.id, later),
+                ..Append::default()
+            },
+        )
+        .await
+        .expect("append");
+        assert_eq!(anns.clock, Some(fresh_clock(ann.id, later, DAY)));
+        // After the vacation, bob's turn starts at once.
+        let back = end.plus_millis(HOUR);
+        let after = advance(
+            store,
+            game.id,
+            &mut state,
+            ann.id,
+            Append {
+                expected_seq: 2,
+                turn: turn(bob.id, back),
+                ..Append::default()
+            },
+        )
+        .await
+        .expect("append");
+        assert_eq!(after.clock, Some(fresh_clock(bob.id, back, DAY)));
+
+        // The vacation is in one community: bob's clock elsewhere runs.
+        let away = create(
+            store,
+            &NewGame {
+                turn: turn(bob.id, during),
+                ..game_in(&elsewhere, &seats)
+            },
+        )
+        .await;
+        assert_eq!(away.clock, Some(fresh_clock(bob.id, during, DAY)));
+    }
+
+    pub async fn vacations_push_running_clocks_within_the_monthly_quota(store: &Store) {
+        let room = chat(store, "room").await;
+        let elsewhere = chat(store, "elsewhere").await;
+        let (ann, bob) = (user(store, "ann").await, user(store, "bob").await);
+        let seats = [ann.id, bob.id];
+        let clocked = |chat: &Chat, user: UserId, at: Timestamp| {
+            let new = NewGame {
+                turn: Some(TurnStart { user, at }),
+                ..game_in(chat, &seats)
+            };
+            async move { create(store, &new).await }
+        };
+        let running = clocked(&room, bob.id, T0).await;
+        let expired = clocked(&room, bob.id, T0.plus_millis(-2 * DAY)).await;
+        let anns_turn = clocked(&room, ann.id, T0).await;
+        let away = clocked(&elsewhere, bob.id, T0).await;
+        let untouched = [&expired, &anns_turn, &away];
+        let clock_of = |game: GameNo| async move { record(store, game).await.clock };
+        let assert_untouched = || async {
+            for game in untouched {
+                assert_eq!(clock_of(game.id).await, game.clock, "game {}", game.id);
+            }
+        };
+        let pushed = |days: i64| {
+            let clock = fresh_clock(bob.id, T0, DAY);
+            Some(TurnClock {
+                remind_at: clock.remind_at.plus_millis(days * DAY),
+                deadline_at: clock.deadline_at.plus_millis(days * DAY),
+                ..clock
+            })
+        };
+        let ask = |days: i64, now: Timestamp| NewVacation {
+            community: room.community,
+            user: bob.id,
+            days,
+            now,
+            month: JANUARY,
+            quota: 5,
+        };
+        let used = |month| async move {
+            store
+                .vacation_days_used(room.community, bob.id, month)
+                .await
+                .expect("days used")
+        };
+
+        // Bob's running turn in this community moves on by the vacation; the rest stay.
+        let now = T0.plus_millis(HOUR);
+        let first = store
+            .take_vacation(&ask(2, now), None)
+            .await
+            .expect("vacation");
+        assert_eq!(
+            first,
+            Vacation {
+                starts_at: now,
+                ends_at: now.plus_millis(2 * DAY),
+                days: 2
+            }
+        );
+        assert_eq!(clock_of(running.id).await, pushed(2));
+        assert_untouched().await;
+
+        // A second vacation follows the one running, and moves the clock on again.
+        let second = store
+            .take_vacation(&ask(1, now.plus_millis(HOUR)), None)
+            .await
+            .expect("vacation");
+        assert_eq!(
+            second,
+            Vacation {
+                starts_at: first.ends_at,
+                ends_at: first.ends_at.plus_millis(DAY),
+                days: 1
+            }
+        );
+        assert_eq!(clock_of(running.id).await, pushed(3));
+        assert_untouched().await;
+        assert_eq!(
+            store
+                .vacation_end(room.community, bob.id, now.plus_millis(HOUR))
+                .await
+                .expect("end"),
+            Some(second.ends_at)
+        );
+        assert_eq!(used(JANUARY).await, 3);
+
+        // Beyond the month's quota: refused, nothing changes.
+        let key = RequestKey {
+            platform: Platform::Discord,
+            key: "vacation-3".to_string(),
+        };
+        assert_eq!(
+            conflict(
+                store
+                    .take_vacation(&ask(3, now.plus_millis(2 * HOUR)), Some(&key))
+                    .await
+            ),
+            Conflict::VacationQuota { used: 3, quota: 5 }
+        );
+        assert!(!store.request_handled(&key).await.expect("handled"));
+        assert_eq!(used(JANUARY).await, 3);
+        assert_eq!(clock_of(running.id).await, pushed(3));
+        assert_eq!(
+            store
+                .vacation_end(room.community, bob.id, now)
+                .await
+                .expect("end"),
+            Some(second.ends_at)
+        );
+        // Up to the quota exactly: granted, once.
+        let third = store
+            .take_vacation(&ask(2, now.plus_millis(2 * HOUR)), Some(&key))
+            .await
+            .expect("vacation");
+        assert_eq!(third.starts_at, second.ends_at);
+        assert_eq!(
+            conflict(
+                store
+                    .take_vacation(&ask(2, now.plus_millis(2 * HOUR)), Some(&key))
+                    .await
+            ),
+            Conflict::Duplicate
+        );
+        assert_eq!(used(JANUARY).await, 5);
+        assert_eq!(clock_of(running.id).await, pushed(5));
+        assert_eq!(
+            conflict(
+                store
+                    .take_vacation(&ask(1, now.plus_millis(3 * HOUR)), None)
+                    .await
+            ),
+            Conflict::VacationQuota { used: 5, quota: 5 }
+        );
+        assert_untouched().await;
+
+        // Days are counted in the month they were asked for.
+        let february = FEBRUARY.0.plus_millis(HOUR);
+        let next = store
+            .take_vacation(
+                &NewVacation {
+                    month: FEBRUARY,
+                    ..ask(4, february)
+                },
+                None,
+            )
+            .await
+            .expect("vacation");
+        assert_eq!(next.starts_at, february, "nothing running then");
+        assert_eq!(used(FEBRUARY).await, 4);
+        assert_eq!(used(JANUARY).await, 5);
+        assert_eq!(
+            clock_of(running.id).await,
+            pushed(5),
+            "out of time by then: not moved"
+        );
+
+        // The time-out and a claim on time follow the moved deadline.
+        let first_deadline = T0.plus_millis(DAY);
+        assert_eq!(
+            store
+                .claim_due(Due::Timeout, first_deadline, 10)
+                .await
+                .expect("claim"),
+            sorted(vec![expired.id, anns_turn.id, away.id])
+        );
+        assert_eq!(
+            conflict(
+                store
+                    .end_game(
+                        running.id,
+                        &Ending {
+                            deadline_passed: Some(first_deadline),
+                            ..ending(GameEnd::Finished, "ann wins on time")
+                        }
+                    )
+                    .await
+            ),
+            Conflict::NotYetDue(running.id)
+        );
+        let moved_deadline = first_deadline.plus_millis(5 * DAY);
+        assert_eq!(
+            store
+                .claim_due(Due::Timeout, moved_deadline, 10)
+                .await
+                .expect("claim"),
+            vec![running.id]
+        );
+    }
+
+    pub async fn ending_on_time_checks_the_seq_and_the_deadline(store: &Store) {
+        let room = chat(store, "room").await;
+        let community = room.community;
+        let (ann, bob) = (user(store, "ann").await, user(store, "bob").await);
+        for person in [ann.id, bob.id] {
+            store.open_wallet(community, person).await.expect("open");
+        }
+        let seats = [ann.id, bob.id];
+        let game = create(
+            store,
+            &NewGame {
+                stake: 100,
+                turn: Some(TurnStart {
+                    user: ann.id,
+                    at: T0,
+                }),
+                ..game_in(&room, &seats)
+            },
+        )
+        .await;
+        let deadline = T0.plus_millis(DAY);
+        let claim = |expected_seq: Option<u32>, now: Timestamp| Ending {
+            end: GameEnd::Finished,
+            result: "bob wins on time",
+            payout: Payout::Winners(vec![bob.id]),
+            actor: Some(bob.id),
+            expected_seq,
+            deadline_passed: Some(now),
+        };
+        assert_eq!(
+            conflict(store.end_game(game.id, &claim(Some(1), deadline)).await),
+            Conflict::StaleSeq { current: 0 }
+        );
+        for early in [Some(0), None] {
+            assert_eq!(
+                conflict(
+                    store
+                        .end_game(game.id, &claim(early, deadline.plus_millis(-1)))
+                        .await
+                ),
+                Conflict::NotYetDue(game.id)
+            );
+        }
+        assert_eq!(record(store, game.id).await, game, "nothing changed");
+        assert_eq!(balances(store, community, &seats).await, vec![900, 900]);
+        let ended = store
+            .end_game(game.id, &claim(Some(0), deadline))
+            .await
+            .expect("claim on time");
+        assert_eq!(ended.status, GameStatus::Finished);
+        assert_eq!(ended.result.as_deref(), Some("bob wins on time"));
+        assert_eq!(ended.clock, None);
+        assert!(ended.settled_at.is_some());
+        assert_eq!(balances(store, community, &seats).await, vec![900, 1100]);
+        assert_eq!(
+            conflict(store.end_game(game.id, &claim(Some(0), deadline)).await),
+            Conflict::GameOver {
+                game: game.id,
+                status: GameStatus::Finished
+            }
+        );
+
+        // A move since the claim was made makes it stale; the new turn has its own deadline.
+        let other = create(
+            store,
+            &NewGame {
+                turn: Some(TurnStart {
+                    user: ann.id,
+                    at: T0,
+                }),
+                ..game_in(&room, &seats)
+            },
+        )
+        .await;
+        let moved_at = T0.plus_millis(HOUR);
+        advance(
+            store,
+            other.id,
+            &mut start(&other),
+            ann.id,
+            Append {
+                turn: Some(TurnStart {
+                    user: bob.id,
+                    at: moved_at,
+                }),
+                ..Append::default()
+            },
+        )
+        .await
+        .expect("append");
+        assert_eq!(
+            conflict(store.end_game(other.id, &claim(Some(0), deadline)).await),
+            Conflict::StaleSeq { current: 1 }
+        );
+        assert_eq!(
+            conflict(store.end_game(other.id, &claim(Some(1), deadline)).await),
+            Conflict::NotYetDue(other.id)
+        );
+        let ended = store
+            .end_game(other.id, &claim(Some(1), moved_at.plus_millis(DAY)))
+            .await
+            .expect("claim on time");
+        assert_eq!(ended.status, GameStatus::Finished);
+        assert_eq!(ended.clock, None);
+    }
+
+    pub async fn due_games_are_claimed_once_per_turn(store: &Store) {
+        let room = chat(store, "room").await;
+        let (ann, bob) = (user(store, "ann").await, user(store, "bob").await);
+        let seats = [ann.id, bob.id];
+        let clocked = |at: Timestamp| {
+            let new = NewGame {
+                turn: Some(TurnStart { user: ann.id, at }),
+                ..game_in(&room, &seats)
+            };
+            async move { create(store, &new).await }
+        };
+        let claim = |due: Due, now: Timestamp| async move {
+            store.claim_due(due, now, 10).await.expect("claim")
+        };
+        let game = clocked(T0).await;
+        create(store, &game_in(&room, &seats)).await; // no clock: never due
+        let half = T0.plus_millis(DAY / 2);
+        let deadline = T0.plus_millis(DAY);
+
+        assert_eq!(claim(Due::Reminder, half.plus_millis(-1)).await, vec![]);
+        assert_eq!(claim(Due::Reminder, half).await, vec![game.id]);
+        assert_eq!(claim(Due::Reminder, half).await, vec![]);
+        assert_eq!(
+            claim(Due::Reminder, deadline.plus_millis(DAY)).await,
+            vec![]
+        );
+        assert_eq!(claim(Due::Timeout, half).await, vec![], "not out of time");
+        let clock = record(store, game.id).await.clock.expect("a clock");
+        assert_eq!(
+            (clock.reminded_at, clock.timeout_announced_at),
+            (Some(half), None)
+        );
+        assert_eq!(claim(Due::Timeout, deadline.plus_millis(-1)).await, vec![]);
+        assert_eq!(claim(Due::Timeout, deadline).await, vec![game.id]);
+        assert_eq!(claim(Due::Timeout, deadline.plus_millis(DAY)).await, vec![]);
+        let clock = record(store, game.id).await.clock.expect("a clock");
+        assert_eq!(
+            (clock.reminded_at, clock.timeout_announced_at),
+            (Some(half), Some(deadline))
+        );
+
+        // A new turn can be claimed again, at its own times.
+        let t1 = deadline.plus_millis(HOUR);
+        advance(
+            store,
+            game.id,
+            &mut start(&game),
+            ann.id,
+            Append {
+                turn: Some(TurnStart {
+                    user: bob.id,
+                    at: t1,
+                }),
+                ..Append::default()
+            },
+        )
+        .await
+        .expect("append");
+        assert_eq!(
+            record(store, game.id).await.clock,
+            Some(fresh_clock(bob.id, t1, DAY))
+        );
+        let half = t1.plus_millis(DAY / 2);
+        assert_eq!(claim(Due::Reminder, half.plus_millis(-1)).await, vec![]);
+        assert_eq!(claim(Due::Reminder, half).await, vec![game.id]);
+        assert_eq!(
+            claim(Due::Timeout, t1.plus_millis(DAY)).await,
+            vec![game.id]
+        );
+
+        // The two claims are independent: a time-out claimed first leaves the reminder due.
+        let late = clocked(T0.plus_millis(10 * DAY)).await;
+        let after = T0.plus_millis(12 * DAY);
+        assert_eq!(claim(Due::Timeout, after).await, vec![late.id]);
+        assert_eq!(claim(Due::Reminder, after).await, vec![late.id]);
+
+        // Games that are over are never due.
+        let aborted = clocked(T0.plus_millis(20 * DAY)).await;
+        store
+            .end_game(aborted.id, &ending(GameEnd::Aborted, "stopped"))
+            .await
+            .expect("end");
+        let finished = clocked(T0.plus_millis(20 * DAY)).await;
+        advance(
+            store,
+            finished.id,
+            &mut start(&finished),
+            ann.id,
+            Append {
+                finish: Some("ann wins"),
+                ..Append::default()
+            },
+        )
+        .await
+        .expect("append");
+        let far = T0.plus_millis(30 * DAY);
+        assert_eq!(claim(Due::Reminder, far).await, vec![]);
+        assert_eq!(claim(Due::Timeout, far).await, vec![]);
+
+        // A limit takes the earliest due first.
+        let third = clocked(T0.plus_millis(40 * DAY + 2 * HOUR)).await;
+        let first = clocked(T0.plus_millis(40 * DAY)).await;
+        let second = clocked(T0.plus_millis(40 * DAY + HOUR)).await;
+        let all_due = T0.plus_millis(50 * DAY);
+        assert_eq!(
+            store
+                .claim_due(Due::Reminder, all_due, 2)
+                .await
+                .expect("claim"),
+            sorted(vec![first.id, second.id])
+        );
+        assert_eq!(
+            store
+                .claim_due(Due::Reminder, all_due, 2)
+                .await
+                .expect("claim"),
+            vec![third.id]
+        );
+        assert_eq!(claim(Due::Reminder, all_due).await, vec![]);
+    }
+
+    pub async fn concurrent_claims_return_each_game_once(store: &Store) {
+        const GAMES: i64 = 20;
+        const CLAIMERS: usize = 8;
+        let room = chat(store, "room").await;
+        let (ann, bob) = (user(store, "ann").await, user(store, "bob").await);
+        let seats = [ann.id, bob.id];
+        let mut games = Vec::new();
+        for index in 0..GAMES {
+            let game = create(
+                store,
+                &NewGame {
+                    turn: Some(TurnStart {
+                        user: ann.id,
+                        at: T0.plus_millis(index * MINUTE),
+                    }),
+                    ..game_in(&room, &seats)
+                },
+            )
+            .await;
+            games.push(game.id);
+        }
+        let now = T0.plus_millis(2 * DAY);
+        for due in [Due::Reminder, Due::Timeout] {
+            let barrier = Arc::new(tokio::sync::Barrier::new(CLAIMERS));
+            let tasks: Vec<_> = (0..CLAIMERS)
+                .map(|_| {
+                    let (store, barrier) = (store.clone(), Arc::clone(&barrier));
+                    tokio::spawn(async move {
+                        barrier.wait().await;
+                        let mut mine = Vec::new();
+                        loop {
+                            let claimed = store.claim_due(due, now, 3).await.expect("claim");
+                            if claimed.is_empty() {
+                                return mine;
+                            }
+                            mine.extend(claimed);
+                        }
+                    })
+                })
+                .collect();
+            let mut claimed = Vec::new();
+            for task in tasks {
+                claimed.extend(task.await.expect("task"));
+            }
+            assert_eq!(sorted(claimed), games, "{due:?}: every game exactly once");
+            assert_eq!(store.claim_due(due, now, 100).await.expect("claim"), vec![]);
+        }
+    }
+
+    pub async fn concurrent_stakes_never_spend_the_same_money(store: &Store) {
+        const RACERS: usize = 8;
+        let room = chat(store, "room").await;
+        let community = room.community;
+        let ann = user(store, "ann").await;
+        let mut opponents = Vec::new();
+        for index in 0..RACERS {
+            let opponent = user(store, &format!("opponent{index}")).await;
+            store
+                .open_wallet(community, opponent.id)
+                .await
+                .expect("open");
+            opponents.push(opponent.id);
+        }
+        store.open_wallet(community, ann.id).await.expect("open");
+        store
+            .adjust_wallet(community, ann.id, -750, opponents[0], "leave 250", None)
+            .await
+            .expect("take");
+
+        // Ann's 250 pays for two stakes of 100, whoever gets there first.
+        let tasks: Vec<_> = opponents
+            .iter()
+            .map(|&opponent| {
+                let (store, room) = (store.clone(), room.clone());
+                tokio::spawn(async move {
+                    let seats = [ann.id, opponent];
+                    store
+                        .create_game(&NewGame {
+                            stake: 100,
+                            ..game_in(&room, &seats)
+                        })
+                        .await
+                })
+            })
+            .collect();
+        let mut started = Vec::new();
+        for task in tasks {
+            match task.await.expect("task") {
+                Ok(game) => started.push(game.id),
+                Err(StoreError::Conflict(refused)) => assert_eq!(
+                    refused,
+                    Conflict::InsufficientFunds {
+                        user: ann.id,
+                        balance: 50,
+                        needed: 100
+                    }
+                ),
+                Err(other) => panic!("unexpected {other:?}"),
+            }
+        }
+        assert_eq!(started.len(), 2, "exactly two stakes paid");
+        let anns = store
+            .wallet(community, ann.id)
+            .await
+            .expect("wallet")
+            .expect("opened");
+        assert_eq!((anns.balance, anns.in_play), (50, 200));
+        let active = store.active_games_in_chat(room.id).await.expect("list");
+        assert_eq!(
+            sorted(active.iter().map(|game| game.id).collect()),
+            sorted(started)
+        );
+        let pots = store
+            .accounts(community)
+            .await
+            .expect("accounts")
+            .iter()
+            .filter(|account| account.kind == AccountKind::Pot)
+            .count();
+        assert_eq!(pots, 2, "no pot left behind by a refused game");
+
+        // Wallets opened at once get one starting grant.
+        let cy = user(store, "cy").await;
+        let tasks: Vec<_> = (0..RACERS)
+            .map(|_| {
+                let store = store.clone();
+                tokio::spawn(async move { store.open_wallet(community, cy.id).await })
+            })
+            .collect();
+        let mut wallets = HashSet::new();
+        for task in tasks {
+            let wallet = task.await.expect("task").expect("open");
+            assert_eq!(wallet.balance, 1000);
+            wallets.insert(wallet.account);
+        }
+        assert_eq!(wallets.len(), 1);
+        let grants = store
+            .ledger(community)
+            .await
+            .expect("ledger")
+            .iter()
+            .filter(|entry| wallets.contains(&entry.to))
+            .count();
+        assert_eq!(grants, 1);
+        assert_books_balance(store, community).await;
+    }
+
+    pub async fn racing_endings_settle_the_pot_once(store: &Store) {
+        const RACERS: usize = 8;
+        let room = chat(store, "room").await;
+        let community = room.community;
+        let (ann, bob) = (user(store, "ann").await, user(store, "bob").await);
+        for person in [ann.id, bob.id] {
+            store.open_wallet(community, person).await.expect("open");
+        }
+        let seats = [ann.id, bob.id];
+        for round in 0..3 {
+            let game = create(
+                store,
+                &NewGame {
+                    stake: 100,
+                    ..game_in(&room, &seats)
+                },
+            )
+            .await;
+            // With both stakes in the pot.
+            let before = balances(store, community, &seats).await;
+            // Resignations for either side and, in each round, a finishing move, all at once.
+            let mut tasks: Vec<_> = (0..RACERS)
+                .map(|index| {
+                    let store = store.clone();
+                    let winner = seats[index % 2];
+                    tokio::spawn(async move {
+                        let ending = Ending {
+                            payout: Payout::Winners(vec![winner]),
+                            ..ending(GameEnd::Finished, "resigned")
+                        };
+                        store.end_game(game.id, &ending).await.map(|_| winner)
+                    })
+                })
+                .collect();
+            let mut state = start(&game);
+            let finishing = actions(&play(&mut state, 1), Some(ann.id));
+            tasks.push({
+                let store = store.clone();
+                tokio::spawn(async move {
+                    let payout = Payout::Winners(vec![ann.id]);
+                    let append = Append {
+                        actions: &finishing,
+                        finish: Some("ann wins"),
+                        payout: Some(&payout),
+                        ..Append::default()
+                    };
+                    store.append_actions(game.id, &append).await.map(|_| ann.id)
+                })
+            });
+            let mut winners = Vec::new();
+            for task in tasks {
+                match task.await.expect("task") {
+                    Ok(winner) => winners.push(winner),
+                    Err(StoreError::Conflict(Conflict::GameOver { game: over, status })) => {
+                        assert_eq!((over, status), (game.id, GameStatus::Finished));
+                    }
+                    Err(other) => panic!("round {round}: unexpected {other:?}"),
+                }
+            }
+            assert_eq!(winners.len(), 1, "round {round}: exactly one ending wins");
+            let pot_of_game = pot(store, community, game.id).await;
+            assert_eq!(pot_of_game.balance, 0);
+            let winner_wallet = wallet_account(store, community, winners[0]).await;
+            assert_eq!(
+                game_moves(store, community, game.id).await[2..],
+                [(
+                    LedgerKind::Payout,
+                    pot_of_game.id,
+                    winner_wallet,
+                    200,
+                    Some(game.id)
+                )]
+            );
+            let after = balances(store, community, &seats).await;
+            let expected: Vec<i64> = seats
+                .iter()
+                .zip(&before)
+                .map(|(person, balance)| {
+                    if *person == winners[0] {
+                        balance + 200
+                    } else {
+                        *balance
+                    }
+                })
+                .collect();
+            assert_eq!(after, expected, "round {round}");
+        }
+        assert_books_balance(store, community).await;
+    }
+
+    pub async fn concurrent_vacations_keep_the_quota(store: &Store) {
+        const RACERS: usize = 8;
+        let room = chat(store, "room").await;
+        let bob = user(store, "bob").await;
+        let tasks: Vec<_> = (0..RACERS)
+            .map(|_| {
+                let store = store.clone();
+                let ask = NewVacation {
+                    community: room.community,
+                    user: bob.id,
+                    days: 1,
+                    now: T0,
+                    month: JANUARY,
+                    quota: 5,
+                };
+                tokio::spawn(async move { store.take_vacation(&ask, None).await })
+            })
+            .collect();
+        let mut taken = Vec::new();
+        for task in tasks {
+            match task.await.expect("task") {
+                Ok(vacation) => taken.push(vacation.starts_at),
+                Err(StoreError::Conflict(refused)) => {
+                    assert_eq!(refused, Conflict::VacationQuota { used: 5, quota: 5 });
+                }
+                Err(other) => panic!("unexpected {other:?}"),
+            }
+        }
+        // Five days, one after the other.
+        assert_eq!(
+            sorted(taken),
+            (0..5)
+                .map(|day| T0.plus_millis(day * DAY))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            store
+                .vacation_days_used(room.community, bob.id, JANUARY)
+                .await
+                .expect("used"),
+            5
+        );
+        assert_eq!(
+            store
+                .vacation_end(room.community, bob.id, T0)
+                .await
+                .expect("end"),
+            Some(T0.plus_millis(5 * DAY))
         );
     }
 }

@@ -432,6 +432,12 @@ macro_rules! ledger_operations {
                     return Ok(());
                 };
                 let community = Self::game_community(tx, game, operation).await?;
+                // Nobody to pay (which the service never asks for) returns the stakes rather
+                // than keeping them in the pot for good.
+                let payout = match payout {
+                    Payout::Winners(winners) if winners.is_empty() => &Payout::Refund,
+                    other => other,
+                };
                 let paid: Vec<(i64, i64)> = match payout {
                     Payout::Refund => sqlx::query_as(ledger::STAKES_OF_GAME)
                         .bind(game)
@@ -544,6 +550,9 @@ macro_rules! ledger_operations {
                 request: Option<&super::RequestKey>,
             ) -> Result<Wallet, StoreError> {
                 const OPERATION: &str = "adjust_wallet";
+                if amount == 0 {
+                    return self.open_wallet(community, user).await;
+                }
                 let now = Timestamp::now();
                 let mut tx = self.begin_write(OPERATION).await?;
                 Self::record_request(&mut tx, request, None, now, OPERATION).await?;
