@@ -1793,8 +1793,6 @@ impl ClockRow {
 struct GameStateRow {
     status: String,
     seq: i64,
-    #[allow(dead_code)]
-    deadline_at: Option<i64>,
 }
 
 /// The state of a challenge row that an update did not match, to say why.
