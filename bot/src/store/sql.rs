@@ -256,7 +256,7 @@ pub(super) const WAITING_INVITEES: &str = "\
 SELECT user_id FROM challenge_invitees
 WHERE challenge_id = $1 AND accepted_at IS NULL ORDER BY position";
 
-pub(super) const GAME_STATE: &str = "SELECT status, seq, deadline_at FROM games WHERE id = $1";
+pub(super) const GAME_STATE: &str = "SELECT status, seq FROM games WHERE id = $1";
 
 /// Followed by one `(game, seq, action, actor, now)` tuple per action.
 pub(super) const INSERT_ACTIONS: &str =
