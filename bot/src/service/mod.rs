@@ -386,6 +386,9 @@ impl From<ServiceError> for Failure {
 impl From<StoreError> for Failure {
     fn from(error: StoreError) -> Self {
         match error {
+            StoreError::Conflict(Conflict::GameOver { game, .. }) => {
+                Failure::User(UserError::GameOver(game))
+            }
             StoreError::Conflict(conflict) => Failure::User(UserError::Conflict(conflict)),
             other => Failure::Internal(ServiceError::Store(other)),
         }
