@@ -23,9 +23,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use common::{PostgresSchema, SqliteFile, connect};
+use common::table::{Lcg, scripted_dice};
+use common::{SqliteFile, connect, on_postgres};
 use proptest::prelude::*;
-use tabula_bot::service::{Button, Clock, Dice, Input, Reply, Request, Service};
+use tabula_bot::service::{Button, Clock, Input, Reply, Request, Service};
 use tabula_bot::store::{
     Account, AccountId, AccountKind, ChatId, CommunityId, DatabaseUrl, GameNo, GameRecord,
     GameStatus, History, LedgerEntry, LedgerKind, Platform, Settings, Store, Timestamp, UserId,
@@ -51,28 +52,6 @@ const PLAY_OUT_LIMIT: usize = 600;
 const CHALLENGE_TTL_MILLIS: i64 = 15 * 60 * 1000;
 
 static NEXT_KEY: AtomicU64 = AtomicU64::new(1);
-
-/// A small deterministic generator for the scripted dice and the choice of moves.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-
-    fn below(&mut self, bound: usize) -> usize {
-        usize::try_from(self.next()).unwrap_or(0) % bound.max(1)
-    }
-}
-
-fn scripted_dice(seed: u64) -> Dice {
-    let mut lcg = Lcg(seed);
-    Dice::scripted((0..200_000).map(|_| lcg.next()))
-}
 
 /// The value of a result, or a panic with the error's chain.
 fn ok<T, E: std::error::Error>(result: Result<T, E>, what: &str) -> T {
@@ -1805,9 +1784,5 @@ async fn concurrent_acceptances_spend_each_stake_once_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 #[ignore = "needs PostgreSQL: set TABULA_TEST_POSTGRES_URL and pass --include-ignored (.ci/run does)"]
 async fn concurrent_acceptances_spend_each_stake_once_postgres() {
-    let Some(schema) = PostgresSchema::create("ledger_concurrency").await else {
-        return;
-    };
-    let outcome = tokio::spawn(stakes_under_concurrency(schema.url())).await;
-    schema.finish(outcome).await;
+    on_postgres("ledger_concurrency", stakes_under_concurrency).await;
 }

@@ -10,28 +10,11 @@ mod common;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use common::table::{Lcg, scripted_dice};
 use common::{SqliteFile, connect, on_postgres};
-use tabula_bot::service::{Dice, Input, Reply, Request, Service};
+use tabula_bot::service::{Input, Reply, Request, Service};
 use tabula_bot::store::{DatabaseUrl, GameNo, GameStatus, History, Platform, Store};
 use tabula_core::{AnyGame, GameId, Status};
-
-/// A small deterministic generator for the scripted dice and the test's choice of moves.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-}
-
-fn scripted_dice(seed: u64) -> Dice {
-    let mut lcg = Lcg(seed);
-    Dice::scripted((0..200_000).map(|_| lcg.next()))
-}
 
 static NEXT_KEY: AtomicU64 = AtomicU64::new(1);
 
