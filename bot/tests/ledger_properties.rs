@@ -434,29 +434,9 @@ async fn check_books(
     let ledger = &books.ledger;
 
     // Double entry: the balances sum to zero, each is the sum of its rows.
-    let total: i64 = accounts.iter().map(|a| a.balance).sum();
-    assert_eq!(
-        total, 0,
-        "{context}: balances do not sum to zero: {accounts:?}"
-    );
+    common::assert_books_balance(accounts, ledger, context);
     for account in accounts {
         assert_eq!(account.community, community, "{context}: {account:?}");
-        let inflow: i64 = ledger
-            .iter()
-            .filter(|e| e.to == account.id)
-            .map(|e| e.amount)
-            .sum();
-        let outflow: i64 = ledger
-            .iter()
-            .filter(|e| e.from == account.id)
-            .map(|e| e.amount)
-            .sum();
-        assert_eq!(
-            account.balance,
-            inflow - outflow,
-            "{context}: balance of {account:?} is not what its ledger rows say (in {inflow}, \
-             out {outflow})"
-        );
     }
     let banks = accounts
         .iter()

@@ -1490,24 +1490,9 @@ mod cases {
                 "{entry:?} moves money of another community"
             );
         }
-        assert_eq!(
-            accounts.iter().map(|account| account.balance).sum::<i64>(),
-            0,
-            "balances sum to zero: {accounts:?}"
-        );
+        crate::common::assert_books_balance(&accounts, &ledger, "the books");
         for account in &accounts {
             assert_eq!(account.community, community);
-            let credits: i64 = ledger
-                .iter()
-                .filter(|entry| entry.to == account.id)
-                .map(|entry| entry.amount)
-                .sum();
-            let debits: i64 = ledger
-                .iter()
-                .filter(|entry| entry.from == account.id)
-                .map(|entry| entry.amount)
-                .sum();
-            assert_eq!(account.balance, credits - debits, "{account:?}");
             match account.kind {
                 AccountKind::Bank => assert_eq!((account.user, account.game), (None, None)),
                 AccountKind::Wallet => assert!(account.user.is_some() && account.game.is_none()),

@@ -8,7 +8,7 @@ pub mod table;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use tabula_bot::store::{DatabaseUrl, Store};
+use tabula_bot::store::{Account, DatabaseUrl, LedgerEntry, Store};
 
 /// The environment variable naming the PostgreSQL server of the tests.
 const POSTGRES_URL_VAR: &str = "TABULA_TEST_POSTGRES_URL";
@@ -212,4 +212,32 @@ macro_rules! on_both_databases {
             )*
         }
     };
+}
+
+/// Double entry: a community's balances (bank included) sum to zero, and every balance is what
+/// its ledger rows brought in minus what they took out. `context` names the moment in messages.
+pub fn assert_books_balance(accounts: &[Account], ledger: &[LedgerEntry], context: &str) {
+    assert_eq!(
+        accounts.iter().map(|account| account.balance).sum::<i64>(),
+        0,
+        "{context}: balances do not sum to zero: {accounts:?}"
+    );
+    for account in accounts {
+        let inflow: i64 = ledger
+            .iter()
+            .filter(|entry| entry.to == account.id)
+            .map(|entry| entry.amount)
+            .sum();
+        let outflow: i64 = ledger
+            .iter()
+            .filter(|entry| entry.from == account.id)
+            .map(|entry| entry.amount)
+            .sum();
+        assert_eq!(
+            account.balance,
+            inflow - outflow,
+            "{context}: balance of {account:?} is not what its ledger rows say (in {inflow}, \
+             out {outflow})"
+        );
+    }
 }

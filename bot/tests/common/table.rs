@@ -200,24 +200,7 @@ impl Table {
             Err(error) => panic!("{error}"),
         };
         let ledger = self.ledger().await;
-        assert_eq!(
-            accounts.iter().map(|a| a.balance).sum::<i64>(),
-            0,
-            "{accounts:?}"
-        );
-        for account in &accounts {
-            let inflow: i64 = ledger
-                .iter()
-                .filter(|e| e.to == account.id)
-                .map(|e| e.amount)
-                .sum();
-            let outflow: i64 = ledger
-                .iter()
-                .filter(|e| e.from == account.id)
-                .map(|e| e.amount)
-                .sum();
-            assert_eq!(account.balance, inflow - outflow, "{account:?}");
-        }
+        super::assert_books_balance(&accounts, &ledger, "the community's books");
     }
 }
 
