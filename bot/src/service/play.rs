@@ -1,0 +1,502 @@
+//! Play: which game a command means, loading and replaying it, moves typed or pressed, dice,
+//! appending what was played with its consequences, resigning, and the list of games.
+
+use super::*;
+
+impl Service {
+    /// Which game a command means: the one named, else the caller's only game (preferring the
+    /// games where the caller is to move when `acting`), else the chat's only game.
+    pub(super) async fn pick_game(
+        &self,
+        ctx: &Ctx,
+        number: Option<GameNo>,
+        acting: bool,
+    ) -> Outcome2<GameNo> {
+        if let Some(game) = number {
+            // Checked to be in this chat when it is loaded.
+            return Ok(game);
+        }
+        let all = self.store.active_games_in_chat(ctx.chat.id).await?;
+        let mine: Vec<&GameRecord> = all.iter().filter(|g| g.is_seated(ctx.user.id)).collect();
+        let candidates: Vec<&GameRecord> = if mine.is_empty() {
+            all.iter().collect()
+        } else {
+            mine
+        };
+        if candidates.len() > 1 && acting {
+            let mut to_move = Vec::new();
+            for game in &candidates {
+                let loaded = self.load(ctx, game.id).await?;
+                if let Status::Decision(seat) = loaded.state.status()
+                    && holder(&loaded.record, seat).is_some_and(|u| u.id == ctx.user.id)
+                {
+                    to_move.push(game.id);
+                }
+            }
+            if let [one] = to_move.as_slice() {
+                return Ok(*one);
+            }
+        }
+        match candidates.as_slice() {
+            [] => Err(UserError::NoGame.into()),
+            [one] => Ok(one.id),
+            [first, ..] => {
+                let list: Vec<String> = candidates
+                    .iter()
+                    .map(|g| format!("#{} {}", g.id, g.game.name()))
+                    .collect();
+                Err(UserError::WhichGame(list.join(", "), first.id).into())
+            }
+        }
+    }
+
+    /// Loads and replays a game of this chat (a game of another chat is "no such game").
+    pub(super) async fn load(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Loaded> {
+        let Some(loaded) = self
+            .store
+            .load_game(game, History::Full)
+            .await?
+            .filter(|loaded| loaded.record.chat == ctx.chat.id)
+        else {
+            return Err(UserError::NoSuchGame(game).into());
+        };
+        let record = loaded.record;
+        let options = record.option_list();
+        let mut state = AnyGame::start(record.game, &options, record.start_position.as_deref())
+            .map_err(|e| ServiceError::Corrupt(format!("game {}: {e}", record.id)))?;
+        let mut last = None;
+        for action in &loaded.actions {
+            let applied = state.apply_text(&action.action).map_err(|e| {
+                ServiceError::Corrupt(format!("game {} action {}: {e}", record.id, action.seq))
+            })?;
+            last = Some(applied);
+        }
+        let moved = loaded.actions.iter().any(|action| action.actor.is_some());
+        let mut loaded = Loaded {
+            record,
+            state,
+            last,
+            moved,
+        };
+        if loaded.record.status == GameStatus::Active && loaded.state.status() == Status::Chance {
+            self.heal(ctx, &mut loaded).await?;
+        }
+        Ok(loaded)
+    }
+
+    /// A game stored at rest on a chance node (its rolls were never written, e.g. a crash
+    /// between creating a game and storing its opening roll-off): rolls now. If another
+    /// request healed it first, its rolls are read back instead.
+    pub(super) async fn heal(&self, ctx: &Ctx, loaded: &mut Loaded) -> Outcome2<()> {
+        let mut state = loaded.state.clone();
+        let mut played = Played::default();
+        self.resolve_chance(&mut state, &mut played)?;
+        let mut record = loaded.record.clone();
+        let appended = self
+            .append_played(&mut record, &state, &played, None, ctx.now)
+            .await;
+        match appended {
+            Ok(_) => {
+                loaded.record = record;
+                loaded.state = state;
+                loaded.last = played.last;
+                Ok(())
+            }
+            Err(StoreError::Conflict(Conflict::StaleSeq { .. } | Conflict::GameOver { .. })) => {
+                let Some(fresh) = self
+                    .store
+                    .load_game(loaded.record.id, History::Full)
+                    .await?
+                else {
+                    return Err(UserError::NoSuchGame(loaded.record.id).into());
+                };
+                let state = fresh
+                    .replay()
+                    .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+                loaded.record = fresh.record;
+                loaded.state = state;
+                loaded.last = None;
+                Ok(())
+            }
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    pub(super) async fn press_move(
+        &self,
+        ctx: &Ctx,
+        game: GameNo,
+        seq: u32,
+        choice: usize,
+    ) -> Outcome2<Reply> {
+        let loaded = self.load(ctx, game).await?;
+        let fresh = loaded.record.seq == seq && self.check_turn(ctx, &loaded).is_ok();
+        if let Some(reply) = self.repeated(ctx, &loaded, fresh).await? {
+            return Ok(reply);
+        }
+        if loaded.record.status != GameStatus::Active {
+            return Err(UserError::GameOver(game).into());
+        }
+        if loaded.record.seq != seq {
+            return self.stale(&loaded).await;
+        }
+        let lines = loaded.state.legal_lines();
+        let Some(line) = lines.get(choice) else {
+            return Err(UserError::NoSuchChoice.into());
+        };
+        let line = line.clone();
+        self.apply(ctx, loaded, &line).await
+    }
+
+    pub(super) async fn press_piece(
+        &self,
+        ctx: &Ctx,
+        game: GameNo,
+        seq: u32,
+        group: usize,
+    ) -> Outcome2<Reply> {
+        let loaded = self.load(ctx, game).await?;
+        if loaded.record.seq != seq {
+            return self.stale(&loaded).await;
+        }
+        self.check_turn(ctx, &loaded)?;
+        let lines = loaded.state.legal_lines();
+        let groups = piece_groups(&lines);
+        let Some((piece, members)) = groups.get(group) else {
+            return Err(UserError::NoSuchChoice.into());
+        };
+        let buttons = members
+            .iter()
+            .map(|&i| {
+                button(
+                    &lines[i],
+                    format!("m{}.{}.{}", loaded.record.id, loaded.record.seq, i),
+                )
+            })
+            .collect::<Vec<_>>();
+        Ok(Reply {
+            spans: vec![Span::Text(format!(
+                "Game #{}: moves of {piece}. Choose one:",
+                loaded.record.id
+            ))],
+            buttons: rows(buttons),
+            ..Reply::default()
+        })
+    }
+
+    pub(super) async fn make_move(&self, ctx: &Ctx, game: GameNo, text: &str) -> Outcome2<Reply> {
+        let loaded = self.load(ctx, game).await?;
+        let fresh = self.check_turn(ctx, &loaded).is_ok();
+        if let Some(reply) = self.repeated(ctx, &loaded, fresh).await? {
+            return Ok(reply);
+        }
+        self.apply(ctx, loaded, text).await
+    }
+
+    /// The answer to a move request that was already applied: the current board. A `fresh`
+    /// request (its sender is to move on the board it was made for) is not looked up: if it
+    /// was a repeat after all, the append refuses its key in the same transaction, and
+    /// [`Service::apply`] answers the same way. Every other request is looked up before it is
+    /// refused, so that a re-delivered move is not answered "not your turn".
+    pub(super) async fn repeated(
+        &self,
+        ctx: &Ctx,
+        current: &Loaded,
+        fresh: bool,
+    ) -> Outcome2<Option<Reply>> {
+        if fresh || !self.store.request_handled(&ctx.key).await? {
+            return Ok(None);
+        }
+        let spans = vec![Span::Text("This request was already handled.\n".into())];
+        self.board_reply(current, spans).await.map(Some)
+    }
+
+    pub(super) fn check_turn(&self, ctx: &Ctx, loaded: &Loaded) -> Outcome2<()> {
+        let game = loaded.record.id;
+        if loaded.record.status != GameStatus::Active {
+            return Err(UserError::GameOver(game).into());
+        }
+        let seat = match loaded.state.status() {
+            Status::Decision(seat) => seat,
+            Status::Done(_) => return Err(UserError::GameOver(game).into()),
+            Status::Chance => return Err(UserError::NoMoveNow(game).into()),
+        };
+        if !loaded.record.is_seated(ctx.user.id) {
+            return Err(UserError::NotAPlayer(game).into());
+        }
+        match holder(&loaded.record, seat) {
+            Some(user) if user.id == ctx.user.id => Ok(()),
+            Some(user) => Err(UserError::NotYourTurn {
+                game,
+                name: user.display_name.clone(),
+                seat: seat_name(loaded.record.game, seat.0),
+            }
+            .into()),
+            None => {
+                Err(ServiceError::Corrupt(format!("game {game}: seat {} empty", seat.0)).into())
+            }
+        }
+    }
+
+    pub(super) async fn apply(&self, ctx: &Ctx, loaded: Loaded, text: &str) -> Outcome2<Reply> {
+        self.check_turn(ctx, &loaded)?;
+        let mut state = loaded.state.clone();
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.starts_with("roll:") {
+            return Err(UserError::NoRolling.into());
+        }
+        let applied = state.apply_text(&text).map_err(UserError::Illegal)?;
+        let notation = applied.notation();
+        let mut played = Played::default();
+        played.push(applied, Some(ctx.user.id));
+        self.resolve_chance(&mut state, &mut played)?;
+        let mut record = loaded.record.clone();
+        let appended = self
+            .append_played(&mut record, &state, &played, Some(&ctx.key), ctx.now)
+            .await;
+        match appended {
+            Ok(consequences) => {
+                let mut spans = vec![
+                    mention(&ctx.user),
+                    Span::Text(format!(" played {notation}.")),
+                ];
+                // The move's own narration came first in `played`; the rolls follow.
+                for line in &played.narration {
+                    spans.push(Span::Text(format!(" {line}.")));
+                }
+                spans.extend(money_spans(&record, &consequences));
+                spans.extend(self.debt_spans(&record, &consequences).await?);
+                spans.push(Span::Text("\n".into()));
+                let new = Loaded {
+                    record,
+                    state,
+                    last: played.last,
+                    moved: true,
+                };
+                self.board_reply(&new, spans).await
+            }
+            Err(StoreError::Conflict(Conflict::Duplicate)) => {
+                let current = self.load(ctx, loaded.record.id).await?;
+                let spans = vec![Span::Text("This request was already handled.\n".into())];
+                self.board_reply(&current, spans).await
+            }
+            Err(StoreError::Conflict(Conflict::StaleSeq { .. })) => {
+                let current = self.load(ctx, loaded.record.id).await?;
+                self.stale(&current).await
+            }
+            Err(StoreError::Conflict(Conflict::GameOver { game, .. })) => {
+                Err(UserError::GameOver(game).into())
+            }
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    /// Draws outcomes while the state is at a chance node, adding them to `played`.
+    pub(super) fn resolve_chance(
+        &self,
+        state: &mut AnyGame,
+        played: &mut Played,
+    ) -> Result<(), ServiceError> {
+        while state.status() == Status::Chance {
+            let mut outcomes = Vec::new();
+            for line in state.legal_lines() {
+                let (roll, weight) = line
+                    .rsplit_once(' ')
+                    .ok_or_else(|| ServiceError::Corrupt(format!("chance line {line:?}")))?;
+                let weight: u64 = weight
+                    .parse()
+                    .map_err(|_| ServiceError::Corrupt(format!("chance weight {line:?}")))?;
+                outcomes.push((roll.to_string(), weight));
+            }
+            let roll = self.dice.pick(&outcomes)?;
+            let applied = state
+                .apply_text(&roll)
+                .map_err(|e| ServiceError::Corrupt(format!("roll {roll}: {e}")))?;
+            played
+                .narration
+                .push(format!("Rolled {}", roll.trim_start_matches("roll:")));
+            played.push(applied, None);
+        }
+        Ok(())
+    }
+
+    /// Appends what was played (compare-and-set on the record's `seq`) with its consequences:
+    /// the result, the next player's clock, fines, and the settlement of the pot. On success
+    /// the record is brought up to date.
+    pub(super) async fn append_played(
+        &self,
+        record: &mut GameRecord,
+        state: &AnyGame,
+        played: &Played,
+        request: Option<&RequestKey>,
+        now: Timestamp,
+    ) -> Result<Consequences, StoreError> {
+        let consequences = consequences(record, state, &played.penalties, now);
+        let appended = self
+            .store
+            .append_actions(
+                record.id,
+                &Append {
+                    expected_seq: record.seq,
+                    actions: &played.actions,
+                    request,
+                    finish: consequences.finish.as_deref(),
+                    snapshot: None,
+                    turn: consequences.turn,
+                    fines: &consequences.fines,
+                    payout: consequences.payout.as_ref(),
+                },
+            )
+            .await?;
+        record.seq = appended.seq;
+        record.clock = appended.clock;
+        if consequences.finish.is_some() {
+            record.status = GameStatus::Finished;
+            record.result.clone_from(&consequences.finish);
+            record.settled_at = Some(now);
+        }
+        Ok(consequences)
+    }
+
+    pub(super) async fn stale(&self, current: &Loaded) -> Outcome2<Reply> {
+        let spans = vec![Span::Text(
+            "This board has changed; here is the current one.\n".into(),
+        )];
+        self.board_reply(current, spans).await
+    }
+
+    pub(super) async fn resign(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Reply> {
+        let loaded = self.load(ctx, game).await?;
+        if loaded.record.status != GameStatus::Active {
+            return Err(UserError::GameOver(game).into());
+        }
+        let id = loaded.record.game;
+        let Some(mine) = loaded
+            .record
+            .seats
+            .iter()
+            .find(|h| h.user.id == ctx.user.id)
+        else {
+            return Err(UserError::NotAPlayer(game).into());
+        };
+        let my_team = team_of(id, mine.seat);
+        let winner = loaded
+            .record
+            .seats
+            .iter()
+            .map(|h| team_of(id, h.seat))
+            .find(|&t| t != my_team)
+            .unwrap_or(my_team);
+        let result = format!("winner {} (resigned)", team_name(id, winner));
+        let winners = team_users(&loaded.record, winner);
+        let record = self
+            .store
+            .end_game_once(
+                game,
+                &Ending::win(&result, winners.clone(), ctx.user.id),
+                &ctx.key,
+            )
+            .await?;
+        let mut spans = vec![
+            mention(&ctx.user),
+            Span::Text(format!(
+                " resigned game #{}. {} wins.",
+                record.id,
+                team_name(id, winner)
+            )),
+        ];
+        spans.extend(pot_spans(&record, &winners));
+        Ok(Reply {
+            spans,
+            ..Reply::default()
+        })
+    }
+
+    pub(super) async fn games(&self, ctx: &Ctx) -> Outcome2<Reply> {
+        let all = self.store.active_games_in_chat(ctx.chat.id).await?;
+        if all.is_empty() {
+            return Err(UserError::NoGame.into());
+        }
+        let (mut mine, others): (Vec<GameRecord>, Vec<GameRecord>) =
+            all.into_iter().partition(|g| g.is_seated(ctx.user.id));
+        mine.extend(others);
+        let mut lines = vec!["Active games here:".to_string()];
+        let mut buttons = Vec::new();
+        for record in mine {
+            let players: Vec<String> = record
+                .seats
+                .iter()
+                .map(|h| format!("{} {}", seat_name(record.game, h.seat), h.user.display_name))
+                .collect();
+            lines.push(format!(
+                "#{} {}: {} (action {})",
+                record.id,
+                record.game.name(),
+                players.join(", "),
+                record.seq
+            ));
+            buttons.push(button(
+                &format!("#{}", record.id),
+                format!("b{}", record.id),
+            ));
+        }
+        Ok(Reply {
+            spans: vec![Span::Text(lines.join("\n"))],
+            buttons: rows(buttons),
+            ..Reply::default()
+        })
+    }
+}
+
+/// The consequences of reaching `state` by actions whose rules imposed `penalties`.
+pub(super) fn consequences(
+    record: &GameRecord,
+    state: &AnyGame,
+    penalties: &[(Seat, Seat)],
+    now: Timestamp,
+) -> Consequences {
+    let finish = finish_text(state);
+    let turn = match state.status() {
+        Status::Decision(seat) => holder(record, seat).map(|user| TurnStart {
+            user: user.id,
+            at: now,
+        }),
+        _ => None,
+    };
+    // Coan Ki's double one: 10% of the stake to the opponent (coan-ki.md section 13).
+    let fine = if record.game == GameId::CoanKi {
+        record.stake / 10
+    } else {
+        0
+    };
+    let fines = if fine > 0 {
+        penalties
+            .iter()
+            .filter_map(|&(payer, payee)| {
+                let (payer, payee) = (holder(record, payer)?, holder(record, payee)?);
+                (payer.id != payee.id).then_some(Fine {
+                    payer: payer.id,
+                    payee: payee.id,
+                    amount: fine,
+                })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let payout = match state.status() {
+        Status::Done(Outcome::Winner(team)) => Some(Payout::Winners(team_users(record, team.0))),
+        Status::Done(Outcome::Draw) => Some(Payout::Refund),
+        _ => None,
+    };
+    Consequences {
+        finish,
+        turn,
+        fines,
+        payout,
+    }
+}
+
+pub(super) fn finish_text(state: &AnyGame) -> Option<String> {
+    matches!(state.status(), Status::Done(_)).then(|| state.status_line())
+}

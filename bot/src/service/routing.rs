@@ -1,0 +1,251 @@
+//! Routing: a request is checked, its user and chat are looked up, and its command or button
+//! goes to the concern that handles it.
+
+use super::*;
+
+impl Service {
+    /// Handles one request.
+    ///
+    /// # Errors
+    /// Internal failures only; everything a user did wrong is answered in the reply.
+    pub async fn handle(&self, request: &Request) -> Result<Reply, ServiceError> {
+        let span = tracing::info_span!(
+            "request",
+            platform = %request.platform,
+            chat = %request.chat.0,
+            user = %request.user.0,
+            key = %request.request_key,
+        );
+        let result = self.handle_inner(request).instrument(span.clone()).await;
+        if let Err(error) = &result {
+            let _entered = span.enter();
+            tracing::error!(error = %error_chain(error), "internal failure");
+        }
+        result
+    }
+
+    pub(super) async fn handle_inner(&self, request: &Request) -> Result<Reply, ServiceError> {
+        // Freshness of the remembered rows is judged by the store's clock, which wrote them.
+        let seen_now = Timestamp::now();
+        let (chat_key, user_key) = (
+            (request.platform, request.chat.0.clone()),
+            (request.platform, request.user.0.clone()),
+        );
+        let community = request
+            .community
+            .as_ref()
+            .map(|(id, name)| (id.as_str(), name.as_str()));
+        let chat = match self
+            .seen
+            .chat(&chat_key, &request.chat.1, community, seen_now)
+        {
+            Some(chat) => chat,
+            None => {
+                let chat = self
+                    .store
+                    .upsert_chat(
+                        request.platform,
+                        &request.chat.0,
+                        &request.chat.1,
+                        community,
+                    )
+                    .await?;
+                self.seen.remember_chat(chat_key, &chat);
+                chat
+            }
+        };
+        let user = match self.seen.user(&user_key, &request.user.1, seen_now) {
+            Some(user) => user,
+            None => {
+                let user = self
+                    .store
+                    .upsert_user(request.platform, &request.user.0, &request.user.1)
+                    .await?;
+                self.seen.remember_user(user_key, &user);
+                user
+            }
+        };
+        let ctx = Ctx {
+            chat,
+            user,
+            key: RequestKey {
+                platform: request.platform,
+                key: request.request_key.clone(),
+            },
+            moderator: request.moderator,
+            now: self.clock.now(),
+        };
+        let result = match &request.input {
+            Input::Command(text) => self.command(&ctx, text).await,
+            Input::Button(data) => self.button(&ctx, data).await,
+        };
+        match result {
+            Ok(mut reply) => {
+                reply.chat.clone_from(&request.chat.0);
+                Ok(reply)
+            }
+            Err(Failure::User(UserError::Conflict(Conflict::Duplicate))) => Ok(Reply {
+                chat: request.chat.0.clone(),
+                spans: vec![Span::Text(ALREADY_HANDLED.into())],
+                ..Reply::default()
+            }),
+            Err(Failure::User(error)) => Ok(Reply {
+                chat: request.chat.0.clone(),
+                spans: vec![Span::Text(sorry(&error))],
+                ..Reply::default()
+            }),
+            Err(Failure::Internal(error)) => Err(error),
+        }
+    }
+
+    pub(super) async fn command(&self, ctx: &Ctx, text: &str) -> Outcome2<Reply> {
+        let text = text.trim();
+        let Some(rest) = text.strip_prefix('/') else {
+            return Err(UserError::NotACommand.into());
+        };
+        let (word, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        // `/move@tabulabot` in group chats.
+        let word = word.split('@').next().unwrap_or(word).to_lowercase();
+        let args = args.trim();
+        match word.as_str() {
+            "play" => self.play(ctx, args).await,
+            "accept" => self.settle(ctx, args, Settlement::Accept).await,
+            "decline" => self.settle(ctx, args, Settlement::Decline).await,
+            "cancel" => self.settle(ctx, args, Settlement::Cancel).await,
+            "move" => {
+                let (number, rest) = game_number(args);
+                if rest.is_empty() {
+                    return Err(UserError::Usage("/move [#game] <move>, e.g. /move d4-f4").into());
+                }
+                let game = self.pick_game(ctx, number, true).await?;
+                self.make_move(ctx, game, rest).await
+            }
+            "board" => {
+                let game = self.pick_game(ctx, game_number(args).0, false).await?;
+                let loaded = self.load(ctx, game).await?;
+                self.board_reply(&loaded, Vec::new()).await
+            }
+            "moves" => {
+                let game = self.pick_game(ctx, game_number(args).0, false).await?;
+                let loaded = self.load(ctx, game).await?;
+                Ok(text_reply(text::moves(&loaded.record, &loaded.state)))
+            }
+            "history" => {
+                let game = self.pick_game(ctx, game_number(args).0, false).await?;
+                let full = self.store.load_game(game, History::Full).await?;
+                let Some(full) = full.filter(|full| full.record.chat == ctx.chat.id) else {
+                    return Err(UserError::NoSuchGame(game).into());
+                };
+                Ok(text_reply(text::history(&full.record, &full.actions)))
+            }
+            "resign" => {
+                // Before picking the game, which a repeated resignation has already ended.
+                self.not_repeated(ctx).await?;
+                let game = self.pick_game(ctx, game_number(args).0, true).await?;
+                self.resign(ctx, game).await
+            }
+            "games" => self.games(ctx).await,
+            "wallet" | "balance" => self.wallet(ctx).await,
+            "leaderboard" | "top" => self.leaderboard(ctx).await,
+            "grant" => self.adjust(ctx, args, false).await,
+            "take" => self.adjust(ctx, args, true).await,
+            "config" | "settings" => self.config(ctx, args).await,
+            "abort" => {
+                self.not_repeated(ctx).await?;
+                let (number, reason) = game_number(args);
+                let game = self.pick_game(ctx, number, false).await?;
+                self.abort(ctx, game, reason).await
+            }
+            "claim" => {
+                self.not_repeated(ctx).await?;
+                let game = self.pick_game(ctx, game_number(args).0, false).await?;
+                self.claim(ctx, game).await
+            }
+            "vacation" => self.vacation(ctx, args).await,
+            "rules" => match args.split_whitespace().next() {
+                None => Err(UserError::Usage("/rules <game>, e.g. /rules konane").into()),
+                Some(name) => {
+                    let id = parse_game(name)?;
+                    Ok(text_reply(text::rules(id).to_string()))
+                }
+            },
+            "help" | "start" => Ok(text_reply(text::HELP.to_string())),
+            other => Err(UserError::UnknownCommand(other.to_string()).into()),
+        }
+    }
+
+    pub(super) async fn button(&self, ctx: &Ctx, data: &str) -> Outcome2<Reply> {
+        let mut chars = data.chars();
+        let kind = chars.next().ok_or(UserError::BadButton)?;
+        let fields: Vec<i64> = chars
+            .as_str()
+            .split('.')
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .map_err(|_| UserError::BadButton)?;
+        match (kind, fields.as_slice()) {
+            ('m' | 'p', &[game, seq, choice]) => {
+                let game = GameNo(game);
+                let seq = u32::try_from(seq).map_err(|_| UserError::BadButton)?;
+                let choice = usize::try_from(choice).map_err(|_| UserError::BadButton)?;
+                if kind == 'm' {
+                    self.press_move(ctx, game, seq, choice).await
+                } else {
+                    self.press_piece(ctx, game, seq, choice).await
+                }
+            }
+            ('b', &[game]) => {
+                let game = GameNo(game);
+                let loaded = self.load(ctx, game).await?;
+                self.board_reply(&loaded, Vec::new()).await
+            }
+            ('a', &[no]) => {
+                self.settle(ctx, &format!("#{no}"), Settlement::Accept)
+                    .await
+            }
+            ('d', &[no]) => {
+                self.settle(ctx, &format!("#{no}"), Settlement::Decline)
+                    .await
+            }
+            ('x', &[no]) => {
+                self.settle(ctx, &format!("#{no}"), Settlement::Cancel)
+                    .await
+            }
+            _ => Err(UserError::BadButton.into()),
+        }
+    }
+}
+
+/// A whole number in `min..=max`, as typed (digits only).
+pub(super) fn parse_amount(text: &str, min: i64, max: i64) -> Option<i64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse::<i64>()
+        .ok()
+        .filter(|amount| (min..=max).contains(amount))
+}
+
+pub(super) fn parse_game(name: &str) -> Result<GameId, UserError> {
+    let wanted = name.to_lowercase().replace([' ', '_'], "-");
+    let wanted = if wanted == "coanki" {
+        "coan-ki".to_string()
+    } else {
+        wanted
+    };
+    wanted
+        .parse()
+        .map_err(|_| UserError::UnknownGame(name.to_string()))
+}
+
+/// A leading `#12` in the arguments, and the rest.
+pub(super) fn game_number(args: &str) -> (Option<GameNo>, &str) {
+    let args = args.trim();
+    if let Some(rest) = args.strip_prefix('#') {
+        let (number, rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        if let Ok(n) = number.parse() {
+            return (Some(GameNo(n)), rest.trim());
+        }
+    }
+    (None, args)
+}
