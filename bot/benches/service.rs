@@ -22,7 +22,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use tabula_bot::service::{Button, Dice, Input, Reply, Request, Service, Span};
+use tabula_bot::local::typed_mentions;
+use tabula_bot::service::{Button, Dice, Input, Person, Reply, Request, Service, Span};
 use tabula_bot::store::{DatabaseUrl, GameNo, GameStatus, History, Platform, Store};
 use tabula_core::{GameId, Status};
 
@@ -62,35 +63,41 @@ impl Lcg {
 static NEXT_KEY: AtomicU64 = AtomicU64::new(1);
 
 fn request(chat: &str, user: &str, text: &str) -> Request {
-    Request {
-        platform: Platform::Local,
-        chat: (chat.into(), format!("Bench {chat}")),
-        user: (user.into(), user.to_uppercase()),
-        community: None,
-        moderator: false,
-        request_key: format!("b{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
-        input: Input::Command(text.into()),
-    }
+    let mut request = Request::new(
+        Platform::Local,
+        (chat.to_string(), format!("Bench {chat}")),
+        Person::new(user, user.to_uppercase()).with_username(user),
+        format!("b{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
+        Input::Command(text.into()),
+    );
+    request.mentions = typed_mentions(text);
+    request
 }
 
 /// Sends a command; internal failures abort the benchmark.
 async fn send(service: &Service, chat: &str, user: &str, text: &str) -> Result<String, BoxError> {
     let reply = service.handle(&request(chat, user, text)).await?;
-    Ok(reply.plain_text())
+    Ok(reply.map(|reply| reply.plain_text()).unwrap_or_default())
 }
 
 /// Sends a button press; internal failures abort the benchmark.
 async fn press(service: &Service, chat: &str, user: &str, data: &str) -> Result<Reply, BoxError> {
     let mut request = request(chat, user, "");
     request.input = Input::Button(data.into());
-    Ok(service.handle(&request).await?)
+    service
+        .handle(&request)
+        .await?
+        .ok_or_else(|| "no answer to a button".into())
 }
 
 /// Starts a game of `id` in `chat` between two players: its number and its first board.
 async fn start(service: &Service, chat: &str, id: GameId) -> Result<(GameNo, Reply), BoxError> {
     let (alice, bob) = (format!("{chat}a"), format!("{chat}b"));
     send(service, chat, &alice, &format!("/play {id} @{bob}")).await?;
-    let board = service.handle(&request(chat, &bob, "/accept")).await?;
+    let board = service
+        .handle(&request(chat, &bob, "/accept"))
+        .await?
+        .ok_or("no answer to /accept")?;
     let body = board.plain_text();
     let number = body
         .strip_prefix("Game #")

@@ -10,7 +10,9 @@
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
-use crate::service::{Button, Input, Reply, Request, Service};
+use crate::service::{
+    Audience, Button, Input, Mention, Person, Placement, Reply, Request, Service,
+};
 use crate::store::Platform;
 
 /// The one chat of `tabula local`.
@@ -119,17 +121,32 @@ impl<'a> Session<'a> {
         } else {
             Input::Command(text.to_string())
         };
-        let request = Request {
-            platform: Platform::Local,
-            chat: (CHAT.into(), "Local table".into()),
-            user: (user.into(), user.into()),
-            community: None,
-            moderator: self.moderators.iter().any(|name| name == user),
-            request_key: format!("{}-{}", self.run, self.line),
-            input,
+        let pressed = matches!(input, Input::Button(_));
+        // Every local name is also a username: `@bob` names whoever writes as bob, whether
+        // or not bob has written yet.
+        let mentions = match &input {
+            Input::Command(text) => typed_mentions(text),
+            Input::Button(_) => Vec::new(),
         };
+        let mut request = Request::new(
+            Platform::Local,
+            (CHAT, "Local table"),
+            Person::new(user, user).with_username(user),
+            format!("{}-{}", self.run, self.line),
+            input,
+        );
+        request.moderator = self.moderators.iter().any(|name| name == user);
+        request.mentions = mentions;
         match self.service.handle(&request).await {
-            Ok(reply) => self.show(&reply, output)?,
+            Ok(Some(reply)) => {
+                if reply.audience == Audience::Actor {
+                    writeln!(output, "(only {user} sees this)")?;
+                } else if pressed && reply.placement == Placement::UpdatePressed {
+                    writeln!(output, "(the pressed message now reads)")?;
+                }
+                self.show(&reply, output)?;
+            }
+            Ok(None) => {}
             Err(error) => internal(&error, output)?,
         }
         match self.service.tick().await {
@@ -171,6 +188,16 @@ impl<'a> Session<'a> {
         }
         Ok(())
     }
+}
+
+/// The `@name` words of a typed command, as usernames: in a terminal (and in tests) every
+/// name is a username, resolved by the service like a Telegram `mention` entity.
+pub fn typed_mentions(text: &str) -> Vec<Mention> {
+    text.split_whitespace()
+        .filter_map(|word| word.strip_prefix('@'))
+        .filter(|name| !name.is_empty())
+        .map(|name| Mention::Username(name.to_string()))
+        .collect()
 }
 
 /// Prints an internal failure with its chain of causes.

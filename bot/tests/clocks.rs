@@ -59,7 +59,7 @@ async fn reminder_and_claim(url: DatabaseUrl) {
             late.to_uppercase()
         )]
     );
-    assert_eq!(replies[0].chat, "chat1");
+    assert_eq!(replies[0].address.chat, "chat1");
     assert_eq!(replies[0].buttons[0][0].data, format!("b{game}"));
     assert!(table.tick().await.is_empty(), "reminded once");
 

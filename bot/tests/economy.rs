@@ -5,7 +5,7 @@ mod common;
 
 use common::connect;
 use common::table::{Lcg, Table, number_after, start, text};
-use tabula_bot::service::{Input, Request};
+use tabula_bot::service::{Input, Person, Request};
 use tabula_bot::store::{
     DatabaseUrl, GameNo, GameStatus, LedgerKind, Platform, Settings, StakedGames,
 };
@@ -443,15 +443,15 @@ async fn settings(url: DatabaseUrl) {
     );
 
     // A chat of another Discord server has its own settings.
-    let elsewhere = Request {
-        platform: Platform::Local,
-        chat: ("chat2".into(), "Other chat".into()),
-        user: ("mod".into(), "MOD".into()),
-        community: Some(("guild2".into(), "Other server".into())),
-        moderator: true,
-        request_key: "elsewhere-1".into(),
-        input: Input::Command("/config".into()),
-    };
+    let mut elsewhere = Request::new(
+        Platform::Local,
+        ("chat2", "Other chat"),
+        Person::new("mod", "MOD").with_username("mod"),
+        "elsewhere-1",
+        Input::Command("/config".into()),
+    );
+    elsewhere.community = Some(("guild2".into(), "Other server".into()));
+    elsewhere.moderator = true;
     let shown = text(&table.send(&elsewhere).await);
     assert!(shown.starts_with("Settings of Other server:"), "{shown}");
     assert!(

@@ -26,6 +26,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use common::table::{Lcg, scripted_dice};
 use common::{SqliteFile, connect, on_postgres};
 use proptest::prelude::*;
+use tabula_bot::local::typed_mentions;
 use tabula_bot::service::{Button, Clock, Input, Reply, Request, Service};
 use tabula_bot::store::{
     Account, AccountId, AccountKind, ChatId, CommunityId, DatabaseUrl, GameNo, GameRecord,
@@ -147,24 +148,28 @@ impl Table {
     }
 
     fn request(person: Person, moderator: bool, input: Input) -> Request {
-        Request {
-            platform: Platform::Local,
-            chat: (CHAT.0.into(), CHAT.1.into()),
-            user: (person.key.into(), person.name.into()),
-            community: None,
-            moderator,
-            request_key: format!("ledger{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
+        let mut request = Request::new(
+            Platform::Local,
+            (CHAT.0, CHAT.1),
+            tabula_bot::service::Person::new(person.key, person.name).with_username(person.key),
+            format!("ledger{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
             input,
+        );
+        request.moderator = moderator;
+        if let Input::Command(text) = &request.input {
+            request.mentions = typed_mentions(text);
         }
+        request
     }
 
     async fn send(&self, request: &Request) -> Reply {
         match self.service.handle(request).await {
-            Ok(reply) => reply,
+            Ok(Some(reply)) => reply,
+            Ok(None) => panic!("no answer to {:?}", request.input),
             Err(error) => panic!(
                 "internal failure for {:?} by {}: {}",
                 request.input,
-                request.user.0,
+                request.actor.id,
                 common::chain(&error)
             ),
         }
@@ -1539,7 +1544,7 @@ async fn all_at_once(
                 .service
                 .handle(&request)
                 .await
-                .map(|reply| reply.plain_text())
+                .map(|reply| reply.map(|reply| reply.plain_text()).unwrap_or_default())
                 .map_err(|error| common::chain(&error));
             (request, reply)
         }));
@@ -1682,7 +1687,7 @@ async fn stakes_under_concurrency(url: DatabaseUrl) {
             Ok(body) => body,
             Err(error) => panic!("internal failure resigning game {game}: {error}"),
         };
-        let resigner = if request.user.0 == alice.key {
+        let resigner = if request.actor.id == alice.key {
             alice
         } else {
             bob

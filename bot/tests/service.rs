@@ -12,7 +12,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use common::table::{Lcg, scripted_dice};
 use common::{SqliteFile, connect, on_postgres};
-use tabula_bot::service::{Input, Reply, Request, Service};
+use tabula_bot::local::typed_mentions;
+use tabula_bot::service::{Audience, Input, Person, Reply, Request, Service, UserError};
 use tabula_bot::store::{DatabaseUrl, GameNo, GameStatus, History, Platform, Store};
 use tabula_core::{AnyGame, GameId, Status};
 
@@ -30,21 +31,25 @@ impl Table {
         }
     }
 
-    fn request(user: &str, input: Input) -> Request {
-        Request {
-            platform: Platform::Local,
-            chat: ("chat1".into(), "Test chat".into()),
-            user: (user.into(), user.to_uppercase()),
-            community: None,
-            moderator: false,
-            request_key: format!("k{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
+    pub(crate) fn request(user: &str, input: Input) -> Request {
+        let mut request = Request::new(
+            Platform::Local,
+            ("chat1", "Test chat"),
+            Person::new(user, user.to_uppercase()).with_username(user),
+            format!("k{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
             input,
+        );
+        request.moderator = false;
+        if let Input::Command(text) = &request.input {
+            request.mentions = typed_mentions(text);
         }
+        request
     }
 
     async fn send(&self, request: &Request) -> Reply {
         match self.service.handle(request).await {
-            Ok(reply) => reply,
+            Ok(Some(reply)) => reply,
+            Ok(None) => panic!("no answer to {:?}", request.input),
             Err(error) => panic!("internal failure: {}", common::chain(&error)),
         }
     }
@@ -467,27 +472,52 @@ async fn non_players_and_wrong_seats_are_refused() {
     store.close().await;
 }
 
+fn table_request(user: &str, text: &str) -> Request {
+    Table::request(user, Input::Command(text.into()))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_gets_clear_messages() {
     let (_file, store) = sqlite_store().await;
     let table = Table::new(store.clone(), 61);
-    let cases = [
-        ("/frobnicate", "I do not know `/frobnicate`"),
-        ("/play chess @bob", "there is no game `chess`"),
-        ("/play konane @bob size=7x", "size"),
-        ("/play konane @bob @carol", "played by 2 players"),
-        ("/play", "usage"),
-        ("/accept", "no challenge waiting"),
-        ("/board", "no active game"),
-        ("/rules", "usage"),
-        ("hello", "commands start with `/`"),
+    type Check = fn(&UserError) -> bool;
+    let cases: [(&str, Check); 8] = [
+        ("/frobnicate", |e| matches!(e, UserError::UnknownCommand(_))),
+        ("/play chess @bob", |e| {
+            matches!(e, UserError::UnknownGame(_))
+        }),
+        ("/play konane @bob size=7x", |e| {
+            matches!(e, UserError::Setup(_))
+        }),
+        ("/play konane @bob @carol", |e| {
+            matches!(e, UserError::Players { named: 3, .. })
+        }),
+        ("/play", |e| matches!(e, UserError::Usage(_))),
+        ("/accept", |e| matches!(e, UserError::NoChallenge)),
+        ("/board", |e| matches!(e, UserError::NoGame)),
+        ("/rules", |e| matches!(e, UserError::Usage(_))),
     ];
-    for (input, expected) in cases {
+    for (input, check) in cases {
         let reply = table.cmd("alice", input).await;
-        let body = text(&reply);
-        assert!(body.starts_with("Sorry"), "{input}: {body}");
-        assert!(body.contains(expected), "{input}: {body}");
+        let refusal = reply.refusal();
+        assert!(refusal.is_some_and(check), "{input}: {:?}", reply.kind);
+        assert_eq!(reply.audience, Audience::Actor, "{input}");
+        assert!(
+            reply.buttons.is_empty() && reply.picture.is_none(),
+            "{input}"
+        );
     }
+    // Ordinary chat and commands for another bot get no answer at all.
+    for input in ["hello", "good game!", "/help@otherbot"] {
+        let mut request = table_request("carol", input);
+        request.bot_username = Some("TabulaBot".into());
+        let answer = table.service.handle(&request).await.expect("no failure");
+        assert_eq!(answer, None, "{input}");
+    }
+    let mut ours = table_request("carol", "/help@tabulabot");
+    ours.bot_username = Some("TabulaBot".into());
+    let answer = table.service.handle(&ours).await.expect("no failure");
+    assert!(answer.is_some_and(|reply| reply.is_done()));
     let game = start(&table, GameId::Konane).await;
     let (_, _, actor, seq) = table.state(game).await;
     let actor = actor.unwrap_or_default();

@@ -107,6 +107,8 @@ impl Service {
         }
         let no = challenge.id;
         Ok(Reply {
+            // The invited must act; an open offer calls nobody.
+            notify: invited.iter().map(|u| u.platform_user_id.clone()).collect(),
             spans,
             buttons: challenge_buttons(no),
             ..Reply::default()
@@ -189,6 +191,7 @@ impl Service {
                 "declined"
             };
             return Ok(Reply {
+                placement: Placement::UpdatePressed,
                 spans: vec![
                     mention(&ctx.user),
                     Span::Text(format!(
@@ -235,17 +238,23 @@ impl Service {
                 challenge.game.name()
             )),
         ];
+        let mut notify = Vec::new();
         for (i, id) in invitation.waiting.iter().enumerate() {
             if i > 0 {
                 spans.push(Span::Text(", ".into()));
             }
             match self.store.user(*id).await? {
-                Some(user) => spans.push(mention(&user)),
+                Some(user) => {
+                    notify.push(user.platform_user_id.clone());
+                    spans.push(mention(&user));
+                }
                 None => spans.push(Span::Text(format!("user {id}"))),
             }
         }
         spans.push(Span::Text(".".into()));
         Ok(Reply {
+            placement: Placement::UpdatePressed,
+            notify,
             spans,
             buttons: challenge_buttons(no),
             ..Reply::default()

@@ -79,6 +79,7 @@ impl Service {
         ];
         spans.extend(pot_spans(&ended, &winners));
         Ok(Reply {
+            game: Some(ended.id),
             spans,
             ..Reply::default()
         })
@@ -130,6 +131,7 @@ impl Service {
         ];
         spans.extend(refund_spans(&record));
         Ok(Reply {
+            game: Some(record.id),
             spans,
             ..Reply::default()
         })

@@ -6,7 +6,7 @@ use tabula_core::GameId;
 use crate::store::{DAY_MILLIS, GameRecord, Settings, StakedGames};
 
 use super::time::{duration, duration_code, parse_duration};
-use super::{Ctx, Outcome2, Reply, Service, Span, UserError, parse_amount, parse_game};
+use super::{Audience, Ctx, Outcome2, Reply, Service, Span, UserError, parse_amount, parse_game};
 
 /// The shortest time per move that may be set.
 pub(super) const MIN_MOVE_MILLIS: i64 = 60 * 60 * 1000;
@@ -147,6 +147,7 @@ impl Service {
         let mut settings = self.store.settings(ctx.chat.community).await?;
         if args.is_empty() {
             return Ok(Reply {
+                audience: Audience::Actor,
                 spans: vec![Span::Text(show(&ctx.chat.community_title, &settings))],
                 ..Reply::default()
             });

@@ -1,33 +1,125 @@
 //! The contract between the service and the adapters: what a request carries and what a
-//! reply says.
+//! reply says. Adapters translate a platform's update into a [`Request`] and a [`Reply`] into
+//! the platform's messages; they decide nothing else.
+//!
+//! How an adapter maps a reply:
+//! - [`Audience::Actor`]: only the person who acted may see it (Discord: an ephemeral
+//!   message; a button press on Telegram: a toast of `answerCallbackQuery`; a typed command in a
+//!   Telegram group, where nothing can be shown to one person only: a reply to the person's own
+//!   message, deleted after a minute — the same fallback for every such reply).
+//! - [`Placement::UpdatePressed`]: the message whose button was pressed is edited; a typed
+//!   command has no pressed message, so the adapter posts it as new.
+//! - [`Placement::NewBoard`]: posted as a new message, so that the player to act is notified;
+//!   the buttons of [`Reply::previous_board`] (the game's previous board message) are taken off.
+//! - Only the users in [`Reply::notify`] are really notified (`allowed_mentions` on Discord);
+//!   other mentions are shown as names.
 
 use super::*;
 
 /// At most this many move buttons are shown at once; beyond, moves are chosen in two steps.
 pub const MAX_BUTTONS: usize = 20;
 
+/// A person as the platform gives them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Person {
+    /// The platform's id of the user.
+    pub id: String,
+    /// The display name.
+    pub name: String,
+    /// The platform's username (without `@`), where the platform has them.
+    pub username: Option<String>,
+}
+
+impl Person {
+    /// A person with an id and a display name, and no username.
+    pub fn new(id: impl Into<String>, name: impl Into<String>) -> Person {
+        Person {
+            id: id.into(),
+            name: name.into(),
+            username: None,
+        }
+    }
+
+    /// The same person with a username.
+    #[must_use]
+    pub fn with_username(mut self, username: impl Into<String>) -> Person {
+        self.username = Some(username.into());
+        self
+    }
+}
+
+/// Someone a request mentions, as the platform resolved them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mention {
+    /// A person the platform identified (Discord's USER option, Telegram's `text_mention`).
+    Person(Person),
+    /// A typed `@username` the platform did not resolve (Telegram's `mention` entity). A
+    /// username nobody has been seen with is kept on a challenge as that username and bound to
+    /// the first person whose platform-given username matches (case-insensitive).
+    Username(String),
+}
+
 /// One incoming request, as an adapter translated it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
     /// The platform it came from.
     pub platform: Platform,
-    /// The chat: the platform's id and its title.
-    pub chat: (String, String),
-    /// The user: the platform's id and the display name.
-    pub user: (String, String),
     /// The community the chat belongs to: a Discord server's id and name. `None` when the
     /// chat stands alone (a Telegram group, a direct chat, `tabula local`): it is then its own
     /// community. Settings, wallets and vacations belong to the community.
     pub community: Option<(String, String)>,
-    /// Whether the platform says the user moderates the community (Manage Server on Discord,
+    /// The chat: the platform's id and its title.
+    pub chat: (String, String),
+    /// The thread or forum topic, if any: replies go there.
+    pub thread: Option<String>,
+    /// Who acted.
+    pub actor: Person,
+    /// Whether the platform says the actor moderates the community (Manage Server on Discord,
     /// an administrator of the Telegram group). The service checks it for `/config` changes,
     /// `/grant`, `/take` and `/abort`.
     pub moderator: bool,
-    /// The platform's unique id of this request (update id, interaction id), so that a
+    /// The actor's locale as the platform gives it (`en`, `ru-RU`), if any.
+    pub locale: Option<String>,
+    /// The people the request mentions, in order, as the platform resolved them.
+    pub mentions: Vec<Mention>,
+    /// The platform's unique id of this update (update id, interaction id), so that a
     /// re-delivered request is applied once.
     pub request_key: String,
-    /// What the user sent.
+    /// The bot's own username: a command addressed to another bot (`/help@otherbot`) is not
+    /// for us and gets no answer.
+    pub bot_username: Option<String>,
+    /// When the platform says the update was sent, if it says (the service decides by its own
+    /// clock; this is for logs).
+    pub sent_at: Option<Timestamp>,
+    /// What the actor sent.
     pub input: Input,
+}
+
+impl Request {
+    /// A request with no community, thread, locale, mentions or bot username, from a person
+    /// who does not moderate.
+    pub fn new(
+        platform: Platform,
+        chat: (impl Into<String>, impl Into<String>),
+        actor: Person,
+        request_key: impl Into<String>,
+        input: Input,
+    ) -> Request {
+        Request {
+            platform,
+            community: None,
+            chat: (chat.0.into(), chat.1.into()),
+            thread: None,
+            actor,
+            moderator: false,
+            locale: None,
+            mentions: Vec::new(),
+            request_key: request_key.into(),
+            bot_username: None,
+            sent_at: None,
+            input,
+        }
+    }
 }
 
 /// What a user sent.
@@ -39,29 +131,106 @@ pub enum Input {
     Button(String),
 }
 
-/// A neutral reply: text with mentions, an optional picture, and rows of buttons.
+/// Where a reply goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Address {
+    /// The platform.
+    pub platform: Platform,
+    /// The platform's id of the chat.
+    pub chat: String,
+    /// The thread or forum topic, if any.
+    pub thread: Option<String>,
+}
+
+impl Default for Address {
+    fn default() -> Address {
+        Address {
+            platform: Platform::Local,
+            chat: String::new(),
+            thread: None,
+        }
+    }
+}
+
+/// Who may see a reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Audience {
+    /// Everyone in the chat.
+    #[default]
+    Chat,
+    /// Only the person who acted.
+    Actor,
+}
+
+/// What a reply is.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Kind {
+    /// The request was carried out (or answered, for a question).
+    #[default]
+    Done,
+    /// The request was refused; nothing changed.
+    Refused(UserError),
+    /// A re-delivered request whose change was already made; nothing changed again.
+    AlreadyHandled,
+    /// A button of a board that has changed since; the reply shows the current board.
+    Stale,
+}
+
+/// Where a reply is placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Placement {
+    /// A new message.
+    #[default]
+    New,
+    /// An update of the message whose button was pressed (new when nothing was pressed).
+    UpdatePressed,
+    /// The game's new board: a new message that notifies the player to act; the previous
+    /// board's buttons are taken off.
+    NewBoard,
+}
+
+/// A reply envelope: address, audience, kind, placement, game, text, notified people, an
+/// optional picture, and buttons.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Reply {
-    /// The platform's id of the chat to answer in.
-    pub chat: String,
+    /// Where it goes.
+    pub address: Address,
+    /// Who may see it.
+    pub audience: Audience,
+    /// What it is.
+    pub kind: Kind,
+    /// Where it is placed.
+    pub placement: Placement,
+    /// The game it concerns, if one.
+    pub game: Option<GameNo>,
     /// The text, in pieces.
     pub spans: Vec<Span>,
+    /// The platform ids of the people whose mention notifies them (those who must act);
+    /// every other mention is shown without notifying.
+    pub notify: Vec<String>,
     /// A PNG picture of the board.
     pub picture: Option<Vec<u8>>,
     /// Buttons, in rows.
     pub buttons: Vec<Vec<Button>>,
+    /// For a new board: the platform's id of the game's previous board message, whose buttons
+    /// the adapter takes off.
+    pub previous_board: Option<String>,
 }
 
 impl Reply {
-    /// The text with mentions written `@name`.
+    /// The text with mentions written `@name` and game references `#n`.
     pub fn plain_text(&self) -> String {
         let mut out = String::new();
         for span in &self.spans {
             match span {
-                Span::Text(text) => out.push_str(text),
+                Span::Text(text) | Span::Strong(text) | Span::Code(text) => out.push_str(text),
                 Span::Mention(_, name) => {
                     out.push('@');
                     out.push_str(name);
+                }
+                Span::Game(game) => {
+                    out.push('#');
+                    out.push_str(&game.to_string());
                 }
             }
         }
@@ -72,15 +241,70 @@ impl Reply {
     pub fn all_buttons(&self) -> impl Iterator<Item = &Button> {
         self.buttons.iter().flatten()
     }
+
+    /// The refusal, if the request was refused.
+    pub fn refusal(&self) -> Option<&UserError> {
+        match &self.kind {
+            Kind::Refused(error) => Some(error),
+            _ => None,
+        }
+    }
+
+    /// The same reply, for the person who acted only.
+    #[must_use]
+    pub fn to_actor(mut self) -> Reply {
+        self.audience = Audience::Actor;
+        self
+    }
+
+    /// The same reply, placed as said.
+    #[must_use]
+    pub fn placed(mut self, placement: Placement) -> Reply {
+        self.placement = placement;
+        self
+    }
+
+    /// The same reply, about a game.
+    #[must_use]
+    pub fn about(mut self, game: GameNo) -> Reply {
+        self.game = Some(game);
+        self
+    }
+
+    /// The same reply, of another kind.
+    #[must_use]
+    pub fn of_kind(mut self, kind: Kind) -> Reply {
+        self.kind = kind;
+        self
+    }
+
+    /// The same reply as a look at a board: a new message that notifies nobody.
+    #[must_use]
+    pub fn as_look(mut self) -> Reply {
+        self.placement = Placement::New;
+        self.notify.clear();
+        self
+    }
+
+    /// Whether the request was carried out.
+    pub fn is_done(&self) -> bool {
+        self.kind == Kind::Done
+    }
 }
 
-/// A piece of reply text.
+/// A piece of reply text; each adapter renders it with its own escaping.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Span {
-    /// Plain text (the adapter escapes markup).
+    /// Plain text.
     Text(String),
+    /// Text shown strong (bold).
+    Strong(String),
+    /// Text shown as code (a command or a move).
+    Code(String),
     /// A mention of a user: the platform's user id and the display name.
     Mention(String, String),
+    /// A reference to a game of the chat, shown `#n`.
+    Game(GameNo),
 }
 
 /// A button: what it shows and the data it sends back (at most 64 bytes).

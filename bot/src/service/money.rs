@@ -5,7 +5,9 @@
 
 use crate::store::{GameRecord, User};
 
-use super::{Consequences, Ctx, Outcome2, Reply, Service, Span, UserError, mention, parse_amount};
+use super::{
+    Audience, Consequences, Ctx, Outcome2, Reply, Service, Span, UserError, mention, parse_amount,
+};
 
 /// How many people `/leaderboard` lists.
 const LEADERBOARD_SIZE: i64 = 10;
@@ -35,6 +37,7 @@ impl Service {
             text.push_str(" No staked games until the balance is above zero again.");
         }
         Ok(Reply {
+            audience: Audience::Actor,
             spans: vec![mention(&ctx.user), Span::Text(text)],
             ..Reply::default()
         })

@@ -13,11 +13,13 @@ impl Service {
         let id = record.game;
         spans.push(Span::Text(format!("Game #{} ({}): ", record.id, id.name())));
         let mut buttons = Vec::new();
+        let mut notify = Vec::new();
         if record.status == GameStatus::Active {
             match loaded.state.status() {
                 Status::Decision(seat) => {
                     if let Some(user) = holder(record, seat) {
                         spans.push(mention(user));
+                        notify.push(user.platform_user_id.clone());
                     }
                     spans.push(Span::Text(format!(" ({}) to move.", seat_name(id, seat.0))));
                     spans.extend(self.clock_spans(record));
@@ -47,7 +49,10 @@ impl Service {
             None
         };
         Ok(Reply {
+            placement: Placement::NewBoard,
+            game: Some(record.id),
             spans,
+            notify,
             picture,
             buttons,
             ..Reply::default()

@@ -175,6 +175,8 @@ impl Service {
             })
             .collect::<Vec<_>>();
         Ok(Reply {
+            audience: Audience::Actor,
+            game: Some(loaded.record.id),
             spans: vec![Span::Text(format!(
                 "Game #{}: moves of {piece}. Choose one:",
                 loaded.record.id
@@ -208,7 +210,9 @@ impl Service {
             return Ok(None);
         }
         let spans = vec![Span::Text("This request was already handled.\n".into())];
-        self.board_reply(current, spans).await.map(Some)
+        self.board_reply(current, spans)
+            .await
+            .map(|reply| Some(reply.as_look().of_kind(Kind::AlreadyHandled).to_actor()))
     }
 
     pub(super) fn check_turn(&self, ctx: &Ctx, loaded: &Loaded) -> Outcome2<()> {
@@ -278,7 +282,9 @@ impl Service {
             Err(StoreError::Conflict(Conflict::Duplicate)) => {
                 let current = self.load(ctx, loaded.record.id).await?;
                 let spans = vec![Span::Text("This request was already handled.\n".into())];
-                self.board_reply(&current, spans).await
+                self.board_reply(&current, spans)
+                    .await
+                    .map(|reply| reply.as_look().of_kind(Kind::AlreadyHandled).to_actor())
             }
             Err(StoreError::Conflict(Conflict::StaleSeq { .. })) => {
                 let current = self.load(ctx, loaded.record.id).await?;
@@ -362,7 +368,9 @@ impl Service {
         let spans = vec![Span::Text(
             "This board has changed; here is the current one.\n".into(),
         )];
-        self.board_reply(current, spans).await
+        self.board_reply(current, spans)
+            .await
+            .map(|reply| reply.as_look().of_kind(Kind::Stale).to_actor())
     }
 
     pub(super) async fn resign(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Reply> {
@@ -407,6 +415,7 @@ impl Service {
         ];
         spans.extend(pot_spans(&record, &winners));
         Ok(Reply {
+            game: Some(record.id),
             spans,
             ..Reply::default()
         })

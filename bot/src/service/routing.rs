@@ -4,16 +4,17 @@
 use super::*;
 
 impl Service {
-    /// Handles one request.
+    /// Handles one request. `None`: the request is not for the bot (ordinary chat text, a
+    /// command addressed to another bot) and gets no answer; nothing changed.
     ///
     /// # Errors
     /// Internal failures only; everything a user did wrong is answered in the reply.
-    pub async fn handle(&self, request: &Request) -> Result<Reply, ServiceError> {
+    pub async fn handle(&self, request: &Request) -> Result<Option<Reply>, ServiceError> {
         let span = tracing::info_span!(
             "request",
             platform = %request.platform,
             chat = %request.chat.0,
-            user = %request.user.0,
+            user = %request.actor.id,
             key = %request.request_key,
         );
         let result = self.handle_inner(request).instrument(span.clone()).await;
@@ -24,47 +25,17 @@ impl Service {
         result
     }
 
-    pub(super) async fn handle_inner(&self, request: &Request) -> Result<Reply, ServiceError> {
-        // Freshness of the remembered rows is judged by the store's clock, which wrote them.
-        let seen_now = Timestamp::now();
-        let (chat_key, user_key) = (
-            (request.platform, request.chat.0.clone()),
-            (request.platform, request.user.0.clone()),
-        );
-        let community = request
-            .community
-            .as_ref()
-            .map(|(id, name)| (id.as_str(), name.as_str()));
-        let chat = match self
-            .seen
-            .chat(&chat_key, &request.chat.1, community, seen_now)
+    pub(super) async fn handle_inner(
+        &self,
+        request: &Request,
+    ) -> Result<Option<Reply>, ServiceError> {
+        if let Input::Command(text) = &request.input
+            && !addressed_to_us(text, request.bot_username.as_deref())
         {
-            Some(chat) => chat,
-            None => {
-                let chat = self
-                    .store
-                    .upsert_chat(
-                        request.platform,
-                        &request.chat.0,
-                        &request.chat.1,
-                        community,
-                    )
-                    .await?;
-                self.seen.remember_chat(chat_key, &chat);
-                chat
-            }
-        };
-        let user = match self.seen.user(&user_key, &request.user.1, seen_now) {
-            Some(user) => user,
-            None => {
-                let user = self
-                    .store
-                    .upsert_user(request.platform, &request.user.0, &request.user.1)
-                    .await?;
-                self.seen.remember_user(user_key, &user);
-                user
-            }
-        };
+            return Ok(None);
+        }
+        let chat = self.chat_of(request).await?;
+        let user = self.user_of(request.platform, &request.actor).await?;
         let ctx = Ctx {
             chat,
             user,
@@ -79,23 +50,79 @@ impl Service {
             Input::Command(text) => self.command(&ctx, text).await,
             Input::Button(data) => self.button(&ctx, data).await,
         };
+        let address = Address {
+            platform: request.platform,
+            chat: request.chat.0.clone(),
+            thread: request.thread.clone(),
+        };
         match result {
             Ok(mut reply) => {
-                reply.chat.clone_from(&request.chat.0);
-                Ok(reply)
+                reply.address = address;
+                Ok(Some(reply))
             }
-            Err(Failure::User(UserError::Conflict(Conflict::Duplicate))) => Ok(Reply {
-                chat: request.chat.0.clone(),
+            Err(Failure::User(UserError::Conflict(Conflict::Duplicate))) => Ok(Some(Reply {
+                address,
+                audience: Audience::Actor,
+                kind: Kind::AlreadyHandled,
                 spans: vec![Span::Text(ALREADY_HANDLED.into())],
                 ..Reply::default()
-            }),
-            Err(Failure::User(error)) => Ok(Reply {
-                chat: request.chat.0.clone(),
+            })),
+            Err(Failure::User(error)) => Ok(Some(Reply {
+                address,
+                audience: Audience::Actor,
                 spans: vec![Span::Text(sorry(&error))],
+                kind: Kind::Refused(error),
                 ..Reply::default()
-            }),
+            })),
             Err(Failure::Internal(error)) => Err(error),
         }
+    }
+
+    /// The chat of a request, from the cache of recently seen chats or the store.
+    async fn chat_of(&self, request: &Request) -> Result<Chat, ServiceError> {
+        // Freshness of the remembered rows is judged by the store's clock, which wrote them.
+        let seen_now = Timestamp::now();
+        let chat_key = (request.platform, request.chat.0.clone());
+        let community = request
+            .community
+            .as_ref()
+            .map(|(id, name)| (id.as_str(), name.as_str()));
+        if let Some(chat) = self
+            .seen
+            .chat(&chat_key, &request.chat.1, community, seen_now)
+        {
+            return Ok(chat);
+        }
+        let chat = self
+            .store
+            .upsert_chat(
+                request.platform,
+                &request.chat.0,
+                &request.chat.1,
+                community,
+            )
+            .await?;
+        self.seen.remember_chat(chat_key, &chat);
+        Ok(chat)
+    }
+
+    /// The user row of a person the platform identified, from the cache or the store.
+    pub(super) async fn user_of(
+        &self,
+        platform: Platform,
+        person: &Person,
+    ) -> Result<User, ServiceError> {
+        let seen_now = Timestamp::now();
+        let user_key = (platform, person.id.clone());
+        if let Some(user) = self.seen.user(&user_key, &person.name, seen_now) {
+            return Ok(user);
+        }
+        let user = self
+            .store
+            .upsert_user(platform, &person.id, &person.name)
+            .await?;
+        self.seen.remember_user(user_key, &user);
+        Ok(user)
     }
 
     pub(super) async fn command(&self, ctx: &Ctx, text: &str) -> Outcome2<Reply> {
@@ -123,12 +150,16 @@ impl Service {
             "board" => {
                 let game = self.pick_game(ctx, game_number(args).0, false).await?;
                 let loaded = self.load(ctx, game).await?;
-                self.board_reply(&loaded, Vec::new()).await
+                self.board_reply(&loaded, Vec::new())
+                    .await
+                    .map(Reply::as_look)
             }
             "moves" => {
                 let game = self.pick_game(ctx, game_number(args).0, false).await?;
                 let loaded = self.load(ctx, game).await?;
-                Ok(text_reply(text::moves(&loaded.record, &loaded.state)))
+                Ok(text_reply(text::moves(&loaded.record, &loaded.state))
+                    .about(game)
+                    .to_actor())
             }
             "history" => {
                 let game = self.pick_game(ctx, game_number(args).0, false).await?;
@@ -136,7 +167,9 @@ impl Service {
                 let Some(full) = full.filter(|full| full.record.chat == ctx.chat.id) else {
                     return Err(UserError::NoSuchGame(game).into());
                 };
-                Ok(text_reply(text::history(&full.record, &full.actions)))
+                Ok(text_reply(text::history(&full.record, &full.actions))
+                    .about(game)
+                    .to_actor())
             }
             "resign" => {
                 // Before picking the game, which a repeated resignation has already ended.
@@ -166,10 +199,10 @@ impl Service {
                 None => Err(UserError::Usage("/rules <game>, e.g. /rules konane").into()),
                 Some(name) => {
                     let id = parse_game(name)?;
-                    Ok(text_reply(text::rules(id).to_string()))
+                    Ok(text_reply(text::rules(id).to_string()).to_actor())
                 }
             },
-            "help" | "start" => Ok(text_reply(text::HELP.to_string())),
+            "help" | "start" => Ok(text_reply(text::HELP.to_string()).to_actor()),
             other => Err(UserError::UnknownCommand(other.to_string()).into()),
         }
     }
@@ -197,7 +230,9 @@ impl Service {
             ('b', &[game]) => {
                 let game = GameNo(game);
                 let loaded = self.load(ctx, game).await?;
-                self.board_reply(&loaded, Vec::new()).await
+                self.board_reply(&loaded, Vec::new())
+                    .await
+                    .map(Reply::as_look)
             }
             ('a', &[no]) => {
                 self.settle(ctx, &format!("#{no}"), Settlement::Accept)
@@ -248,4 +283,17 @@ pub(super) fn game_number(args: &str) -> (Option<GameNo>, &str) {
         }
     }
     (None, args)
+}
+
+/// Whether a command's text is for this bot: it starts with `/`, and a `/cmd@name` names
+/// `bot` (case-insensitive). Ordinary chat text is not a command and gets no answer.
+pub(super) fn addressed_to_us(text: &str, bot: Option<&str>) -> bool {
+    let Some(rest) = text.trim_start().strip_prefix('/') else {
+        return false;
+    };
+    let word = rest.split(char::is_whitespace).next().unwrap_or("");
+    match (word.split_once('@'), bot) {
+        (Some((_, name)), Some(bot)) => name.eq_ignore_ascii_case(bot),
+        _ => true,
+    }
 }

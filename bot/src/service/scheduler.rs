@@ -69,7 +69,11 @@ impl Service {
                 " has expired: nobody took it in time. /play makes a new one.".into(),
             ));
             replies.push(Reply {
-                chat: chat.platform_chat_id,
+                address: Address {
+                    platform: chat.platform,
+                    chat: chat.platform_chat_id,
+                    thread: None,
+                },
                 spans,
                 ..Reply::default()
             });
@@ -110,6 +114,8 @@ impl Service {
             return Ok(None);
         };
         let mut spans = vec![mention(user)];
+        // A reminder notifies the player to move; a time-out, those who may claim the win.
+        let mut notified = vec![user.platform_user_id.clone()];
         match due {
             Due::Reminder => {
                 if clock.deadline_at <= now
@@ -136,6 +142,10 @@ impl Service {
                     .into_iter()
                     .filter(|other| other.id != user.id)
                     .collect();
+                notified = opponents
+                    .iter()
+                    .map(|other| other.platform_user_id.clone())
+                    .collect();
                 for (i, opponent) in opponents.iter().enumerate() {
                     if i > 0 {
                         spans.push(Span::Text(" or ".into()));
@@ -149,7 +159,13 @@ impl Service {
             }
         }
         Ok(Some(Reply {
-            chat: chat.platform_chat_id,
+            address: Address {
+                platform: chat.platform,
+                chat: chat.platform_chat_id,
+                thread: None,
+            },
+            game: Some(record.id),
+            notify: notified,
             spans,
             buttons: vec![vec![button(
                 &format!("Board #{}", record.id),

@@ -3,7 +3,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use tabula_bot::service::{Clock, Dice, Input, Reply, Request, Service};
+use tabula_bot::local::typed_mentions;
+use tabula_bot::service::{Clock, Dice, Input, Person, Reply, Request, Service};
 use tabula_bot::store::{
     CommunityId, GameNo, GameRecord, History, LedgerEntry, Platform, Store, Timestamp, Wallet,
 };
@@ -66,20 +67,24 @@ impl Table {
     }
 
     pub fn request(&self, user: &str, input: Input) -> Request {
-        Request {
-            platform: Platform::Local,
-            chat: ("chat1".into(), "Test chat".into()),
-            user: (user.into(), user.to_uppercase()),
-            community: None,
-            moderator: self.moderators.contains(&user),
-            request_key: format!("k{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
+        let mut request = Request::new(
+            Platform::Local,
+            ("chat1", "Test chat"),
+            Person::new(user, user.to_uppercase()).with_username(user),
+            format!("k{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
             input,
+        );
+        request.moderator = self.moderators.contains(&user);
+        if let Input::Command(text) = &request.input {
+            request.mentions = typed_mentions(text);
         }
+        request
     }
 
     pub async fn send(&self, request: &Request) -> Reply {
         match self.service.handle(request).await {
-            Ok(reply) => reply,
+            Ok(Some(reply)) => reply,
+            Ok(None) => panic!("no answer to {:?}", request.input),
             Err(error) => panic!("internal failure: {}", super::chain(&error)),
         }
     }
