@@ -247,6 +247,16 @@ impl AnyGame {
         with_game!(self, g => script::legal_lines(g))
     }
 
+    /// At a chance node, each outcome as the action that rolls it (`roll:<outcome>`, in
+    /// canonical notation) with its exact weight, in the engine's order; empty elsewhere.
+    pub fn chance_outcomes(&self) -> Vec<(String, u32)> {
+        with_game!(self, g => g
+            .outcomes()
+            .into_iter()
+            .map(|(roll, weight)| (format!("roll:{roll}"), weight))
+            .collect())
+    }
+
     /// The text of `tabula rules show`.
     pub fn show_text(&self) -> String {
         with_game!(self, g => script::show_text(g))

@@ -304,16 +304,11 @@ impl Service {
         played: &mut Played,
     ) -> Result<(), ServiceError> {
         while state.status() == Status::Chance {
-            let mut outcomes = Vec::new();
-            for line in state.legal_lines() {
-                let (roll, weight) = line
-                    .rsplit_once(' ')
-                    .ok_or_else(|| ServiceError::Corrupt(format!("chance line {line:?}")))?;
-                let weight: u64 = weight
-                    .parse()
-                    .map_err(|_| ServiceError::Corrupt(format!("chance weight {line:?}")))?;
-                outcomes.push((roll.to_string(), weight));
-            }
+            let outcomes: Vec<(String, u64)> = state
+                .chance_outcomes()
+                .into_iter()
+                .map(|(roll, weight)| (roll, u64::from(weight)))
+                .collect();
             let roll = self.dice.pick(&outcomes)?;
             let applied = state
                 .apply_text(&roll)
