@@ -11,7 +11,8 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use crate::service::{
-    Audience, Button, Input, Mention, Person, Placement, Reply, Request, Service,
+    Audience, Button, Clock, Input, Mention, Person, Placement, Reply, Request, Service,
+    ServiceError, UNAVAILABLE, duration, parse_duration,
 };
 use crate::store::Platform;
 
@@ -36,6 +37,7 @@ pub struct Session<'a> {
     run: String,
     line: u64,
     pictures: u64,
+    pictures_failed: bool,
 }
 
 impl<'a> Session<'a> {
@@ -52,6 +54,7 @@ impl<'a> Session<'a> {
             run: format!("{run:x}"),
             line: 0,
             pictures: 0,
+            pictures_failed: false,
         }
     }
 
@@ -72,9 +75,20 @@ impl<'a> Session<'a> {
         input: impl BufRead,
         output: &mut impl Write,
     ) -> Result<(), LocalError> {
-        for line in input.lines() {
-            let line = line?;
-            self.line(&line, output).await?;
+        for bytes in input.split(b'\n') {
+            let bytes = bytes?;
+            match std::str::from_utf8(&bytes) {
+                Ok(line) => self.line(line, output).await?,
+                Err(_) => {
+                    // One bad line is refused; the session goes on.
+                    self.line += 1;
+                    writeln!(
+                        output,
+                        "? line {} is not valid UTF-8 text; nothing was done",
+                        self.line
+                    )?;
+                }
+            }
             output.flush()?;
         }
         Ok(())
@@ -101,6 +115,9 @@ impl<'a> Session<'a> {
         if user.is_empty() || user.contains(char::is_whitespace) {
             writeln!(output, "? a user name is one word, e.g. `alice: /help`")?;
             return Ok(());
+        }
+        if let Some(rest) = text.strip_prefix("/wait") {
+            return self.wait(rest.trim(), output).await;
         }
         let input = if let Some(number) = text.strip_prefix('#') {
             let Some(button) = number
@@ -149,6 +166,11 @@ impl<'a> Session<'a> {
             Ok(None) => {}
             Err(error) => internal(&error, output)?,
         }
+        self.tick(output).await
+    }
+
+    /// Runs the scheduler and shows what it says.
+    async fn tick(&mut self, output: &mut impl Write) -> Result<(), LocalError> {
         match self.service.tick().await {
             Ok(replies) => {
                 for reply in replies {
@@ -160,17 +182,49 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
+    /// `/wait <duration>` (local only): the session's clock moves on, and the scheduler runs,
+    /// so that reminders and time-outs can be seen without waiting.
+    async fn wait(&mut self, text: &str, output: &mut impl Write) -> Result<(), LocalError> {
+        let Some(millis) = parse_duration(text).filter(|_| !text.is_empty()) else {
+            writeln!(
+                output,
+                "? write how long to wait, e.g. `/wait 36h` or `/wait 2d` (local sessions only)"
+            )?;
+            return Ok(());
+        };
+        if !matches!(self.service.clock(), Clock::Offset(_) | Clock::Manual(_)) {
+            writeln!(output, "? this session's clock cannot be moved")?;
+            return Ok(());
+        }
+        self.service.clock().advance(millis);
+        writeln!(output, "(the clock moves on by {})", duration(millis))?;
+        self.tick(output).await
+    }
+
     fn show(&mut self, reply: &Reply, output: &mut impl Write) -> Result<(), LocalError> {
         writeln!(output, "{}", reply.plain_text())?;
         if let Some(png) = &reply.picture {
             match &self.images {
                 Some(dir) => {
-                    std::fs::create_dir_all(dir)?;
                     self.pictures += 1;
                     let path = dir.join(format!("{}-{:04}.png", self.run, self.pictures));
-                    std::fs::write(&path, png)?;
-                    writeln!(output, "  picture: {}", path.display())?;
+                    let written =
+                        std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, png));
+                    match written {
+                        Ok(()) => writeln!(output, "  picture: {}", path.display())?,
+                        Err(error) => {
+                            // Said once; the session goes on without pictures.
+                            writeln!(
+                                output,
+                                "! cannot write pictures to {}: {error}; going on without them",
+                                dir.display()
+                            )?;
+                            self.images = None;
+                            self.pictures_failed = true;
+                        }
+                    }
                 }
+                None if self.pictures_failed => {}
                 None => writeln!(output, "  (picture not saved: pass --images DIR)")?,
             }
         }
@@ -200,12 +254,17 @@ pub fn typed_mentions(text: &str) -> Vec<Mention> {
         .collect()
 }
 
-/// Prints an internal failure with its chain of causes.
-fn internal(error: &dyn std::error::Error, output: &mut impl Write) -> Result<(), LocalError> {
-    writeln!(
-        output,
-        "! internal error: {}",
-        crate::service::error_chain(error)
-    )?;
+/// Prints an internal failure with its chain of causes (a database out of reach is said
+/// plainly: the person may try again).
+fn internal(error: &ServiceError, output: &mut impl Write) -> Result<(), LocalError> {
+    if error.is_unavailable() {
+        writeln!(output, "! {UNAVAILABLE}")?;
+    } else {
+        writeln!(
+            output,
+            "! internal error: {}",
+            crate::service::error_chain(error)
+        )?;
+    }
     Ok(())
 }

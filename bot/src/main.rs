@@ -1,12 +1,13 @@
 //! The `tabula` binary: the command line of the Tabula bot.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use tabula_bot::local::Session;
-use tabula_bot::service::{Dice, Service};
+use tabula_bot::service::{Clock, Dice, Service};
 use tabula_bot::store::{DatabaseUrl, Store};
 
 mod rules_cli;
@@ -45,7 +46,10 @@ struct LocalArgs {
 fn main() -> ExitCode {
     // Settings: real environment variables win over `.env` (see `.env.example`).
     let dotenv = dotenvy::dotenv();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error),
+    };
     init_logs();
     if let Err(error) = dotenv
         && !error.not_found()
@@ -64,6 +68,29 @@ fn main() -> ExitCode {
     }
 }
 
+/// A command line that cannot be parsed. `tabula rules` keeps the rules contract: one line on
+/// stderr, exit status 2; help and version go to stdout as usual.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) || std::env::args().nth(1).as_deref() != Some("rules")
+    {
+        let _ = error.print();
+        return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
+    }
+    let rendered = error.render().to_string();
+    let line = rendered
+        .lines()
+        .find(|line| !line.trim().is_empty())
+        .unwrap_or("error: bad arguments");
+    eprintln!("{}", line.trim());
+    ExitCode::from(2)
+}
+
 /// Logs go to stderr, at the level of `TABULA_LOG` (`error`, `warn`, `info`, `debug`, `trace`;
 /// default `warn`), so stdout stays the command's own output.
 fn init_logs() {
@@ -79,10 +106,14 @@ fn init_logs() {
 }
 
 fn local(args: &LocalArgs) -> anyhow::Result<()> {
-    let url: DatabaseUrl = args
-        .database
-        .parse()
-        .context("bad --database / DATABASE_URL")?;
+    // `DATABASE_URL=` (set but empty) means the default, like an unset one.
+    let url: DatabaseUrl = if args.database.trim().is_empty() {
+        DatabaseUrl::default()
+    } else {
+        args.database
+            .parse()
+            .context("bad --database / DATABASE_URL")?
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -91,7 +122,20 @@ fn local(args: &LocalArgs) -> anyhow::Result<()> {
         let store = Store::connect(&url)
             .await
             .with_context(|| format!("cannot open the {} database", url.scheme()))?;
-        let service = Service::new(store.clone(), Dice::Os);
+        // The session's clock is the system's, moved forward by `/wait`.
+        let service = Service::new(store.clone(), Dice::Os).with_clock(Clock::offset());
+        if std::io::stdin().is_terminal() {
+            eprintln!(
+                "tabula local: {} database, {}; type `alice: /help` to start \
+                 (`<user>: <command>`, `<user>: #<button>`, `/wait 36h` moves the clock).",
+                url.backend()
+                    .map_or("unknown".to_string(), |b| b.to_string()),
+                args.images.as_deref().map_or_else(
+                    || "pictures not saved (--images DIR saves them)".to_string(),
+                    |dir| format!("pictures in {}", dir.display())
+                )
+            );
+        }
         let mut session =
             Session::new(&service, args.images.as_deref()).with_moderators(args.moderators.clone());
         let stdin = std::io::stdin();

@@ -38,20 +38,21 @@ struct Setup {
     /// The game: konane, koan, kolowis, coan-ki or pachisi.
     game: String,
     /// A game option as key=value (repeatable), e.g. size=10.
-    #[arg(long = "option", value_name = "K=V")]
+    #[arg(long = "option", value_name = "K=V", allow_hyphen_values = true)]
     options: Vec<String>,
     /// Start from this position string instead of the initial position.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
     /// Space-separated actions to apply first; rolls are written roll:<outcome>.
-    #[arg(long, default_value = "")]
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
     moves: String,
 }
 
 impl Setup {
     /// The game after the moves, and the last action applied.
     fn game(&self) -> Result<(AnyGame, Option<AnyApplied>), SetupError> {
-        let id: GameId = self.game.parse()?;
+        // Game names are case-insensitive everywhere (`Konane` as in `/play Konane`).
+        let id: GameId = self.game.to_lowercase().parse()?;
         let options: Vec<&str> = self.options.iter().map(String::as_str).collect();
         let mut game = AnyGame::start(id, &options, self.position.as_deref())?;
         let last = game.apply_actions(&self.moves)?;

@@ -241,6 +241,17 @@ pub enum ServiceError {
     Corrupt(String),
 }
 
+impl ServiceError {
+    /// Whether the database could not be reached: the adapter tells the person "the bot
+    /// cannot reach its database; try again in a minute" ([`UNAVAILABLE`]).
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, ServiceError::Store(error) if error.is_unavailable())
+    }
+}
+
+/// What an adapter tells a person when the database cannot be reached.
+pub const UNAVAILABLE: &str = "The bot cannot reach its database; try again in a minute.";
+
 /// Why a request did not succeed.
 pub(super) enum Failure {
     User(UserError),

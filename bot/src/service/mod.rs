@@ -60,7 +60,7 @@ use seen::*;
 use config::Terms;
 pub use dice::Dice;
 pub use scheduler::spawn_scheduler;
-pub use time::Clock;
+pub use time::{Clock, duration, parse_duration};
 
 /// Who sent a request, where, and when.
 struct Ctx {
@@ -155,6 +155,11 @@ impl Service {
     pub fn with_clock(mut self, clock: Clock) -> Service {
         self.clock = clock;
         self
+    }
+
+    /// The clock the service decides by.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     /// The store.

@@ -19,6 +19,9 @@ pub enum Clock {
     System,
     /// A clock that stands still until moved (tests); shared by its clones.
     Manual(Arc<AtomicI64>),
+    /// The system clock plus an offset that only grows (`tabula local`'s `/wait`); shared by
+    /// its clones.
+    Offset(Arc<AtomicI64>),
 }
 
 impl Clock {
@@ -27,18 +30,24 @@ impl Clock {
         Clock::Manual(Arc::new(AtomicI64::new(start.0)))
     }
 
+    /// The system clock, to be moved forward by [`Clock::advance`].
+    pub fn offset() -> Clock {
+        Clock::Offset(Arc::new(AtomicI64::new(0)))
+    }
+
     /// The time now.
     pub fn now(&self) -> Timestamp {
         match self {
             Clock::System => Timestamp::now(),
             Clock::Manual(millis) => Timestamp(millis.load(Ordering::SeqCst)),
+            Clock::Offset(offset) => Timestamp::now().plus_millis(offset.load(Ordering::SeqCst)),
         }
     }
 
-    /// Moves a manual clock on by `millis` (the system clock cannot be moved).
+    /// Moves a manual or offset clock on by `millis` (the system clock cannot be moved).
     pub fn advance(&self, millis: i64) {
-        if let Clock::Manual(now) = self {
-            now.fetch_add(millis, Ordering::SeqCst);
+        if let Clock::Manual(moved) | Clock::Offset(moved) = self {
+            moved.fetch_add(millis, Ordering::SeqCst);
         }
     }
 }

@@ -1012,6 +1012,19 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// Whether the database could not be reached (the server is down or out of
+    /// connections): the request may be tried again later.
+    pub fn is_unavailable(&self) -> bool {
+        let source = match self {
+            StoreError::Connect { source, .. } | StoreError::Database { source, .. } => source,
+            _ => return false,
+        };
+        matches!(
+            source,
+            sqlx::Error::PoolTimedOut | sqlx::Error::Io(_) | sqlx::Error::PoolClosed
+        )
+    }
+
     /// The conflict, when this error is one (as opposed to an internal failure).
     pub fn conflict(&self) -> Option<&Conflict> {
         match self {

@@ -29,6 +29,9 @@ static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgre
 /// The most connections the store opens.
 const MAX_CONNECTIONS: u32 = 16;
 
+/// How long a request waits for a connection before it fails.
+const ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// A PostgreSQL database.
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
@@ -46,8 +49,11 @@ impl PostgresStore {
             source,
         };
         let options = PgConnectOptions::from_str(url.expose_secret()).map_err(connect_error)?;
+        // Fail fast when the server is gone (the pool reconnects by itself when it is back):
+        // a request waits a few seconds for a connection, not sqlx's default 30.
         let pool = PgPoolOptions::new()
             .max_connections(MAX_CONNECTIONS)
+            .acquire_timeout(ACQUIRE_TIMEOUT)
             .connect_with(options)
             .await
             .map_err(connect_error)?;
