@@ -567,12 +567,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         summary: "Lists the commands; with a command's name, explains it.",
         example: "/help play",
         access: Access::Anyone,
-        options: &[opt(
-            "command",
-            "A command to explain",
-            false,
-            Kind::Command,
-        )],
+        options: &[opt("command", "A command to explain", false, Kind::Command)],
     },
 ];
 
@@ -585,10 +580,31 @@ pub fn find(name: &str) -> Option<&'static CommandSpec> {
 
 /// The command with this id.
 pub fn spec(id: CommandId) -> &'static CommandSpec {
-    COMMANDS
-        .iter()
-        .find(|spec| spec.id == id)
-        .unwrap_or(&COMMANDS[COMMANDS.len() - 1])
+    // An exhaustive match: a new command fails to compile here until it has its place in
+    // `COMMANDS` (and the test `every_id_has_its_spec` checks the places).
+    let index = match id {
+        CommandId::Play => 0,
+        CommandId::Accept => 1,
+        CommandId::Decline => 2,
+        CommandId::Cancel => 3,
+        CommandId::Move => 4,
+        CommandId::Board => 5,
+        CommandId::Moves => 6,
+        CommandId::History => 7,
+        CommandId::Resign => 8,
+        CommandId::Abort => 9,
+        CommandId::Claim => 10,
+        CommandId::Vacation => 11,
+        CommandId::Games => 12,
+        CommandId::Wallet => 13,
+        CommandId::Leaderboard => 14,
+        CommandId::Config => 15,
+        CommandId::Grant => 16,
+        CommandId::Take => 17,
+        CommandId::Rules => 18,
+        CommandId::Help => 19,
+    };
+    &COMMANDS[index]
 }
 
 /// User input, shortened for an answer: at most [`QUOTE_CHARS`] characters, then `…`; control
@@ -713,9 +729,7 @@ pub enum ParseError {
         option: &'static str,
     },
     /// A game name that is none of the five: `/play chess`.
-    #[error(
-        "there is no game `{value}`; the games are konane, koan, kolowis, coan-ki and pachisi"
-    )]
+    #[error("there is no game `{value}`; the games are konane, koan, kolowis, coan-ki and pachisi")]
     UnknownGame {
         /// What was typed.
         value: String,
@@ -830,17 +844,13 @@ pub fn parse(text: &str, bot_username: Option<&str>) -> Parse {
         Some((name, to)) => (name, Some(to)),
         None => (head, None),
     };
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_')
-    {
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Parse::NotForUs;
     }
-    if let (Some(to), Some(ours)) = (addressee, bot_username) {
-        if !to.eq_ignore_ascii_case(ours.trim_start_matches('@')) {
-            return Parse::NotForUs;
-        }
+    if let (Some(to), Some(ours)) = (addressee, bot_username)
+        && !to.eq_ignore_ascii_case(ours.trim_start_matches('@'))
+    {
+        return Parse::NotForUs;
     }
     let name = name.to_ascii_lowercase();
     let Some(spec) = find(&name) else {
@@ -882,11 +892,7 @@ fn words(args: &str) -> Vec<(usize, &str)> {
 fn parse_args(spec: &'static CommandSpec, args: &str) -> Result<ParsedCommand, ParseError> {
     let mut parsed = ParsedCommand::new(spec);
     let words = words(args);
-    let users = spec
-        .options
-        .iter()
-        .filter(|o| o.kind == Kind::User)
-        .count();
+    let users = spec.options.iter().filter(|o| o.kind == Kind::User).count();
     let game_number = spec.options.iter().find(|o| o.kind == Kind::GameNumber);
     let word_option = spec.options.iter().find_map(|o| match o.form {
         TextForm::Word { key, default } => Some((o, key, default)),
@@ -922,32 +928,31 @@ fn parse_args(spec: &'static CommandSpec, args: &str) -> Result<ParsedCommand, P
                 seen.push(option.name);
                 continue;
             }
-            if word.starts_with('#') && seen.contains(&option.name) && positional.peek().is_none()
-            {
+            if word.starts_with('#') && seen.contains(&option.name) && positional.peek().is_none() {
                 return Err(ParseError::Repeated {
                     option: option.name.to_string(),
                 });
             }
         }
-        if let Some(option) = positional.peek() {
-            if matches!(option.kind, Kind::Move | Kind::Text) {
-                let rest = args[offset..].trim_end();
-                let max = if option.kind == Kind::Move {
-                    MAX_MOVE_CHARS
-                } else {
-                    MAX_TEXT_CHARS
-                };
-                if rest.chars().count() > max {
-                    return Err(ParseError::TooLong {
-                        option: option.name,
-                        max,
-                    });
-                }
-                parsed.text = Some(rest.to_string());
-                seen.push(option.name);
-                positional.next();
-                break;
+        if let Some(option) = positional.peek()
+            && matches!(option.kind, Kind::Move | Kind::Text)
+        {
+            let rest = args[offset..].trim_end();
+            let max = if option.kind == Kind::Move {
+                MAX_MOVE_CHARS
+            } else {
+                MAX_TEXT_CHARS
+            };
+            if rest.chars().count() > max {
+                return Err(ParseError::TooLong {
+                    option: option.name,
+                    max,
+                });
             }
+            parsed.text = Some(rest.to_string());
+            seen.push(option.name);
+            positional.next();
+            break;
         }
         if users > 0 && (word.starts_with('@') || word.starts_with("<@")) {
             let token = parse_mention(word)?;
@@ -973,42 +978,41 @@ fn parse_args(spec: &'static CommandSpec, args: &str) -> Result<ParsedCommand, P
                 parsed.integers.push((option.name, default));
                 continue;
             }
-            if let Some((k, value)) = word.split_once('=') {
-                if k.eq_ignore_ascii_case(key) {
-                    if !word_seen {
-                        return Err(ParseError::Unexpected { value: quote(word) });
-                    }
-                    if seen.contains(&key) {
-                        return Err(ParseError::Repeated {
-                            option: key.to_string(),
-                        });
-                    }
-                    seen.push(key);
-                    let level = parse_integer(option, value)?;
-                    for entry in &mut parsed.integers {
-                        if entry.0 == option.name {
-                            entry.1 = level;
-                        }
-                    }
-                    continue;
+            if let Some((k, value)) = word.split_once('=')
+                && k.eq_ignore_ascii_case(key)
+            {
+                if !word_seen {
+                    return Err(ParseError::Unexpected { value: quote(word) });
                 }
+                if seen.contains(&key) {
+                    return Err(ParseError::Repeated {
+                        option: key.to_string(),
+                    });
+                }
+                seen.push(key);
+                let level = parse_integer(option, value)?;
+                for entry in &mut parsed.integers {
+                    if entry.0 == option.name {
+                        entry.1 = level;
+                    }
+                }
+                continue;
             }
         }
-        if let Some((key, value)) = word.split_once('=') {
-            if let Some(option) = spec
+        if let Some((key, value)) = word.split_once('=')
+            && let Some(option) = spec
                 .options
                 .iter()
                 .find(|o| o.form == TextForm::Keyed && key.eq_ignore_ascii_case(o.name))
-            {
-                if seen.contains(&option.name) {
-                    return Err(ParseError::Repeated {
-                        option: option.name.to_string(),
-                    });
-                }
-                seen.push(option.name);
-                set_value(&mut parsed, option, value)?;
-                continue;
+        {
+            if seen.contains(&option.name) {
+                return Err(ParseError::Repeated {
+                    option: option.name.to_string(),
+                });
             }
+            seen.push(option.name);
+            set_value(&mut parsed, option, value)?;
+            continue;
         }
         if parsed.mentions.len() < required_users {
             // `/grant bob 50`: the person comes first.
@@ -1264,7 +1268,10 @@ fn placeholder(option: &OptionSpec) -> String {
     };
     let angled = matches!(
         (option.form, option.kind),
-        (TextForm::Positional, Kind::Game | Kind::Move | Kind::Integer { .. })
+        (
+            TextForm::Positional,
+            Kind::Game | Kind::Move | Kind::Integer { .. }
+        )
     );
     match (option.required, angled) {
         (true, true) => format!("<{inner}>"),
@@ -1281,11 +1288,7 @@ fn usage(spec: &CommandSpec) -> String {
         .iter()
         .filter(|o| o.kind == Kind::GameNumber)
         .chain(spec.options.iter().filter(|o| o.kind != Kind::GameNumber));
-    let users = spec
-        .options
-        .iter()
-        .filter(|o| o.kind == Kind::User)
-        .count();
+    let users = spec.options.iter().filter(|o| o.kind == Kind::User).count();
     let mut users_shown = false;
     for option in ordered {
         if option.kind == Kind::User && users > 1 {
@@ -1497,8 +1500,9 @@ mod tests {
 
     #[test]
     fn every_id_has_its_spec() {
-        for command in COMMANDS {
+        for (index, command) in COMMANDS.iter().enumerate() {
             assert_eq!(spec(command.id).name, command.name);
+            assert!(COMMANDS[..index].iter().all(|c| c.id != command.id));
         }
     }
 
