@@ -489,7 +489,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "config",
         aliases: &["settings"],
         hidden_aliases: &[],
-        description: "Show the settings here (moderators change them)",
+        description: "Show the settings here, or change them",
         summary: "Shows this server's or group's settings to anyone. Moderators change them \
                   with key=value pairs, all or none.",
         example: "/config time=2d max_stake=500",
@@ -1311,7 +1311,7 @@ fn access_note(access: Access) -> &'static str {
     }
 }
 
-/// The answer to `/help`: one line per command (moderators' commands last and marked), the
+/// The answer to `/help`: one line per command (moderators' commands last, each marked), the
 /// games, and how to learn more. It fits one Discord message.
 pub fn help() -> String {
     let mut lines = vec!["Tabula: traditional board games. Commands:".to_string()];
@@ -1330,7 +1330,6 @@ pub fn help() -> String {
             .filter(|s| s.access != Access::Moderators)
             .map(line),
     );
-    lines.push("For moderators:".to_string());
     lines.extend(
         COMMANDS
             .iter()
