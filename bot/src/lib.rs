@@ -1,5 +1,6 @@
 //! The Tabula bot as a library: what the `tabula` binary and the tests share.
 
+pub mod catalogue;
 pub mod local;
 pub mod service;
 pub mod store;
