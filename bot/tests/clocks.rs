@@ -225,9 +225,9 @@ async fn vacation(url: DatabaseUrl) {
             "/vacation 4",
             "you have taken 2 of 5 vacation days this month",
         ),
-        ("/vacation 0", "take from 1 to 5 vacation days"),
+        ("/vacation 0", "`days` must be from 1"),
         ("/vacation 6", "take from 1 to 5 vacation days"),
-        ("/vacation soon", "take from 1 to 5 vacation days"),
+        ("/vacation soon", "`days` must be a whole number"),
     ] {
         let reply = table.cmd(&late, args).await;
         assert!(text(&reply).contains(answer), "{args}: {}", text(&reply));

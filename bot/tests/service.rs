@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use common::table::{Lcg, scripted_dice};
 use common::{SqliteFile, connect, on_postgres};
+use tabula_bot::catalogue::ParseError;
 use tabula_bot::local::typed_mentions;
 use tabula_bot::service::{Audience, Input, Person, Reply, Request, Service, UserError};
 use tabula_bot::store::{DatabaseUrl, GameNo, GameStatus, History, Platform, Store};
@@ -484,7 +485,13 @@ async fn bad_input_gets_clear_messages() {
     let cases: [(&str, Check); 8] = [
         ("/frobnicate", |e| matches!(e, UserError::UnknownCommand(_))),
         ("/play chess @bob", |e| {
-            matches!(e, UserError::UnknownGame(_))
+            matches!(
+                e,
+                UserError::BadArguments {
+                    error: ParseError::UnknownGame { .. },
+                    ..
+                }
+            )
         }),
         ("/play konane @bob size=7x", |e| {
             matches!(e, UserError::Setup(_))
@@ -492,10 +499,26 @@ async fn bad_input_gets_clear_messages() {
         ("/play konane @bob @carol", |e| {
             matches!(e, UserError::Players { named: 3, .. })
         }),
-        ("/play", |e| matches!(e, UserError::Usage(_))),
+        ("/play", |e| {
+            matches!(
+                e,
+                UserError::BadArguments {
+                    error: ParseError::Missing { .. },
+                    ..
+                }
+            )
+        }),
         ("/accept", |e| matches!(e, UserError::NoChallenge)),
         ("/board", |e| matches!(e, UserError::NoGame)),
-        ("/rules", |e| matches!(e, UserError::Usage(_))),
+        ("/rules", |e| {
+            matches!(
+                e,
+                UserError::BadArguments {
+                    error: ParseError::Missing { .. },
+                    ..
+                }
+            )
+        }),
     ];
     for (input, check) in cases {
         let reply = table.cmd("alice", input).await;

@@ -15,6 +15,14 @@ pub enum UserError {
     /// Wrong arguments.
     #[error("usage: {0}")]
     Usage(&'static str),
+    /// Arguments the catalogue cannot read.
+    #[error("{error}; usage: {usage}")]
+    BadArguments {
+        /// The command's usage line.
+        usage: String,
+        /// What is wrong.
+        error: crate::catalogue::ParseError,
+    },
     /// An unknown game name.
     #[error("there is no game `{0}`; the games are konane, koan, kolowis, coan-ki and pachisi")]
     UnknownGame(String),

@@ -2,6 +2,7 @@
 //! goes to the concern that handles it.
 
 use super::*;
+use crate::catalogue::{self, Parse};
 
 impl Service {
     /// Handles one request. `None`: the request is not for the bot (ordinary chat text, a
@@ -29,11 +30,14 @@ impl Service {
         &self,
         request: &Request,
     ) -> Result<Option<Reply>, ServiceError> {
-        if let Input::Command(text) = &request.input
-            && !addressed_to_us(text, request.bot_username.as_deref())
-        {
-            return Ok(None);
-        }
+        // Commands are read by the one catalogue: what is not for us gets no answer.
+        let parsed = match &request.input {
+            Input::Command(text) => match catalogue::parse(text, request.bot_username.as_deref()) {
+                Parse::NotForUs => return Ok(None),
+                parsed => Some(parsed),
+            },
+            Input::Button(_) => None,
+        };
         let chat = self.chat_of(request).await?;
         let user = self.user_of(request.platform, &request.actor).await?;
         let ctx = Ctx {
@@ -46,9 +50,10 @@ impl Service {
             moderator: request.moderator,
             now: self.clock.now(),
         };
-        let result = match &request.input {
-            Input::Command(text) => self.command(&ctx, text).await,
-            Input::Button(data) => self.button(&ctx, data).await,
+        let result = match (&request.input, parsed) {
+            (Input::Command(text), Some(parsed)) => self.command(&ctx, text, parsed).await,
+            (Input::Button(data), _) => self.button(&ctx, data).await,
+            (Input::Command(_), None) => return Ok(None),
         };
         let address = Address {
             platform: request.platform,
@@ -125,16 +130,30 @@ impl Service {
         Ok(user)
     }
 
-    pub(super) async fn command(&self, ctx: &Ctx, text: &str) -> Outcome2<Reply> {
-        let text = text.trim();
-        let Some(rest) = text.strip_prefix('/') else {
-            return Err(UserError::NotACommand.into());
+    /// A typed command, as the catalogue read it. Its arguments have been checked by the
+    /// catalogue (mentions, numbers, repeated options, the game's name); each concern reads
+    /// the values it needs from the text.
+    pub(super) async fn command(&self, ctx: &Ctx, text: &str, parsed: Parse) -> Outcome2<Reply> {
+        let parsed = match parsed {
+            Parse::Command(parsed) => parsed,
+            Parse::Unknown { name } => {
+                return Err(UserError::UnknownCommand(catalogue::quote(&name)).into());
+            }
+            Parse::Invalid { command, error } => {
+                return Err(UserError::BadArguments {
+                    usage: command.usage(),
+                    error,
+                }
+                .into());
+            }
+            Parse::NotForUs => return Err(UserError::NotACommand.into()),
         };
-        let (word, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-        // `/move@tabulabot` in group chats.
-        let word = word.split('@').next().unwrap_or(word).to_lowercase();
-        let args = args.trim();
-        match word.as_str() {
+        let rest = text.trim().strip_prefix('/').unwrap_or(text);
+        let args = rest
+            .split_once(char::is_whitespace)
+            .map_or("", |(_, args)| args.trim());
+        let word = parsed.spec.name;
+        match word {
             "play" => self.play(ctx, args).await,
             "accept" => self.settle(ctx, args, Settlement::Accept).await,
             "decline" => self.settle(ctx, args, Settlement::Decline).await,
@@ -202,7 +221,13 @@ impl Service {
                     Ok(text_reply(text::rules(id).to_string()).to_actor())
                 }
             },
-            "help" | "start" => Ok(text_reply(text::HELP.to_string()).to_actor()),
+            "help" => {
+                let help = parsed
+                    .topic
+                    .and_then(|topic| catalogue::help_for(topic.name))
+                    .unwrap_or_else(catalogue::help);
+                Ok(text_reply(help).to_actor())
+            }
             other => Err(UserError::UnknownCommand(other.to_string()).into()),
         }
     }
@@ -283,17 +308,4 @@ pub(super) fn game_number(args: &str) -> (Option<GameNo>, &str) {
         }
     }
     (None, args)
-}
-
-/// Whether a command's text is for this bot: it starts with `/`, and a `/cmd@name` names
-/// `bot` (case-insensitive). Ordinary chat text is not a command and gets no answer.
-pub(super) fn addressed_to_us(text: &str, bot: Option<&str>) -> bool {
-    let Some(rest) = text.trim_start().strip_prefix('/') else {
-        return false;
-    };
-    let word = rest.split(char::is_whitespace).next().unwrap_or("");
-    match (word.split_once('@'), bot) {
-        (Some((_, name)), Some(bot)) => name.eq_ignore_ascii_case(bot),
-        _ => true,
-    }
 }

@@ -1,24 +1,8 @@
-//! The service's fixed texts (help, rule summaries) and the text listings of a game.
+//! The service's fixed texts (rule summaries) and the text listings of a game.
 
 use tabula_core::{AnyGame, GameId, Status};
 
 use crate::store::{ActionRecord, GameRecord};
-
-/// The answer to `/help`.
-pub const HELP: &str = "Tabula: traditional board games.\n\
-/play <game> [@user ...] [option=value ...]: challenge people (or anyone, with no names)\n\
-/accept, /decline, /cancel [#challenge]: answer or withdraw a challenge\n\
-/move [#game] <move>: make a move (or press a button under the board)\n\
-/board, /moves, /history [#game]: look at a game (anyone may)\n\
-/resign [#game]: give up; /abort [#game]: call a game off before the first move\n\
-/games: the active games here, yours first\n\
-/rules <game>: a short summary of a game's rules\n\
-/claim [#game]: win a game whose opponent ran out of time\n\
-/vacation [days]: stop your clocks for a few days (a few per month)\n\
-/wallet, /leaderboard: your coins here, and the richest\n\
-Challenges may name stake=<coins> and time=<3d|12h> (time per move).\n\
-Moderators: /config [key=value ...], /grant @user <coins>, /take @user <coins>, /abort #game.\n\
-Games: konane, koan, kolowis, coan-ki, pachisi. Dice are rolled for you.";
 
 /// A short summary of a game's rules.
 pub fn rules(id: GameId) -> &'static str {
