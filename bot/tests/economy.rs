@@ -512,7 +512,7 @@ async fn permissions(url: DatabaseUrl) {
     let waiting = waiting.expect("someone to move");
     let reply = table.cmd(&mover, &format!("/abort #{game}")).await;
     assert!(
-        text(&reply).contains("players may abort a game only before the first move"),
+        text(&reply).contains("players may abort a game only before the first roll or move"),
         "{}",
         text(&reply)
     );

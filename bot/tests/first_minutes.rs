@@ -196,3 +196,22 @@ fn rules_values_may_start_with_a_dash_and_games_are_case_insensitive() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("--bogus"), "{stderr}");
 }
+
+#[test]
+fn a_staked_game_cannot_be_aborted_by_a_player_after_the_roll_off() {
+    let db = SqliteFile::new();
+    let url = db.url();
+    let dir = scratch_dir();
+    let script = "alice: /play coan-ki @bob stake=50\nbob: /accept\nbob: /abort\nbob: /wallet\n";
+    let output = tabula(
+        &["local", "--database", url.expose_secret()],
+        &[],
+        script.as_bytes(),
+        &dir,
+    );
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("has begun"), "{text}");
+    // The stake stays in the pot: bob's 1000 coins less 50.
+    assert!(text.contains("has 950 coins"), "{text}");
+}

@@ -679,7 +679,7 @@ struct ModelGame {
     move_millis: i64,
     /// When the clock of the turn being played started.
     turn_started: Timestamp,
-    /// Whether a player has moved (not only the dice).
+    /// Whether anything was played (a move, or the dice of a roll-off).
     moved: bool,
     end: Option<End>,
     /// The fines its log imposes: (payer, payee, amount).
@@ -1167,13 +1167,15 @@ impl Run {
         for player in &players {
             self.model.add(*player, -stake);
         }
+        // A roll-off at the start (Coan Ki) counts as played: no free abort after it.
+        let (_, record) = self.table.state(no).await;
         self.model.games.push(ModelGame {
             no,
             stake,
             players,
             move_millis: challenge.move_millis,
             turn_started: now,
-            moved: false,
+            moved: record.seq > 0,
             end: None,
             fines: Vec::new(),
         });

@@ -204,10 +204,10 @@ pub enum UserError {
     /// The clock moved on (a vacation) while the claim was made.
     #[error("the clock of game #{0} was paused meanwhile; /board shows the time left")]
     NotDueAnyMore(GameNo),
-    /// A player's abort after the first move.
+    /// A player's abort after the first roll or move.
     #[error(
-        "game #{0} has begun: players may abort a game only before the first move; /resign \
-         gives it up, and a moderator can abort it"
+        "game #{0} has begun: players may abort a game only before the first roll or move; \
+         /resign gives it up, and a moderator can abort it"
     )]
     AlreadyMoved(GameNo),
     /// Vacations are switched off here.

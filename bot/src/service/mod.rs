@@ -76,7 +76,7 @@ struct Loaded {
     record: GameRecord,
     state: AnyGame,
     last: Option<AnyApplied>,
-    /// Whether a player has made a move (not only the dice).
+    /// Whether anything was played yet: a move, or a roll (a roll-off included).
     moved: bool,
 }
 

@@ -71,7 +71,9 @@ impl Service {
             })?;
             last = Some(applied);
         }
-        let moved = loaded.actions.iter().any(|action| action.actor.is_some());
+        // Any action counts, the dice included: after a roll-off a staked game can no longer
+        // be aborted by a player for free (issue 14).
+        let moved = !loaded.actions.is_empty();
         let mut loaded = Loaded {
             record,
             state,
