@@ -6,7 +6,7 @@ mod common;
 use tabula_core::playout::perft;
 
 use common::{game, head, legal, rejected, rejected_at, set};
-use tabula_core::kolowis::{Event, Kolowis, Move, Options, Point};
+use tabula_core::kolowis::{Event, Kolowis, Move, Options, Point, Stall};
 use tabula_core::{Game, MoveError, Outcome, Status, script};
 
 const START: &str = "turn=white white=B2,B3,B4,B5,B6,B7,B8,C1,C2,C3,C4,C5,C6,C7,C8,C9,C10,C11,C12,C13,C14,C15,C16 black=A1,A2,A3,A4,A5,A6,A7,A8,A9,A10,A11,A12,A13,A14,A15,A16,B10,B11,B12,B13,B14,B15,B16";
@@ -209,6 +209,36 @@ fn k_stall_the_house_rule() {
     // After any capture quiet is 0 again.
     let (position, _) = head::<Kolowis>(&[], Some(&format!("{K_CHAIN} quiet=7")), "C2xC4xC6");
     assert_eq!(position, "turn=black white=C6 black=C7");
+}
+
+/// A lone White piece goes round the triangle C1, B1, B2 (three plies of White) while Black
+/// steps A16-A15 and back (two plies): after these five plies the placement of the start is
+/// back, but with Black to move, so it is a different position (section 6, rule 2: "the same
+/// placement of all pieces with the same player to move").
+const TRIANGLE: &str = "turn=white white=C1 black=A16";
+const ROUND: &str = "C1-B1 A16-A15 B1-B2 A15-A16 B2-C1";
+
+#[test]
+fn stall_repetition_needs_the_same_side_to_move() {
+    // Five plies: the start placement with the other side to move is not an occurrence.
+    let g: Kolowis = game(&[], Some(TRIANGLE), ROUND);
+    assert_eq!(g.position(), "turn=black white=C1 black=A16 quiet=5");
+    // Twelve plies: every placement of the round has now been seen twice, each time once with
+    // each side to move, and the start placement twice with White to move (counting the given
+    // position): no position has occurred three times, so play goes on. A rule that forgot the
+    // side to move would count the start placement three times here and end the game.
+    let twelve = format!("{ROUND} A16-A15 C1-B1 A15-A16 B1-B2 A16-A15 B2-C1 A15-A16");
+    let g: Kolowis = game(&[], Some(TRIANGLE), &twelve);
+    assert_eq!(g.position(), "turn=white white=C1 black=A16 quiet=12");
+    assert_eq!(g.status(), Status::Decision(tabula_core::Seat(0)));
+    assert_eq!(g.stall_ending(), None);
+    assert!(!g.moves().is_empty());
+    // Four more plies bring the start placement with White to move a third time: a draw.
+    let sixteen = format!("{twelve} C1-B1 A16-A15 B1-C1 A15-A16");
+    let g: Kolowis = game(&[], Some(TRIANGLE), &sixteen);
+    assert_eq!(g.position(), "turn=white white=C1 black=A16 quiet=16");
+    assert_eq!(g.stall_ending(), Some(Stall::Repetition));
+    assert_eq!(g.status(), Status::Done(Outcome::Draw));
 }
 
 #[test]
