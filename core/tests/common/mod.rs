@@ -1,6 +1,8 @@
 //! Helpers shared by the scenario tests: they drive the engine exactly as `tabula rules` does.
 #![allow(dead_code)]
 
+pub mod fuzz;
+
 use tabula_core::{Game, SetupError, script};
 
 /// Sets a game up as `tabula rules` would, panicking with the error if that fails.
