@@ -23,7 +23,7 @@
 use std::fmt::{self, Display};
 use std::str::FromStr;
 
-use crate::error::{MoveError, NotationError, PositionError, SetupError};
+use crate::error::{IllegalReason, MoveError, NotationError, PositionError, SetupError};
 use crate::game::{Game, Outcome, Seat, Status, Team};
 use crate::text::{Fields, choice_option, join_fields};
 
@@ -999,7 +999,7 @@ impl CoanKi {
         if self.phase != Phase::Remove {
             return Err(MoveError::Illegal {
                 input: input.to_string(),
-                why: "a piece is removed only after a double one (1-1)".into(),
+                reason: IllegalReason::RemoveOnlyAfterDoubleOne,
             });
         }
         self.check_mine(cell, true)?;
@@ -1036,24 +1036,22 @@ impl CoanKi {
         for (cell, _) in &parts {
             self.check_mine(*cell, false)?;
         }
-        let illegal = |why: String| MoveError::Illegal {
+        let illegal = |reason: IllegalReason| MoveError::Illegal {
             input: input.to_string(),
-            why,
+            reason,
         };
         if parts.len() > 2 {
-            return Err(illegal(format!(
-                "a play moves one or two pieces: {}",
-                throw.describe()
-            )));
+            return Err(illegal(IllegalReason::TooManyParts {
+                throw: throw.describe(),
+            }));
         }
         if let [(a, _), (b, _)] = parts[..] {
             let count = self.travelling_at(self.turn, a);
             if a == b && count < 2 {
-                return Err(illegal(format!(
-                    "the same piece is used twice: {a} holds one {} piece, and a play of two \
-                     parts moves two different pieces",
-                    seat_name(self.turn)
-                )));
+                return Err(illegal(IllegalReason::SamePieceTwice {
+                    cell: a.to_string(),
+                    seat: seat_name(self.turn),
+                }));
             }
         }
         let fits = |part: Part, typed: (Cell, Option<u32>)| {
@@ -1086,15 +1084,10 @@ impl CoanKi {
         // No legal play matches: say why.
         let steps: Option<Vec<u32>> = parts.iter().map(|(_, s)| *s).collect();
         let Some(mut steps) = steps else {
-            return Err(illegal(format!(
-                "no legal play moves from {}: {}",
-                parts
-                    .iter()
-                    .map(|(c, _)| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" and "),
-                throw.describe()
-            )));
+            return Err(illegal(IllegalReason::NoPlayFrom {
+                cells: parts.iter().map(|(c, _)| c.to_string()).collect(),
+                throw: throw.describe(),
+            }));
         };
         steps.sort_unstable();
         let fit = throw.options().iter().flatten().any(|(x, y)| match y {
@@ -1102,39 +1095,38 @@ impl CoanKi {
             Some(y) => steps[..] == [u32::from(*x), u32::from(*y)],
         });
         if !fit {
-            return Err(illegal(format!(
-                "does not fit the throw: {}",
-                throw.describe()
-            )));
+            return Err(illegal(IllegalReason::ExceedsTheThrow {
+                throw: throw.describe(),
+            }));
         }
         let blocks = self.blocks();
         for (cell, k) in &parts {
             let t = cell.track(self.turn);
             let k = k.unwrap_or(0) as usize;
             if self.limit(k) & 1 << t == 0 {
-                return Err(illegal(format!(
-                    "{cell}+{k} overshoots the home cells: a {} piece on {cell} comes home with \
-                     {} steps (on {}) or {} (on {}) and may not go beyond",
-                    seat_name(self.turn),
-                    16 - t,
-                    Cell::of(self.turn, 16),
-                    17 - t,
-                    Cell::of(self.turn, 17)
-                )));
+                return Err(illegal(IllegalReason::OvershootsHome {
+                    cell: cell.to_string(),
+                    steps: k,
+                    seat: seat_name(self.turn),
+                    exact: 16 - t,
+                    first: Cell::of(self.turn, 16).to_string(),
+                    second: Cell::of(self.turn, 17).to_string(),
+                }));
             }
             if let Some(b) = bits(path(t, k) & blocks).next() {
                 let block = Cell::of(self.turn, b);
-                return Err(illegal(format!(
-                    "{cell}+{k} would land on or pass {block}, where {} {} pieces form a block",
-                    self.travelling_at(other(self.turn), block),
-                    seat_name(other(self.turn))
-                )));
+                return Err(illegal(IllegalReason::PathBlocked {
+                    cell: cell.to_string(),
+                    steps: k,
+                    block: block.to_string(),
+                    count: u32::from(self.travelling_at(other(self.turn), block)),
+                    owner: seat_name(other(self.turn)),
+                }));
             }
         }
-        Err(illegal(format!(
-            "not a legal play here: {}",
-            throw.describe()
-        )))
+        Err(illegal(IllegalReason::NotALegalPlay {
+            throw: throw.describe(),
+        }))
     }
 }
 
@@ -1460,18 +1452,11 @@ impl Game for CoanKi {
             Phase::Remove => None,
         };
         if input.eq_ignore_ascii_case("pass") {
-            let why = match throw {
-                Some(t) => format!(
-                    "there is no pass move: a throw that can be used must be played ({})",
-                    t.describe()
-                ),
-                None => "there is no pass move: after 1-1 remove one of your travelling pieces, \
-                         like `remove:e1`"
-                    .into(),
-            };
             return Err(MoveError::Illegal {
                 input: input.to_string(),
-                why,
+                reason: IllegalReason::NoPass {
+                    throw: throw.map(Throw::describe),
+                },
             });
         }
         if let Some(rest) = strip_prefix_ci(input, "remove") {
@@ -1485,9 +1470,7 @@ impl Game for CoanKi {
                 Some(_) => self.interpret_removal(input, input),
                 None => Err(MoveError::Illegal {
                     input: input.to_string(),
-                    why: "after 1-1 no piece moves: remove one of your travelling pieces, like \
-                          `remove:e1`"
-                        .into(),
+                    reason: IllegalReason::MustRemove,
                 }),
             },
         }

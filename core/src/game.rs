@@ -8,7 +8,9 @@
 use std::fmt::{self, Debug, Display};
 use std::str::FromStr;
 
-use crate::error::{ActionError, MoveError, NotationError, PositionError, SetupError};
+use crate::error::{
+    ActionError, IllegalReason, MoveError, NotationError, PositionError, SetupError,
+};
 
 /// A seat at the table, numbered from 0 in the game's own order (see [`Game::SEATS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -218,7 +220,7 @@ pub trait Game: Clone + PartialEq + Eq + Debug + Sized {
                 Err(e) => e,
                 Ok(_) => MoveError::Illegal {
                     input: text,
-                    why: "not a legal move here".into(),
+                    reason: IllegalReason::NotLegalHere { legal: Vec::new() },
                 },
             };
             return Err(ActionError::Move(error));

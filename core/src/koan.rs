@@ -18,7 +18,7 @@
 use std::fmt::{self, Display};
 use std::str::FromStr;
 
-use crate::error::{MoveError, NotationError, PositionError, SetupError};
+use crate::error::{IllegalReason, MoveError, NotationError, PositionError, SetupError};
 use crate::game::{Game, NoRoll, Outcome, Seat, Status, Team};
 use crate::text::{Fields, join_fields};
 
@@ -552,7 +552,7 @@ impl Koan {
     }
 
     /// Why `to` is not a forward target of a piece of the seat to move on `from`.
-    fn not_forward(&self, from: Cell, to: Cell) -> String {
+    fn not_forward(&self, from: Cell, to: Cell) -> IllegalReason {
         let seat = self.turn;
         let ahead =
             (i16::from(to.row()) - i16::from(from.row())) * if seat == WHITE { 1 } else { -1 };
@@ -561,33 +561,41 @@ impl Koan {
         } else {
             ("down", "row 1")
         };
+        let (from_name, to_name) = (from.to_string(), to.to_string());
         if from == to {
-            "a piece must move to another cell".into()
+            IllegalReason::MustMove { cell: from_name }
         } else if ahead < 0 {
-            format!(
-                "{from} to {to} goes backwards: {} moves {way} the board, towards {towards}",
-                seat_name(seat)
-            )
+            IllegalReason::Backwards {
+                from: from_name,
+                to: to_name,
+                seat: seat_name(seat),
+                way,
+                towards,
+            }
         } else if ahead == 0 {
-            format!("{from} to {to} goes sideways: pieces only move forwards")
+            IllegalReason::Sideways {
+                from: from_name,
+                to: to_name,
+            }
         } else if !from.is_octagon() && !to.is_octagon() {
-            format!(
-                "{from} and {to} are both squares: from a square a piece moves only diagonally \
-                 forwards to an octagon"
-            )
+            IllegalReason::SquareToSquare {
+                from: from_name,
+                to: to_name,
+            }
         } else {
-            format!(
-                "{to} is not one space forwards from {from} (its forward targets: {})",
-                cell_names(forward_targets(seat, from), ", ")
-            )
+            IllegalReason::NotOneForward {
+                from: from_name,
+                to: to_name,
+                targets: cell_names(forward_targets(seat, from), ", "),
+            }
         }
     }
 
     /// Matches a from-cell and a to-cell typed by a person against the rules.
     fn interpret_cells(&self, from: Cell, to: Cell, input: &str) -> Result<Move, MoveError> {
-        let illegal = |why: String| MoveError::Illegal {
+        let illegal = |reason: IllegalReason| MoveError::Illegal {
             input: input.to_string(),
-            why,
+            reason,
         };
         let shape = match self.piece_at(from) {
             Some((seat, shape)) if seat == self.turn => shape,
@@ -608,24 +616,22 @@ impl Koan {
         let capture = match self.piece_at(to) {
             None => false,
             Some((seat, _)) if seat == self.turn => {
-                return Err(illegal(format!(
-                    "{}: a piece never moves onto its own colour",
-                    self.describe(to)
-                )));
+                return Err(illegal(IllegalReason::OntoOwnPiece {
+                    what: self.describe(to),
+                }));
             }
             Some(_) if !shape.captures_on(to) => {
-                return Err(illegal(format!(
-                    "{}, but {to} is {}: {} {} piece captures only on {}",
-                    self.describe(to),
-                    to.kind(),
-                    shape.article(),
-                    shape.name(),
-                    if shape == Shape::Octagonal {
+                return Err(illegal(IllegalReason::WrongCaptureCell {
+                    what: self.describe(to),
+                    to: to.to_string(),
+                    kind: to.kind(),
+                    piece: format!("{} {}", shape.article(), shape.name()),
+                    on: if shape == Shape::Octagonal {
                         "octagons"
                     } else {
                         "squares"
-                    }
-                )));
+                    },
+                }));
             }
             Some(_) => true,
         };
@@ -633,7 +639,7 @@ impl Koan {
         if self.moves().contains(&mv) {
             Ok(mv)
         } else {
-            Err(illegal("not a legal move here".into()))
+            Err(illegal(IllegalReason::NotLegalHere { legal: Vec::new() }))
         }
     }
 
@@ -648,14 +654,14 @@ impl Koan {
             [only] => Ok(only),
             [] => Err(MoveError::Illegal {
                 input: input.to_string(),
-                why: match self.piece_at(cell) {
-                    Some((seat, _)) if seat == self.turn => {
-                        format!("{}, but it has no legal move", self.describe(cell))
-                    }
-                    _ => format!(
-                        "no piece of yours can move to {cell} ({})",
-                        self.describe(cell)
-                    ),
+                reason: match self.piece_at(cell) {
+                    Some((seat, _)) if seat == self.turn => IllegalReason::PieceCannotMove {
+                        what: self.describe(cell),
+                    },
+                    _ => IllegalReason::NothingCanReach {
+                        cell: cell.to_string(),
+                        what: self.describe(cell),
+                    },
                 },
             }),
             _ => Err(MoveError::Ambiguous {

@@ -23,7 +23,7 @@
 use std::fmt::{self, Display, Write as _};
 use std::str::FromStr;
 
-use crate::error::{MoveError, NotationError, PositionError, SetupError};
+use crate::error::{IllegalReason, MoveError, NotationError, PositionError, SetupError};
 use crate::game::{Game, NoRoll, Outcome, Seat, Status, Team};
 use crate::text::{Fields, join_fields, number_option};
 
@@ -738,21 +738,17 @@ impl Kolowis {
     }
 
     /// The legal moves as canonical text, for error messages.
-    fn move_list(moves: &[Move]) -> String {
-        moves
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
+    fn move_list(moves: &[Move]) -> Vec<String> {
+        moves.iter().map(ToString::to_string).collect()
     }
 
     /// Checks typed points `path` (at least two) move by move against the board and says what
     /// is wrong; the result is a move of this position's shape (legal unless something the
     /// checks miss).
     fn check_path(&self, path: &[u8], input: &str) -> Result<Move, MoveError> {
-        let illegal = |why: String| MoveError::Illegal {
+        let illegal = |reason: IllegalReason| MoveError::Illegal {
             input: input.to_string(),
-            why,
+            reason,
         };
         let (own, mut enemy, empty) = self.own_enemy_empty();
         let from = path[0];
@@ -760,16 +756,14 @@ impl Kolowis {
             && NEIGHBOURS[usize::from(from)] & bit(to) != 0
         {
             if empty & bit(to) == 0 {
-                return Err(illegal(format!(
-                    "the target is occupied: {}",
-                    self.describe(to)
-                )));
+                return Err(illegal(IllegalReason::TargetOccupied {
+                    what: self.describe(to),
+                }));
             }
             if jumpers(own, enemy, empty) != 0 {
-                return Err(illegal(format!(
-                    "a capture is available and must be made: {}",
-                    Self::move_list(&self.moves())
-                )));
+                return Err(illegal(IllegalReason::MustCapture {
+                    captures: Self::move_list(&self.moves()),
+                }));
             }
             return Ok(Move::step(from, to));
         }
@@ -783,30 +777,42 @@ impl Kolowis {
         for &next in &path[1..] {
             let at = mv.to;
             let (name_at, name_next) = (Point(at), Point(next));
+            let jump = format!("{name_at}x{name_next}");
             if at == next {
-                return Err(illegal(format!("a move must leave {name_at}")));
+                return Err(illegal(IllegalReason::MustMove {
+                    cell: name_at.to_string(),
+                }));
             }
             let jumps = JUMPS[usize::from(at)];
             if let Some(slot) = jumps.slot_to(next) {
                 let over = jumps.triples[usize::from(slot)].0;
                 if enemy & bit(over) == 0 {
-                    let why = if own & bit(over) != 0 {
-                        format!("a piece never jumps its own side: {}", self.describe(over))
+                    let reason = if own & bit(over) != 0 {
+                        IllegalReason::JumpsOwnPiece {
+                            jump: Some(jump),
+                            what: self.describe(over),
+                        }
                     } else if self.pieces[1 - usize::from(self.turn.0)] & bit(over) != 0 {
-                        format!("{} was already taken earlier in this move", Point(over))
+                        IllegalReason::AlreadyCaptured {
+                            jump,
+                            point: Point(over).to_string(),
+                        }
                     } else {
-                        format!("nothing to capture: {} is empty", Point(over))
+                        IllegalReason::NothingToJump {
+                            jump: Some(jump),
+                            cell: Point(over).to_string(),
+                        }
                     };
-                    return Err(illegal(format!("{name_at}x{name_next}: {why}")));
+                    return Err(illegal(reason));
                 }
                 if empty & bit(next) == 0 {
-                    return Err(illegal(format!(
-                        "{name_at}x{name_next}: the landing point is occupied: {}",
-                        self.describe(next)
-                    )));
+                    return Err(illegal(IllegalReason::LandingOccupied {
+                        jump: Some(jump),
+                        what: self.describe(next),
+                    }));
                 }
                 if mv.jumps == MAX_JUMPS {
-                    return Err(illegal("too many jumps".into()));
+                    return Err(illegal(IllegalReason::TooManyJumps));
                 }
                 enemy &= !bit(over);
                 empty |= bit(over);
@@ -814,24 +820,22 @@ impl Kolowis {
                 mv.jumps += 1;
                 mv.to = next;
             } else if NEIGHBOURS[usize::from(at)] & bit(next) != 0 {
-                return Err(illegal(format!(
-                    "{name_at}-{name_next} is a step, and a capture sequence is made of jumps \
-                     only"
-                )));
+                return Err(illegal(IllegalReason::StepInCapture {
+                    step: format!("{name_at}-{name_next}"),
+                }));
             } else if let Some(bend) =
                 points(NEIGHBOURS[usize::from(at)] & NEIGHBOURS[usize::from(next)]).next()
             {
-                return Err(illegal(format!(
-                    "{name_at} and {name_next} are not joined by a line, and a jump between \
-                     them is not along a straight line ({name_at}, {} and {name_next} are not on \
-                     one straight line)",
-                    Point(bend)
-                )));
+                return Err(illegal(IllegalReason::NotStraight {
+                    from: name_at.to_string(),
+                    to: name_next.to_string(),
+                    bend: Point(bend).to_string(),
+                }));
             } else {
-                return Err(illegal(format!(
-                    "{name_at} and {name_next} are not joined by a line, and {name_next} is not \
-                     one jump from {name_at} (write every landing point of a capture sequence)"
-                )));
+                return Err(illegal(IllegalReason::NotJoined {
+                    from: name_at.to_string(),
+                    to: name_next.to_string(),
+                }));
             }
         }
         Ok(mv)
@@ -1099,17 +1103,18 @@ impl Game for Kolowis {
                 .map(ToString::to_string)
                 .collect();
             if candidates.is_empty() {
-                let why = if moves.first().is_some_and(Move::is_capture) {
-                    format!(
-                        "a capture is available and must be made: {}",
-                        Self::move_list(&moves)
-                    )
+                let reason = if moves.first().is_some_and(Move::is_capture) {
+                    IllegalReason::MustCapture {
+                        captures: Self::move_list(&moves),
+                    }
                 } else {
-                    format!("the piece on {} cannot move", Point(from))
+                    IllegalReason::PieceCannotMove {
+                        what: self.describe(from),
+                    }
                 };
                 return Err(MoveError::Illegal {
                     input: input.to_string(),
-                    why,
+                    reason,
                 });
             }
             // A lone point is an abbreviation: accepted when that piece has one legal move.
@@ -1129,7 +1134,9 @@ impl Game for Kolowis {
         } else {
             Err(MoveError::Illegal {
                 input: input.to_string(),
-                why: format!("not a legal move here (legal: {})", Self::move_list(&moves)),
+                reason: IllegalReason::NotLegalHere {
+                    legal: Self::move_list(&moves),
+                },
             })
         }
     }

@@ -13,7 +13,7 @@
 use std::fmt::{self, Display};
 use std::str::FromStr;
 
-use crate::error::{MoveError, NotationError, PositionError, SetupError};
+use crate::error::{IllegalReason, MoveError, NotationError, PositionError, SetupError};
 use crate::game::{Game, NoRoll, Outcome, Seat, Status, Team};
 use crate::text::{Fields, choice_option, join_fields};
 
@@ -486,16 +486,13 @@ impl Konane {
             });
         }
         let choices: Vec<String> = self.moves().iter().map(ToString::to_string).collect();
-        let rule = match self.phase {
-            Phase::RemoveWhite { hole } => format!(
-                "White removes a stone orthogonally next to the hole at {}",
-                CellName(hole)
-            ),
-            _ => "Black removes a stone from the centre or a corner".to_string(),
+        let hole = match self.phase {
+            Phase::RemoveWhite { hole } => Some(CellName(hole).to_string()),
+            _ => None,
         };
         Err(MoveError::Illegal {
             input: input.to_string(),
-            why: format!("not a removable cell: {rule} ({})", choices.join(", ")),
+            reason: IllegalReason::NotRemovable { hole, choices },
         })
     }
 
@@ -507,9 +504,9 @@ impl Konane {
                 why: self.describe(from),
             });
         }
-        let illegal = |why: String| MoveError::Illegal {
+        let illegal = |reason: IllegalReason| MoveError::Illegal {
             input: input.to_string(),
-            why,
+            reason,
         };
         let mut step = 0;
         for pair in cells.windows(2) {
@@ -520,19 +517,18 @@ impl Konane {
             } else if file_of(a) == file_of(b) {
                 delta.signum() * STRIDE
             } else {
-                return Err(illegal(format!(
-                    "{} and {} are not on one row or column",
-                    CellName(a),
-                    CellName(b)
-                )));
+                return Err(illegal(IllegalReason::NotInLine {
+                    from: CellName(a).to_string(),
+                    to: CellName(b).to_string(),
+                }));
             };
             if delta == 0 {
-                return Err(illegal("a jump must move".into()));
+                return Err(illegal(IllegalReason::MustMove {
+                    cell: CellName(a).to_string(),
+                }));
             }
             if step != 0 && this != step {
-                return Err(illegal(
-                    "a chain may not turn: every jump goes the same way".into(),
-                ));
+                return Err(illegal(IllegalReason::ChainTurns));
             }
             step = this;
         }
@@ -541,37 +537,39 @@ impl Konane {
         if let [end] = landings[..] {
             let distance = (end - from) / step;
             if distance % 2 != 0 {
-                return Err(illegal("a jump moves a stone exactly two cells".into()));
+                return Err(illegal(IllegalReason::OddDistance));
             }
             landings = (1..=distance / 2).map(|k| from + 2 * k * step).collect();
         }
         let mut at = from;
         for landing in &landings {
             if landing - at != 2 * step {
-                return Err(illegal(format!(
-                    "{} to {} is not one jump: a jump moves a stone exactly two cells",
-                    CellName(at),
-                    CellName(*landing)
-                )));
+                return Err(illegal(IllegalReason::NotOneJump {
+                    from: CellName(at).to_string(),
+                    to: CellName(*landing).to_string(),
+                }));
             }
             let over = at + step;
             match self.stone_at(over) {
                 Some(s) if s == self.turn => {
-                    return Err(illegal(format!(
-                        "a stone never jumps its own colour ({})",
-                        self.describe(over)
-                    )));
+                    return Err(illegal(IllegalReason::JumpsOwnPiece {
+                        jump: None,
+                        what: self.describe(over),
+                    }));
                 }
                 None => {
-                    return Err(illegal(format!("nothing to jump at {}", CellName(over))));
+                    return Err(illegal(IllegalReason::NothingToJump {
+                        jump: None,
+                        cell: CellName(over).to_string(),
+                    }));
                 }
                 Some(_) => {}
             }
             if *landing != from && self.stone_at(*landing).is_some() {
-                return Err(illegal(format!(
-                    "the landing cell {} is occupied",
-                    CellName(*landing)
-                )));
+                return Err(illegal(IllegalReason::LandingOccupied {
+                    jump: None,
+                    what: self.describe(*landing),
+                }));
             }
             at = *landing;
         }
@@ -874,15 +872,15 @@ impl Game for Konane {
             }
             (Phase::RemoveBlack | Phase::RemoveWhite { .. }, _) => Err(MoveError::Illegal {
                 input: input.to_string(),
-                why: "in the opening a turn removes one stone: name its cell, like `e4`".into(),
+                reason: IllegalReason::MustRemoveInOpening,
             }),
             _ if removal => Err(MoveError::Illegal {
                 input: input.to_string(),
-                why: "removals are over: every turn is now a jump, like `d4-f4`".into(),
+                reason: IllegalReason::RemovalsAreOver,
             }),
             (_, [_]) => Err(MoveError::Illegal {
                 input: input.to_string(),
-                why: "every turn is now a jump: write it from-to, like `d4-f4`".into(),
+                reason: IllegalReason::MustJump,
             }),
             _ => {
                 let mv = self.interpret_jump(&cells, input)?;
@@ -891,7 +889,7 @@ impl Game for Konane {
                 } else {
                     Err(MoveError::Illegal {
                         input: input.to_string(),
-                        why: "not a legal jump here".into(),
+                        reason: IllegalReason::NotLegalHere { legal: Vec::new() },
                     })
                 }
             }

@@ -29,7 +29,7 @@ use std::fmt::{self, Display};
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
-use crate::error::{MoveError, NotationError, PositionError, SetupError};
+use crate::error::{IllegalReason, MoveError, NotationError, PositionError, SetupError};
 use crate::game::{Game, Outcome, Seat, Status, Team};
 use crate::text::{Fields, join_fields};
 
@@ -611,10 +611,9 @@ fn read_typed(lower: &str, input: &str) -> Result<Typed, MoveError> {
             CellName::Charkoni => {
                 return Err(MoveError::Illegal {
                     input: input.to_string(),
-                    why: format!(
-                        "{typed_cell} is the Charkoni, not a square: a piece leaves it with \
-                         enter+<value>"
-                    ),
+                    reason: IllegalReason::CharkoniIsNotASquare {
+                        cell: typed_cell.to_string(),
+                    },
                 });
             }
             CellName::Missing if letters == 1 && digits > 0 => {
@@ -675,10 +674,9 @@ fn read_typed(lower: &str, input: &str) -> Result<Typed, MoveError> {
             None => {
                 return Err(MoveError::Illegal {
                     input: input.to_string(),
-                    why: format!(
-                        "{} is not a cowrie value: throws are 2, 3, 4, 5, 6, 10 and 25",
-                        &input[start..i]
-                    ),
+                    reason: IllegalReason::NotACowrieValue {
+                        value: input[start..i].to_string(),
+                    },
                 });
             }
         }
@@ -1140,44 +1138,43 @@ impl Pachisi {
 
     /// The move that uses `roll` on `k` of the seat's pieces at `from` (0: entering), or why it
     /// is illegal.
-    fn explain(&self, from: u8, k: u8, roll: Roll) -> Result<Move, String> {
+    fn explain(&self, from: u8, k: u8, roll: Roll) -> Result<Move, IllegalReason> {
         let s = usize::from(self.turn);
         let v = roll.value();
         if from == 0 && self.has_entered(Seat(self.turn)) && !roll.is_grace() {
-            return Err(format!(
-                "entering needs 6, 10 or 25 (only a seat's first piece may enter with any \
-                 value), not {v}"
-            ));
+            return Err(IllegalReason::EnterNeedsGrace { value: v });
         }
         let landing = self.landing(s, from, roll);
         match landing {
             Landing::Overshoot if from == SHORT => {
-                return Err(format!(
-                    "{v} overshoots: from {} (pos 83) a piece finishes only with a grace \
-                     (6, 10 or 25)",
-                    PosName(Seat(self.turn), from)
-                ));
+                return Err(IllegalReason::FinishNeedsGrace {
+                    value: v,
+                    cell: PosName(Seat(self.turn), from).to_string(),
+                });
             }
             Landing::Overshoot => {
-                return Err(format!(
-                    "{v} overshoots: from {} (pos {from}) home is {} steps away and must be \
-                     reached exactly",
-                    PosName(Seat(self.turn), from),
-                    HOME - from
-                ));
+                return Err(IllegalReason::MustFinishExactly {
+                    value: v,
+                    cell: PosName(Seat(self.turn), from).to_string(),
+                    pos: from,
+                    away: HOME - from,
+                });
             }
             Landing::On { square, opposing } if !Self::may_land(landing, k) => {
                 let sq = Square(square);
                 let who = self.opposing_names(s, square);
                 return Err(if CASTLE[usize::from(square)] {
-                    format!("{sq} is a castle held by the opponents ({who}): closed to you")
+                    IllegalReason::CastleClosed {
+                        square: sq.to_string(),
+                        who,
+                    }
                 } else {
-                    format!(
-                        "{sq} holds {opposing} opposing {} ({who}); {k} arriving {} \
-                         cannot capture them (at least {opposing} needed)",
-                        plural(opposing, "piece", "pieces"),
-                        plural(k, "piece", "pieces")
-                    )
+                    IllegalReason::TooFewToCapture {
+                        square: sq.to_string(),
+                        opposing,
+                        who,
+                        arriving: k,
+                    }
                 });
             }
             _ => {}
@@ -1197,16 +1194,14 @@ impl Pachisi {
     /// Reads a typed piece action in phase `allocate`, explaining what is wrong.
     fn interpret_piece(&self, typed: &Typed, input: &str) -> Result<Move, MoveError> {
         let s = usize::from(self.turn);
-        let illegal = |why: String| MoveError::Illegal {
+        let illegal = |reason: IllegalReason| MoveError::Illegal {
             input: input.to_string(),
-            why,
+            reason,
         };
         let (from, k) = match typed.piece {
             Piece::Enter => {
                 if self.pos[s][0] != 0 {
-                    return Err(illegal(
-                        "none of your pieces waits in the Charkoni to enter".into(),
-                    ));
+                    return Err(illegal(IllegalReason::NoneWaiting));
                 }
                 (0, 1)
             }
@@ -1246,15 +1241,13 @@ impl Pachisi {
                     });
                 };
                 if count == 0 {
-                    return Err(illegal("a move takes at least one piece".into()));
+                    return Err(illegal(IllegalReason::NoPieces));
                 }
                 if count > u32::from(n) {
-                    return Err(illegal(format!(
-                        "not that many pieces there: only {n} of your {} {} on {square} at \
-                         this point of the track",
-                        plural(n, "piece", "pieces"),
-                        plural(n, "stands", "stand")
-                    )));
+                    return Err(illegal(IllegalReason::NotThatMany {
+                        have: n,
+                        square: square.to_string(),
+                    }));
                 }
                 (from, count as u8)
             }
@@ -1265,9 +1258,12 @@ impl Pachisi {
             self.throws.to_string()
         };
         match typed.value {
-            Some(roll) if self.throws.count(roll) == 0 => Err(illegal(format!(
-                "{roll} was not thrown or is used up (values left: {left})"
-            ))),
+            Some(roll) if self.throws.count(roll) == 0 => {
+                Err(illegal(IllegalReason::ValueNotThrown {
+                    value: roll.to_string(),
+                    left,
+                }))
+            }
             Some(roll) => self.explain(from, k, roll).map_err(illegal),
             None => {
                 let mut found = Vec::new();
@@ -1275,13 +1271,13 @@ impl Pachisi {
                 for roll in self.throws.distinct() {
                     match self.explain(from, k, roll) {
                         Ok(mv) => found.push(mv),
-                        Err(why) => reasons.push(format!("with {roll}: {why}")),
+                        Err(why) => reasons.push((roll.to_string(), why)),
                     }
                 }
                 match found[..] {
                     [mv] => Ok(mv),
-                    [] if reasons.is_empty() => Err(illegal("no values are left".into())),
-                    [] => Err(illegal(reasons.join("; "))),
+                    [] if reasons.is_empty() => Err(illegal(IllegalReason::NoValuesLeft)),
+                    [] => Err(illegal(IllegalReason::NoValueFits { reasons })),
                     _ => Err(MoveError::Ambiguous {
                         input: input.to_string(),
                         candidates: found.iter().map(ToString::to_string).collect(),
@@ -1705,9 +1701,9 @@ impl Game for Pachisi {
             Phase::Decide | Phase::Allocate => {}
         }
         let lower = input.to_ascii_lowercase();
-        let illegal = |why: &str| MoveError::Illegal {
+        let illegal = |reason: IllegalReason| MoveError::Illegal {
             input: input.to_string(),
-            why: why.to_string(),
+            reason,
         };
         let deciding = self.phase == Phase::Decide;
         match lower.as_str() {
@@ -1715,27 +1711,20 @@ impl Game for Pachisi {
             "skip" if deciding => return Ok(Move::Skip),
             "done" if !deciding => return Ok(Move::Done),
             "throw" => {
-                return Err(illegal(
-                    "you have thrown already: use your values, or done to give them up",
-                ));
+                return Err(illegal(IllegalReason::AlreadyThrown));
             }
             "skip" => {
-                return Err(illegal(
-                    "skip declines to throw and is only possible before throwing; done gives \
-                     up the remaining values",
-                ));
+                return Err(illegal(IllegalReason::SkipOnlyBeforeThrowing));
             }
             "done" => {
-                return Err(illegal("nothing to give up yet: throw or skip"));
+                return Err(illegal(IllegalReason::NothingToGiveUp));
             }
             "" => return Err(unreadable(input)),
             _ => {}
         }
         let typed = read_typed(&lower, input)?;
         if deciding {
-            return Err(illegal(
-                "throw the cowries first: the turn starts with throw (or skip)",
-            ));
+            return Err(illegal(IllegalReason::ThrowFirst));
         }
         self.interpret_piece(&typed, input)
     }

@@ -5,9 +5,9 @@ mod common;
 
 use tabula_core::playout::perft;
 
-use common::{game, head, legal, rejected, rejected_at, set};
+use common::{game, head, illegal_at, legal, reason, rejected, rejected_at, set};
 use tabula_core::coan_ki::{CoanKi, Event, Move, Roll};
-use tabula_core::{Action, Game, Seat, Status, script};
+use tabula_core::{Action, Game, IllegalReason as R, MoveError, Seat, Status, script};
 
 const START: &str = "turn=rolloff white=a1x8,b1x8 black=g2x8,h2x8";
 const MID: &str = "turn=black white=a1x5,c2x2,e1x3,h2x1 white-home=a1x2,b1x1 black=a1x1,c1x2,f2x4,g2x5 black-home=h2x2";
@@ -140,10 +140,12 @@ fn t2_white_plays_5_6_consecutive() {
     );
     assert_eq!(status, "turn white");
     assert_eq!(legal::<CoanKi>(&[], None, "roll:6v5"), set(&T2_PLAYS));
-    let message = rejected_at::<CoanKi>(&[], None, "roll:6v5 a1+11", 1);
-    assert!(message.contains("does not fit"), "{message}");
-    let message = rejected_at::<CoanKi>(&[], None, "roll:6v5 a1+5&a1+6", 1);
-    assert!(message.contains("does not fit"), "{message}");
+    for play in ["a1+11", "a1+5&a1+6"] {
+        assert!(matches!(
+            illegal_at::<CoanKi>(&[], None, &format!("roll:6v5 {play}"), 1),
+            R::ExceedsTheThrow { throw } if throw.starts_with("5-6")
+        ));
+    }
     let (position, status) = head::<CoanKi>(&[], None, "roll:6v5 a1+5&b1+11");
     assert_eq!(
         position,
@@ -336,8 +338,10 @@ fn t13_double_one_in_mid_game() {
     assert!(message.contains("c1 is empty"), "{message}");
     let message = rejected_at::<CoanKi>(&[], Some(T13), "roll:1-1 remove:g2", 1);
     assert!(message.contains("Black"), "{message}");
-    let message = rejected_at::<CoanKi>(&[], Some(T13), "roll:1-1 e1+2", 1);
-    assert!(message.contains("remove"), "{message}");
+    assert_eq!(
+        illegal_at::<CoanKi>(&[], Some(T13), "roll:1-1 e1+2", 1),
+        R::MustRemove
+    );
 }
 
 #[test]
@@ -364,8 +368,14 @@ fn t14_mixed_stacks() {
 
 #[test]
 fn t15_no_pass() {
-    let message = rejected_at::<CoanKi>(&[], None, "roll:6v5 pass", 1);
-    assert!(message.contains("no pass"), "{message}");
+    assert!(matches!(
+        illegal_at::<CoanKi>(&[], None, "roll:6v5 pass", 1),
+        R::NoPass { throw: Some(_) }
+    ));
+    assert_eq!(
+        illegal_at::<CoanKi>(&[], Some(T13), "roll:1-1 pass", 1),
+        R::NoPass { throw: None }
+    );
     assert_eq!(legal::<CoanKi>(&[], None, "roll:6v5"), set(&T2_PLAYS));
 }
 
@@ -393,8 +403,16 @@ fn t_block8_the_block_variant() {
     );
     let on = ["block8=on"];
     assert_eq!(legal::<CoanKi>(&on, Some(BLOCK), ""), set(&["a1+2"]));
-    let message = rejected_at::<CoanKi>(&on, Some(BLOCK), "b1+2", 0);
-    assert!(message.contains("block"), "{message}");
+    assert_eq!(
+        illegal_at::<CoanKi>(&on, Some(BLOCK), "b1+2", 0),
+        R::PathBlocked {
+            cell: "b1".into(),
+            steps: 2,
+            block: "d1".into(),
+            count: 8,
+            owner: "Black"
+        }
+    );
     let rolling = "turn=white white=a1x8,b1x8 black=d1x8,h2x8";
     let (position, status) = head::<CoanKi>(&on, Some(rolling), "roll:5-6");
     assert_eq!(position, "turn=black white=a1x8,b1x8 black=d1x8,h2x8");
@@ -560,10 +578,12 @@ fn options_are_read_and_checked() {
 #[test]
 fn typed_input_errors_say_what_is_wrong() {
     let g: CoanKi = game(&[], None, "roll:6v5");
-    let why = |g: &CoanKi, text: &str| match g.interpret(text) {
+    let refusal = |g: &CoanKi, text: &str| match g.interpret(text) {
         Ok(mv) => panic!("{text} was read as {mv}"),
-        Err(e) => e.to_string(),
+        Err(e) => e,
     };
+    let why = |g: &CoanKi, text: &str| refusal(g, text).to_string();
+    let illegal = |g: &CoanKi, text: &str| reason(refusal(g, text));
     // Lenient forms.
     for typed in [
         "a1+5 b1+11",
@@ -621,33 +641,50 @@ fn typed_input_errors_say_what_is_wrong() {
         Some(MID.replace("turn=black", "turn=white dice=5-6").as_str()),
         "",
     );
-    let message = why(&mid, "h2+5&h2+11");
-    assert!(message.contains("same piece"), "{message}");
+    assert_eq!(
+        illegal(&mid, "h2+5&h2+11"),
+        R::SamePieceTwice {
+            cell: "h2".into(),
+            seat: "White"
+        }
+    );
     // A part that overshoots the home cells.
     // (3-5 is lost with one piece left on b2, so a second piece makes it a decision.)
     let two = "turn=white dice=3-5 white=b2x1,c1x1 white-home=a1x8,b1x6 black=g2x8,h2x8";
     let g2: CoanKi = game(&[], Some(two), "");
-    let message = why(&g2, "b2+8");
-    assert!(
-        message.contains("overshoots") && message.contains("b2"),
-        "{message}"
+    assert!(matches!(
+        illegal(&g2, "b2+8"),
+        R::OvershootsHome { cell, steps: 8, .. } if cell == "b2"
+    ));
+    // The wording a user reads, built from the reason.
+    assert_eq!(
+        why(&g2, "b2+8"),
+        "`b2+8` is not legal: b2+8 overshoots the home cells: a White piece on b2 comes home \
+         with 2 steps (on a1) or 3 (on b1) and may not go beyond"
     );
     // A play that does not fit the throw.
-    let message = why(&g, "a1+11");
-    assert!(
-        message.contains("does not fit") && message.contains("5-6"),
-        "{message}"
-    );
-    let message = why(&g, "a1+5&a1+6");
-    assert!(message.contains("does not fit"), "{message}");
+    assert!(matches!(
+        illegal(&g, "a1+11"),
+        R::ExceedsTheThrow { throw } if throw.starts_with("5-6")
+    ));
+    assert!(matches!(
+        illegal(&g, "a1+5&a1+6"),
+        R::ExceedsTheThrow { .. }
+    ));
     // Pass, removal at the wrong time, garbage, three parts.
-    assert!(why(&g, "pass").contains("no pass"));
-    assert!(why(&g, "remove:a1").contains("only after a double one"));
-    assert!(why(&g, "hello").contains("cannot read"));
-    assert!(why(&g, "a1+x").contains("cannot read"));
-    assert!(why(&g, "").contains("cannot read"));
-    assert!(why(&g, "a1+5&a1+5&b1+1").contains("one or two pieces"));
-    assert!(why(&g, "a1+99999999999999999999&b1+5").contains("does not fit"));
+    assert!(matches!(illegal(&g, "pass"), R::NoPass { .. }));
+    assert_eq!(illegal(&g, "remove:a1"), R::RemoveOnlyAfterDoubleOne);
+    for text in ["hello", "a1+x", ""] {
+        assert!(matches!(refusal(&g, text), MoveError::Unreadable { .. }));
+    }
+    assert!(matches!(
+        illegal(&g, "a1+5&a1+5&b1+1"),
+        R::TooManyParts { .. }
+    ));
+    assert!(matches!(
+        illegal(&g, "a1+99999999999999999999&b1+5"),
+        R::ExceedsTheThrow { .. }
+    ));
     // At a chance node or after the end no move can be made.
     assert!(why(&game(&[], None, ""), "a1+5").contains("thrown"));
     let over: CoanKi = game(&[], Some(T10), "roll:2-2 b2+2");

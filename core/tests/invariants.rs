@@ -3,10 +3,14 @@
 //! - legal moves are non-empty exactly at decision nodes, outcomes exactly at chance nodes, with
 //!   positive weights summing to the game's total;
 //! - every legal move plays, and its canonical text parses (strictly and leniently) back to it;
-//! - an illegal move leaves the state equal to before;
+//! - an illegal move leaves the state equal to before (moves legal elsewhere in the same game,
+//!   a reservoir sample over the whole game so far, not only its opening);
 //! - every position string round-trips;
 //! - replaying the action list (as text) gives the same state;
-//! - every playout ends within a bound.
+//! - every playout ends within a bound;
+//! - for Kolowis's repetition rule, the test's own count of (placement, side to move) since the
+//!   last capture agrees with the engine: a game ends by repetition exactly at a third
+//!   occurrence.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -14,6 +18,8 @@ use tabula_core::{Action, Game, Status, script};
 
 struct Check<'a, G: Game> {
     options: &'a [&'a str],
+    /// The position string the playouts start from; the start position if `None`.
+    start: Option<&'a str>,
     playouts: u64,
     max_actions: usize,
     /// The sum of the weights at every chance node, for games with chance.
@@ -22,38 +28,91 @@ struct Check<'a, G: Game> {
     /// history the position string does not show, as Kolowis's repetition count).
     reparse_equal: bool,
     /// States whose status depends on history the position string does not hold (a Kolowis
-    /// game drawn by third repetition): only their position string must round-trip.
+    /// game drawn by third repetition): their position string must round-trip, and read
+    /// afresh (with no history) it is a position in play.
     history_decides: fn(&G) -> bool,
+    /// An independent repetition count, for games with a repetition rule.
+    repetition: Option<Repetition<G>>,
     marker: std::marker::PhantomData<G>,
 }
 
+/// The test's own model of a repetition rule: states with the same key are the same position;
+/// a state where `resets` holds makes every earlier one unrepeatable; `ended` says whether the
+/// engine ended the game by repetition. A game must end by repetition exactly when a key occurs
+/// the third time.
+struct Repetition<G> {
+    key: fn(&G) -> String,
+    resets: fn(&G) -> bool,
+    ended: fn(&G) -> bool,
+}
+
+/// How many moves seen earlier in a playout are kept to be tried as illegal moves later.
+const RESERVOIR: usize = 200;
+
 impl<G: Game> Check<'_, G> {
-    fn run(&self) {
+    /// Runs the playouts; returns how many ended by repetition.
+    fn run(&self) -> usize {
         let options = script::options::<G>(self.options).expect("options");
         let mut lengths = Vec::new();
+        let mut repetitions = 0;
         for seed in 0..self.playouts {
-            lengths.push(self.playout(&options, seed));
+            let (length, repeated) = self.playout(&options, seed);
+            lengths.push(length);
+            repetitions += usize::from(repeated);
         }
         let mean = lengths.iter().sum::<usize>() as f64 / lengths.len() as f64;
+        let ended = if self.repetition.is_some() {
+            format!(", {repetitions} ended by repetition")
+        } else {
+            String::new()
+        };
         eprintln!(
-            "{} {:?}: {} playouts, mean {mean:.1} actions, longest {}",
+            "{} {:?} from {}: {} playouts, mean {mean:.1} actions, longest {}{ended}",
             G::ID,
             self.options,
+            self.start.unwrap_or("the start"),
             lengths.len(),
             lengths.iter().max().unwrap_or(&0)
         );
+        repetitions
     }
 
-    fn playout(&self, options: &G::Options, seed: u64) -> usize {
+    fn start(&self, options: &G::Options) -> G {
+        match self.start {
+            Some(text) => G::from_position(options, text).expect("start position"),
+            None => G::new(options),
+        }
+    }
+
+    /// One seeded playout; returns its length and whether it ended by repetition.
+    fn playout(&self, options: &G::Options, seed: u64) -> (usize, bool) {
         let mut rng = SmallRng::seed_from_u64(seed);
-        let mut game = G::new(options);
+        let mut game = self.start(options);
         let mut history: Vec<Action<G::Move, G::Roll>> = Vec::new();
-        let mut seen_moves: Vec<G::Move> = Vec::new();
+        // A separate generator for the samples, so the playouts stay those of the seed.
+        let mut sampler = SmallRng::seed_from_u64(seed ^ 0x5a3c_96e1);
+        // A uniform sample (reservoir sampling, Algorithm R) of every legal move seen so far.
+        let mut seen_moves: Vec<G::Move> = Vec::with_capacity(RESERVOIR);
+        let mut seen_count = 0usize;
+        let mut keys: Vec<String> = Vec::new();
         loop {
             let at = format!("{} seed {seed} after {} actions", G::ID, history.len());
             let moves = game.moves();
             let outcomes = game.outcomes();
             self.check_position(options, &game, &moves, &at);
+            if let Some(rep) = &self.repetition {
+                if (rep.resets)(&game) {
+                    keys.clear();
+                }
+                let key = (rep.key)(&game);
+                keys.push(key.clone());
+                let occurrences = keys.iter().filter(|k| **k == key).count();
+                if (rep.ended)(&game) {
+                    assert_eq!(occurrences, 3, "{at}: ended by repetition of {key}");
+                } else if matches!(game.status(), Status::Decision(_)) {
+                    assert!(occurrences < 3, "{at}: {key} occurred {occurrences} times");
+                }
+            }
             match game.status() {
                 Status::Done(_) => {
                     assert!(
@@ -65,12 +124,22 @@ impl<G: Game> Check<'_, G> {
                 Status::Decision(_) => {
                     assert!(!moves.is_empty(), "{at}: decision without moves");
                     assert!(outcomes.is_empty(), "{at}: decision with outcomes");
-                    self.check_moves(&game, &moves, &seen_moves, &at);
+                    let offset = sampler.random_range(0..seen_moves.len().max(1));
+                    self.check_moves(&game, &moves, &seen_moves, offset, &at);
                     let mv = moves[rng.random_range(0..moves.len())].clone();
                     game.play(&mv)
                         .unwrap_or_else(|e| panic!("{at}: {mv} failed: {e}"));
-                    seen_moves.extend(moves);
-                    seen_moves.truncate(200);
+                    for m in moves {
+                        seen_count += 1;
+                        if seen_moves.len() < RESERVOIR {
+                            seen_moves.push(m);
+                        } else {
+                            let j = sampler.random_range(0..seen_count);
+                            if j < RESERVOIR {
+                                seen_moves[j] = m;
+                            }
+                        }
+                    }
                     history.push(Action::Move(mv));
                 }
                 Status::Chance => {
@@ -109,13 +178,14 @@ impl<G: Game> Check<'_, G> {
             );
         }
         // Replay the history from its text form.
-        let mut replay = G::new(options);
+        let mut replay = self.start(options);
         for action in &history {
             let parsed: Action<G::Move, G::Roll> = action.to_string().parse().expect("parse");
             replay.apply(&parsed).expect("replay");
         }
         assert_eq!(replay, game, "{} seed {seed}: replay differs", G::ID);
-        history.len()
+        let repeated = self.repetition.as_ref().is_some_and(|r| (r.ended)(&game));
+        (history.len(), repeated)
     }
 
     fn check_position(&self, options: &G::Options, game: &G, moves: &[G::Move], at: &str) {
@@ -124,6 +194,18 @@ impl<G: Game> Check<'_, G> {
             .unwrap_or_else(|e| panic!("{at}: position {text} does not parse: {e}"));
         assert_eq!(parsed.position(), text, "{at}: position string round trip");
         if (self.history_decides)(game) {
+            // Read afresh, the position has no history to repeat: the game goes on, with the
+            // same side to move.
+            assert!(
+                matches!(parsed.status(), Status::Decision(_)),
+                "{at}: {text} read afresh is {:?}",
+                parsed.status()
+            );
+            assert!(!parsed.moves().is_empty(), "{at}: {text} read afresh");
+            assert!(
+                text.contains(&parsed.status_line().replace(' ', "=")),
+                "{at}: side to move of {text}"
+            );
             return;
         }
         assert_eq!(
@@ -141,7 +223,7 @@ impl<G: Game> Check<'_, G> {
         }
     }
 
-    fn check_moves(&self, game: &G, moves: &[G::Move], seen: &[G::Move], at: &str) {
+    fn check_moves(&self, game: &G, moves: &[G::Move], seen: &[G::Move], offset: usize, at: &str) {
         for (i, mv) in moves.iter().enumerate() {
             assert!(!moves[..i].contains(mv), "{at}: {mv} listed twice");
             let text = mv.to_string();
@@ -159,7 +241,13 @@ impl<G: Game> Check<'_, G> {
                 .unwrap_or_else(|e| panic!("{at}: legal {text} refused: {e}"));
         }
         // Moves legal elsewhere but not here must be refused without changing anything.
-        for mv in seen.iter().filter(|m| !moves.contains(m)).take(5) {
+        let (late, early) = seen.split_at(offset.min(seen.len()));
+        for mv in early
+            .iter()
+            .chain(late)
+            .filter(|m| !moves.contains(m))
+            .take(5)
+        {
             let mut copy = game.clone();
             assert!(copy.play(mv).is_err(), "{at}: illegal {mv} accepted");
             assert_eq!(&copy, game, "{at}: illegal {mv} changed the state");
@@ -182,11 +270,13 @@ impl<G: Game> Check<'_, G> {
 fn check<'a, G: Game>(options: &'a [&'a str], playouts: u64, max_actions: usize) -> Check<'a, G> {
     Check {
         options,
+        start: None,
         playouts,
         max_actions,
         chance_total: None,
         reparse_equal: true,
         history_decides: |_| false,
+        repetition: None,
         marker: std::marker::PhantomData,
     }
 }
@@ -209,9 +299,23 @@ fn koan_invariants() {
 #[test]
 fn kolowis_invariants() {
     use tabula_core::kolowis::{Kolowis, Stall};
+    // The key: the position string without the ply counter (placement and side to move);
+    // the count starts again at the start and after every capture (quiet=0).
+    let repetition = || Repetition::<Kolowis> {
+        key: |g| {
+            g.position()
+                .split(' ')
+                .filter(|t| !t.starts_with("quiet="))
+                .collect::<Vec<_>>()
+                .join(" ")
+        },
+        resets: |g| g.quiet() == 0,
+        ended: |g| g.stall_ending() == Some(Stall::Repetition),
+    };
     let mut c = check::<Kolowis>(&[], 150, 2_000);
     c.reparse_equal = false;
     c.history_decides = |g| g.stall_ending() == Some(Stall::Repetition);
+    c.repetition = Some(repetition());
     c.run();
     // Without the stall rule random games can run long; the bound catches a game that never
     // ends for lack of captures.
@@ -221,7 +325,30 @@ fn kolowis_invariants() {
     let mut c = check::<Kolowis>(&["stall=8"], 60, 2_000);
     c.reparse_equal = false;
     c.history_decides = |g| g.stall_ending() == Some(Stall::Repetition);
+    c.repetition = Some(repetition());
     c.run();
+    // From the opening, random play seldom repeats a position three times: a few pieces
+    // wandering over the board do, often with the other side to move in between (a piece that
+    // goes round a triangle of lines loses a tempo). These playouts must end by repetition
+    // often enough that the count above is really tested.
+    let mut repetitions = 0;
+    for start in [
+        "turn=white white=C1 black=A16",
+        "turn=black white=B9 black=A1",
+        "turn=white white=C1,C16 black=A1,A16",
+        "turn=white white=B2,C8 black=A8,B16",
+    ] {
+        let mut c = check::<Kolowis>(&[], 100, 2_000);
+        c.start = Some(start);
+        c.reparse_equal = false;
+        c.history_decides = |g| g.stall_ending() == Some(Stall::Repetition);
+        c.repetition = Some(repetition());
+        repetitions += c.run();
+    }
+    assert!(
+        repetitions >= 40,
+        "only {repetitions} of 400 ended by repetition"
+    );
 }
 
 #[test]

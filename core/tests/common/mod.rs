@@ -1,6 +1,8 @@
 //! Helpers shared by the scenario tests: they drive the engine exactly as `tabula rules` does.
 #![allow(dead_code)]
 
+pub mod fuzz;
+
 use tabula_core::{Game, SetupError, script};
 
 /// Sets a game up as `tabula rules` would, panicking with the error if that fails.
@@ -62,4 +64,31 @@ pub fn rejected_at<G: Game>(
     let message = error.to_string();
     assert!(message.contains(token), "{message} does not name {token}");
     message
+}
+
+/// The reason why action `index` of `moves` is an illegal move (the setup must fail there,
+/// with [`tabula_core::MoveError::Illegal`]).
+pub fn illegal_at<G: Game>(
+    options: &[&str],
+    position: Option<&str>,
+    moves: &str,
+    index: usize,
+) -> tabula_core::IllegalReason {
+    use tabula_core::{ActionError, MoveError};
+    match rejected::<G>(options, position, moves) {
+        SetupError::Action {
+            index: i,
+            error: ActionError::Move(MoveError::Illegal { reason, .. }),
+            ..
+        } if i == index => reason,
+        other => panic!("expected an illegal move at action {index}, got {other}"),
+    }
+}
+
+/// The reason of an [`tabula_core::MoveError::Illegal`], panicking on any other error.
+pub fn reason(error: tabula_core::MoveError) -> tabula_core::IllegalReason {
+    match error {
+        tabula_core::MoveError::Illegal { reason, .. } => reason,
+        other => panic!("expected an illegal move, got {other}"),
+    }
 }
