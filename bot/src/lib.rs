@@ -1,5 +1,6 @@
 //! The Tabula bot as a library: what the `tabula` binary and the tests share.
 
 pub mod local;
+pub mod outbox;
 pub mod service;
 pub mod store;
