@@ -29,8 +29,6 @@ macro_rules! outbox_columns {
     };
 }
 
-pub(super) use outbox_columns;
-
 /// The rows a claim picks: `$1` now, `$4` the most rows. The head of a chat is its waiting row
 /// of least id.
 macro_rules! claim_pick {
