@@ -2,5 +2,6 @@
 
 pub mod catalogue;
 pub mod local;
+pub mod outbox;
 pub mod service;
 pub mod store;

@@ -70,7 +70,7 @@ SELECT from_account, CAST(SUM(amount) AS BIGINT) AS amount FROM ledger
 WHERE game_id = $1 AND kind = 'stake' GROUP BY from_account ORDER BY from_account";
 
 pub(super) const LEADERBOARD: &str = "\
-SELECT u.id, u.platform, u.platform_user_id, u.display_name, u.created_at, u.updated_at,
+SELECT u.id, u.platform, u.platform_user_id, u.display_name, u.created_at, u.updated_at, u.username,
        a.balance
 FROM accounts a JOIN users u ON u.id = a.user_id
 WHERE a.community_id = $1 AND a.kind = 'wallet'

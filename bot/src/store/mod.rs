@@ -29,7 +29,9 @@
 //! by the compiler, but a *new* migration file is only picked up when this crate recompiles.
 
 mod community;
+mod invitations;
 mod ledger;
+mod outbox;
 mod postgres;
 mod sql;
 mod sqlite;
@@ -182,6 +184,10 @@ row_id!(
     ChallengeNo
 );
 row_id!(
+    /// A row of the outbox: one message the bot sends on its own.
+    OutboxId
+);
+row_id!(
     /// The number of a stored game, short enough to show and type (`#12`). Not to be confused
     /// with [`GameId`], which names the kind of game.
     GameNo
@@ -303,6 +309,80 @@ text_enum!(
         Moderators = "moderators",
     }
 );
+
+text_enum!(
+    /// What an outbox message is. The store does not read payloads; only `Board` rows are
+    /// treated apart ([`Store::enqueue_outbox`], [`Store::outbox_sent`]).
+    OutboxKind {
+        /// Half a turn's time has passed (written by [`Store::claim_due_to_outbox`]).
+        Reminder = "reminder",
+        /// A turn's time has run out (written by [`Store::claim_due_to_outbox`]).
+        Timeout = "timeout",
+        /// A challenge expired (written by [`Store::expire_challenges_to_outbox`]).
+        Expired = "expired",
+        /// A game's board: a picture with its text and buttons.
+        Board = "board",
+        /// Text only (also a superseded board, which keeps its payload).
+        Text = "text",
+    }
+);
+
+/// A message for [`Store::enqueue_outbox`].
+#[derive(Debug, Clone)]
+pub struct NewOutbox<'a> {
+    /// The platform of the chat.
+    pub platform: Platform,
+    /// The chat it goes to.
+    pub chat: ChatId,
+    /// The game it concerns, if any.
+    pub game: Option<GameNo>,
+    /// What it is.
+    pub kind: OutboxKind,
+    /// What to say, as JSON the caller writes and its renderer reads; the store keeps it as is.
+    pub payload: &'a str,
+    /// When it is written; it may be sent from then on.
+    pub now: Timestamp,
+}
+
+/// A row of the outbox, as claimed by a dispatcher or read by [`Store::outbox_rows`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxRow {
+    /// Its id; rows of one chat are sent in id order.
+    pub id: OutboxId,
+    /// The platform of the chat.
+    pub platform: Platform,
+    /// The chat it goes to.
+    pub chat: ChatId,
+    /// The platform's id of the chat.
+    pub platform_chat_id: String,
+    /// The game it concerns, if any.
+    pub game: Option<GameNo>,
+    /// The platform's id of the game's latest board, when the row was read (a `board` row's
+    /// deliverer may take the buttons off it).
+    pub board_message_id: Option<String>,
+    /// What it is.
+    pub kind: OutboxKind,
+    /// The caller's JSON.
+    pub payload: String,
+    /// When it was written.
+    pub created_at: Timestamp,
+    /// When it may next be tried.
+    pub next_attempt_at: Timestamp,
+    /// How many times it was claimed (this claim included).
+    pub attempts: i64,
+    /// The dispatcher holding it.
+    pub lease_owner: Option<String>,
+    /// Until when that dispatcher holds it; past that, another may claim it.
+    pub lease_until: Option<Timestamp>,
+    /// When it was sent.
+    pub sent_at: Option<Timestamp>,
+    /// The platform's id of the sent message.
+    pub message_id: Option<String>,
+    /// When it was given up (it no longer applied, or the chat is gone).
+    pub dropped_at: Option<Timestamp>,
+    /// Why the last attempt failed, or why it was dropped.
+    pub last_error: Option<String>,
+}
 
 /// A day in milliseconds.
 pub const DAY_MILLIS: i64 = 24 * 60 * 60 * 1000;
@@ -591,6 +671,9 @@ pub struct User {
     pub created_at: Timestamp,
     /// When the user was last seen, to within [`SEEN_REFRESH_MILLIS`], or renamed.
     pub updated_at: Timestamp,
+    /// The platform's username, without `@`, where the platform has one and it was given
+    /// ([`Store::upsert_user_with_username`]).
+    pub username: Option<String>,
 }
 
 /// A chat (channel, group, conversation) of one platform.
@@ -614,6 +697,9 @@ pub struct Chat {
     pub platform_community_id: String,
     /// The community's name.
     pub community_title: String,
+    /// Since when the platform says the bot cannot write there (removed, blocked): the outbox
+    /// holds the chat's messages until someone writes in it again ([`Store::upsert_chat`]).
+    pub inactive_at: Option<Timestamp>,
 }
 
 /// A challenge to be written by [`Store::create_challenge`].
@@ -650,8 +736,11 @@ pub struct Challenge {
     pub options: String,
     /// Who challenges.
     pub challenger: UserId,
-    /// Who is invited, in order; empty for an open challenge.
+    /// The invitees known as users, in order (an invitee known only by a username is not
+    /// here until [`Store::bind_invitee_username`] binds it); see [`Challenge::invitees`].
     pub invited: Vec<UserId>,
+    /// Every invitee, in order, with when each accepted; empty for an open challenge.
+    pub invitees: Vec<ChallengeInvitee>,
     /// Where it stands.
     pub status: ChallengeStatus,
     /// When it was made.
@@ -673,8 +762,49 @@ pub struct Challenge {
 impl Challenge {
     /// Whether anyone in the chat may accept it.
     pub fn is_open(&self) -> bool {
-        self.invited.is_empty()
+        self.invitees.is_empty()
     }
+
+    /// The usernames of the invitees not yet bound to a user, in order.
+    pub fn unbound_usernames(&self) -> Vec<&str> {
+        self.invitees
+            .iter()
+            .filter_map(|invitee| match &invitee.invitee {
+                Invitee::Username(name) => Some(name.as_str()),
+                Invitee::User(_) => None,
+            })
+            .collect()
+    }
+}
+
+/// Who a challenge invites: a known user, or a `@username` typed by the challenger for whom no
+/// user is known yet (the first user of that name to claim it takes the seat, see
+/// [`Store::bind_invitee_username`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Invitee {
+    /// A known user.
+    User(UserId),
+    /// A platform username, without `@`; compared without regard to (ASCII) case.
+    Username(String),
+}
+
+/// One invitee of a stored challenge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChallengeInvitee {
+    /// Who.
+    pub invitee: Invitee,
+    /// When they accepted; `None`: not yet (always `None` for a username not yet bound).
+    pub accepted_at: Option<Timestamp>,
+}
+
+/// What [`Store::accept_and_create_game`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Accepted {
+    /// The acceptance is recorded; others have still to accept, so no game was created.
+    Waiting(Invitation),
+    /// The acceptance (if the challenge had invitees) and the game were written in one
+    /// transaction: the game has started.
+    Started(GameRecord),
 }
 
 /// Accepting a challenge in the same transaction that creates its game.
@@ -695,8 +825,18 @@ pub struct Invitation {
     pub challenge: Challenge,
     /// Whether this call recorded the acceptance (false: the user had accepted before).
     pub newly: bool,
-    /// The invitees who have not accepted yet, in order; empty: the game may start.
+    /// The invitees known as users who have not accepted yet, in order; empty (and
+    /// [`Invitation::waiting_usernames`] empty): the game may start.
     pub waiting: Vec<UserId>,
+    /// The invitees known only by a username (never bound, so never accepted), in order.
+    pub waiting_usernames: Vec<String>,
+}
+
+impl Invitation {
+    /// Whether nobody is left to accept.
+    pub fn complete(&self) -> bool {
+        self.waiting.is_empty() && self.waiting_usernames.is_empty()
+    }
 }
 
 /// A game to be written by [`Store::create_game`].
@@ -782,6 +922,10 @@ pub struct GameRecord {
     pub clock: Option<TurnClock>,
     /// When its pot was settled (paid out or refunded), once it ended.
     pub settled_at: Option<Timestamp>,
+    /// The platform's id of the latest board posted for it ([`Store::outbox_sent`] of a
+    /// `board` row, or [`Store::set_board_message`]), so that an adapter can take the buttons
+    /// off the old board when it posts a new one.
+    pub board_message_id: Option<String>,
 }
 
 impl GameRecord {
@@ -1321,7 +1465,7 @@ impl Store {
         &self,
         challenge: &NewChallenge<'_>,
     ) -> Result<Challenge, StoreError> {
-        dispatch!(self, store => store.create_challenge(challenge, None).await)
+        dispatch!(self, store => store.create_challenge(challenge, &[], None).await)
     }
 
     /// [`Store::create_challenge`], recording `request` in the same transaction, so that a
@@ -1335,7 +1479,7 @@ impl Store {
         challenge: &NewChallenge<'_>,
         request: &RequestKey,
     ) -> Result<Challenge, StoreError> {
-        dispatch!(self, store => store.create_challenge(challenge, Some(request)).await)
+        dispatch!(self, store => store.create_challenge(challenge, &[], Some(request)).await)
     }
 
     /// A challenge by number.
@@ -1528,6 +1672,265 @@ impl Store {
     ) -> Result<GameRecord, StoreError> {
         dispatch!(self, store => store.end_game(game, ending, Some(request)).await)
     }
+
+    // ---- Usernames and invitations ----
+
+    /// [`Store::upsert_user`] that also records the platform's username (without `@`; `None`:
+    /// the user has none, and a stored one is cleared). A username belongs to one account at a
+    /// time: another user of the platform that had it loses it, in the same transaction.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn upsert_user_with_username(
+        &self,
+        platform: Platform,
+        platform_user_id: &str,
+        display_name: &str,
+        username: Option<&str>,
+    ) -> Result<User, StoreError> {
+        dispatch!(self, store => store.upsert_user_with_username(platform, platform_user_id, display_name, username).await)
+    }
+
+    /// The user of a platform with this username (a leading `@` is ignored; ASCII case is
+    /// not), if one is known.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn user_by_username(
+        &self,
+        platform: Platform,
+        username: &str,
+    ) -> Result<Option<User>, StoreError> {
+        dispatch!(self, store => store.user_by_username(platform, username).await)
+    }
+
+    /// [`Store::create_challenge_once`] (or, without `request`, [`Store::create_challenge`])
+    /// whose invitees are `challenge.invited` followed by `more`, which may name people by a
+    /// typed `@username` for whom no user is known yet. Repeats are dropped (the same user;
+    /// the same username in any ASCII case). A username-only invitee holds a seat that the
+    /// first user of that name to ask takes ([`Store::bind_invitee_username`]); until then the
+    /// challenge waits for it.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`] (then nothing is written); a database failure.
+    pub async fn create_challenge_with_invitees(
+        &self,
+        challenge: &NewChallenge<'_>,
+        more: &[Invitee],
+        request: Option<&RequestKey>,
+    ) -> Result<Challenge, StoreError> {
+        dispatch!(self, store => store.create_challenge(challenge, more, request).await)
+    }
+
+    /// Gives the seat of a pending challenge's username-only invitee `username` (compared
+    /// without regard to ASCII case; a leading `@` ignored) to `user`, atomically: exactly one
+    /// seat, and only while no one else took it and `user` holds no seat of the challenge yet.
+    /// The caller passes the username the platform reported for `user`. Returns whether `user`
+    /// now holds that seat: true when this call bound it, and on a repeated call by the same
+    /// user (known by that username, see [`Store::upsert_user_with_username`]); false when
+    /// there is no such seat (never invited, taken by someone else, the challenge settled).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn bind_invitee_username(
+        &self,
+        challenge: ChallengeNo,
+        username: &str,
+        user: UserId,
+    ) -> Result<bool, StoreError> {
+        dispatch!(self, store => store.bind_invitee_username(challenge, username, user).await)
+    }
+
+    /// Accepts a challenge and, when this acceptance is the last one missing, creates its game,
+    /// in ONE transaction: either both are written or neither (a stake that cannot be paid
+    /// leaves the acceptance unrecorded too, so the challenge can still start or be
+    /// cancelled). `new.accepting` names the challenge, who accepts and the moment; `new`
+    /// holds the game the caller would start (its seats drawn from the challenger and the
+    /// invitees as [`Store::challenge`] read them; a username-only invitee has to be bound and
+    /// accept before the game can start, so the seats never miss anyone).
+    ///
+    /// For a challenge with invitees: records the invitee's acceptance as
+    /// [`Store::accept_invitation`] does (holding the challenge row's lock, so concurrent
+    /// acceptances run one after the other); if others have still to accept, commits that
+    /// alone and returns [`Accepted::Waiting`]; otherwise also settles the challenge and writes
+    /// the game as [`Store::create_game`] does, and returns [`Accepted::Started`]. For an open
+    /// challenge (or `new.accepting` of `None`) it is [`Store::create_game`]. With `request`,
+    /// the request key is recorded in the same transaction.
+    ///
+    /// The service's switch: where it now calls [`Store::accept_invitation`] and, when nobody
+    /// is waiting, [`Store::create_game`], it builds the [`NewGame`] first (seats by lot,
+    /// wallets opened) and calls this once.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`] (checked first), [`Conflict::NoSuchChallenge`],
+    /// [`Conflict::ChallengeSettled`], [`Conflict::ChallengeExpired`],
+    /// [`Conflict::NotInvited`], [`Conflict::InsufficientFunds`]; then nothing is written. A
+    /// database failure.
+    pub async fn accept_and_create_game(
+        &self,
+        new: &NewGame<'_>,
+        request: Option<&RequestKey>,
+    ) -> Result<Accepted, StoreError> {
+        dispatch!(self, store => store.accept_and_create_game(new, request).await)
+    }
+
+    // ---- The outbox ----
+
+    /// [`Store::claim_due`] that, in the same transaction as each claim, writes the outbox row
+    /// of the reminder (or time-out): kind `reminder` (`timeout`), the game's platform, chat
+    /// and id, payload `{"game":5,"seq":12,"user":3,"deadline":1700000000000}` (the turn's
+    /// player and deadline as claimed; `null` when none). A crash after the commit cannot lose
+    /// the message; a crash before it loses the claim too, so the next call claims again.
+    ///
+    /// # Errors
+    /// A database failure (then nothing is claimed).
+    pub async fn claim_due_to_outbox(
+        &self,
+        due: Due,
+        now: Timestamp,
+        limit: i64,
+    ) -> Result<Vec<GameNo>, StoreError> {
+        dispatch!(self, store => store.claim_due_to_outbox(due, now, limit).await)
+    }
+
+    /// [`Store::expire_challenges`] that writes, in the same transaction, one outbox row per
+    /// expired challenge: kind `expired`, the challenge's chat, payload `{"challenge":7}`.
+    /// Returns the expired challenges, in id order.
+    ///
+    /// # Errors
+    /// A database failure (then nothing is expired).
+    pub async fn expire_challenges_to_outbox(
+        &self,
+        now: Timestamp,
+    ) -> Result<Vec<Challenge>, StoreError> {
+        dispatch!(self, store => store.expire_challenges_to_outbox(now).await)
+    }
+
+    /// Writes a message for the dispatcher, due at once. A `board` of a game turns the game's
+    /// earlier boards that are still waiting (not sent, not dropped, not leased) into `text`
+    /// rows, whose payload stays: their words still go out, without the picture, so a slow chat
+    /// never falls behind on boards.
+    ///
+    /// # Errors
+    /// A database failure (an unknown chat or game is one: a broken foreign key).
+    pub async fn enqueue_outbox(&self, new: &NewOutbox<'_>) -> Result<OutboxId, StoreError> {
+        dispatch!(self, store => store.enqueue_outbox(new).await)
+    }
+
+    /// Claims for `owner` up to `limit` outbox rows to send now, leasing each until
+    /// `now + lease_millis` and counting the attempt. At most one row per chat, and only the
+    /// chat's oldest waiting row (a chat's messages go out in order, one at a time), of a chat
+    /// that is active and whose pacing allows a message at `now`; the row must be due
+    /// (`next_attempt_at <= now`) and not held by a live lease. A lease that expired (its
+    /// holder died or hung) is claimed again: delivery is at least once. Many dispatchers may
+    /// claim at once: each row is returned to one of them per lease (on PostgreSQL with
+    /// `SKIP LOCKED`, so none waits for another). Rows come back in id order.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn claim_outbox(
+        &self,
+        owner: &str,
+        now: Timestamp,
+        lease_millis: i64,
+        limit: i64,
+    ) -> Result<Vec<OutboxRow>, StoreError> {
+        dispatch!(self, store => store.claim_outbox(owner, now, lease_millis, limit).await)
+    }
+
+    /// Marks a row sent, if `owner` still holds it (true) — false when it lost the row (its
+    /// lease expired and someone else claimed it, or it was already marked). Records the
+    /// platform's message id, paces the chat (its next outbox message no earlier than
+    /// `now + pace_millis`) and, for a `board` row of a game with a message id, sets the game's
+    /// [`GameRecord::board_message_id`], in one transaction.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn outbox_sent(
+        &self,
+        id: OutboxId,
+        owner: &str,
+        message_id: Option<&str>,
+        now: Timestamp,
+        pace_millis: i64,
+    ) -> Result<bool, StoreError> {
+        dispatch!(self, store => store.outbox_sent(id, owner, message_id, now, pace_millis).await)
+    }
+
+    /// A failed attempt: if `owner` still holds the row, releases it to be tried again at
+    /// `retry_at` (the caller's back-off) and records the error. Whether it held the row.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn outbox_failed(
+        &self,
+        id: OutboxId,
+        owner: &str,
+        retry_at: Timestamp,
+        error: &str,
+    ) -> Result<bool, StoreError> {
+        dispatch!(self, store => store.outbox_failed(id, owner, retry_at, error).await)
+    }
+
+    /// Gives a row up (the message no longer applies, such as a reminder for a turn already
+    /// played, or the chat is gone), if `owner` still holds it; `reason` is kept as its last
+    /// error. The chat's next row becomes its head. Whether it held the row.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn outbox_drop(
+        &self,
+        id: OutboxId,
+        owner: &str,
+        reason: &str,
+    ) -> Result<bool, StoreError> {
+        dispatch!(self, store => store.outbox_drop(id, owner, reason, Timestamp::now()).await)
+    }
+
+    /// Marks a chat inactive from `now` (the platform says the bot was removed or blocked:
+    /// its outbox rows wait, unclaimed) or active again. [`Store::upsert_chat`] makes a chat
+    /// active again too: someone wrote in it.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn set_chat_inactive(
+        &self,
+        chat: ChatId,
+        inactive: bool,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, store => store.set_chat_inactive(chat, inactive, now).await)
+    }
+
+    /// Records the platform's id of a game's latest board (`None`: none), read back as
+    /// [`GameRecord::board_message_id`].
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn set_board_message(
+        &self,
+        game: GameNo,
+        message_id: Option<&str>,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, store => store.set_board_message(game, message_id).await)
+    }
+
+    /// Every outbox row of a chat (sent, dropped and waiting), in id order: for tests and
+    /// inspection.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn outbox_rows(&self, chat: ChatId) -> Result<Vec<OutboxRow>, StoreError> {
+        dispatch!(self, store => store.outbox_rows(chat).await)
+    }
+
+    /// One outbox row.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn outbox_row(&self, id: OutboxId) -> Result<Option<OutboxRow>, StoreError> {
+        dispatch!(self, store => store.outbox_row(id).await)
+    }
 }
 
 // ---- Rows shared by both backends: the column lists of `sql` decode into these. ----
@@ -1540,6 +1943,7 @@ struct UserRow {
     display_name: String,
     created_at: i64,
     updated_at: i64,
+    username: Option<String>,
 }
 
 impl TryFrom<UserRow> for User {
@@ -1552,6 +1956,7 @@ impl TryFrom<UserRow> for User {
             display_name: row.display_name,
             created_at: Timestamp(row.created_at),
             updated_at: Timestamp(row.updated_at),
+            username: row.username,
         })
     }
 }
@@ -1567,6 +1972,7 @@ struct ChatRow {
     community_id: i64,
     platform_community_id: String,
     community_title: String,
+    inactive_at: Option<i64>,
 }
 
 impl TryFrom<ChatRow> for Chat {
@@ -1582,6 +1988,7 @@ impl TryFrom<ChatRow> for Chat {
             community: CommunityId(row.community_id),
             platform_community_id: row.platform_community_id,
             community_title: row.community_title,
+            inactive_at: row.inactive_at.map(Timestamp),
         })
     }
 }
@@ -1604,7 +2011,18 @@ struct ChallengeRow {
 }
 
 impl ChallengeRow {
-    fn into_challenge(self, invited: Vec<UserId>) -> Result<Challenge, StoreError> {
+    fn into_challenge(self, invitees: Vec<InviteeRow>) -> Result<Challenge, StoreError> {
+        let invitees = invitees
+            .into_iter()
+            .map(InviteeRow::into_invitee)
+            .collect::<Result<Vec<_>, _>>()?;
+        let invited = invitees
+            .iter()
+            .filter_map(|invitee| match invitee.invitee {
+                Invitee::User(user) => Some(user),
+                Invitee::Username(_) => None,
+            })
+            .collect();
         Ok(Challenge {
             id: ChallengeNo(self.id),
             chat: ChatId(self.chat_id),
@@ -1612,6 +2030,7 @@ impl ChallengeRow {
             options: self.options,
             challenger: UserId(self.challenger_id),
             invited,
+            invitees,
             status: ChallengeStatus::parse(&self.status)?,
             created_at: Timestamp(self.created_at),
             expires_at: Timestamp(self.expires_at),
@@ -1620,6 +2039,34 @@ impl ChallengeRow {
             started_game: self.game_id.map(GameNo),
             stake: self.stake,
             move_millis: self.move_millis,
+        })
+    }
+}
+
+/// One invitee of a challenge (`challenge_id` for lists over several challenges).
+#[derive(Debug, sqlx::FromRow)]
+struct InviteeRow {
+    challenge_id: i64,
+    user_id: Option<i64>,
+    username: Option<String>,
+    accepted_at: Option<i64>,
+}
+
+impl InviteeRow {
+    fn into_invitee(self) -> Result<ChallengeInvitee, StoreError> {
+        let invitee = match (self.user_id, self.username) {
+            (Some(user), _) => Invitee::User(UserId(user)),
+            (None, Some(name)) => Invitee::Username(name),
+            (None, None) => {
+                return Err(StoreError::Corrupt(format!(
+                    "challenge {} has an invitee without user or username",
+                    self.challenge_id
+                )));
+            }
+        };
+        Ok(ChallengeInvitee {
+            invitee,
+            accepted_at: self.accepted_at.map(Timestamp),
         })
     }
 }
@@ -1649,6 +2096,7 @@ struct GameRow {
     reminded_at: Option<i64>,
     timeout_announced_at: Option<i64>,
     settled_at: Option<i64>,
+    board_message_id: Option<String>,
 }
 
 impl GameRow {
@@ -1698,6 +2146,7 @@ impl GameRow {
                 _ => None,
             },
             settled_at: self.settled_at.map(Timestamp),
+            board_message_id: self.board_message_id,
         })
     }
 }
@@ -1716,6 +2165,52 @@ impl SeatRow {
             seat: u8::try_from(self.seat)
                 .map_err(|_| StoreError::Corrupt(format!("seat index {}", self.seat)))?,
             user: User::try_from(self.user)?,
+        })
+    }
+}
+
+#[derive(Debug, sqlx::FromRow)]
+struct OutboxDbRow {
+    id: i64,
+    platform: String,
+    chat_id: i64,
+    platform_chat_id: String,
+    game_id: Option<i64>,
+    board_message_id: Option<String>,
+    kind: String,
+    payload: String,
+    created_at: i64,
+    next_attempt_at: i64,
+    attempts: i64,
+    lease_owner: Option<String>,
+    lease_until: Option<i64>,
+    sent_at: Option<i64>,
+    message_id: Option<String>,
+    dropped_at: Option<i64>,
+    last_error: Option<String>,
+}
+
+impl TryFrom<OutboxDbRow> for OutboxRow {
+    type Error = StoreError;
+    fn try_from(row: OutboxDbRow) -> Result<OutboxRow, StoreError> {
+        Ok(OutboxRow {
+            id: OutboxId(row.id),
+            platform: Platform::parse(&row.platform)?,
+            chat: ChatId(row.chat_id),
+            platform_chat_id: row.platform_chat_id,
+            game: row.game_id.map(GameNo),
+            board_message_id: row.board_message_id,
+            kind: OutboxKind::parse(&row.kind)?,
+            payload: row.payload,
+            created_at: Timestamp(row.created_at),
+            next_attempt_at: Timestamp(row.next_attempt_at),
+            attempts: row.attempts,
+            lease_owner: row.lease_owner,
+            lease_until: row.lease_until.map(Timestamp),
+            sent_at: row.sent_at.map(Timestamp),
+            message_id: row.message_id,
+            dropped_at: row.dropped_at.map(Timestamp),
+            last_error: row.last_error,
         })
     }
 }
@@ -1891,6 +2386,43 @@ fn challenge_refusal(
     } else {
         Ok(Conflict::ChallengeSettled { challenge, status })
     }
+}
+
+/// A username as stored: without a leading `@` and surrounding spaces.
+fn clean_username(name: &str) -> &str {
+    let name = name.trim();
+    name.strip_prefix('@').unwrap_or(name)
+}
+
+/// The invitees `users` then `more`, without repeats (the same user; the same username in any
+/// ASCII case; an empty username), in first-seen order.
+fn distinct_invitees(users: &[UserId], more: &[Invitee]) -> Vec<Invitee> {
+    let mut seen: Vec<Invitee> = Vec::with_capacity(users.len() + more.len());
+    let all = users
+        .iter()
+        .map(|user| Invitee::User(*user))
+        .chain(more.iter().cloned());
+    for invitee in all {
+        let invitee = match invitee {
+            Invitee::Username(name) => {
+                let name = clean_username(&name);
+                if name.is_empty() {
+                    continue;
+                }
+                Invitee::Username(name.to_string())
+            }
+            user => user,
+        };
+        let repeat = seen.iter().any(|other| match (other, &invitee) {
+            (Invitee::User(a), Invitee::User(b)) => a == b,
+            (Invitee::Username(a), Invitee::Username(b)) => a.eq_ignore_ascii_case(b),
+            _ => false,
+        });
+        if !repeat {
+            seen.push(invitee);
+        }
+    }
+    seen
 }
 
 /// The users without repeats, in first-seen order.

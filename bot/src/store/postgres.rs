@@ -21,8 +21,9 @@ use super::{
     LeaderRow, LedgerEntry, LedgerKind, LedgerRow, LoadedGame, NewChallenge, NewGame, NewVacation,
     Payout, Platform, SeatRow, Settings, Settlement, StoreError, Timestamp, User, UserId, UserRow,
     Vacation, Wallet, assemble_games, challenge_refusal, community, db, distinct, end_refusal,
-    game_refusal, is_foreign_key_violation, ledger, seq_to_i64, sql,
+    game_refusal, invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
 };
+use super::{NewOutbox, OutboxDbRow, OutboxId, OutboxKind, OutboxRow, outbox};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
 
@@ -107,6 +108,10 @@ UPDATE games SET timeout_announced_at = $1 WHERE id IN (
     ORDER BY deadline_at LIMIT $2 FOR UPDATE SKIP LOCKED)
 RETURNING id";
 
+/// Claims the outbox rows due at `$1` (see `outbox::CLAIM_OUTBOX_POSTGRES`); rows locked by another
+/// claimer are skipped, so dispatchers never wait for each other.
+const CLAIM_OUTBOX: &str = outbox::CLAIM_OUTBOX_POSTGRES;
+
 /// Locks accounts, in ascending id order (`ids` sorted), until the transaction ends.
 async fn lock_accounts_in(
     tx: &mut Transaction<'static, Postgres>,
@@ -125,3 +130,5 @@ async fn lock_accounts_in(
 super::sql::store_operations!(PostgresStore);
 super::ledger::ledger_operations!(PostgresStore);
 super::community::community_operations!(PostgresStore);
+super::outbox::outbox_operations!(PostgresStore);
+super::invitations::invitation_operations!(PostgresStore);

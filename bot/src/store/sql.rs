@@ -11,21 +11,22 @@ INSERT INTO users (platform, platform_user_id, display_name, created_at, updated
 VALUES ($1, $2, $3, $4, $4)
 ON CONFLICT (platform, platform_user_id)
 DO UPDATE SET display_name = excluded.display_name, updated_at = excluded.updated_at
-RETURNING id, platform, platform_user_id, display_name, created_at, updated_at";
+RETURNING id, platform, platform_user_id, display_name, created_at, updated_at, username";
 
 pub(super) const USER: &str = "\
-SELECT id, platform, platform_user_id, display_name, created_at, updated_at
+SELECT id, platform, platform_user_id, display_name, created_at, updated_at, username
 FROM users WHERE id = $1";
 
 pub(super) const USER_BY_PLATFORM_ID: &str = "\
-SELECT id, platform, platform_user_id, display_name, created_at, updated_at
+SELECT id, platform, platform_user_id, display_name, created_at, updated_at, username
 FROM users WHERE platform = $1 AND platform_user_id = $2";
 
 macro_rules! chat_columns {
     () => {
         "\
         SELECT ch.id, ch.platform, ch.platform_chat_id, ch.title, ch.created_at, ch.updated_at,
-               co.id AS community_id, co.platform_community_id, co.title AS community_title
+               co.id AS community_id, co.platform_community_id, co.title AS community_title,
+               ch.inactive_at
         FROM chats ch JOIN communities co ON co.id = ch.community_id"
     };
 }
@@ -49,7 +50,7 @@ INSERT INTO chats (platform, platform_chat_id, title, created_at, updated_at, co
 VALUES ($1, $2, $3, $4, $4, $5)
 ON CONFLICT (platform, platform_chat_id)
 DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at,
-              community_id = excluded.community_id";
+              community_id = excluded.community_id, inactive_at = NULL";
 
 pub(super) const INSERT_CHALLENGE: &str = "\
 INSERT INTO challenges (chat_id, game, options, challenger_id, status, created_at, expires_at,
@@ -57,8 +58,9 @@ INSERT INTO challenges (chat_id, game, options, challenger_id, status, created_a
 VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8)
 RETURNING id";
 
+/// `$3` user or `$4` username (exactly one of them not null).
 pub(super) const INSERT_INVITEE: &str = "\
-INSERT INTO challenge_invitees (challenge_id, position, user_id) VALUES ($1, $2, $3)";
+INSERT INTO challenge_invitees (challenge_id, position, user_id, username) VALUES ($1, $2, $3, $4)";
 
 macro_rules! challenge_columns {
     () => {
@@ -72,7 +74,8 @@ macro_rules! challenge_columns {
 pub(super) const CHALLENGE: &str = concat!(challenge_columns!(), " WHERE c.id = $1");
 
 pub(super) const INVITEES: &str = "\
-SELECT user_id FROM challenge_invitees WHERE challenge_id = $1 ORDER BY position";
+SELECT challenge_id, user_id, username, accepted_at FROM challenge_invitees
+WHERE challenge_id = $1 ORDER BY position";
 
 pub(super) const PENDING_CHALLENGES: &str = concat!(
     challenge_columns!(),
@@ -80,7 +83,7 @@ pub(super) const PENDING_CHALLENGES: &str = concat!(
 );
 
 pub(super) const PENDING_INVITEES: &str = "\
-SELECT i.challenge_id, i.user_id FROM challenge_invitees i
+SELECT i.challenge_id, i.user_id, i.username, i.accepted_at FROM challenge_invitees i
 JOIN challenges c ON c.id = i.challenge_id
 WHERE c.chat_id = $1 AND c.status = 'pending'
 ORDER BY i.challenge_id, i.position";
@@ -164,7 +167,7 @@ macro_rules! game_columns {
         SELECT id, chat_id, challenge_id, game, options, start_position, status, result, seq,
                snapshot_position, snapshot_seq, created_at, updated_at, community_id, stake,
                move_millis, turn_user_id, turn_started_at, remind_at, deadline_at, reminded_at,
-               timeout_announced_at, settled_at
+               timeout_announced_at, settled_at, board_message_id
         FROM games"
     };
 }
@@ -173,7 +176,7 @@ macro_rules! seat_columns {
     () => {
         "\
         SELECT s.game_id, s.seat, u.id, u.platform, u.platform_user_id, u.display_name,
-               u.created_at, u.updated_at
+               u.created_at, u.updated_at, u.username
         FROM seats s JOIN users u ON u.id = s.user_id"
     };
 }
@@ -253,7 +256,7 @@ WHERE challenge_id = $1 AND user_id = $2 AND accepted_at IS NULL";
 
 /// The invitees of `$1` who have not accepted yet, in order.
 pub(super) const WAITING_INVITEES: &str = "\
-SELECT user_id FROM challenge_invitees
+SELECT user_id, username FROM challenge_invitees
 WHERE challenge_id = $1 AND accepted_at IS NULL ORDER BY position";
 
 pub(super) const GAME_STATE: &str = "SELECT status, seq FROM games WHERE id = $1";
@@ -380,6 +383,7 @@ macro_rules! store_operations {
                     && row.title == title
                     && row.platform_community_id == community_id
                     && row.community_title == community_title
+                    && row.inactive_at.is_none()
                     && now.0 - row.updated_at < super::SEEN_REFRESH_MILLIS
                 {
                     return row.try_into();
@@ -441,9 +445,12 @@ macro_rules! store_operations {
                 }
             }
 
+            /// Writes a challenge whose invitees are `new.invited`, then `more` (repeats
+            /// dropped: the same user, or the same username in any case).
             pub(super) async fn create_challenge(
                 &self,
                 new: &NewChallenge<'_>,
+                more: &[super::Invitee],
                 request: Option<&super::RequestKey>,
             ) -> Result<Challenge, StoreError> {
                 const OPERATION: &str = "create_challenge";
@@ -461,11 +468,17 @@ macro_rules! store_operations {
                     .fetch_one(&mut *tx)
                     .await
                     .map_err(db(OPERATION))?;
-                for (position, user) in (0_i64..).zip(distinct(new.invited)) {
+                let invitees = super::distinct_invitees(new.invited, more);
+                for (position, invitee) in (0_i64..).zip(invitees) {
+                    let (user, username) = match invitee {
+                        super::Invitee::User(user) => (Some(user.0), None),
+                        super::Invitee::Username(name) => (None, Some(name)),
+                    };
                     sqlx::query(sql::INSERT_INVITEE)
                         .bind(id)
                         .bind(position)
-                        .bind(user.0)
+                        .bind(user)
+                        .bind(username)
                         .execute(&mut *tx)
                         .await
                         .map_err(db(OPERATION))?;
@@ -493,13 +506,12 @@ macro_rules! store_operations {
                 else {
                     return Ok(None);
                 };
-                let invited: Vec<i64> = sqlx::query_scalar(sql::INVITEES)
+                let invitees = sqlx::query_as::<_, super::InviteeRow>(sql::INVITEES)
                     .bind(id.0)
                     .fetch_all(&self.pool)
                     .await
                     .map_err(db(OPERATION))?;
-                row.into_challenge(invited.into_iter().map(UserId).collect())
-                    .map(Some)
+                row.into_challenge(invitees).map(Some)
             }
 
             pub(super) async fn pending_challenges(
@@ -512,19 +524,18 @@ macro_rules! store_operations {
                     .fetch_all(&self.pool)
                     .await
                     .map_err(db(OPERATION))?;
-                let invitees: Vec<(i64, i64)> = sqlx::query_as(sql::PENDING_INVITEES)
+                let mut invitees = sqlx::query_as::<_, super::InviteeRow>(sql::PENDING_INVITEES)
                     .bind(chat.0)
                     .fetch_all(&self.pool)
                     .await
                     .map_err(db(OPERATION))?;
                 rows.into_iter()
                     .map(|row| {
-                        let invited = invitees
-                            .iter()
-                            .filter(|(challenge, _)| *challenge == row.id)
-                            .map(|(_, user)| UserId(*user))
-                            .collect();
-                        row.into_challenge(invited)
+                        let (mine, others) = std::mem::take(&mut invitees)
+                            .into_iter()
+                            .partition(|invitee| invitee.challenge_id == row.id);
+                        invitees = others;
+                        row.into_challenge(mine)
                     })
                     .collect()
             }
@@ -571,27 +582,48 @@ macro_rules! store_operations {
                 const OPERATION: &str = "accept_invitation";
                 let mut tx = self.begin_write(OPERATION).await?;
                 Self::record_request(&mut tx, request, None, now, OPERATION).await?;
+                let newly = Self::accept_in(&mut tx, id, by, now, OPERATION).await?;
+                let (waiting, waiting_usernames) =
+                    Self::waiting_invitees(&mut tx, id, OPERATION).await?;
+                tx.commit().await.map_err(db(OPERATION))?;
+                Ok(super::Invitation {
+                    challenge: self.existing_challenge(id).await?,
+                    newly,
+                    waiting,
+                    waiting_usernames,
+                })
+            }
+
+            /// In a writing transaction: takes the lock of the pending, unexpired challenge
+            /// and records that its invitee `by` accepts. Whether this is the first time.
+            async fn accept_in(
+                tx: &mut sqlx::Transaction<'static, Db>,
+                id: ChallengeNo,
+                by: UserId,
+                now: Timestamp,
+                operation: &'static str,
+            ) -> Result<bool, StoreError> {
                 let locked = sqlx::query(sql::LOCK_PENDING_CHALLENGE)
                     .bind(id.0)
                     .bind(now.0)
-                    .execute(&mut *tx)
+                    .execute(&mut **tx)
                     .await
-                    .map_err(db(OPERATION))?
+                    .map_err(db(operation))?
                     .rows_affected();
                 if locked == 0 {
                     let state = sqlx::query_as::<_, ChallengeStateRow>(sql::CHALLENGE_STATE)
                         .bind(id.0)
-                        .fetch_optional(&mut *tx)
+                        .fetch_optional(&mut **tx)
                         .await
-                        .map_err(db(OPERATION))?;
+                        .map_err(db(operation))?;
                     return Err(challenge_refusal(id, state, now)?.into());
                 }
                 let accepted_at: Option<Option<i64>> = sqlx::query_scalar(sql::INVITEE_ACCEPTED_AT)
                     .bind(id.0)
                     .bind(by.0)
-                    .fetch_optional(&mut *tx)
+                    .fetch_optional(&mut **tx)
                     .await
-                    .map_err(db(OPERATION))?;
+                    .map_err(db(operation))?;
                 let Some(accepted_at) = accepted_at else {
                     return Err(Conflict::NotInvited(id).into());
                 };
@@ -601,21 +633,40 @@ macro_rules! store_operations {
                         .bind(id.0)
                         .bind(by.0)
                         .bind(now.0)
-                        .execute(&mut *tx)
+                        .execute(&mut **tx)
                         .await
-                        .map_err(db(OPERATION))?;
+                        .map_err(db(operation))?;
                 }
-                let waiting: Vec<i64> = sqlx::query_scalar(sql::WAITING_INVITEES)
-                    .bind(id.0)
-                    .fetch_all(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                tx.commit().await.map_err(db(OPERATION))?;
-                Ok(super::Invitation {
-                    challenge: self.existing_challenge(id).await?,
-                    newly,
-                    waiting: waiting.into_iter().map(UserId).collect(),
-                })
+                Ok(newly)
+            }
+
+            /// The invitees of a challenge who have not accepted: users, and usernames not
+            /// yet bound to a user.
+            async fn waiting_invitees(
+                tx: &mut sqlx::Transaction<'static, Db>,
+                id: ChallengeNo,
+                operation: &'static str,
+            ) -> Result<(Vec<UserId>, Vec<String>), StoreError> {
+                let rows: Vec<(Option<i64>, Option<String>)> =
+                    sqlx::query_as(sql::WAITING_INVITEES)
+                        .bind(id.0)
+                        .fetch_all(&mut **tx)
+                        .await
+                        .map_err(db(operation))?;
+                let mut users = Vec::new();
+                let mut usernames = Vec::new();
+                for row in rows {
+                    match row {
+                        (Some(user), _) => users.push(UserId(user)),
+                        (None, Some(name)) => usernames.push(name),
+                        (None, None) => {
+                            return Err(StoreError::Corrupt(format!(
+                                "challenge {id} has an invitee without user or username"
+                            )));
+                        }
+                    }
+                }
+                Ok((users, usernames))
             }
 
             pub(super) async fn expire_challenges(
@@ -644,22 +695,35 @@ macro_rules! store_operations {
                 let now = Timestamp::now();
                 let mut tx = self.begin_write(OPERATION).await?;
                 Self::record_request(&mut tx, request, None, now, OPERATION).await?;
+                let id = Self::create_game_in(&mut tx, new, now, OPERATION).await?;
+                tx.commit().await.map_err(db(OPERATION))?;
+                self.existing_game(GameNo(id)).await
+            }
+
+            /// In a writing transaction: settles the accepted challenge (compare-and-set),
+            /// writes the game, its seats, stakes and clock. The game's id.
+            async fn create_game_in(
+                tx: &mut sqlx::Transaction<'static, Db>,
+                new: &NewGame<'_>,
+                now: Timestamp,
+                operation: &'static str,
+            ) -> Result<i64, StoreError> {
                 if let Some(acceptance) = new.accepting {
                     let accepted = sqlx::query(sql::SETTLE_CHALLENGE)
                         .bind(acceptance.challenge.0)
                         .bind(Settlement::Accept.status().as_str())
                         .bind(acceptance.by.0)
                         .bind(acceptance.now.0)
-                        .execute(&mut *tx)
+                        .execute(&mut **tx)
                         .await
-                        .map_err(db(OPERATION))?
+                        .map_err(db(operation))?
                         .rows_affected();
                     if accepted == 0 {
                         let state = sqlx::query_as::<_, ChallengeStateRow>(sql::CHALLENGE_STATE)
                             .bind(acceptance.challenge.0)
-                            .fetch_optional(&mut *tx)
+                            .fetch_optional(&mut **tx)
                             .await
-                            .map_err(db(OPERATION))?;
+                            .map_err(db(operation))?;
                         return Err(challenge_refusal(
                             acceptance.challenge,
                             state,
@@ -678,27 +742,27 @@ macro_rules! store_operations {
                     .bind(new.community.0)
                     .bind(new.stake)
                     .bind(new.move_millis)
-                    .fetch_one(&mut *tx)
+                    .fetch_one(&mut **tx)
                     .await
-                    .map_err(db(OPERATION))?;
+                    .map_err(db(operation))?;
                 for (seat, user) in (0_i64..).zip(new.seats) {
                     sqlx::query(sql::INSERT_SEAT)
                         .bind(id)
                         .bind(seat)
                         .bind(user.0)
-                        .execute(&mut *tx)
+                        .execute(&mut **tx)
                         .await
-                        .map_err(db(OPERATION))?;
+                        .map_err(db(operation))?;
                 }
                 if new.stake > 0 {
                     Self::take_stakes(
-                        &mut tx,
+                        tx,
                         id,
                         new.community.0,
                         new.seats,
                         new.stake,
                         now,
-                        OPERATION,
+                        operation,
                     )
                     .await?;
                 }
@@ -707,12 +771,11 @@ macro_rules! store_operations {
                         .bind(id)
                         .bind(Some(turn.user.0))
                         .bind(turn.at.0)
-                        .execute(&mut *tx)
+                        .execute(&mut **tx)
                         .await
-                        .map_err(db(OPERATION))?;
+                        .map_err(db(operation))?;
                 }
-                tx.commit().await.map_err(db(OPERATION))?;
-                self.existing_game(GameNo(id)).await
+                Ok(id)
             }
 
             async fn existing_game(&self, id: GameNo) -> Result<GameRecord, StoreError> {

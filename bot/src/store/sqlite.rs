@@ -19,8 +19,9 @@ use super::{
     LeaderRow, LedgerEntry, LedgerKind, LedgerRow, LoadedGame, NewChallenge, NewGame, NewVacation,
     Payout, Platform, SeatRow, Settings, Settlement, StoreError, Timestamp, User, UserId, UserRow,
     Vacation, Wallet, assemble_games, challenge_refusal, community, db, distinct, end_refusal,
-    game_refusal, is_foreign_key_violation, ledger, seq_to_i64, sql,
+    game_refusal, invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
 };
+use super::{NewOutbox, OutboxDbRow, OutboxId, OutboxKind, OutboxRow, outbox};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
 
@@ -125,6 +126,10 @@ UPDATE games SET timeout_announced_at = $1 WHERE id IN (
     ORDER BY deadline_at LIMIT $2)
 RETURNING id";
 
+/// Claims the outbox rows due at `$1` (see `outbox::CLAIM_OUTBOX_SQLITE`); SQLite's one writer settles
+/// who claims what.
+const CLAIM_OUTBOX: &str = outbox::CLAIM_OUTBOX_SQLITE;
+
 /// Nothing to lock: a writing transaction of SQLite holds the whole database (`BEGIN
 /// IMMEDIATE`).
 #[allow(clippy::unused_async)]
@@ -138,3 +143,5 @@ async fn lock_accounts_in(
 super::sql::store_operations!(SqliteStore);
 super::ledger::ledger_operations!(SqliteStore);
 super::community::community_operations!(SqliteStore);
+super::outbox::outbox_operations!(SqliteStore);
+super::invitations::invitation_operations!(SqliteStore);

@@ -1,0 +1,207 @@
+//! Usernames and invitations: users found by their platform username, challenges that invite
+//! a typed `@username` nobody is known by yet, and the last acceptance of a challenge written
+//! with its game in one transaction. The statements and, in [`invitation_operations`], the
+//! code that runs them, expanded once per backend as in `sql.rs`.
+//!
+//! Usernames are compared with SQL `lower()`, which both databases agree on for ASCII (the
+//! usernames of Telegram and Discord are ASCII).
+
+/// Records a user with a username, or updates a known one: `$1` platform, `$2` platform id,
+/// `$3` display name, `$4` username or null, `$5` now.
+pub(super) const UPSERT_USER_WITH_USERNAME: &str = "\
+INSERT INTO users (platform, platform_user_id, display_name, created_at, updated_at, username)
+VALUES ($1, $2, $3, $4, $4, $5)
+ON CONFLICT (platform, platform_user_id)
+DO UPDATE SET display_name = excluded.display_name, updated_at = excluded.updated_at,
+              username = excluded.username
+RETURNING id, platform, platform_user_id, display_name, created_at, updated_at, username";
+
+/// A username belongs to one account at a time: others of the platform that had it (`$1`
+/// platform, `$2` username, `$3` the platform id of its holder now) lose it.
+pub(super) const RELEASE_USERNAME: &str = "\
+UPDATE users SET username = NULL
+WHERE platform = $1 AND lower(username) = lower($2) AND platform_user_id <> $3";
+
+/// `$1` platform, `$2` username; the latest seen first.
+pub(super) const USER_BY_USERNAME: &str = "\
+SELECT id, platform, platform_user_id, display_name, created_at, updated_at, username
+FROM users WHERE platform = $1 AND lower(username) = lower($2) AND username IS NOT NULL
+ORDER BY updated_at DESC, id DESC LIMIT 1";
+
+/// Gives the seat of the username-only invitee `$2` of pending challenge `$1` to user `$3`,
+/// unless that user already is an invitee.
+pub(super) const BIND_INVITEE_USERNAME: &str = "\
+UPDATE challenge_invitees SET user_id = $3, username = NULL
+WHERE challenge_id = $1 AND user_id IS NULL AND lower(username) = lower($2)
+  AND NOT EXISTS (SELECT 1 FROM challenge_invitees i WHERE i.challenge_id = $1 AND i.user_id = $3)
+  AND EXISTS (SELECT 1 FROM challenges c WHERE c.id = $1 AND c.status = 'pending')";
+
+/// `SELECT 1` if user `$2`, whose stored username is `$3`, is an invitee of challenge `$1`.
+pub(super) const IS_INVITEE_NAMED: &str = "\
+SELECT 1 FROM challenge_invitees i JOIN users u ON u.id = i.user_id
+WHERE i.challenge_id = $1 AND i.user_id = $2 AND lower(u.username) = lower($3)";
+
+/// `SELECT 1` if challenge `$1` still has a seat for username `$2` unbound.
+pub(super) const UNBOUND_USERNAME: &str = "\
+SELECT 1 FROM challenge_invitees
+WHERE challenge_id = $1 AND user_id IS NULL AND lower(username) = lower($2)";
+
+/// `SELECT 1` if challenge `$1` invites anyone.
+pub(super) const HAS_INVITEES: &str = "\
+SELECT 1 FROM challenge_invitees WHERE challenge_id = $1 LIMIT 1";
+
+/// The username and invitation operations of a backend store type `$store` (see
+/// `sql::store_operations`).
+macro_rules! invitation_operations {
+    ($store:ident) => {
+        impl $store {
+            pub(super) async fn upsert_user_with_username(
+                &self,
+                platform: Platform,
+                platform_user_id: &str,
+                display_name: &str,
+                username: Option<&str>,
+            ) -> Result<User, StoreError> {
+                const OPERATION: &str = "upsert_user_with_username";
+                let username = username
+                    .map(super::clean_username)
+                    .filter(|name| !name.is_empty());
+                let now = Timestamp::now();
+                let known = sqlx::query_as::<_, UserRow>(sql::USER_BY_PLATFORM_ID)
+                    .bind(platform.as_str())
+                    .bind(platform_user_id)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(db(OPERATION))?;
+                if let Some(row) = known
+                    && row.display_name == display_name
+                    && row.username.as_deref() == username
+                    && now.0 - row.updated_at < super::SEEN_REFRESH_MILLIS
+                {
+                    return row.try_into();
+                }
+                let mut tx = self.begin_write(OPERATION).await?;
+                if let Some(name) = username {
+                    sqlx::query(invitations::RELEASE_USERNAME)
+                        .bind(platform.as_str())
+                        .bind(name)
+                        .bind(platform_user_id)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(db(OPERATION))?;
+                }
+                let row = sqlx::query_as::<_, UserRow>(invitations::UPSERT_USER_WITH_USERNAME)
+                    .bind(platform.as_str())
+                    .bind(platform_user_id)
+                    .bind(display_name)
+                    .bind(now.0)
+                    .bind(username)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                tx.commit().await.map_err(db(OPERATION))?;
+                row.try_into()
+            }
+
+            pub(super) async fn user_by_username(
+                &self,
+                platform: Platform,
+                username: &str,
+            ) -> Result<Option<User>, StoreError> {
+                sqlx::query_as::<_, UserRow>(invitations::USER_BY_USERNAME)
+                    .bind(platform.as_str())
+                    .bind(super::clean_username(username))
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(db("user_by_username"))?
+                    .map(User::try_from)
+                    .transpose()
+            }
+
+            pub(super) async fn bind_invitee_username(
+                &self,
+                challenge: ChallengeNo,
+                username: &str,
+                user: UserId,
+            ) -> Result<bool, StoreError> {
+                const OPERATION: &str = "bind_invitee_username";
+                let username = super::clean_username(username);
+                if username.is_empty() {
+                    return Ok(false);
+                }
+                let mut tx = self.begin_write(OPERATION).await?;
+                let bound = sqlx::query(invitations::BIND_INVITEE_USERNAME)
+                    .bind(challenge.0)
+                    .bind(username)
+                    .bind(user.0)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?
+                    .rows_affected();
+                if bound > 0 {
+                    tx.commit().await.map_err(db(OPERATION))?;
+                    return Ok(true);
+                }
+                // A repeated call: the user, known by that username, holds a seat and none of that
+                // name is left unbound.
+                let holds: Option<i32> = sqlx::query_scalar(invitations::IS_INVITEE_NAMED)
+                    .bind(challenge.0)
+                    .bind(user.0)
+                    .bind(username)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                let unbound: Option<i32> = sqlx::query_scalar(invitations::UNBOUND_USERNAME)
+                    .bind(challenge.0)
+                    .bind(username)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                tx.commit().await.map_err(db(OPERATION))?;
+                Ok(holds.is_some() && unbound.is_none())
+            }
+
+            pub(super) async fn accept_and_create_game(
+                &self,
+                new: &NewGame<'_>,
+                request: Option<&super::RequestKey>,
+            ) -> Result<super::Accepted, StoreError> {
+                const OPERATION: &str = "accept_and_create_game";
+                let now = Timestamp::now();
+                let mut tx = self.begin_write(OPERATION).await?;
+                Self::record_request(&mut tx, request, None, now, OPERATION).await?;
+                if let Some(acceptance) = new.accepting {
+                    let id = acceptance.challenge;
+                    let invites: Option<i32> = sqlx::query_scalar(invitations::HAS_INVITEES)
+                        .bind(id.0)
+                        .fetch_optional(&mut *tx)
+                        .await
+                        .map_err(db(OPERATION))?;
+                    if invites.is_some() {
+                        let newly =
+                            Self::accept_in(&mut tx, id, acceptance.by, acceptance.now, OPERATION)
+                                .await?;
+                        let (waiting, waiting_usernames) =
+                            Self::waiting_invitees(&mut tx, id, OPERATION).await?;
+                        if !waiting.is_empty() || !waiting_usernames.is_empty() {
+                            tx.commit().await.map_err(db(OPERATION))?;
+                            return Ok(super::Accepted::Waiting(super::Invitation {
+                                challenge: self.existing_challenge(id).await?,
+                                newly,
+                                waiting,
+                                waiting_usernames,
+                            }));
+                        }
+                    }
+                }
+                let id = Self::create_game_in(&mut tx, new, now, OPERATION).await?;
+                tx.commit().await.map_err(db(OPERATION))?;
+                Ok(super::Accepted::Started(
+                    self.existing_game(GameNo(id)).await?,
+                ))
+            }
+        }
+    };
+}
+
+pub(super) use invitation_operations;
