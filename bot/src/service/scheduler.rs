@@ -1,12 +1,20 @@
-//! The scheduler: [`Service::tick`] expires challenges, reminds players at half time and says
-//! whose time has run out; [`spawn_scheduler`] runs it in a running bot.
+//! The scheduler and the outbox: [`Service::schedule`] expires challenges, claims reminders at
+//! half time and time-outs, writing each message to the durable outbox in the claim's
+//! transaction; [`Service::render_outbox`] turns a row into a reply when it is delivered;
+//! [`Service::tick`] does both in-process; [`spawn_scheduler`] runs it in a running bot.
 
 use super::time::{duration, moment};
 use super::*;
-use crate::store::{Due, GameStatus};
+use crate::store::{ChallengeNo, Due, GameStatus, OutboxKind, OutboxRow};
 
 /// How many due games the scheduler claims at a time.
 const BATCH: i64 = 100;
+
+/// The outbox owner of in-process delivery ([`Service::tick`]).
+const IN_PROCESS: &str = "in-process";
+
+/// How long in-process delivery holds a row before another process may take it.
+const IN_PROCESS_LEASE: Duration = Duration::from_secs(60);
 
 /// Runs [`Service::tick`] every `period` and sends each reply it makes to `replies` (the
 /// adapter posts them), until the receiving end is dropped. An internal failure is logged and
@@ -42,56 +50,180 @@ pub fn spawn_scheduler(
 
 impl Service {
     /// The scheduler's work, to be called now and then (the bot does every 30 seconds):
-    /// expires challenges, reminds players whose half time has passed, says whose time has run
-    /// out. Every reply is addressed to its chat. Each reminder and announcement is claimed in
-    /// the database first, so it is made once even with several bot instances running; one
-    /// whose message is lost (a crash between the claim and the send) is not repeated.
+    /// expires challenges, claims the reminders whose half time has passed and the turns whose
+    /// time has run out. Each message is written to the outbox in the same transaction as its
+    /// claim, so a crash cannot lose it and several bot instances never write one twice; the
+    /// outbox dispatcher (or [`Service::tick`] in-process) delivers it. Returns how many
+    /// messages were written.
     ///
     /// # Errors
     /// Internal failures (the database).
-    pub async fn tick(&self) -> Result<Vec<Reply>, ServiceError> {
+    pub async fn schedule(&self) -> Result<usize, ServiceError> {
         let now = self.clock.now();
-        let mut replies = Vec::new();
-        for challenge in self.store.expire_challenges(now).await? {
-            let Some(chat) = self.store.chat(challenge.chat).await? else {
-                continue;
-            };
-            let mut spans = vec![Span::Text(format!(
-                "Challenge #{} ({}) by ",
-                challenge.id,
-                challenge.game.name()
-            ))];
-            match self.store.user(challenge.challenger).await? {
-                Some(user) => spans.push(mention(&user)),
-                None => spans.push(Span::Text("someone".into())),
-            }
-            spans.push(Span::Text(
-                " has expired: nobody took it in time. /play makes a new one.".into(),
-            ));
-            replies.push(Reply {
-                address: Address {
-                    platform: chat.platform,
-                    chat: chat.platform_chat_id,
-                    thread: None,
-                },
-                spans,
-                ..Reply::default()
-            });
-        }
+        let mut written = self.store.expire_challenges_to_outbox(now).await?.len();
         for due in [Due::Reminder, Due::Timeout] {
             loop {
-                let games = self.store.claim_due(due, now, BATCH).await?;
-                for game in &games {
-                    if let Some(reply) = self.due_reply(due, *game, now).await? {
-                        replies.push(reply);
-                    }
-                }
+                let games = self.store.claim_due_to_outbox(due, now, BATCH).await?;
+                written += games.len();
                 if i64::try_from(games.len()).unwrap_or(0) < BATCH {
                     break;
                 }
             }
         }
+        Ok(written)
+    }
+
+    /// The message of an outbox row as the chat should see it now, or `None` when it no
+    /// longer applies (the turn it reminds of was played, the game ended).
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn render_outbox(&self, row: &OutboxRow) -> Result<Option<Reply>, ServiceError> {
+        let payload: serde_json::Value = serde_json::from_str(&row.payload)
+            .map_err(|e| ServiceError::Corrupt(format!("outbox row {}: {e}", row.id.0)))?;
+        let number = |key: &str| payload.get(key).and_then(serde_json::Value::as_i64);
+        let now = self.clock.now();
+        let reply = match row.kind {
+            OutboxKind::Reminder | OutboxKind::Timeout => {
+                let due = if row.kind == OutboxKind::Reminder {
+                    Due::Reminder
+                } else {
+                    Due::Timeout
+                };
+                let (Some(game), Some(seq)) = (number("game"), number("seq")) else {
+                    return Err(ServiceError::Corrupt(format!(
+                        "outbox row {}: no game or seq",
+                        row.id.0
+                    )));
+                };
+                match self.store.game(GameNo(game)).await? {
+                    // The turn it speaks of is still being played.
+                    Some(record) if i64::from(record.seq) == seq => {
+                        self.due_reply(due, GameNo(game), now).await?
+                    }
+                    _ => None,
+                }
+            }
+            OutboxKind::Expired => match number("challenge") {
+                Some(no) => self.expired_reply(ChallengeNo(no)).await?,
+                None => None,
+            },
+            // Boards and texts are written by later work (the computer's moves); nothing
+            // writes them yet.
+            OutboxKind::Board | OutboxKind::Text => None,
+        };
+        Ok(reply.map(|mut reply| {
+            reply.address.platform = row.platform;
+            reply.address.chat.clone_from(&row.platform_chat_id);
+            reply
+        }))
+    }
+
+    /// Claims up to `limit` waiting outbox rows for `owner` (at most one per chat, oldest
+    /// first), each with its message as [`Service::render_outbox`] makes it.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn take_outbox(
+        &self,
+        owner: &str,
+        lease: Duration,
+        limit: i64,
+    ) -> Result<Vec<(OutboxRow, Option<Reply>)>, ServiceError> {
+        let lease = i64::try_from(lease.as_millis()).unwrap_or(i64::MAX);
+        let rows = self
+            .store
+            .claim_outbox(owner, self.clock.now(), lease, limit)
+            .await?;
+        let mut taken = Vec::with_capacity(rows.len());
+        for row in rows {
+            let reply = self.render_outbox(&row).await?;
+            taken.push((row, reply));
+        }
+        Ok(taken)
+    }
+
+    /// An adapter reports what it did with a row it took: sent (with the platform's message
+    /// id, if it has one), or dropped because its message no longer applies. Returns whether
+    /// the row was still `owner`'s.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn outbox_delivered(
+        &self,
+        row: &OutboxRow,
+        owner: &str,
+        delivered: Option<Option<&str>>,
+        pace: Duration,
+    ) -> Result<bool, ServiceError> {
+        let pace = i64::try_from(pace.as_millis()).unwrap_or(i64::MAX);
+        let done = match delivered {
+            Some(message_id) => {
+                self.store
+                    .outbox_sent(row.id, owner, message_id, self.clock.now(), pace)
+                    .await?
+            }
+            None => {
+                self.store
+                    .outbox_drop(row.id, owner, "no longer applies")
+                    .await?
+            }
+        };
+        Ok(done)
+    }
+
+    /// The scheduler and the outbox in-process, for `tabula local` and tests: runs
+    /// [`Service::schedule`], then takes every waiting outbox row, marks it delivered and
+    /// returns its message (rows whose message no longer applies are dropped). A process that
+    /// dies before the rows are marked leaves them to be taken again once their lease ends.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn tick(&self) -> Result<Vec<Reply>, ServiceError> {
+        self.schedule().await?;
+        let mut replies = Vec::new();
+        loop {
+            let taken = self
+                .take_outbox(IN_PROCESS, IN_PROCESS_LEASE, BATCH)
+                .await?;
+            if taken.is_empty() {
+                break;
+            }
+            for (row, reply) in taken {
+                let sent = reply.as_ref().map(|_| None);
+                if self
+                    .outbox_delivered(&row, IN_PROCESS, sent, Duration::ZERO)
+                    .await?
+                    && let Some(reply) = reply
+                {
+                    replies.push(reply);
+                }
+            }
+        }
         Ok(replies)
+    }
+
+    /// The message of an expired challenge.
+    async fn expired_reply(&self, no: ChallengeNo) -> Result<Option<Reply>, ServiceError> {
+        let Some(challenge) = self.store.challenge(no).await? else {
+            return Ok(None);
+        };
+        let mut spans = vec![Span::Text(format!(
+            "Challenge #{} ({}) by ",
+            challenge.id,
+            challenge.game.name()
+        ))];
+        match self.store.user(challenge.challenger).await? {
+            Some(user) => spans.push(mention(&user)),
+            None => spans.push(Span::Text("someone".into())),
+        }
+        spans.push(Span::Text(
+            " has expired: nobody took it in time. /play makes a new one.".into(),
+        ));
+        Ok(Some(Reply {
+            spans,
+            ..Reply::default()
+        }))
     }
 
     /// The reminder or time-out message of a claimed game, if it still applies.
