@@ -999,7 +999,7 @@ impl CoanKi {
         if self.phase != Phase::Remove {
             return Err(MoveError::Illegal {
                 input: input.to_string(),
-                reason: IllegalReason::RemoveOnlyAfterDoubleOne,
+                reason: Box::new(IllegalReason::RemoveOnlyAfterDoubleOne),
             });
         }
         self.check_mine(cell, true)?;
@@ -1038,7 +1038,7 @@ impl CoanKi {
         }
         let illegal = |reason: IllegalReason| MoveError::Illegal {
             input: input.to_string(),
-            reason,
+            reason: Box::new(reason),
         };
         if parts.len() > 2 {
             return Err(illegal(IllegalReason::TooManyParts {
@@ -1454,9 +1454,9 @@ impl Game for CoanKi {
         if input.eq_ignore_ascii_case("pass") {
             return Err(MoveError::Illegal {
                 input: input.to_string(),
-                reason: IllegalReason::NoPass {
+                reason: Box::new(IllegalReason::NoPass {
                     throw: throw.map(Throw::describe),
-                },
+                }),
             });
         }
         if let Some(rest) = strip_prefix_ci(input, "remove") {
@@ -1470,7 +1470,7 @@ impl Game for CoanKi {
                 Some(_) => self.interpret_removal(input, input),
                 None => Err(MoveError::Illegal {
                     input: input.to_string(),
-                    reason: IllegalReason::MustRemove,
+                    reason: Box::new(IllegalReason::MustRemove),
                 }),
             },
         }

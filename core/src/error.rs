@@ -50,8 +50,9 @@ pub enum MoveError {
     Illegal {
         /// What was typed.
         input: String,
-        /// Why it is not legal.
-        reason: IllegalReason,
+        /// Why it is not legal (boxed: the reasons carry cell names and descriptions, and the
+        /// error stays small for the common `Ok` path).
+        reason: Box<IllegalReason>,
     },
     /// Several legal moves fit.
     #[error("`{input}` is ambiguous: did you mean {}?", candidates.join(" or "))]

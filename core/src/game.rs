@@ -220,7 +220,7 @@ pub trait Game: Clone + PartialEq + Eq + Debug + Sized {
                 Err(e) => e,
                 Ok(_) => MoveError::Illegal {
                     input: text,
-                    reason: IllegalReason::NotLegalHere { legal: Vec::new() },
+                    reason: Box::new(IllegalReason::NotLegalHere { legal: Vec::new() }),
                 },
             };
             return Err(ActionError::Move(error));

@@ -595,7 +595,7 @@ impl Koan {
     fn interpret_cells(&self, from: Cell, to: Cell, input: &str) -> Result<Move, MoveError> {
         let illegal = |reason: IllegalReason| MoveError::Illegal {
             input: input.to_string(),
-            reason,
+            reason: Box::new(reason),
         };
         let shape = match self.piece_at(from) {
             Some((seat, shape)) if seat == self.turn => shape,
@@ -654,7 +654,7 @@ impl Koan {
             [only] => Ok(only),
             [] => Err(MoveError::Illegal {
                 input: input.to_string(),
-                reason: match self.piece_at(cell) {
+                reason: Box::new(match self.piece_at(cell) {
                     Some((seat, _)) if seat == self.turn => IllegalReason::PieceCannotMove {
                         what: self.describe(cell),
                     },
@@ -662,7 +662,7 @@ impl Koan {
                         cell: cell.to_string(),
                         what: self.describe(cell),
                     },
-                },
+                }),
             }),
             _ => Err(MoveError::Ambiguous {
                 input: input.to_string(),

@@ -748,7 +748,7 @@ impl Kolowis {
     fn check_path(&self, path: &[u8], input: &str) -> Result<Move, MoveError> {
         let illegal = |reason: IllegalReason| MoveError::Illegal {
             input: input.to_string(),
-            reason,
+            reason: Box::new(reason),
         };
         let (own, mut enemy, empty) = self.own_enemy_empty();
         let from = path[0];
@@ -1114,7 +1114,7 @@ impl Game for Kolowis {
                 };
                 return Err(MoveError::Illegal {
                     input: input.to_string(),
-                    reason,
+                    reason: Box::new(reason),
                 });
             }
             // A lone point is an abbreviation: accepted when that piece has one legal move.
@@ -1134,9 +1134,9 @@ impl Game for Kolowis {
         } else {
             Err(MoveError::Illegal {
                 input: input.to_string(),
-                reason: IllegalReason::NotLegalHere {
+                reason: Box::new(IllegalReason::NotLegalHere {
                     legal: Self::move_list(&moves),
-                },
+                }),
             })
         }
     }

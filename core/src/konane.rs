@@ -492,7 +492,7 @@ impl Konane {
         };
         Err(MoveError::Illegal {
             input: input.to_string(),
-            reason: IllegalReason::NotRemovable { hole, choices },
+            reason: Box::new(IllegalReason::NotRemovable { hole, choices }),
         })
     }
 
@@ -506,7 +506,7 @@ impl Konane {
         }
         let illegal = |reason: IllegalReason| MoveError::Illegal {
             input: input.to_string(),
-            reason,
+            reason: Box::new(reason),
         };
         let mut step = 0;
         for pair in cells.windows(2) {
@@ -872,15 +872,15 @@ impl Game for Konane {
             }
             (Phase::RemoveBlack | Phase::RemoveWhite { .. }, _) => Err(MoveError::Illegal {
                 input: input.to_string(),
-                reason: IllegalReason::MustRemoveInOpening,
+                reason: Box::new(IllegalReason::MustRemoveInOpening),
             }),
             _ if removal => Err(MoveError::Illegal {
                 input: input.to_string(),
-                reason: IllegalReason::RemovalsAreOver,
+                reason: Box::new(IllegalReason::RemovalsAreOver),
             }),
             (_, [_]) => Err(MoveError::Illegal {
                 input: input.to_string(),
-                reason: IllegalReason::MustJump,
+                reason: Box::new(IllegalReason::MustJump),
             }),
             _ => {
                 let mv = self.interpret_jump(&cells, input)?;
@@ -889,7 +889,7 @@ impl Game for Konane {
                 } else {
                     Err(MoveError::Illegal {
                         input: input.to_string(),
-                        reason: IllegalReason::NotLegalHere { legal: Vec::new() },
+                        reason: Box::new(IllegalReason::NotLegalHere { legal: Vec::new() }),
                     })
                 }
             }

@@ -611,9 +611,9 @@ fn read_typed(lower: &str, input: &str) -> Result<Typed, MoveError> {
             CellName::Charkoni => {
                 return Err(MoveError::Illegal {
                     input: input.to_string(),
-                    reason: IllegalReason::CharkoniIsNotASquare {
+                    reason: Box::new(IllegalReason::CharkoniIsNotASquare {
                         cell: typed_cell.to_string(),
-                    },
+                    }),
                 });
             }
             CellName::Missing if letters == 1 && digits > 0 => {
@@ -674,9 +674,9 @@ fn read_typed(lower: &str, input: &str) -> Result<Typed, MoveError> {
             None => {
                 return Err(MoveError::Illegal {
                     input: input.to_string(),
-                    reason: IllegalReason::NotACowrieValue {
+                    reason: Box::new(IllegalReason::NotACowrieValue {
                         value: input[start..i].to_string(),
-                    },
+                    }),
                 });
             }
         }
@@ -1196,7 +1196,7 @@ impl Pachisi {
         let s = usize::from(self.turn);
         let illegal = |reason: IllegalReason| MoveError::Illegal {
             input: input.to_string(),
-            reason,
+            reason: Box::new(reason),
         };
         let (from, k) = match typed.piece {
             Piece::Enter => {
@@ -1703,7 +1703,7 @@ impl Game for Pachisi {
         let lower = input.to_ascii_lowercase();
         let illegal = |reason: IllegalReason| MoveError::Illegal {
             input: input.to_string(),
-            reason,
+            reason: Box::new(reason),
         };
         let deciding = self.phase == Phase::Decide;
         match lower.as_str() {

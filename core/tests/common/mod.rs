@@ -80,7 +80,7 @@ pub fn illegal_at<G: Game>(
             index: i,
             error: ActionError::Move(MoveError::Illegal { reason, .. }),
             ..
-        } if i == index => reason,
+        } if i == index => *reason,
         other => panic!("expected an illegal move at action {index}, got {other}"),
     }
 }
@@ -88,7 +88,7 @@ pub fn illegal_at<G: Game>(
 /// The reason of an [`tabula_core::MoveError::Illegal`], panicking on any other error.
 pub fn reason(error: tabula_core::MoveError) -> tabula_core::IllegalReason {
     match error {
-        tabula_core::MoveError::Illegal { reason, .. } => reason,
+        tabula_core::MoveError::Illegal { reason, .. } => *reason,
         other => panic!("expected an illegal move, got {other}"),
     }
 }
