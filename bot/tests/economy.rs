@@ -174,6 +174,8 @@ async fn cannot_pay(url: DatabaseUrl) {
     let store = connect(&url).await;
     let table = Table::new(store.clone(), 4);
     table.balance("alice").await;
+    // Money only moves to people the bot knows: bob is seen first.
+    table.balance("bob").await;
     table.cmd("mod", "/take @bob 960").await;
     assert_eq!(table.balance("bob").await, 40);
     let reply = table.cmd("alice", "/play konane @bob stake=50").await;

@@ -121,7 +121,9 @@ impl Table {
         let mut people = Vec::new();
         for (key, name) in PLAYERS.into_iter().chain([MODERATOR]) {
             let user = ok(
-                store.upsert_user(Platform::Local, key, name).await,
+                store
+                    .upsert_user_with_username(Platform::Local, key, name, Some(key))
+                    .await,
                 "upsert user",
             );
             people.push(Person {

@@ -13,17 +13,13 @@ impl Service {
             .into());
         };
         let id = parse_game(name)?;
-        let mut invited_names = Vec::new();
+        // The people invited are the request's mentions, as the platform resolved them.
+        let named_people = self.mentioned(ctx).await?;
         let mut options = Vec::new();
         let (mut stake, mut time) = (None, None);
         for word in words {
-            if let Some(name) = word.strip_prefix('@') {
-                if name.is_empty() {
-                    return Err(
-                        UserError::Usage("/play <game> [@user ...] [option=value ...]").into(),
-                    );
-                }
-                invited_names.push(name.to_string());
+            if word.starts_with('@') || word.starts_with("<@") {
+                continue;
             } else if let Some(value) = word.strip_prefix("stake=") {
                 stake = Some(value);
             } else if let Some(value) = word.strip_prefix("time=") {
@@ -34,15 +30,15 @@ impl Service {
         }
         AnyGame::start(id, &options, None).map_err(UserError::Setup)?;
         let terms = self.terms(ctx, id, stake, time).await?;
-        let named = invited_names.len() + 1;
+        let named = named_people.len() + 1;
         let seats = id.seats().len();
         let (ok, allowed) = if seats == 4 {
             (
-                invited_names.is_empty() || named == 2 || named == 4,
+                named_people.is_empty() || named == 2 || named == 4,
                 "2 or 4 players",
             )
         } else {
-            (invited_names.is_empty() || named == 2, "2 players")
+            (named_people.is_empty() || named == 2, "2 players")
         };
         if !ok {
             return Err(UserError::Players {
@@ -53,20 +49,34 @@ impl Service {
             .into());
         }
         let mut invited: Vec<User> = Vec::new();
-        for name in &invited_names {
-            // A mention names the platform's user id; keep a known user's display name.
-            let user = self.named_user(ctx, name).await?;
-            if user.id == ctx.user.id || invited.iter().any(|u| u.id == user.id) {
-                return Err(UserError::RepeatedPlayer.into());
+        let mut usernames: Vec<&str> = Vec::new();
+        for named in &named_people {
+            match named {
+                Named::User(user) => {
+                    if user.id == ctx.user.id || invited.iter().any(|u| u.id == user.id) {
+                        return Err(UserError::RepeatedPlayer.into());
+                    }
+                    invited.push(user.clone());
+                }
+                Named::Username(username) => {
+                    let own = ctx
+                        .user
+                        .username
+                        .as_deref()
+                        .is_some_and(|own| own.eq_ignore_ascii_case(username));
+                    if own || usernames.iter().any(|u| u.eq_ignore_ascii_case(username)) {
+                        return Err(UserError::RepeatedPlayer.into());
+                    }
+                    usernames.push(username);
+                }
             }
-            invited.push(user);
         }
         let invited_ids: Vec<UserId> = invited.iter().map(|u| u.id).collect();
         let options_text = options.join(" ");
         let ttl = i64::try_from(self.challenge_ttl.as_millis()).unwrap_or(i64::MAX);
         let challenge = self
             .store
-            .create_challenge_once(
+            .create_challenge_with_invitees(
                 &NewChallenge {
                     chat: ctx.chat.id,
                     game: id,
@@ -77,11 +87,12 @@ impl Service {
                     stake: terms.stake,
                     move_millis: terms.move_millis,
                 },
-                &ctx.key,
+                &invitees(&named_people),
+                Some(&ctx.key),
             )
             .await?;
         let mut spans = vec![mention(&ctx.user)];
-        if invited.is_empty() {
+        if named_people.is_empty() {
             spans.push(Span::Text(format!(
                 " offers a game of {}{} to anyone here (challenge #{}), {}. /accept to take it.",
                 id.name(),
@@ -91,11 +102,16 @@ impl Service {
             )));
         } else {
             spans.push(Span::Text(" challenges ".into()));
-            for (i, user) in invited.iter().enumerate() {
+            for (i, named) in named_people.iter().enumerate() {
                 if i > 0 {
                     spans.push(Span::Text(", ".into()));
                 }
-                spans.push(mention(user));
+                match named {
+                    Named::User(user) => spans.push(mention(user)),
+                    // Someone the bot has not seen yet: the platform notifies a typed
+                    // @username by itself where it can.
+                    Named::Username(username) => spans.push(Span::Text(format!("@{username}"))),
+                }
             }
             spans.push(Span::Text(format!(
                 " to {}{} (challenge #{}), {}. /accept or /decline.",
@@ -149,7 +165,9 @@ impl Service {
                         Settlement::Cancel => c.challenger == ctx.user.id,
                         _ => {
                             c.challenger != ctx.user.id
-                                && (c.is_open() || c.invited.contains(&ctx.user.id))
+                                && (c.is_open()
+                                    || c.invited.contains(&ctx.user.id)
+                                    || awaits(c, &ctx.user))
                         }
                     })
                     .collect();
@@ -166,8 +184,17 @@ impl Service {
                 }
             }
         };
+        // A seat kept for the actor's @username becomes theirs before anything else.
+        let challenge = if settlement == Settlement::Cancel {
+            challenge
+        } else {
+            self.bind_seat(ctx, challenge).await?
+        };
         let no = challenge.id;
         match settlement {
+            Settlement::Decline if challenge.is_open() => {
+                return Err(UserError::DeclineOpen(no).into());
+            }
             Settlement::Cancel if challenge.challenger != ctx.user.id => {
                 return Err(UserError::NotChallenger(no).into());
             }
@@ -175,7 +202,9 @@ impl Service {
                 return Err(UserError::OwnChallenge(no).into());
             }
             Settlement::Accept | Settlement::Decline
-                if !challenge.is_open() && !challenge.invited.contains(&ctx.user.id) =>
+                if !challenge.is_open()
+                    && !challenge.invited.contains(&ctx.user.id)
+                    && !awaits(&challenge, &ctx.user) =>
             {
                 return Err(UserError::NotInvited(no).into());
             }
@@ -202,7 +231,19 @@ impl Service {
                 ..Reply::default()
             });
         }
-        if challenge.invited.len() > 1 {
+        // A seat kept for a username that could not be bound (the challenge is no longer
+        // waiting): say why, as the store would.
+        if !challenge.unbound_usernames().is_empty() && challenge.invitees.len() == 1 {
+            let conflict = match challenge.status {
+                ChallengeStatus::Pending => Conflict::ChallengeExpired(no),
+                status => Conflict::ChallengeSettled {
+                    challenge: no,
+                    status,
+                },
+            };
+            return Err(UserError::Conflict(conflict).into());
+        }
+        if challenge.invitees.len() > 1 {
             return self.accept_invitation(ctx, &challenge, now).await;
         }
         self.start_game(ctx, &challenge, now, Some(&ctx.key)).await
@@ -221,7 +262,7 @@ impl Service {
             .store
             .accept_invitation(no, ctx.user.id, now, Some(&ctx.key))
             .await?;
-        if invitation.waiting.is_empty() {
+        if invitation.complete() {
             // The request key is recorded with the acceptance; the game's creation is settled
             // by the challenge's compare-and-set.
             return self.start_game(ctx, &invitation.challenge, now, None).await;
@@ -250,6 +291,12 @@ impl Service {
                 }
                 None => spans.push(Span::Text(format!("user {id}"))),
             }
+        }
+        for (i, username) in invitation.waiting_usernames.iter().enumerate() {
+            if i > 0 || !invitation.waiting.is_empty() {
+                spans.push(Span::Text(", ".into()));
+            }
+            spans.push(Span::Text(format!("@{username}")));
         }
         spans.push(Span::Text(".".into()));
         Ok(Reply {

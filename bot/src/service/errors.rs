@@ -39,6 +39,9 @@ pub enum UserError {
         /// How many were named.
         named: usize,
     },
+    /// A `@username` the bot has never seen: money only moves to people it knows.
+    #[error("I do not know @{0} yet: they must write here first")]
+    UnknownPerson(String),
     /// A person named twice, or the challenger named.
     #[error("name each other player once, and not yourself")]
     RepeatedPlayer,
@@ -82,6 +85,9 @@ pub enum UserError {
     /// The challenge is not addressed to the user.
     #[error("challenge #{0} is not addressed to you")]
     NotInvited(ChallengeNo),
+    /// Declining an offer open to anyone: only invited people decline their own invitation.
+    #[error("challenge #{0} is open to anyone: there is nothing to decline (it expires by itself)")]
+    DeclineOpen(ChallengeNo),
     /// Only the challenger may cancel.
     #[error("only the challenger may cancel challenge #{0}")]
     NotChallenger(ChallengeNo),

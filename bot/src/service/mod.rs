@@ -28,6 +28,7 @@ mod dice;
 mod errors;
 mod money;
 mod narration;
+mod people;
 mod play;
 mod routing;
 mod scheduler;
@@ -46,14 +47,16 @@ use tabula_core::{
 };
 
 use crate::store::{
-    Acceptance, Append, Challenge, ChallengeNo, Chat, Conflict, Ending, Fine, GameNo, GameRecord,
-    GameStatus, History, NewAction, NewChallenge, NewGame, Payout, Platform, RequestKey,
-    SEEN_REFRESH_MILLIS, Settlement, Store, StoreError, Timestamp, TurnStart, User, UserId,
+    Acceptance, Append, Challenge, ChallengeNo, ChallengeStatus, Chat, Conflict, Ending, Fine,
+    GameNo, GameRecord, GameStatus, History, NewAction, NewChallenge, NewGame, Payout, Platform,
+    RequestKey, SEEN_REFRESH_MILLIS, Settlement, Store, StoreError, Timestamp, TurnStart, User,
+    UserId,
 };
 
 pub use contract::*;
 pub use errors::*;
 use narration::*;
+use people::*;
 use routing::*;
 use seen::*;
 
@@ -68,6 +71,8 @@ struct Ctx {
     user: User,
     key: RequestKey,
     moderator: bool,
+    /// The people the request mentions, as the platform resolved them.
+    mentions: Vec<Mention>,
     now: Timestamp,
 }
 

@@ -3,7 +3,7 @@
 //! is settled when it ends, in the store's transactions (see `store::ledger`); this module only
 //! asks and tells.
 
-use crate::store::{GameRecord, User};
+use crate::store::GameRecord;
 
 use super::{
     Audience, Consequences, Ctx, Outcome2, Reply, Service, Span, UserError, mention, parse_amount,
@@ -91,8 +91,11 @@ impl Service {
         }
         self.not_repeated(ctx).await?;
         let mut words = args.split_whitespace();
+        // The first word names the person (`@bob`, `<@123>`): the request's mention.
         let (Some(name), Some(amount)) = (
-            words.next().and_then(|word| word.strip_prefix('@')),
+            words
+                .next()
+                .filter(|word| word.starts_with('@') || word.starts_with("<@")),
             words.next(),
         ) else {
             return Err(UserError::Usage(usage).into());
@@ -112,7 +115,7 @@ impl Service {
         } else {
             reason
         };
-        let user = self.named_user(ctx, name).await?;
+        let user = self.known_person(ctx).await?;
         let signed = if take { -amount } else { amount };
         let wallet =
             self.store
@@ -146,22 +149,6 @@ impl Service {
                 Span::Text(format!(" now has {} coins.", wallet.balance)),
             ],
             ..Reply::default()
-        })
-    }
-
-    /// A person named `@name` in a command: a known user of this platform, or a new one.
-    pub(super) async fn named_user(&self, ctx: &Ctx, name: &str) -> Outcome2<User> {
-        let known = self
-            .store
-            .user_by_platform_id(ctx.user.platform, name)
-            .await?;
-        Ok(match known {
-            Some(user) => user,
-            None => {
-                self.store
-                    .upsert_user(ctx.user.platform, name, name)
-                    .await?
-            }
         })
     }
 

@@ -48,6 +48,7 @@ impl Service {
                 key: request.request_key.clone(),
             },
             moderator: request.moderator,
+            mentions: request.mentions.clone(),
             now: self.clock.now(),
         };
         let result = match (&request.input, parsed) {
@@ -119,12 +120,18 @@ impl Service {
     ) -> Result<User, ServiceError> {
         let seen_now = Timestamp::now();
         let user_key = (platform, person.id.clone());
-        if let Some(user) = self.seen.user(&user_key, &person.name, seen_now) {
+        // Display names and usernames are capped: a name is shown, never a wall of text.
+        let name = cap(&person.name, MAX_NAME_CHARS);
+        let username = person.username.as_deref().map(|u| cap(u, MAX_NAME_CHARS));
+        if let Some(user) = self
+            .seen
+            .user(&user_key, &name, username.as_deref(), seen_now)
+        {
             return Ok(user);
         }
         let user = self
             .store
-            .upsert_user(platform, &person.id, &person.name)
+            .upsert_user_with_username(platform, &person.id, &name, username.as_deref())
             .await?;
         self.seen.remember_user(user_key, &user);
         Ok(user)
@@ -308,4 +315,15 @@ pub(super) fn game_number(args: &str) -> (Option<GameNo>, &str) {
         }
     }
     (None, args)
+}
+
+/// The longest display name or username kept.
+const MAX_NAME_CHARS: usize = 64;
+
+/// `text` cut to `max` characters, with an ellipsis when cut.
+pub(super) fn cap(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
 }

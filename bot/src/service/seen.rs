@@ -20,12 +20,17 @@ impl Seen {
         &self,
         key: &(Platform, String),
         name: &str,
+        username: Option<&str>,
         now: Timestamp,
     ) -> Option<User> {
         let users = self.users.lock().ok()?;
         users
             .get(key)
-            .filter(|u| u.display_name == name && now.0 - u.updated_at.0 < SEEN_REFRESH_MILLIS)
+            .filter(|u| {
+                u.display_name == name
+                    && u.username.as_deref() == username
+                    && now.0 - u.updated_at.0 < SEEN_REFRESH_MILLIS
+            })
             .cloned()
     }
 

@@ -172,7 +172,7 @@ impl Table {
         // Under the name their own requests give them (see `request`).
         let user = match self
             .store()
-            .upsert_user(Platform::Local, name, &name.to_uppercase())
+            .upsert_user_with_username(Platform::Local, name, &name.to_uppercase(), Some(name))
             .await
         {
             Ok(user) => user,
