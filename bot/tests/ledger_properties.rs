@@ -21,13 +21,11 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
-use common::table::{Lcg, scripted_dice};
+use common::table::{Lcg, Table, scripted_dice, text};
 use common::{SqliteFile, connect, on_postgres};
 use proptest::prelude::*;
-use tabula_bot::local::typed_mentions;
-use tabula_bot::service::{Button, Clock, Input, Reply, Request, Service};
+use tabula_bot::service::{Clock, Input, Reply, Request, Service, Span};
 use tabula_bot::store::{
     Account, AccountId, AccountKind, ChatId, CommunityId, DatabaseUrl, GameNo, GameRecord,
     GameStatus, History, LedgerEntry, LedgerKind, Platform, Settings, Store, Timestamp, UserId,
@@ -52,18 +50,12 @@ const PLAY_OUT_LIMIT: usize = 600;
 /// How long a challenge waits for an answer.
 const CHALLENGE_TTL_MILLIS: i64 = 15 * 60 * 1000;
 
-static NEXT_KEY: AtomicU64 = AtomicU64::new(1);
-
 /// The value of a result, or a panic with the error's chain.
 fn ok<T, E: std::error::Error>(result: Result<T, E>, what: &str) -> T {
     match result {
         Ok(value) => value,
         Err(error) => panic!("{what}: {}", common::chain(&error)),
     }
-}
-
-fn text(reply: &Reply) -> String {
-    reply.plain_text()
 }
 
 /// The number after the first `prefix` in `body` (`Game #12 of` → 12).
@@ -93,18 +85,18 @@ struct Person {
     id: UserId,
 }
 
-/// The test chat: the service with a manual clock, and the people in it.
-struct Table {
-    service: Service,
-    clock: Clock,
+/// The test chat: the common table (a manual clock, a challenge time-to-live), and the people
+/// in it with their user ids.
+struct Room {
+    table: Table,
     chat: ChatId,
     community: CommunityId,
     players: Vec<Person>,
     moderator: Person,
 }
 
-impl Table {
-    async fn open(store: Store, seed: u64) -> Table {
+impl Room {
+    async fn open(store: Store, seed: u64) -> Room {
         let clock = Clock::manual(T0);
         let service = Service::new(store.clone(), scripted_dice(seed))
             .with_pictures(false)
@@ -112,12 +104,11 @@ impl Table {
                 CHALLENGE_TTL_MILLIS.unsigned_abs(),
             ))
             .with_clock(clock.clone());
-        let chat = ok(
-            store
-                .upsert_chat(Platform::Local, CHAT.0, CHAT.1, None)
-                .await,
-            "upsert chat",
-        );
+        let mut table = Table::with_service(service, clock);
+        table.chat = CHAT;
+        table.moderators = vec![MODERATOR.0];
+        table.names = PLAYERS.into_iter().chain([MODERATOR]).collect();
+        let (chat, community) = table.chat_ids().await;
         let mut people = Vec::new();
         for (key, name) in PLAYERS.into_iter().chain([MODERATOR]) {
             let user = ok(
@@ -133,69 +124,37 @@ impl Table {
         let Some(moderator) = people.pop() else {
             panic!("no moderator");
         };
-        Table {
-            service,
-            clock,
-            chat: chat.id,
-            community: chat.community,
+        Room {
+            table,
+            chat,
+            community,
             players: people,
             moderator,
         }
     }
 
     fn store(&self) -> &Store {
-        self.service.store()
+        self.table.store()
     }
 
-    fn request(person: Person, moderator: bool, input: Input) -> Request {
-        let mut request = Request::new(
-            Platform::Local,
-            (CHAT.0, CHAT.1),
-            tabula_bot::service::Person::new(person.key, person.name).with_username(person.key),
-            format!("ledger{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
-            input,
-        );
-        request.moderator = moderator;
-        if let Input::Command(text) = &request.input {
-            request.mentions = typed_mentions(text);
-        }
-        request
+    fn clock(&self) -> &Clock {
+        &self.table.clock
     }
 
-    async fn send(&self, request: &Request) -> Reply {
-        match self.service.handle(request).await {
-            Ok(Some(reply)) => reply,
-            Ok(None) => panic!("no answer to {:?}", request.input),
-            Err(error) => panic!(
-                "internal failure for {:?} by {}: {}",
-                request.input,
-                request.actor.id,
-                common::chain(&error)
-            ),
-        }
+    fn request(&self, person: Person, input: Input) -> Request {
+        self.table.request(person.key, input)
     }
 
     async fn cmd(&self, person: Person, command: &str) -> Reply {
-        self.send(&Table::request(
-            person,
-            false,
-            Input::Command(command.into()),
-        ))
-        .await
+        self.table.cmd(person.key, command).await
     }
 
     async fn press(&self, person: Person, data: &str) -> Reply {
-        self.send(&Table::request(person, false, Input::Button(data.into())))
-            .await
+        self.table.press(person.key, data).await
     }
 
     async fn moderate(&self, command: &str) -> Reply {
-        self.send(&Table::request(
-            self.moderator,
-            true,
-            Input::Command(command.into()),
-        ))
-        .await
+        self.table.cmd(self.moderator.key, command).await
     }
 
     fn person(&self, id: UserId) -> Person {
@@ -210,30 +169,21 @@ impl Table {
     }
 
     async fn record(&self, game: GameNo) -> GameRecord {
-        match self.store().game(game).await {
-            Ok(Some(record)) => record,
-            other => panic!("no game {game}: {other:?}"),
-        }
+        self.table.record(game).await
     }
 
     /// The game replayed from its stored log, with its record.
     async fn state(&self, game: GameNo) -> (AnyGame, GameRecord) {
-        let loaded = match self.store().load_game(game, History::Full).await {
-            Ok(Some(loaded)) => loaded,
-            other => panic!("cannot load game {game}: {other:?}"),
-        };
-        let state = ok(loaded.replay(), "replay");
-        (state, loaded.record)
+        self.table.replayed(game).await
     }
 
     async fn active_games(&self) -> BTreeSet<GameNo> {
-        ok(
-            self.store().active_games_in_chat(self.chat).await,
-            "active games",
-        )
-        .iter()
-        .map(|record| record.id)
-        .collect()
+        self.table
+            .active_games()
+            .await
+            .iter()
+            .map(|record| record.id)
+            .collect()
     }
 
     /// The player to move makes a random legal move, typed or pressed on a fresh board (in two
@@ -250,51 +200,19 @@ impl Table {
             );
         };
         let actor = self.person(holder(&record, seat));
-        let lines = state.legal_lines();
-        assert!(
-            !lines.is_empty(),
-            "game {game}: no legal moves at a decision"
-        );
-        let line = lines[lcg.below(lines.len())].clone();
-        let reply = if press {
-            let board = self.cmd(actor, &format!("/board #{game}")).await;
-            let button = self.button_for(actor, &board, &line).await;
-            self.press(actor, &button.data).await
-        } else {
-            self.cmd(actor, &format!("/move #{game} {line}")).await
+        let Some((mover, reply)) = self.table.random_move_by(game, lcg, press).await else {
+            panic!("game {game}: nobody to move at a decision");
         };
-        let body = text(&reply);
+        assert_eq!(mover, actor.key, "game {game}");
         assert!(
-            body.contains(&format!("@{} played ", actor.name)) && !body.starts_with("Sorry"),
-            "game {game}: {} could not play {line}: {body}",
-            actor.name
+            reply.spans.first().is_some_and(
+                |span| *span == Span::Mention(actor.key.to_string(), actor.name.to_string())
+            ),
+            "game {game}: the move of {} is told as someone else's: {}",
+            actor.name,
+            text(&reply)
         );
         true
-    }
-
-    /// The button of a board that plays `line` (pressing a piece's button first if needed).
-    async fn button_for(&self, actor: Person, board: &Reply, line: &str) -> Button {
-        if let Some(button) = board.all_buttons().find(|b| b.label == line) {
-            return button.clone();
-        }
-        let group = board.all_buttons().find(|b| {
-            b.label
-                .strip_suffix('…')
-                .and_then(|piece| line.strip_prefix(piece))
-                .is_some_and(|rest| rest.starts_with(['-', 'x', '+', '&']))
-        });
-        let Some(group) = group else {
-            panic!(
-                "no button for {line} on {}: {:?}",
-                text(board),
-                board.buttons
-            );
-        };
-        let choices = self.press(actor, &group.data).await;
-        match choices.all_buttons().find(|b| b.label == line) {
-            Some(button) => button.clone(),
-            None => panic!("no button for {line} after {}", text(&choices)),
-        }
     }
 }
 
@@ -887,7 +805,7 @@ fn op_strategy() -> impl Strategy<Value = Op> {
 
 /// One case of the property test: a table, the model, and the generator of move choices.
 struct Run {
-    table: Table,
+    table: Room,
     model: Model,
     lcg: Lcg,
 }
@@ -1069,7 +987,7 @@ impl Run {
                     },
                     stake,
                     move_millis,
-                    expires_at: self.table.clock.now().plus_millis(CHALLENGE_TTL_MILLIS),
+                    expires_at: self.table.clock().now().plus_millis(CHALLENGE_TTL_MILLIS),
                 });
             }
         }
@@ -1096,7 +1014,7 @@ impl Run {
                 .await
         };
         let body = text(&reply);
-        let now = self.table.clock.now();
+        let now = self.table.clock().now();
         let stake = challenge.stake;
         let poor: Vec<(Person, i64)> = [challenge.challenger, invitee]
             .into_iter()
@@ -1192,7 +1110,7 @@ impl Run {
                 break;
             }
             made += 1;
-            let now = self.table.clock.now();
+            let now = self.table.clock().now();
             let game = self.model.game_mut(no);
             game.moved = true;
             game.turn_started = now;
@@ -1306,16 +1224,16 @@ impl Run {
         };
         let claimant = self.table.person(claimant);
         let deadline = game.turn_started.plus_millis(game.move_millis);
-        let now = self.table.clock.now();
+        let now = self.table.clock().now();
         let target = match wait {
             Wait::No => now,
             Wait::JustShort => Timestamp(deadline.0 - 1),
             Wait::Deadline => deadline,
         };
         if target > now {
-            self.table.clock.advance(target.0 - now.0);
+            self.table.clock().advance(target.0 - now.0);
         }
-        let now = self.table.clock.now();
+        let now = self.table.clock().now();
         let reply = self.table.cmd(claimant, &format!("/claim #{no}")).await;
         let body = text(&reply);
         let what = format!(
@@ -1454,7 +1372,7 @@ impl Run {
 async fn run_case(seed: u64, ops: Vec<Op>) {
     let file = SqliteFile::new();
     let store = connect(&file.url()).await;
-    let table = Table::open(store.clone(), seed).await;
+    let table = Room::open(store.clone(), seed).await;
     let settings = table.settings().await;
     let mut run = Run {
         table,
@@ -1533,7 +1451,7 @@ const STAKE: i64 = 100;
 /// Sends requests at once, each from its own task; their replies' texts (or the internal
 /// failure) in the order given.
 async fn all_at_once(
-    table: &Arc<Table>,
+    table: &Arc<Room>,
     requests: Vec<Request>,
 ) -> Vec<(Request, Result<String, String>)> {
     let mut tasks = Vec::new();
@@ -1541,6 +1459,7 @@ async fn all_at_once(
         let table = Arc::clone(table);
         tasks.push(tokio::spawn(async move {
             let reply = table
+                .table
                 .service
                 .handle(&request)
                 .await
@@ -1564,7 +1483,7 @@ async fn all_at_once(
 /// and some games resigned by both players at once.
 async fn stakes_under_concurrency(url: DatabaseUrl) {
     let store = connect(&url).await;
-    let table = Arc::new(Table::open(store.clone(), 7).await);
+    let table = Arc::new(Room::open(store.clone(), 7).await);
     let settings = table.settings().await;
     assert_eq!(settings.starting_grant, 1000, "the default starting grant");
     let grant = settings.starting_grant;
@@ -1590,7 +1509,7 @@ async fn stakes_under_concurrency(url: DatabaseUrl) {
 
     let accepts = challenges
         .iter()
-        .map(|no| Table::request(bob, false, Input::Command(format!("/accept #{no}"))))
+        .map(|no| table.request(bob, Input::Command(format!("/accept #{no}"))))
         .collect();
     let mut started = Vec::new();
     let mut refused = 0;
@@ -1654,9 +1573,8 @@ async fn stakes_under_concurrency(url: DatabaseUrl) {
     for (i, game) in started.iter().enumerate() {
         let first = if lcg.below(2) == 0 { alice } else { bob };
         let second = if first.id == alice.id { bob } else { alice };
-        let resign = |person: Person| {
-            Table::request(person, false, Input::Command(format!("/resign #{game}")))
-        };
+        let resign =
+            |person: Person| table.request(person, Input::Command(format!("/resign #{game}")));
         let request = resign(first);
         match i % 4 {
             0 => resignations.push((*game, request)),

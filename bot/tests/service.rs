@@ -8,124 +8,24 @@
 mod common;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
-use common::table::{Lcg, scripted_dice};
+use common::table::{Lcg, Table, piece_button, scripted_dice, text, to_act};
 use common::{SqliteFile, connect, on_postgres};
-use tabula_bot::local::typed_mentions;
-use tabula_bot::service::{Audience, Input, Person, Reply, Request, Service, UserError};
+use tabula_bot::service::{Audience, Clock, Input, Kind, Reply, Service, UserError};
 use tabula_bot::store::{DatabaseUrl, GameNo, GameStatus, History, Platform, Store};
 use tabula_core::{AnyGame, GameId, Status};
 
-static NEXT_KEY: AtomicU64 = AtomicU64::new(1);
-
-/// A chat of the service, with people sending commands and pressing buttons.
-struct Table {
-    service: Service,
-}
-
-impl Table {
-    fn new(store: Store, seed: u64) -> Table {
-        Table {
-            service: Service::new(store, scripted_dice(seed)).with_pictures(false),
-        }
-    }
-
-    pub(crate) fn request(user: &str, input: Input) -> Request {
-        let mut request = Request::new(
-            Platform::Local,
-            ("chat1", "Test chat"),
-            Person::new(user, user.to_uppercase()).with_username(user),
-            format!("k{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
-            input,
-        );
-        request.moderator = false;
-        if let Input::Command(text) = &request.input {
-            request.mentions = typed_mentions(text);
-        }
-        request
-    }
-
-    async fn send(&self, request: &Request) -> Reply {
-        match self.service.handle(request).await {
-            Ok(Some(reply)) => reply,
-            Ok(None) => panic!("no answer to {:?}", request.input),
-            Err(error) => panic!("internal failure: {}", common::chain(&error)),
-        }
-    }
-
-    async fn cmd(&self, user: &str, text: &str) -> Reply {
-        self.send(&Table::request(user, Input::Command(text.into())))
-            .await
-    }
-
-    async fn press(&self, user: &str, data: &str) -> Reply {
-        self.send(&Table::request(user, Input::Button(data.into())))
-            .await
-    }
-
-    fn store(&self) -> &Store {
-        self.service.store()
-    }
-
-    /// The game's state replayed from the store, and who is to act (platform user id).
-    async fn state(&self, game: GameNo) -> (AnyGame, GameStatus, Option<String>, u32) {
-        let loaded = match self.store().load_game(game, History::Full).await {
-            Ok(Some(loaded)) => loaded,
-            other => panic!("cannot load game {game}: {other:?}"),
-        };
-        let state = match loaded.replay() {
-            Ok(state) => state,
-            Err(error) => panic!("stored game does not replay: {error}"),
-        };
-        let actor = match state.status() {
-            Status::Decision(seat) => loaded
-                .record
-                .seats
-                .iter()
-                .find(|h| h.seat == seat.0)
-                .map(|h| h.user.platform_user_id.clone()),
-            _ => None,
-        };
-        (state, loaded.record.status, actor, loaded.record.seq)
-    }
-}
-
-fn text(reply: &Reply) -> String {
-    reply.plain_text()
+/// The game's state replayed from the store, its status, who is to act (platform user id),
+/// and its last action's number.
+async fn game_state(table: &Table, game: GameNo) -> (AnyGame, GameStatus, Option<String>, u32) {
+    let (state, record) = table.replayed(game).await;
+    let actor = to_act(&state, &record);
+    (state, record.status, actor, record.seq)
 }
 
 /// Starts a game of `id` between alice and bob (challenge, accept) and returns its number.
 async fn start(table: &Table, id: GameId) -> GameNo {
-    let reply = table.cmd("alice", &format!("/play {id} @bob")).await;
-    assert!(text(&reply).contains("challenges"), "{}", text(&reply));
-    assert!(reply.all_buttons().all(|b| b.data.len() <= 64));
-    let reply = table.cmd("bob", "/accept").await;
-    let body = text(&reply);
-    assert!(body.contains("begins. Seats by lot"), "{body}");
-    let games = match table
-        .store()
-        .active_games_in_chat(reply_chat(table).await)
-        .await
-    {
-        Ok(games) => games,
-        Err(error) => panic!("{error}"),
-    };
-    match games.last() {
-        Some(game) => game.id,
-        None => panic!("no game started: {body}"),
-    }
-}
-
-async fn reply_chat(table: &Table) -> tabula_bot::store::ChatId {
-    match table
-        .store()
-        .upsert_chat(Platform::Local, "chat1", "Test chat", None)
-        .await
-    {
-        Ok(chat) => chat.id,
-        Err(error) => panic!("{error}"),
-    }
+    common::table::start(table, "alice", "bob", &id.to_string()).await
 }
 
 /// Plays `game` until it ends (or `limit` moves), alternating between typing the chosen move
@@ -135,7 +35,7 @@ async fn drive(table: &Table, game: GameNo, seed: u64, limit: usize) -> usize {
     let mut lcg = Lcg(seed);
     let mut board = table.cmd("alice", &format!("/board #{game}")).await;
     for step in 0..limit {
-        let (state, status, actor, seq) = table.state(game).await;
+        let (state, status, actor, seq) = game_state(&table, game).await;
         if status != GameStatus::Active {
             assert!(matches!(state.status(), Status::Done(_)));
             return step;
@@ -157,13 +57,7 @@ async fn drive(table: &Table, game: GameNo, seed: u64, limit: usize) -> usize {
             let button = match direct {
                 Some(button) => button,
                 None => {
-                    let group = board.all_buttons().find(|b| {
-                        b.label
-                            .strip_suffix('…')
-                            .and_then(|piece| line.strip_prefix(piece))
-                            .is_some_and(|rest| rest.starts_with(['-', 'x', '+', '&']))
-                    });
-                    let Some(group) = group.cloned() else {
+                    let Some(group) = piece_button(&board, line).cloned() else {
                         panic!("no button for {line} in {:?}", board.buttons);
                     };
                     let choices = table.press(&actor, &group.data).await;
@@ -197,11 +91,11 @@ async fn drive(table: &Table, game: GameNo, seed: u64, limit: usize) -> usize {
 
 /// Whole game of `id` to the end, then checks the log.
 async fn whole_game(store: Store, id: GameId, seed: u64) {
-    let table = Table::new(store, seed);
+    let table = Table::system_clock(store, seed);
     let game = start(&table, id).await;
     let moves = drive(&table, game, seed, 5000).await;
     assert!(moves < 5000, "{id} did not end in 5000 moves");
-    let (state, status, _, seq) = table.state(game).await;
+    let (state, status, _, seq) = game_state(&table, game).await;
     assert_eq!(status, GameStatus::Finished);
     assert!(matches!(state.status(), Status::Done(_)));
     let board = table.cmd("bob", &format!("/board #{game}")).await;
@@ -276,17 +170,17 @@ whole_games! {
 /// Plays a few moves, drops the service and the store, reconnects, and plays to the end.
 async fn restart(url: DatabaseUrl) {
     let store = connect(&url).await;
-    let table = Table::new(store.clone(), 11);
+    let table = Table::system_clock(store.clone(), 11);
     let game = start(&table, GameId::CoanKi).await;
     let played = drive(&table, game, 7, 6).await;
     assert_eq!(played, 6);
-    let (before, _, _, seq_before) = table.state(game).await;
+    let (before, _, _, seq_before) = game_state(&table, game).await;
     drop(table);
     store.close().await;
 
     let store = connect(&url).await;
-    let table = Table::new(store.clone(), 12);
-    let (after, status, _, seq_after) = table.state(game).await;
+    let table = Table::system_clock(store.clone(), 12);
+    let (after, status, _, seq_after) = game_state(&table, game).await;
     assert_eq!(status, GameStatus::Active);
     assert_eq!(seq_after, seq_before);
     assert_eq!(after, before);
@@ -298,7 +192,7 @@ async fn restart(url: DatabaseUrl) {
     );
     let moves = drive(&table, game, 8, 5000).await;
     assert!(moves < 5000);
-    let (_, status, _, _) = table.state(game).await;
+    let (_, status, _, _) = game_state(&table, game).await;
     assert_eq!(status, GameStatus::Finished);
     check_log(table.store(), game).await;
     store.close().await;
@@ -320,10 +214,10 @@ async fn restart_continues_the_game_postgres() {
 /// turn, every other caller gets a clear answer, and the log has no gap or duplicate.
 async fn races(url: DatabaseUrl) {
     let store = connect(&url).await;
-    let table = Arc::new(Table::new(store.clone(), 21));
+    let table = Arc::new(Table::system_clock(store.clone(), 21));
     let game = start(&table, GameId::Kolowis).await;
     for round in 0..6 {
-        let (state, _, actor, seq) = table.state(game).await;
+        let (state, _, actor, seq) = game_state(&table, game).await;
         let Some(actor) = actor else {
             panic!("nobody to move");
         };
@@ -338,7 +232,7 @@ async fn races(url: DatabaseUrl) {
                 Input::Command(format!("/move #{game} {}", lines[task % lines.len()]))
             };
             tasks.push(tokio::spawn(async move {
-                let request = Table::request(&actor, input);
+                let request = table.request(&actor, input);
                 table.send(&request).await
             }));
         }
@@ -359,7 +253,7 @@ async fn races(url: DatabaseUrl) {
             }
         }
         assert_eq!(applied, 1, "round {round}");
-        let (_, _, _, seq_after) = table.state(game).await;
+        let (_, _, _, seq_after) = game_state(&table, game).await;
         assert!(seq_after > seq);
         check_log(table.store(), game).await;
     }
@@ -373,7 +267,7 @@ async fn races(url: DatabaseUrl) {
         let table = Arc::clone(&table);
         let data = accept.data.clone();
         tasks.push(tokio::spawn(async move {
-            let request = Table::request(&format!("taker{taker}"), Input::Button(data));
+            let request = table.request(&format!("taker{taker}"), Input::Button(data));
             table.send(&request).await
         }));
     }
@@ -403,12 +297,12 @@ async fn concurrent_presses_and_moves_apply_once_postgres() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn duplicate_request_is_applied_once() {
     let (_file, store) = sqlite_store().await;
-    let table = Table::new(store.clone(), 31);
+    let table = Table::system_clock(store.clone(), 31);
     let game = start(&table, GameId::Konane).await;
-    let (state, _, actor, seq) = table.state(game).await;
+    let (state, _, actor, seq) = game_state(&table, game).await;
     let actor = actor.unwrap_or_default();
     let line = state.legal_lines().first().cloned().unwrap_or_default();
-    let request = Table::request(&actor, Input::Command(format!("/move {line}")));
+    let request = table.request(&actor, Input::Command(format!("/move {line}")));
     let first = table.send(&request).await;
     assert!(text(&first).contains(" played "), "{}", text(&first));
     let second = table.send(&request).await;
@@ -417,7 +311,7 @@ async fn duplicate_request_is_applied_once() {
         "{}",
         text(&second)
     );
-    let (_, _, _, seq_after) = table.state(game).await;
+    let (_, _, _, seq_after) = game_state(&table, game).await;
     assert_eq!(seq_after, seq + 1);
     store.close().await;
 }
@@ -425,14 +319,14 @@ async fn duplicate_request_is_applied_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stale_button_gets_the_current_board() {
     let (_file, store) = sqlite_store().await;
-    let table = Table::new(store.clone(), 41);
+    let table = Table::system_clock(store.clone(), 41);
     let game = start(&table, GameId::Konane).await;
-    let (_, _, actor, seq) = table.state(game).await;
+    let (_, _, actor, seq) = game_state(&table, game).await;
     let actor = actor.unwrap_or_default();
     let old = format!("m{game}.{seq}.0");
     let reply = table.press(&actor, &old).await;
     assert!(text(&reply).contains(" played "));
-    let (_, _, next, seq_after) = table.state(game).await;
+    let (_, _, next, seq_after) = game_state(&table, game).await;
     let stale = table.press(&next.unwrap_or_default(), &old).await;
     assert!(
         text(&stale).contains("This board has changed"),
@@ -445,7 +339,7 @@ async fn stale_button_gets_the_current_board() {
             .all_buttons()
             .all(|b| b.data.contains(&format!(".{seq_after}.")))
     );
-    let (_, _, _, unchanged) = table.state(game).await;
+    let (_, _, _, unchanged) = game_state(&table, game).await;
     assert_eq!(unchanged, seq_after);
     store.close().await;
 }
@@ -453,9 +347,9 @@ async fn stale_button_gets_the_current_board() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn non_players_and_wrong_seats_are_refused() {
     let (_file, store) = sqlite_store().await;
-    let table = Table::new(store.clone(), 51);
+    let table = Table::system_clock(store.clone(), 51);
     let game = start(&table, GameId::Konane).await;
-    let (state, _, actor, seq) = table.state(game).await;
+    let (state, _, actor, seq) = game_state(&table, game).await;
     let actor = actor.unwrap_or_default();
     let other = if actor == "alice" { "bob" } else { "alice" };
     let line = state.legal_lines().first().cloned().unwrap_or_default();
@@ -467,19 +361,15 @@ async fn non_players_and_wrong_seats_are_refused() {
     assert!(text(&reply).contains("not your turn"), "{}", text(&reply));
     let look = table.cmd("carol", "/board").await;
     assert!(text(&look).contains("to move"), "{}", text(&look));
-    let (_, _, _, unchanged) = table.state(game).await;
+    let (_, _, _, unchanged) = game_state(&table, game).await;
     assert_eq!(unchanged, seq);
     store.close().await;
-}
-
-fn table_request(user: &str, text: &str) -> Request {
-    Table::request(user, Input::Command(text.into()))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_gets_clear_messages() {
     let (_file, store) = sqlite_store().await;
-    let table = Table::new(store.clone(), 61);
+    let table = Table::system_clock(store.clone(), 61);
     type Check = fn(&UserError) -> bool;
     let cases: [(&str, Check); 8] = [
         ("/frobnicate", |e| matches!(e, UserError::UnknownCommand(_))),
@@ -509,17 +399,17 @@ async fn bad_input_gets_clear_messages() {
     }
     // Ordinary chat and commands for another bot get no answer at all.
     for input in ["hello", "good game!", "/help@otherbot"] {
-        let mut request = table_request("carol", input);
+        let mut request = table.command("carol", input);
         request.bot_username = Some("TabulaBot".into());
         let answer = table.service.handle(&request).await.expect("no failure");
         assert_eq!(answer, None, "{input}");
     }
-    let mut ours = table_request("carol", "/help@tabulabot");
+    let mut ours = table.command("carol", "/help@tabulabot");
     ours.bot_username = Some("TabulaBot".into());
     let answer = table.service.handle(&ours).await.expect("no failure");
     assert!(answer.is_some_and(|reply| reply.is_done()));
     let game = start(&table, GameId::Konane).await;
-    let (_, _, actor, seq) = table.state(game).await;
+    let (_, _, actor, seq) = game_state(&table, game).await;
     let actor = actor.unwrap_or_default();
     for (input, expected) in [
         ("/move z99", "z99"),
@@ -545,7 +435,7 @@ async fn bad_input_gets_clear_messages() {
     assert!(text(&rules).contains("Coan Ki"));
     let help = table.cmd("carol", "/help").await;
     assert!(text(&help).contains("/play"));
-    let (_, _, _, unchanged) = table.state(game).await;
+    let (_, _, _, unchanged) = game_state(&table, game).await;
     assert_eq!(unchanged, seq);
     store.close().await;
 }
@@ -553,7 +443,7 @@ async fn bad_input_gets_clear_messages() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn several_games_ask_which_and_challenges_settle() {
     let (_file, store) = sqlite_store().await;
-    let table = Table::new(store.clone(), 71);
+    let table = Table::system_clock(store.clone(), 71);
     let first = start(&table, GameId::Konane).await;
     let second = start(&table, GameId::Koan).await;
     let reply = table.cmd("alice", "/board").await;
@@ -593,9 +483,10 @@ async fn several_games_ask_which_and_challenges_settle() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn board_has_a_picture() {
     let (_file, store) = sqlite_store().await;
-    let table = Table {
-        service: Service::new(store.clone(), scripted_dice(81)),
-    };
+    let table = Table::with_service(
+        Service::new(store.clone(), scripted_dice(81)),
+        Clock::System,
+    );
     let game = start(&table, GameId::Pachisi).await;
     let reply = table.cmd("bob", &format!("/board #{game}")).await;
     let Some(png) = &reply.picture else {
@@ -608,11 +499,12 @@ async fn board_has_a_picture() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn expired_challenges_cannot_be_accepted() {
     let (_file, store) = sqlite_store().await;
-    let table = Table {
-        service: Service::new(store.clone(), scripted_dice(91))
+    let table = Table::with_service(
+        Service::new(store.clone(), scripted_dice(91))
             .with_pictures(false)
             .with_challenge_ttl(std::time::Duration::ZERO),
-    };
+        Clock::System,
+    );
     let reply = table.cmd("alice", "/play koan @bob").await;
     assert!(text(&reply).contains("challenge #1"), "{}", text(&reply));
     let reply = table.cmd("bob", "/accept").await;
@@ -629,7 +521,7 @@ async fn expired_challenges_cannot_be_accepted() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mentions_keep_known_display_names() {
     let (_file, store) = sqlite_store().await;
-    let table = Table::new(store.clone(), 92);
+    let table = Table::system_clock(store.clone(), 92);
     table.cmd("bob", "/help").await;
     let reply = table.cmd("alice", "/play konane @bob").await;
     assert!(text(&reply).contains("@BOB"), "{}", text(&reply));
@@ -640,7 +532,7 @@ async fn mentions_keep_known_display_names() {
 async fn a_game_left_on_a_chance_node_rolls_when_next_loaded() {
     use tabula_bot::store::NewGame;
     let (_file, store) = sqlite_store().await;
-    let table = Table::new(store.clone(), 93);
+    let table = Table::system_clock(store.clone(), 93);
     let chat = match store
         .upsert_chat(Platform::Local, "chat1", "Test chat", None)
         .await
@@ -676,7 +568,7 @@ async fn a_game_left_on_a_chance_node_rolls_when_next_loaded() {
     };
     let reply = table.cmd("carol", &format!("/board #{}", record.id)).await;
     assert!(text(&reply).contains("to move"), "{}", text(&reply));
-    let (state, _, actor, seq) = table.state(record.id).await;
+    let (state, _, actor, seq) = game_state(&table, record.id).await;
     assert!(seq > 0);
     assert!(actor.is_some(), "{}", state.status_line());
     store.close().await;
@@ -686,34 +578,23 @@ async fn a_game_left_on_a_chance_node_rolls_when_next_loaded() {
 
 /// The active games of the test chat.
 async fn active_games(table: &Table) -> usize {
-    let chat = reply_chat(table).await;
-    match table.store().active_games_in_chat(chat).await {
-        Ok(games) => games.len(),
-        Err(error) => panic!("{error}"),
-    }
+    table.active_games().await.len()
 }
 
 /// The pending challenges of the test chat.
 async fn pending(table: &Table) -> usize {
-    let chat = reply_chat(table).await;
-    match table.store().pending_challenges(chat).await {
-        Ok(challenges) => challenges.len(),
-        Err(error) => panic!("{error}"),
-    }
+    table.pending_challenges().await
 }
 
 /// The challenge number of a challenge's reply (its Accept button).
 fn challenge_no(reply: &Reply) -> String {
-    match reply.all_buttons().find(|b| b.label == "Accept") {
-        Some(button) => button.data.trim_start_matches('a').to_string(),
-        None => panic!("no accept button: {}", text(reply)),
-    }
+    common::table::challenge_no(reply).to_string()
 }
 
 /// `/play pachisi @b @c @d` starts only after the third acceptance, with four people seated.
 async fn four_person_pachisi(url: DatabaseUrl) {
     let store = connect(&url).await;
-    let table = Table::new(store.clone(), 41);
+    let table = Table::system_clock(store.clone(), 41);
     let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
     assert!(text(&reply).contains("challenges"), "{}", text(&reply));
     let no = challenge_no(&reply);
@@ -738,11 +619,7 @@ async fn four_person_pachisi(url: DatabaseUrl) {
     let body = text(&reply);
     assert!(body.contains("begins. Seats by lot"), "{body}");
     assert_eq!(active_games(&table).await, 1);
-    let chat = reply_chat(&table).await;
-    let games = match store.active_games_in_chat(chat).await {
-        Ok(games) => games,
-        Err(error) => panic!("{error}"),
-    };
+    let games = table.active_games().await;
     let mut people: Vec<String> = games[0]
         .seats
         .iter()
@@ -773,7 +650,7 @@ async fn four_person_pachisi_starts_after_every_acceptance_postgres() {
 /// A decline by any invitee, or the challenger's cancel, ends a four-person challenge.
 async fn four_person_decline(url: DatabaseUrl) {
     let store = connect(&url).await;
-    let table = Table::new(store.clone(), 42);
+    let table = Table::system_clock(store.clone(), 42);
     let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
     let no = challenge_no(&reply);
     let reply = table.cmd("bob", "/accept").await;
@@ -816,20 +693,20 @@ async fn four_person_pachisi_ends_on_a_decline_postgres() {
 /// Re-delivered `/play`, `/accept`, `/decline`, `/cancel` and `/resign` are applied once.
 async fn repeated_commands(url: DatabaseUrl) {
     let store = connect(&url).await;
-    let table = Table::new(store.clone(), 43);
-    let play = Table::request("alice", Input::Command("/play konane @bob".into()));
+    let table = Table::system_clock(store.clone(), 43);
+    let play = table.request("alice", Input::Command("/play konane @bob".into()));
     let first = table.send(&play).await;
     assert!(text(&first).contains("challenges"), "{}", text(&first));
     let again = table.send(&play).await;
     assert!(text(&again).contains("already handled"), "{}", text(&again));
     assert_eq!(pending(&table).await, 1);
-    let accept = Table::request("bob", Input::Command("/accept".into()));
+    let accept = table.request("bob", Input::Command("/accept".into()));
     let first = table.send(&accept).await;
     assert!(text(&first).contains("begins"), "{}", text(&first));
     let again = table.send(&accept).await;
     assert!(text(&again).contains("already handled"), "{}", text(&again));
     assert_eq!(active_games(&table).await, 1);
-    let resign = Table::request("bob", Input::Command("/resign".into()));
+    let resign = table.request("bob", Input::Command("/resign".into()));
     let first = table.send(&resign).await;
     assert!(text(&first).contains("resigned"), "{}", text(&first));
     let again = table.send(&resign).await;
@@ -837,19 +714,19 @@ async fn repeated_commands(url: DatabaseUrl) {
     // An acceptance of a four-person challenge, pressed twice.
     let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
     let no = challenge_no(&reply);
-    let accept = Table::request("bob", Input::Button(format!("a{no}")));
+    let accept = table.request("bob", Input::Button(format!("a{no}")));
     let first = table.send(&accept).await;
     assert!(text(&first).contains("Still to accept"), "{}", text(&first));
     let again = table.send(&accept).await;
     assert!(text(&again).contains("already handled"), "{}", text(&again));
-    let decline = Table::request("carol", Input::Button(format!("d{no}")));
+    let decline = table.request("carol", Input::Button(format!("d{no}")));
     let first = table.send(&decline).await;
     assert!(text(&first).contains("declined"), "{}", text(&first));
     let again = table.send(&decline).await;
     assert!(text(&again).contains("already handled"), "{}", text(&again));
-    let play = Table::request("erin", Input::Command("/play koan @frank".into()));
+    let play = table.request("erin", Input::Command("/play koan @frank".into()));
     table.send(&play).await;
-    let cancel = Table::request("erin", Input::Command("/cancel".into()));
+    let cancel = table.request("erin", Input::Command("/cancel".into()));
     let first = table.send(&cancel).await;
     assert!(text(&first).contains("withdrew"), "{}", text(&first));
     let again = table.send(&cancel).await;
@@ -875,13 +752,13 @@ async fn repeated_commands_are_applied_once_postgres() {
 /// starts, and every acceptance is recorded once.
 async fn concurrent_acceptances(url: DatabaseUrl) {
     let store = connect(&url).await;
-    let table = Arc::new(Table::new(store.clone(), 44));
+    let table = Arc::new(Table::system_clock(store.clone(), 44));
     for round in 0..8 {
         let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
         let no = challenge_no(&reply);
         let mut tasks = Vec::new();
         for person in ["bob", "carol", "dave"] {
-            let request = Table::request(person, Input::Button(format!("a{no}")));
+            let request = table.request(person, Input::Button(format!("a{no}")));
             for _ in 0..2 {
                 let table = Arc::clone(&table);
                 let request = request.clone();
