@@ -18,6 +18,7 @@ on_both_databases! {
     moderators_set_up_their_community => settings;
     only_moderators_change_settings_and_money => permissions;
     aborted_games_refund_and_games_settle_once => aborts;
+    a_staked_draw_returns_the_stakes => staked_draw;
 }
 
 /// Plays random moves until the game ends; returns every reply.
@@ -630,6 +631,81 @@ async fn aborts(url: DatabaseUrl) {
         })
         .count();
     assert_eq!(settlements, 1);
+    table.assert_money_adds_up().await;
+    store.close().await;
+}
+
+/// Kolowis's third repetition of the start position, in eight plies (`shared/rules/kolowis.md`,
+/// K-STALL): a draw.
+const KOLOWIS_REPETITION: [&str; 8] = [
+    "B2-B1", "B16-B17", "B1-B2", "B17-B16", "B2-B1", "B16-B17", "B1-B2", "B17-B16",
+];
+
+/// A staked game played to a draw through the service: the pot goes back, each player's stake
+/// to its owner, as refund rows of the game; nobody gains or loses.
+async fn staked_draw(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 12);
+    table.cmd("mod", "/take @bob 300").await;
+    let before = (table.balance("alice").await, table.balance("bob").await);
+    assert_eq!(before, (1000, 700));
+    let game = start(&table, "alice", "bob", "kolowis stake=50").await;
+    assert_eq!(
+        (table.balance("alice").await, table.balance("bob").await),
+        (950, 650)
+    );
+    let mut last = None;
+    for ply in KOLOWIS_REPETITION {
+        let (_, actor) = table.state(game).await;
+        let Some(actor) = actor else {
+            panic!("game {game} ended before {ply}");
+        };
+        let reply = table.cmd(&actor, &format!("/move #{game} {ply}")).await;
+        assert!(
+            reply.is_done() && reply.game == Some(game),
+            "{ply}: {:?}: {}",
+            reply.kind,
+            text(&reply)
+        );
+        last = Some(reply);
+    }
+    let (state, _) = table.state(game).await;
+    assert_eq!(
+        state.status(),
+        Status::Done(tabula_core::Outcome::Draw),
+        "{}",
+        state.status_line()
+    );
+    let record = table.record(game).await;
+    assert_eq!(record.status, GameStatus::Finished);
+    assert!(record.settled_at.is_some());
+    let Some(last) = last else {
+        panic!("no move made");
+    };
+    assert!(
+        last.notify.is_empty() && last.buttons.is_empty(),
+        "nobody is to move after a draw: {last:?}"
+    );
+    assert_eq!(
+        (table.balance("alice").await, table.balance("bob").await),
+        before,
+        "a draw returns the stakes"
+    );
+    let (alice, bob) = (table.wallet("alice").await, table.wallet("bob").await);
+    assert_eq!((alice.in_play, bob.in_play), (0, 0));
+    let ledger = table.ledger().await;
+    let mut settled: Vec<_> = ledger
+        .iter()
+        .filter(|e| e.game == Some(game) && e.kind != LedgerKind::Stake)
+        .map(|e| (e.kind, e.to, e.amount))
+        .collect();
+    settled.sort_by_key(|(_, to, _)| *to);
+    let mut expected = vec![
+        (LedgerKind::Refund, alice.account, 50),
+        (LedgerKind::Refund, bob.account, 50),
+    ];
+    expected.sort_by_key(|(_, to, _)| *to);
+    assert_eq!(settled, expected, "the settlement of the draw");
     table.assert_money_adds_up().await;
     store.close().await;
 }
