@@ -343,14 +343,22 @@ async fn several_schedulers(url: DatabaseUrl) {
         games.push(start(&table, pair[0], pair[1], "konane time=1d").await);
     }
     clock.advance(13 * HOUR);
-    let mut tasks = Vec::new();
+    // Every instance is connected first, then all tick together: the barrier lets none start
+    // before the others are ready, so the ticks overlap.
+    let mut instances = Vec::new();
     for seed in 0..4 {
-        let instance = Arc::new(Table::with_clock(
+        instances.push(Table::with_clock(
             connect(&url).await,
             100 + seed,
             clock.clone(),
         ));
+    }
+    let barrier = Arc::new(tokio::sync::Barrier::new(instances.len()));
+    let mut tasks = Vec::new();
+    for instance in instances {
+        let barrier = Arc::clone(&barrier);
         tasks.push(tokio::spawn(async move {
+            barrier.wait().await;
             let replies = texts(&instance.tick().await);
             instance.store().close().await;
             replies

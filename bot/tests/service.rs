@@ -9,10 +9,12 @@ mod common;
 
 use std::sync::Arc;
 
-use common::table::{Lcg, Table, piece_button, scripted_dice, text, to_act};
+use common::table::{Lcg, Table, scripted_dice, text, to_act};
 use common::{SqliteFile, connect, on_postgres};
-use tabula_bot::service::{Audience, Clock, Input, Kind, Reply, Service, UserError};
-use tabula_bot::store::{DatabaseUrl, GameNo, GameStatus, History, Platform, Store};
+use tabula_bot::service::{Audience, Clock, Input, Kind, Placement, Reply, Service, UserError};
+use tabula_bot::store::{
+    ChallengeStatus, Conflict, DatabaseUrl, GameNo, GameStatus, History, Platform, Store,
+};
 use tabula_core::{AnyGame, GameId, Status};
 
 /// The game's state replayed from the store, its status, who is to act (platform user id),
@@ -21,6 +23,16 @@ async fn game_state(table: &Table, game: GameNo) -> (AnyGame, GameStatus, Option
     let (state, record) = table.replayed(game).await;
     let actor = to_act(&state, &record);
     (state, record.status, actor, record.seq)
+}
+
+/// Asserts that a reply refuses as `check` says.
+fn refused(reply: &Reply, check: fn(&UserError) -> bool) {
+    assert!(
+        reply.refusal().is_some_and(check),
+        "{:?}: {}",
+        reply.kind,
+        text(reply)
+    );
 }
 
 /// Starts a game of `id` between alice and bob (challenge, accept) and returns its number.
@@ -53,28 +65,19 @@ async fn drive(table: &Table, game: GameNo, seed: u64, limit: usize) -> usize {
         let reply = if step % 2 == 0 {
             table.cmd(&actor, &format!("/move #{game} {line}")).await
         } else {
-            let direct = board.all_buttons().find(|b| b.label == *line).cloned();
-            let button = match direct {
-                Some(button) => button,
-                None => {
-                    let Some(group) = piece_button(&board, line).cloned() else {
-                        panic!("no button for {line} in {:?}", board.buttons);
-                    };
-                    let choices = table.press(&actor, &group.data).await;
-                    let found = choices.all_buttons().find(|b| b.label == *line).cloned();
-                    match found {
-                        Some(button) => button,
-                        None => panic!("no button for {line} after {}", text(&choices)),
-                    }
-                }
-            };
+            let button = table.button_for(&actor, &board, line).await;
             assert!(button.data.len() <= 64, "{}", button.data);
             table.press(&actor, &button.data).await
         };
-        let body = text(&reply);
         assert!(
-            body.contains(" played ") && !body.starts_with("Sorry"),
-            "move {line} at seq {seq}: {body}"
+            reply.is_done() && reply.game == Some(game),
+            "move {line} at seq {seq}: {:?}: {}",
+            reply.kind,
+            text(&reply)
+        );
+        assert!(
+            game_state(table, game).await.3 > seq,
+            "move {line} at seq {seq} was not stored"
         );
         assert!(
             reply
@@ -99,17 +102,17 @@ async fn whole_game(store: Store, id: GameId, seed: u64) {
     assert_eq!(status, GameStatus::Finished);
     assert!(matches!(state.status(), Status::Done(_)));
     let board = table.cmd("bob", &format!("/board #{game}")).await;
-    assert!(
-        text(&board).contains("the game is over"),
-        "{}",
-        text(&board)
-    );
-    assert!(board.buttons.is_empty());
+    assert!(board.is_done() && board.game == Some(game));
+    assert!(board.buttons.is_empty() && board.notify.is_empty());
     let history = table.cmd("carol", &format!("/history #{game}")).await;
     assert!(text(&history).contains(&format!("\n{seq}. ")));
     check_log(table.store(), game).await;
     let late = table.cmd("alice", &format!("/move #{game} a1")).await;
-    assert!(text(&late).starts_with("Sorry"), "{}", text(&late));
+    assert!(
+        matches!(late.refusal(), Some(UserError::GameOver(over)) if *over == game),
+        "{:?}",
+        late.kind
+    );
 }
 
 /// The log is numbered 1..=seq with no gap or duplicate.
@@ -186,7 +189,7 @@ async fn restart(url: DatabaseUrl) {
     assert_eq!(after, before);
     let games = table.cmd("bob", "/games").await;
     assert!(
-        text(&games).contains(&format!("#{game}")),
+        games.is_done() && games.all_buttons().any(|b| b.data == format!("b{game}")),
         "{}",
         text(&games)
     );
@@ -211,7 +214,8 @@ async fn restart_continues_the_game_postgres() {
 }
 
 /// Many tasks press the same button, then send conflicting moves, at once: one is applied per
-/// turn, every other caller gets a clear answer, and the log has no gap or duplicate.
+/// turn, every other caller gets a clear answer (stale or refused), and the log has no gap or
+/// duplicate. On SQLite and on PostgreSQL.
 async fn races(url: DatabaseUrl) {
     let store = connect(&url).await;
     let table = Arc::new(Table::system_clock(store.clone(), 21));
@@ -242,14 +246,10 @@ async fn races(url: DatabaseUrl) {
                 Ok(reply) => reply,
                 Err(error) => panic!("task failed: {error}"),
             };
-            let body = text(&reply);
-            if body.contains(" played ") {
-                applied += 1;
-            } else {
-                assert!(
-                    body.contains("This board has changed") || body.starts_with("Sorry"),
-                    "unclear answer: {body}"
-                );
+            match &reply.kind {
+                Kind::Done => applied += 1,
+                Kind::Stale | Kind::Refused(_) => {}
+                other => panic!("unclear answer: {other:?}: {}", text(&reply)),
             }
         }
         assert_eq!(applied, 1, "round {round}");
@@ -277,11 +277,15 @@ async fn races(url: DatabaseUrl) {
             Ok(reply) => reply,
             Err(error) => panic!("task failed: {error}"),
         };
-        let body = text(&reply);
-        if body.contains("begins") {
+        if reply.is_done() && reply.game.is_some() {
             started += 1;
         } else {
-            assert!(body.starts_with("Sorry"), "unclear answer: {body}");
+            assert!(
+                reply.refusal().is_some(),
+                "unclear answer: {:?}: {}",
+                reply.kind,
+                text(&reply)
+            );
         }
     }
     assert_eq!(started, 1);
@@ -294,6 +298,12 @@ async fn concurrent_presses_and_moves_apply_once_postgres() {
     on_postgres("races", races).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_presses_and_moves_apply_once_sqlite() {
+    let file = SqliteFile::new();
+    races(file.url()).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn duplicate_request_is_applied_once() {
     let (_file, store) = sqlite_store().await;
@@ -304,13 +314,9 @@ async fn duplicate_request_is_applied_once() {
     let line = state.legal_lines().first().cloned().unwrap_or_default();
     let request = table.request(&actor, Input::Command(format!("/move {line}")));
     let first = table.send(&request).await;
-    assert!(text(&first).contains(" played "), "{}", text(&first));
+    assert!(first.is_done(), "{:?}", first.kind);
     let second = table.send(&request).await;
-    assert!(
-        text(&second).contains("already handled"),
-        "{}",
-        text(&second)
-    );
+    assert_eq!(second.kind, Kind::AlreadyHandled, "{}", text(&second));
     let (_, _, _, seq_after) = game_state(&table, game).await;
     assert_eq!(seq_after, seq + 1);
     store.close().await;
@@ -325,14 +331,10 @@ async fn stale_button_gets_the_current_board() {
     let actor = actor.unwrap_or_default();
     let old = format!("m{game}.{seq}.0");
     let reply = table.press(&actor, &old).await;
-    assert!(text(&reply).contains(" played "));
+    assert!(reply.is_done(), "{:?}", reply.kind);
     let (_, _, next, seq_after) = game_state(&table, game).await;
     let stale = table.press(&next.unwrap_or_default(), &old).await;
-    assert!(
-        text(&stale).contains("This board has changed"),
-        "{}",
-        text(&stale)
-    );
+    assert_eq!(stale.kind, Kind::Stale, "{}", text(&stale));
     assert!(!stale.buttons.is_empty());
     assert!(
         stale
@@ -354,13 +356,29 @@ async fn non_players_and_wrong_seats_are_refused() {
     let other = if actor == "alice" { "bob" } else { "alice" };
     let line = state.legal_lines().first().cloned().unwrap_or_default();
     let reply = table.cmd("carol", &format!("/move #{game} {line}")).await;
-    assert!(text(&reply).contains("not playing"), "{}", text(&reply));
+    assert!(
+        matches!(reply.refusal(), Some(UserError::NotAPlayer(_))),
+        "{:?}",
+        reply.kind
+    );
     let reply = table.press("carol", &format!("m{game}.{seq}.0")).await;
-    assert!(text(&reply).contains("not playing"), "{}", text(&reply));
+    assert!(
+        matches!(reply.refusal(), Some(UserError::NotAPlayer(_))),
+        "{:?}",
+        reply.kind
+    );
     let reply = table.cmd(other, &format!("/move #{game} {line}")).await;
-    assert!(text(&reply).contains("not your turn"), "{}", text(&reply));
+    assert!(
+        matches!(reply.refusal(), Some(UserError::NotYourTurn { game: g, .. }) if *g == game),
+        "{:?}",
+        reply.kind
+    );
     let look = table.cmd("carol", "/board").await;
-    assert!(text(&look).contains("to move"), "{}", text(&look));
+    assert!(
+        look.is_done() && look.game == Some(game) && !look.buttons.is_empty(),
+        "{}",
+        text(&look)
+    );
     let (_, _, _, unchanged) = game_state(&table, game).await;
     assert_eq!(unchanged, seq);
     store.close().await;
@@ -411,25 +429,28 @@ async fn bad_input_gets_clear_messages() {
     let game = start(&table, GameId::Konane).await;
     let (_, _, actor, seq) = game_state(&table, game).await;
     let actor = actor.unwrap_or_default();
-    for (input, expected) in [
-        ("/move z99", "z99"),
-        ("/move", "usage"),
-        ("/move roll:3", "rolls the dice"),
-    ] {
+    let moves: [(&str, Check); 3] = [
+        ("/move z99", |e| matches!(e, UserError::Illegal(_))),
+        ("/move", |e| matches!(e, UserError::Usage(_))),
+        ("/move roll:3", |e| matches!(e, UserError::NoRolling)),
+    ];
+    for (input, check) in moves {
         let reply = table.cmd(&actor, input).await;
-        let body = text(&reply);
         assert!(
-            body.starts_with("Sorry") && body.contains(expected),
-            "{input}: {body}"
+            reply.refusal().is_some_and(check),
+            "{input}: {:?}",
+            reply.kind
         );
     }
+    // The illegal move is quoted back so that the player sees what was not understood.
+    assert!(text(&table.cmd(&actor, "/move z99").await).contains("z99"));
     let reply = table.press(&actor, "zz").await;
-    assert!(text(&reply).contains("not understood"));
+    assert!(matches!(reply.refusal(), Some(UserError::BadButton)));
     let reply = table.press(&actor, &format!("m{game}.{seq}.999")).await;
     assert!(
-        text(&reply).contains("no longer offered"),
-        "{}",
-        text(&reply)
+        matches!(reply.refusal(), Some(UserError::NoSuchChoice)),
+        "{:?}",
+        reply.kind
     );
     let rules = table.cmd("carol", "/rules coan-ki").await;
     assert!(text(&rules).contains("Coan Ki"));
@@ -447,36 +468,40 @@ async fn several_games_ask_which_and_challenges_settle() {
     let first = start(&table, GameId::Konane).await;
     let second = start(&table, GameId::Koan).await;
     let reply = table.cmd("alice", "/board").await;
-    assert!(text(&reply).contains("several games"), "{}", text(&reply));
+    refused(&reply, |e| matches!(e, UserError::WhichGame(..)));
     let reply = table.cmd("alice", &format!("/board #{second}")).await;
-    assert!(text(&reply).contains(&format!("Game #{second}")));
+    assert_eq!(reply.game, Some(second));
     let reply = table.cmd("alice", &format!("/resign #{first}")).await;
-    assert!(text(&reply).contains("resigned"), "{}", text(&reply));
+    assert!(reply.is_done() && reply.game.is_some(), "{}", text(&reply));
     // Open challenge, taken by anyone; a named one declined; one cancelled.
     let reply = table.cmd("carol", "/play pachisi").await;
-    assert!(text(&reply).contains("anyone"), "{}", text(&reply));
-    let reply = table.cmd("carol", "/accept").await;
     assert!(
-        text(&reply).contains("no challenge waiting"),
-        "{}",
+        reply.is_done() && reply.notify.is_empty(),
+        "an open offer calls nobody: {}",
         text(&reply)
     );
+    let reply = table.cmd("carol", "/accept").await;
+    refused(&reply, |e| matches!(e, UserError::NoChallenge));
     let reply = table.cmd("dave", "/accept").await;
-    assert!(text(&reply).contains("begins"), "{}", text(&reply));
+    assert!(reply.is_done() && reply.game.is_some(), "{}", text(&reply));
     table.cmd("erin", "/play koan @frank").await;
     let reply = table.cmd("gina", "/decline #4").await;
+    refused(&reply, |e| matches!(e, UserError::NotInvited(_)));
+    let reply = table.cmd("frank", "/decline").await;
     assert!(
-        text(&reply).contains("not addressed to you"),
+        reply.is_done() && reply.placement == Placement::UpdatePressed,
         "{}",
         text(&reply)
     );
-    let reply = table.cmd("frank", "/decline").await;
-    assert!(text(&reply).contains("declined"), "{}", text(&reply));
     table.cmd("erin", "/play koan @frank").await;
     let reply = table.cmd("frank", "/cancel").await;
-    assert!(text(&reply).starts_with("Sorry"), "{}", text(&reply));
+    refused(&reply, |e| matches!(e, UserError::NoChallenge));
     let reply = table.cmd("erin", "/cancel").await;
-    assert!(text(&reply).contains("withdrew"), "{}", text(&reply));
+    assert!(
+        reply.is_done() && reply.placement == Placement::UpdatePressed,
+        "{}",
+        text(&reply)
+    );
     store.close().await;
 }
 
@@ -506,15 +531,22 @@ async fn expired_challenges_cannot_be_accepted() {
         Clock::System,
     );
     let reply = table.cmd("alice", "/play koan @bob").await;
-    assert!(text(&reply).contains("challenge #1"), "{}", text(&reply));
+    assert_eq!(common::table::challenge_no(&reply), 1, "{}", text(&reply));
     let reply = table.cmd("bob", "/accept").await;
-    assert!(
-        text(&reply).contains("no challenge waiting"),
-        "{}",
-        text(&reply)
-    );
+    refused(&reply, |e| matches!(e, UserError::NoChallenge));
     let reply = table.press("bob", "a1").await;
-    assert!(text(&reply).contains("expired"), "{}", text(&reply));
+    refused(&reply, |e| {
+        matches!(
+            e,
+            UserError::Conflict(
+                Conflict::ChallengeExpired(_)
+                    | Conflict::ChallengeSettled {
+                        status: ChallengeStatus::Expired,
+                        ..
+                    }
+            )
+        )
+    });
     store.close().await;
 }
 
@@ -567,7 +599,11 @@ async fn a_game_left_on_a_chance_node_rolls_when_next_loaded() {
         Err(error) => panic!("{error}"),
     };
     let reply = table.cmd("carol", &format!("/board #{}", record.id)).await;
-    assert!(text(&reply).contains("to move"), "{}", text(&reply));
+    assert!(
+        reply.is_done() && !reply.buttons.is_empty(),
+        "{}",
+        text(&reply)
+    );
     let (state, _, actor, seq) = game_state(&table, record.id).await;
     assert!(seq > 0);
     assert!(actor.is_some(), "{}", state.status_line());
@@ -596,28 +632,34 @@ async fn four_person_pachisi(url: DatabaseUrl) {
     let store = connect(&url).await;
     let table = Table::system_clock(store.clone(), 41);
     let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
-    assert!(text(&reply).contains("challenges"), "{}", text(&reply));
+    assert!(
+        reply.is_done() && !reply.notify.is_empty(),
+        "{}",
+        text(&reply)
+    );
     let no = challenge_no(&reply);
     let reply = table.cmd("bob", "/accept").await;
-    let body = text(&reply);
-    assert!(body.contains("@BOB accepted challenge #"), "{body}");
-    assert!(body.contains("Still to accept: @carol, @dave."), "{body}");
+    assert!(reply.is_done(), "{}", text(&reply));
+    assert_eq!(reply.notify, ["carol", "dave"], "still to accept");
     assert_eq!(active_games(&table).await, 0);
     // Accepting again records nothing new and says so.
     let reply = table.press("bob", &format!("a{no}")).await;
-    let body = text(&reply);
-    assert!(body.contains("already accepted"), "{body}");
-    assert!(body.contains("Still to accept: @carol, @dave."), "{body}");
+    assert!(reply.is_done(), "{}", text(&reply));
+    assert!(
+        text(&reply).contains("already accepted"),
+        "{}",
+        text(&reply)
+    );
+    assert_eq!(reply.notify, ["carol", "dave"], "still to accept");
     let reply = table.press("carol", &format!("a{no}")).await;
-    let body = text(&reply);
-    assert!(body.contains("Still to accept: @dave."), "{body}");
-    assert!(!body.contains("begins"), "{body}");
+    assert!(reply.is_done(), "{}", text(&reply));
+    assert_eq!(reply.notify, ["dave"], "still to accept");
+    assert_eq!(reply.game, None);
     assert_eq!(active_games(&table).await, 0);
     let reply = table.cmd("erin", &format!("/accept #{no}")).await;
-    assert!(text(&reply).starts_with("Sorry"), "{}", text(&reply));
+    refused(&reply, |e| matches!(e, UserError::NotInvited(_)));
     let reply = table.cmd("dave", "/accept").await;
-    let body = text(&reply);
-    assert!(body.contains("begins. Seats by lot"), "{body}");
+    assert!(reply.is_done() && reply.game.is_some(), "{}", text(&reply));
     assert_eq!(active_games(&table).await, 1);
     let games = table.active_games().await;
     let mut people: Vec<String> = games[0]
@@ -630,7 +672,7 @@ async fn four_person_pachisi(url: DatabaseUrl) {
     // Two-player Pachisi still starts at the one acceptance.
     table.cmd("erin", "/play pachisi @frank").await;
     let reply = table.cmd("frank", "/accept").await;
-    assert!(text(&reply).contains("begins"), "{}", text(&reply));
+    assert!(reply.is_done() && reply.game.is_some(), "{}", text(&reply));
     assert_eq!(active_games(&table).await, 2);
     store.close().await;
 }
@@ -654,15 +696,27 @@ async fn four_person_decline(url: DatabaseUrl) {
     let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
     let no = challenge_no(&reply);
     let reply = table.cmd("bob", "/accept").await;
-    assert!(text(&reply).contains("Still to accept"), "{}", text(&reply));
-    let reply = table.cmd("carol", "/decline").await;
-    assert!(text(&reply).contains("declined"), "{}", text(&reply));
-    let reply = table.press("dave", &format!("a{no}")).await;
-    let body = text(&reply);
     assert!(
-        body.starts_with("Sorry") && body.contains("declined"),
-        "{body}"
+        reply.is_done() && reply.game.is_none() && !reply.notify.is_empty(),
+        "{}",
+        text(&reply)
     );
+    let reply = table.cmd("carol", "/decline").await;
+    assert!(
+        reply.is_done() && reply.placement == Placement::UpdatePressed,
+        "{}",
+        text(&reply)
+    );
+    let reply = table.press("dave", &format!("a{no}")).await;
+    refused(&reply, |e| {
+        matches!(
+            e,
+            UserError::Conflict(Conflict::ChallengeSettled {
+                status: ChallengeStatus::Declined,
+                ..
+            })
+        )
+    });
     assert_eq!(pending(&table).await, 0);
     assert_eq!(active_games(&table).await, 0);
     // The challenger withdraws after two acceptances.
@@ -671,9 +725,21 @@ async fn four_person_decline(url: DatabaseUrl) {
     table.cmd("bob", "/accept").await;
     table.cmd("dave", "/accept").await;
     let reply = table.cmd("alice", "/cancel").await;
-    assert!(text(&reply).contains("withdrew"), "{}", text(&reply));
+    assert!(
+        reply.is_done() && reply.placement == Placement::UpdatePressed,
+        "{}",
+        text(&reply)
+    );
     let reply = table.press("carol", &format!("a{no}")).await;
-    assert!(text(&reply).starts_with("Sorry"), "{}", text(&reply));
+    refused(&reply, |e| {
+        matches!(
+            e,
+            UserError::Conflict(Conflict::ChallengeSettled {
+                status: ChallengeStatus::Cancelled,
+                ..
+            })
+        )
+    });
     assert_eq!(active_games(&table).await, 0);
     store.close().await;
 }
@@ -696,41 +762,57 @@ async fn repeated_commands(url: DatabaseUrl) {
     let table = Table::system_clock(store.clone(), 43);
     let play = table.request("alice", Input::Command("/play konane @bob".into()));
     let first = table.send(&play).await;
-    assert!(text(&first).contains("challenges"), "{}", text(&first));
+    assert!(
+        first.is_done() && !first.notify.is_empty(),
+        "{}",
+        text(&first)
+    );
     let again = table.send(&play).await;
-    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
     assert_eq!(pending(&table).await, 1);
     let accept = table.request("bob", Input::Command("/accept".into()));
     let first = table.send(&accept).await;
-    assert!(text(&first).contains("begins"), "{}", text(&first));
+    assert!(first.is_done() && first.game.is_some(), "{}", text(&first));
     let again = table.send(&accept).await;
-    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
     assert_eq!(active_games(&table).await, 1);
     let resign = table.request("bob", Input::Command("/resign".into()));
     let first = table.send(&resign).await;
-    assert!(text(&first).contains("resigned"), "{}", text(&first));
+    assert!(first.is_done() && first.game.is_some(), "{}", text(&first));
     let again = table.send(&resign).await;
-    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
     // An acceptance of a four-person challenge, pressed twice.
     let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
     let no = challenge_no(&reply);
     let accept = table.request("bob", Input::Button(format!("a{no}")));
     let first = table.send(&accept).await;
-    assert!(text(&first).contains("Still to accept"), "{}", text(&first));
+    assert!(
+        first.is_done() && first.game.is_none() && !first.notify.is_empty(),
+        "{}",
+        text(&first)
+    );
     let again = table.send(&accept).await;
-    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
     let decline = table.request("carol", Input::Button(format!("d{no}")));
     let first = table.send(&decline).await;
-    assert!(text(&first).contains("declined"), "{}", text(&first));
+    assert!(
+        first.is_done() && first.placement == Placement::UpdatePressed,
+        "{}",
+        text(&first)
+    );
     let again = table.send(&decline).await;
-    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
     let play = table.request("erin", Input::Command("/play koan @frank".into()));
     table.send(&play).await;
     let cancel = table.request("erin", Input::Command("/cancel".into()));
     let first = table.send(&cancel).await;
-    assert!(text(&first).contains("withdrew"), "{}", text(&first));
+    assert!(
+        first.is_done() && first.placement == Placement::UpdatePressed,
+        "{}",
+        text(&first)
+    );
     let again = table.send(&cancel).await;
-    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
     assert_eq!(pending(&table).await, 0);
     assert_eq!(active_games(&table).await, 0);
     store.close().await;
@@ -771,14 +853,11 @@ async fn concurrent_acceptances(url: DatabaseUrl) {
                 Ok(reply) => reply,
                 Err(error) => panic!("task failed: {error}"),
             };
-            let body = text(&reply);
-            if body.contains("begins") {
-                started += 1;
-            } else if body.contains("Still to accept") {
-                waiting += 1;
-            } else {
-                assert!(body.contains("already handled"), "unclear answer: {body}");
-                repeated += 1;
+            match (&reply.kind, reply.game) {
+                (Kind::Done, Some(_)) => started += 1,
+                (Kind::Done, None) => waiting += 1,
+                (Kind::AlreadyHandled, _) => repeated += 1,
+                (other, _) => panic!("unclear answer: {other:?}: {}", text(&reply)),
             }
         }
         assert_eq!((started, waiting, repeated), (1, 2, 3), "round {round}");
