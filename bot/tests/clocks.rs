@@ -32,8 +32,10 @@ async fn sides(table: &Table, game: GameNo) -> (String, String) {
     (actor, other.to_string())
 }
 
+type Check = fn(&UserError) -> bool;
+
 /// Asserts that a reply refuses as `check` says.
-fn refused(reply: &Reply, check: fn(&UserError) -> bool) {
+fn refused(reply: &Reply, check: Check) {
     assert!(
         reply.refusal().is_some_and(check),
         "{:?}: {}",
@@ -234,7 +236,7 @@ async fn vacation(url: DatabaseUrl) {
     assert!(texts(&replies)[0].contains("a reminder"));
 
     // Vacation days are counted per month.
-    let cases: [(&str, fn(&UserError) -> bool); 4] = [
+    let cases: [(&str, Check); 4] = [
         ("/vacation 4", |e| {
             matches!(e, UserError::VacationQuota { used: 2, quota: 5 })
         }),

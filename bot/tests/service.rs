@@ -47,7 +47,7 @@ async fn drive(table: &Table, game: GameNo, seed: u64, limit: usize) -> usize {
     let mut lcg = Lcg(seed);
     let mut board = table.cmd("alice", &format!("/board #{game}")).await;
     for step in 0..limit {
-        let (state, status, actor, seq) = game_state(&table, game).await;
+        let (state, status, actor, seq) = game_state(table, game).await;
         if status != GameStatus::Active {
             assert!(matches!(state.status(), Status::Done(_)));
             return step;
