@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use common::connect;
 use common::table::{DAY, HOUR, Lcg, T0, Table, start, text};
-use tabula_bot::service::{Clock, Reply};
+use tabula_bot::service::{Clock, Reply, UserError};
 use tabula_bot::store::{DatabaseUrl, GameNo, GameStatus};
 
 on_both_databases! {
@@ -30,6 +30,18 @@ async fn sides(table: &Table, game: GameNo) -> (String, String) {
     let actor = actor.expect("someone to move");
     let other = if actor == "alice" { "bob" } else { "alice" };
     (actor, other.to_string())
+}
+
+type Check = fn(&UserError) -> bool;
+
+/// Asserts that a reply refuses as `check` says.
+fn refused(reply: &Reply, check: Check) {
+    assert!(
+        reply.refusal().is_some_and(check),
+        "{:?}: {}",
+        reply.kind,
+        text(reply)
+    );
 }
 
 fn texts(replies: &[Reply]) -> Vec<String> {
@@ -64,13 +76,17 @@ async fn reminder_and_claim(url: DatabaseUrl) {
     assert!(table.tick().await.is_empty(), "reminded once");
 
     let reply = table.cmd(&waiting, &format!("/claim #{game}")).await;
-    assert_eq!(
-        text(&reply),
-        format!(
-            "Sorry: {} still has 11 hours in game #{game} (until 2027-01-11 12:00 UTC); you may \
-             claim the win after that.",
-            late.to_uppercase()
-        )
+    assert!(
+        matches!(
+            reply.refusal(),
+            Some(UserError::TooEarly { game: g, name, left, until })
+                if *g == game
+                    && *name == late.to_uppercase()
+                    && left == "11 hours"
+                    && until == "2027-01-11 12:00 UTC"
+        ),
+        "{:?}",
+        reply.kind
     );
     table.clock.advance(11 * HOUR - MINUTE);
     assert!(table.tick().await.is_empty(), "a minute is left");
@@ -92,11 +108,7 @@ async fn reminder_and_claim(url: DatabaseUrl) {
         "{board}"
     );
     let reply = table.cmd(&late, &format!("/claim #{game}")).await;
-    assert!(
-        text(&reply).contains("it is your side's turn"),
-        "{}",
-        text(&reply)
-    );
+    refused(&reply, |e| matches!(e, UserError::OwnTurn(_)));
     let reply = table.cmd(&waiting, &format!("/claim #{game}")).await;
     assert!(
         text(&reply).contains(&format!(
@@ -125,7 +137,7 @@ async fn reminder_and_claim(url: DatabaseUrl) {
     assert_eq!(table.balance(&waiting).await, 1100);
     assert_eq!(table.balance(&late).await, 900);
     let reply = table.cmd(&waiting, &format!("/claim #{game}")).await;
-    assert!(text(&reply).contains("is over"), "{}", text(&reply));
+    refused(&reply, |e| matches!(e, UserError::GameOver(_)));
     table.assert_money_adds_up().await;
     store.close().await;
 }
@@ -150,11 +162,7 @@ async fn late_move(url: DatabaseUrl) {
         text(&reply)
     );
     let reply = table.cmd(&waiting, &format!("/claim #{game}")).await;
-    assert!(
-        text(&reply).contains("it is your side's turn"),
-        "{}",
-        text(&reply)
-    );
+    refused(&reply, |e| matches!(e, UserError::OwnTurn(_)));
     let reply = table.cmd(&late, &format!("/claim #{game}")).await;
     assert!(
         text(&reply).contains(&format!(
@@ -178,7 +186,12 @@ async fn late_move(url: DatabaseUrl) {
     assert_eq!(replies.len(), 1);
     assert!(texts(&replies)[0].contains("has run out of time"));
     let reply = table.cmd(&late, &format!("/claim #{game}")).await;
-    assert!(text(&reply).contains("claims game"), "{}", text(&reply));
+    assert!(
+        reply.is_done() && reply.game == Some(game),
+        "{}",
+        text(&reply)
+    );
+    assert_eq!(table.record(game).await.status, GameStatus::Finished);
     store.close().await;
 }
 
@@ -207,9 +220,12 @@ async fn vacation(url: DatabaseUrl) {
     assert!(table.tick().await.is_empty());
     let reply = table.cmd(&waiting, &format!("/claim #{game}")).await;
     assert!(
-        text(&reply).contains("(until 2027-01-13 12:00 UTC)"),
-        "{}",
-        text(&reply)
+        matches!(
+            reply.refusal(),
+            Some(UserError::TooEarly { until, .. }) if until == "2027-01-13 12:00 UTC"
+        ),
+        "the vacation moved the deadline: {:?}",
+        reply.kind
     );
     // Half time, moved on by the vacation: 2027-01-13 00:00.
     table.clock.advance(DAY + 9 * HOUR);
@@ -220,17 +236,28 @@ async fn vacation(url: DatabaseUrl) {
     assert!(texts(&replies)[0].contains("a reminder"));
 
     // Vacation days are counted per month.
-    for (args, answer) in [
-        (
-            "/vacation 4",
-            "you have taken 2 of 5 vacation days this month",
-        ),
-        ("/vacation 0", "`days` must be from 1"),
-        ("/vacation 6", "take from 1 to 5 vacation days"),
-        ("/vacation soon", "`days` must be a whole number"),
-    ] {
+    let cases: [(&str, Check); 4] = [
+        ("/vacation 4", |e| {
+            matches!(e, UserError::VacationQuota { used: 2, quota: 5 })
+        }),
+        // Out of every month's bounds: the catalogue refuses it.
+        ("/vacation 0", |e| {
+            matches!(e, UserError::BadArguments { .. })
+        }),
+        ("/vacation 6", |e| {
+            matches!(e, UserError::BadVacation { quota: 5 })
+        }),
+        ("/vacation soon", |e| {
+            matches!(e, UserError::BadArguments { .. })
+        }),
+    ];
+    for (args, check) in cases {
         let reply = table.cmd(&late, args).await;
-        assert!(text(&reply).contains(answer), "{args}: {}", text(&reply));
+        assert!(
+            reply.refusal().is_some_and(check),
+            "{args}: {:?}",
+            reply.kind
+        );
     }
     let reply = table.cmd(&late, "/vacation").await;
     assert!(
@@ -343,14 +370,22 @@ async fn several_schedulers(url: DatabaseUrl) {
         games.push(start(&table, pair[0], pair[1], "konane time=1d").await);
     }
     clock.advance(13 * HOUR);
-    let mut tasks = Vec::new();
+    // Every instance is connected first, then all tick together: the barrier lets none start
+    // before the others are ready, so the ticks overlap.
+    let mut instances = Vec::new();
     for seed in 0..4 {
-        let instance = Arc::new(Table::with_clock(
+        instances.push(Table::with_clock(
             connect(&url).await,
             100 + seed,
             clock.clone(),
         ));
+    }
+    let barrier = Arc::new(tokio::sync::Barrier::new(instances.len()));
+    let mut tasks = Vec::new();
+    for instance in instances {
+        let barrier = Arc::clone(&barrier);
         tasks.push(tokio::spawn(async move {
+            barrier.wait().await;
             let replies = texts(&instance.tick().await);
             instance.store().close().await;
             replies

@@ -5,7 +5,7 @@ mod common;
 
 use common::connect;
 use common::table::{Lcg, Table, number_after, start, text};
-use tabula_bot::service::{Input, Person, Request};
+use tabula_bot::service::{Input, Kind, Reply, UserError};
 use tabula_bot::store::{
     DatabaseUrl, GameNo, GameStatus, LedgerKind, Platform, Settings, StakedGames,
 };
@@ -18,6 +18,19 @@ on_both_databases! {
     moderators_set_up_their_community => settings;
     only_moderators_change_settings_and_money => permissions;
     aborted_games_refund_and_games_settle_once => aborts;
+    a_staked_draw_returns_the_stakes => staked_draw;
+}
+
+type Check = fn(&UserError) -> bool;
+
+/// Asserts that a reply refuses as `check` says.
+fn refused(reply: &Reply, check: Check) {
+    assert!(
+        reply.refusal().is_some_and(check),
+        "{:?}: {}",
+        reply.kind,
+        text(reply)
+    );
 }
 
 /// Plays random moves until the game ends; returns every reply.
@@ -157,14 +170,9 @@ async fn staked_coan_ki(url: DatabaseUrl) {
     let reply = table
         .cmd(poor, &format!("/play konane @{rich} stake=10"))
         .await;
-    assert!(
-        text(&reply)
-            .contains("you have -15 coins: no staked games until your balance is above zero"),
-        "{}",
-        text(&reply)
-    );
+    refused(&reply, |e| matches!(e, UserError::InDebt { balance: -15 }));
     let reply = table.cmd(poor, &format!("/play konane @{rich}")).await;
-    assert!(text(&reply).contains("friendly"), "{}", text(&reply));
+    assert!(reply.is_done(), "a friendly game: {}", text(&reply));
     store.close().await;
 }
 
@@ -174,8 +182,6 @@ async fn cannot_pay(url: DatabaseUrl) {
     let store = connect(&url).await;
     let table = Table::new(store.clone(), 4);
     table.balance("alice").await;
-    // Money only moves to people the bot knows: bob is seen first.
-    table.balance("bob").await;
     table.cmd("mod", "/take @bob 960").await;
     assert_eq!(table.balance("bob").await, 40);
     let reply = table.cmd("alice", "/play konane @bob stake=50").await;
@@ -186,12 +192,14 @@ async fn cannot_pay(url: DatabaseUrl) {
     );
     let challenge = number_after(&reply, "challenge #");
     let reply = table.cmd("bob", "/accept").await;
-    assert_eq!(
-        text(&reply),
-        format!(
-            "Sorry: BOB has 40 coins and cannot stake 50, so the game does not start; \
-             challenge #{challenge} stays open."
-        )
+    assert!(
+        matches!(
+            reply.refusal(),
+            Some(UserError::CannotAfford { name, balance: 40, stake: 50, challenge: no })
+                if name == "BOB" && no.0 == challenge
+        ),
+        "{:?}",
+        reply.kind
     );
     assert_eq!(table.balance("alice").await, 1000);
     assert_eq!(table.balance("bob").await, 40);
@@ -218,41 +226,47 @@ async fn cannot_pay(url: DatabaseUrl) {
     );
 
     // Bad stakes are refused when the challenge is made.
-    for (command, answer) in [
-        (
-            "/play konane @alice stake=50",
-            "you have 40 coins and cannot stake 50",
-        ),
-        (
-            "/play konane @alice stake=5000",
-            "the stake must be a whole number of coins from 0 to 1000",
-        ),
-        ("/play konane @alice stake=-5", "`stake` must be from 0"),
-        (
-            "/play konane @alice stake=lots",
-            "`stake` must be a whole number",
-        ),
-        (
-            "/play coan-ki @alice stake=15",
-            "in Coan Ki the stake must be a multiple of 10",
-        ),
-    ] {
+    let cases: [(&str, Check); 5] = [
+        ("/play konane @alice stake=50", |e| {
+            matches!(
+                e,
+                UserError::TooPoor {
+                    balance: 40,
+                    stake: 50
+                }
+            )
+        }),
+        ("/play konane @alice stake=5000", |e| {
+            matches!(e, UserError::BadStake { max: 1000 })
+        }),
+        ("/play konane @alice stake=-5", |e| {
+            matches!(e, UserError::BadArguments { .. })
+        }),
+        ("/play konane @alice stake=lots", |e| {
+            matches!(e, UserError::BadArguments { .. })
+        }),
+        ("/play coan-ki @alice stake=15", |e| {
+            matches!(e, UserError::CoanKiStake)
+        }),
+    ];
+    for (command, check) in cases {
         let reply = table.cmd("bob", command).await;
-        assert!(text(&reply).contains(answer), "{command}: {}", text(&reply));
+        assert!(
+            reply.refusal().is_some_and(check),
+            "{command}: {:?}",
+            reply.kind
+        );
     }
+    assert_eq!(table.pending_challenges().await, 1, "no new challenge");
 
     // With the money there, the same challenge starts.
     table.cmd("mod", "/grant @bob 10").await;
     let reply = table.cmd("bob", &format!("/accept #{challenge}")).await;
-    assert!(text(&reply).contains("begins"), "{}", text(&reply));
+    assert!(reply.is_done() && reply.game.is_some(), "{}", text(&reply));
     assert_eq!(table.balance("alice").await, 950);
     assert_eq!(table.balance("bob").await, 0);
     let reply = table.cmd("bob", "/play koan @alice stake=10").await;
-    assert!(
-        text(&reply).contains("you have 0 coins: no staked games"),
-        "{}",
-        text(&reply)
-    );
+    refused(&reply, |e| matches!(e, UserError::InDebt { balance: 0 }));
     let reply = table.cmd("bob", "/wallet").await;
     assert_eq!(
         text(&reply),
@@ -274,11 +288,12 @@ async fn team_pot(url: DatabaseUrl) {
     let challenge = number_after(&reply, "challenge #");
     for name in ["bob", "carol"] {
         let reply = table.cmd(name, &format!("/accept #{challenge}")).await;
-        assert!(text(&reply).contains("Still to accept"), "{}", text(&reply));
+        assert!(reply.is_done() && reply.game.is_none(), "{}", text(&reply));
     }
     let reply = table.cmd("dave", &format!("/accept #{challenge}")).await;
-    assert!(text(&reply).contains("begins"), "{}", text(&reply));
-    let game = GameNo(number_after(&reply, "Game #"));
+    let Some(game) = reply.game.filter(|_| reply.is_done()) else {
+        panic!("the game should start: {}", text(&reply));
+    };
     for name in ["alice", "bob", "carol", "dave"] {
         assert_eq!(table.balance(name).await, 900, "{name}");
     }
@@ -342,11 +357,7 @@ async fn settings(url: DatabaseUrl) {
              reminders=off staked_games=moderators vacation=2",
         )
         .await;
-    assert!(
-        text(&reply).contains("changed games, stake"),
-        "{}",
-        text(&reply)
-    );
+    assert!(reply.is_done(), "{}", text(&reply));
     let expected = Settings {
         enabled_games: vec![GameId::Konane, GameId::Koan],
         default_stake: 20,
@@ -376,85 +387,106 @@ async fn settings(url: DatabaseUrl) {
     }
 
     assert_eq!(table.balance("carol").await, 500, "the new starting grant");
-    for (user, command, answer) in [
-        (
-            "alice",
-            "/play kolowis @bob",
-            "Kolowis Awithlaknannai is switched off here",
-        ),
-        (
-            "alice",
-            "/play konane @bob",
-            "only moderators may start staked games here",
-        ),
+    let cases: [(&str, &str, Check); 14] = [
+        ("alice", "/play kolowis @bob", |e| {
+            matches!(
+                e,
+                UserError::GameDisabled {
+                    game: "Kolowis Awithlaknannai",
+                    ..
+                }
+            )
+        }),
+        ("alice", "/play konane @bob", |e| {
+            matches!(e, UserError::StakedByModerators)
+        }),
         (
             "alice",
             "/play konane @bob time=6d",
-            "the time per move must be from 1 hour to 5 days",
+            |e| matches!(e, UserError::BadTime { max } if max == "5 days"),
         ),
-        (
-            "alice",
-            "/play konane @bob time=30m",
-            "`time` must be a time from 1 hour",
-        ),
+        ("alice", "/play konane @bob time=30m", |e| {
+            matches!(e, UserError::BadArguments { .. })
+        }),
+        // One variant for every bad setting: the reason it gives is what tells them apart.
         (
             "mod",
             "/config stake=200",
-            "the default stake (200) is above the largest stake (100)",
+            |e| matches!(e, UserError::BadSetting(why) if why.contains("above the largest stake")),
         ),
         (
             "mod",
             "/config time=10d",
-            "the default time per move (10 days) is longer",
+            |e| matches!(e, UserError::BadSetting(why) if why.contains("longer than the longest")),
         ),
-        ("mod", "/config bogus=1", "there is no setting `bogus`"),
         (
             "mod",
-            "/config games=",
-            "write settings as key=value, not `games=`",
+            "/config bogus=1",
+            |e| matches!(e, UserError::BadSetting(why) if why.contains("no setting `bogus`")),
         ),
-        ("mod", "/config games=chess", "there is no game `chess`"),
-        ("mod", "/config reminders=maybe", "reminders is on or off"),
+        ("mod", "/config games=", |e| {
+            matches!(e, UserError::BadArguments { .. })
+        }),
+        (
+            "mod",
+            "/config games=chess",
+            |e| matches!(e, UserError::UnknownGame(name) if name == "chess"),
+        ),
+        (
+            "mod",
+            "/config reminders=maybe",
+            |e| matches!(e, UserError::BadSetting(why) if why.starts_with("reminders")),
+        ),
         (
             "mod",
             "/config time=30m",
-            "must be between 1 hour and 365 days",
+            |e| matches!(e, UserError::BadSetting(why) if why.contains("between 1 hour and 365 days")),
         ),
         (
             "mod",
             "/config vacation=40",
-            "vacation is a number of days per month from 0 to 31",
+            |e| matches!(e, UserError::BadSetting(why) if why.starts_with("vacation")),
         ),
-        ("mod", "/config grant", "write settings as key=value"),
-    ] {
+        ("mod", "/config grant", |e| {
+            matches!(e, UserError::BadArguments { .. })
+        }),
+        ("mod", "/config stake=5 bogus=1", |e| {
+            matches!(e, UserError::BadSetting(_))
+        }),
+    ];
+    for (user, command, check) in cases {
         let reply = table.cmd(user, command).await;
-        assert!(text(&reply).contains(answer), "{command}: {}", text(&reply));
+        assert!(
+            reply.refusal().is_some_and(check),
+            "{command}: {:?}",
+            reply.kind
+        );
     }
     assert_eq!(store.settings(community).await.ok(), Some(expected));
 
     let reply = table.cmd("alice", "/play konane @bob stake=0").await;
-    assert!(
-        text(&reply).contains("friendly, 2 days per move"),
-        "{}",
-        text(&reply)
-    );
+    assert!(reply.is_done(), "{}", text(&reply));
     let reply = table.cmd("mod", "/play koan @bob").await;
-    assert!(
-        text(&reply).contains("stake 20 coins each, 2 days per move"),
-        "{}",
-        text(&reply)
+    assert!(reply.is_done(), "{}", text(&reply));
+    let chat = table.chat_ids().await.0;
+    let mut terms: Vec<(i64, i64)> = match store.pending_challenges(chat).await {
+        Ok(challenges) => challenges
+            .iter()
+            .map(|c| (c.stake, c.move_millis))
+            .collect(),
+        Err(error) => panic!("{error}"),
+    };
+    terms.sort_unstable();
+    assert_eq!(
+        terms,
+        [(0, 2 * common::table::DAY), (20, 2 * common::table::DAY)],
+        "a friendly game, and the default stake for a moderator, both at the default time"
     );
 
     // A chat of another Discord server has its own settings.
-    let mut elsewhere = Request::new(
-        Platform::Local,
-        ("chat2", "Other chat"),
-        Person::new("mod", "MOD").with_username("mod"),
-        "elsewhere-1",
-        Input::Command("/config".into()),
-    );
+    let mut elsewhere = table.command("mod", "/config");
+    elsewhere.chat = ("chat2".into(), "Other chat".into());
     elsewhere.community = Some(("guild2".into(), "Other server".into()));
-    elsewhere.moderator = true;
     let shown = text(&table.send(&elsewhere).await);
     assert!(shown.starts_with("Settings of Other server:"), "{shown}");
     assert!(
@@ -473,63 +505,46 @@ async fn permissions(url: DatabaseUrl) {
     let community = table.community().await;
     let game = start(&table, "alice", "bob", "konane stake=10").await;
     let before = table.ledger().await;
-    for (user, command, answer) in [
-        (
-            "alice",
-            "/config time=1d",
-            "only moderators of this server or group may change the settings",
-        ),
-        (
-            "alice",
-            "/grant @alice 100",
-            "only moderators of this server or group may grant coins",
-        ),
-        (
-            "alice",
-            "/take @bob 100",
-            "only moderators of this server or group may take coins",
-        ),
-        (
-            "carol",
-            &format!("/abort #{game}"),
-            "may abort games they do not play",
-        ),
-        (
-            "carol",
-            &format!("/claim #{game}"),
-            &format!("you are not playing in game #{game}"),
-        ),
-        (
-            "carol",
-            &format!("/resign #{game}"),
-            &format!("you are not playing in game #{game}"),
-        ),
-    ] {
+    let abort = format!("/abort #{game}");
+    let claim = format!("/claim #{game}");
+    let resign = format!("/resign #{game}");
+    let cases: [(&str, &str, Check); 7] = [
+        ("alice", "/config time=1d", |e| {
+            matches!(e, UserError::NotModerator("change the settings"))
+        }),
+        ("alice", "/config vacation=0", |e| {
+            matches!(e, UserError::NotModerator("change the settings"))
+        }),
+        ("alice", "/grant @alice 100", |e| {
+            matches!(e, UserError::NotModerator("grant coins"))
+        }),
+        ("alice", "/take @bob 100", |e| {
+            matches!(e, UserError::NotModerator("take coins"))
+        }),
+        ("carol", &abort, |e| {
+            matches!(e, UserError::NotModerator("abort games they do not play"))
+        }),
+        ("carol", &claim, |e| matches!(e, UserError::NotAPlayer(_))),
+        ("carol", &resign, |e| matches!(e, UserError::NotAPlayer(_))),
+    ];
+    for (user, command, check) in cases {
         let reply = table.cmd(user, command).await;
-        assert!(text(&reply).contains(answer), "{command}: {}", text(&reply));
+        assert!(
+            reply.refusal().is_some_and(check),
+            "{command}: {:?}",
+            reply.kind
+        );
     }
     let mut lcg = Lcg(1);
     let (mover, _) = table.random_move(game, &mut lcg).await.expect("a move");
     let (_, waiting) = table.state(game).await;
     let waiting = waiting.expect("someone to move");
     let reply = table.cmd(&mover, &format!("/abort #{game}")).await;
-    assert!(
-        text(&reply).contains("players may abort a game only before the first roll or move"),
-        "{}",
-        text(&reply)
-    );
+    refused(&reply, |e| matches!(e, UserError::AlreadyMoved(_)));
     let reply = table.cmd(&mover, &format!("/claim #{game}")).await;
-    assert!(
-        text(&reply).contains("you may claim the win after that"),
-        "{}",
-        text(&reply)
-    );
+    refused(&reply, |e| matches!(e, UserError::TooEarly { .. }));
     let reply = table.cmd(&waiting, &format!("/claim #{game}")).await;
-    assert!(
-        text(&reply).contains("it is your side's turn"),
-        "{}",
-        text(&reply)
-    );
+    refused(&reply, |e| matches!(e, UserError::OwnTurn(_)));
     assert_eq!(
         store.settings(community).await.ok(),
         Some(Settings::default())
@@ -546,7 +561,7 @@ async fn permissions(url: DatabaseUrl) {
         text(&first)
     );
     let again = table.send(&grant).await;
-    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
     assert_eq!(table.balance("carol").await, 1070);
     let grants = table
         .ledger()
@@ -555,16 +570,33 @@ async fn permissions(url: DatabaseUrl) {
         .filter(|e| e.kind == LedgerKind::Grant && e.reason == "prize")
         .count();
     assert_eq!(grants, 1);
-    for (command, answer) in [
-        ("/grant @carol", "usage: /grant @user <coins>"),
-        ("/grant carol 5", "usage: /grant @user <coins>"),
-        ("/grant @carol 0", "`coins` must be from 1"),
-        ("/take @carol 99999999999", "`coins` must be from 1"),
-        ("/take @carol 2000", "CAROL has only 1070 coins"),
-    ] {
+    let cases: [(&str, Check); 5] = [
+        ("/grant @carol", |e| {
+            matches!(e, UserError::BadArguments { .. })
+        }),
+        ("/grant carol 5", |e| {
+            matches!(e, UserError::BadArguments { .. })
+        }),
+        ("/grant @carol 0", |e| {
+            matches!(e, UserError::BadArguments { .. })
+        }),
+        ("/take @carol 99999999999", |e| {
+            matches!(e, UserError::BadArguments { .. })
+        }),
+        (
+            "/take @carol 2000",
+            |e| matches!(e, UserError::TakeTooMuch { name, balance: 1070 } if name == "CAROL"),
+        ),
+    ];
+    for (command, check) in cases {
         let reply = table.cmd("mod", command).await;
-        assert!(text(&reply).contains(answer), "{command}: {}", text(&reply));
+        assert!(
+            reply.refusal().is_some_and(check),
+            "{command}: {:?}",
+            reply.kind
+        );
     }
+    assert_eq!(table.balance("carol").await, 1070);
     let reply = table
         .cmd("mod", &format!("/abort #{game} fell asleep"))
         .await;
@@ -613,9 +645,9 @@ async fn aborts(url: DatabaseUrl) {
         text(&reply)
     );
     let reply = table.cmd("mod", &format!("/abort #{third}")).await;
-    assert!(text(&reply).contains("is over"), "{}", text(&reply));
+    refused(&reply, |e| matches!(e, UserError::GameOver(_)));
     let reply = table.cmd("bob", &format!("/resign #{third}")).await;
-    assert!(text(&reply).contains("is over"), "{}", text(&reply));
+    refused(&reply, |e| matches!(e, UserError::GameOver(_)));
     assert_eq!(table.balance("alice").await, 900);
     assert_eq!(table.balance("bob").await, 1100);
     let settlements = table
@@ -627,6 +659,81 @@ async fn aborts(url: DatabaseUrl) {
         })
         .count();
     assert_eq!(settlements, 1);
+    table.assert_money_adds_up().await;
+    store.close().await;
+}
+
+/// Kolowis's third repetition of the start position, in eight plies (`shared/rules/kolowis.md`,
+/// K-STALL): a draw.
+const KOLOWIS_REPETITION: [&str; 8] = [
+    "B2-B1", "B16-B17", "B1-B2", "B17-B16", "B2-B1", "B16-B17", "B1-B2", "B17-B16",
+];
+
+/// A staked game played to a draw through the service: the pot goes back, each player's stake
+/// to its owner, as refund rows of the game; nobody gains or loses.
+async fn staked_draw(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 12);
+    table.cmd("mod", "/take @bob 300").await;
+    let before = (table.balance("alice").await, table.balance("bob").await);
+    assert_eq!(before, (1000, 700));
+    let game = start(&table, "alice", "bob", "kolowis stake=50").await;
+    assert_eq!(
+        (table.balance("alice").await, table.balance("bob").await),
+        (950, 650)
+    );
+    let mut last = None;
+    for ply in KOLOWIS_REPETITION {
+        let (_, actor) = table.state(game).await;
+        let Some(actor) = actor else {
+            panic!("game {game} ended before {ply}");
+        };
+        let reply = table.cmd(&actor, &format!("/move #{game} {ply}")).await;
+        assert!(
+            reply.is_done() && reply.game == Some(game),
+            "{ply}: {:?}: {}",
+            reply.kind,
+            text(&reply)
+        );
+        last = Some(reply);
+    }
+    let (state, _) = table.state(game).await;
+    assert_eq!(
+        state.status(),
+        Status::Done(tabula_core::Outcome::Draw),
+        "{}",
+        state.status_line()
+    );
+    let record = table.record(game).await;
+    assert_eq!(record.status, GameStatus::Finished);
+    assert!(record.settled_at.is_some());
+    let Some(last) = last else {
+        panic!("no move made");
+    };
+    assert!(
+        last.notify.is_empty() && last.buttons.is_empty(),
+        "nobody is to move after a draw: {last:?}"
+    );
+    assert_eq!(
+        (table.balance("alice").await, table.balance("bob").await),
+        before,
+        "a draw returns the stakes"
+    );
+    let (alice, bob) = (table.wallet("alice").await, table.wallet("bob").await);
+    assert_eq!((alice.in_play, bob.in_play), (0, 0));
+    let ledger = table.ledger().await;
+    let mut settled: Vec<_> = ledger
+        .iter()
+        .filter(|e| e.game == Some(game) && e.kind != LedgerKind::Stake)
+        .map(|e| (e.kind, e.to, e.amount))
+        .collect();
+    settled.sort_by_key(|(_, to, _)| *to);
+    let mut expected = vec![
+        (LedgerKind::Refund, alice.account, 50),
+        (LedgerKind::Refund, bob.account, 50),
+    ];
+    expected.sort_by_key(|(_, to, _)| *to);
+    assert_eq!(settled, expected, "the settlement of the draw");
     table.assert_money_adds_up().await;
     store.close().await;
 }

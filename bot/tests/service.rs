@@ -8,125 +8,36 @@
 mod common;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
-use common::table::{Lcg, scripted_dice};
+use common::table::{Lcg, Table, scripted_dice, text, to_act};
 use common::{SqliteFile, connect, on_postgres};
-use tabula_bot::catalogue::ParseError;
-use tabula_bot::local::typed_mentions;
-use tabula_bot::service::{Audience, Input, Person, Reply, Request, Service, UserError};
-use tabula_bot::store::{DatabaseUrl, GameNo, GameStatus, History, Platform, Store};
+use tabula_bot::service::{Audience, Clock, Input, Kind, Placement, Reply, Service, UserError};
+use tabula_bot::store::{
+    ChallengeStatus, Conflict, DatabaseUrl, GameNo, GameStatus, History, Platform, Store,
+};
 use tabula_core::{AnyGame, GameId, Status};
 
-static NEXT_KEY: AtomicU64 = AtomicU64::new(1);
-
-/// A chat of the service, with people sending commands and pressing buttons.
-struct Table {
-    service: Service,
+/// The game's state replayed from the store, its status, who is to act (platform user id),
+/// and its last action's number.
+async fn game_state(table: &Table, game: GameNo) -> (AnyGame, GameStatus, Option<String>, u32) {
+    let (state, record) = table.replayed(game).await;
+    let actor = to_act(&state, &record);
+    (state, record.status, actor, record.seq)
 }
 
-impl Table {
-    fn new(store: Store, seed: u64) -> Table {
-        Table {
-            service: Service::new(store, scripted_dice(seed)).with_pictures(false),
-        }
-    }
-
-    pub(crate) fn request(user: &str, input: Input) -> Request {
-        let mut request = Request::new(
-            Platform::Local,
-            ("chat1", "Test chat"),
-            Person::new(user, user.to_uppercase()).with_username(user),
-            format!("k{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
-            input,
-        );
-        request.moderator = false;
-        if let Input::Command(text) = &request.input {
-            request.mentions = typed_mentions(text);
-        }
-        request
-    }
-
-    async fn send(&self, request: &Request) -> Reply {
-        match self.service.handle(request).await {
-            Ok(Some(reply)) => reply,
-            Ok(None) => panic!("no answer to {:?}", request.input),
-            Err(error) => panic!("internal failure: {}", common::chain(&error)),
-        }
-    }
-
-    async fn cmd(&self, user: &str, text: &str) -> Reply {
-        self.send(&Table::request(user, Input::Command(text.into())))
-            .await
-    }
-
-    async fn press(&self, user: &str, data: &str) -> Reply {
-        self.send(&Table::request(user, Input::Button(data.into())))
-            .await
-    }
-
-    fn store(&self) -> &Store {
-        self.service.store()
-    }
-
-    /// The game's state replayed from the store, and who is to act (platform user id).
-    async fn state(&self, game: GameNo) -> (AnyGame, GameStatus, Option<String>, u32) {
-        let loaded = match self.store().load_game(game, History::Full).await {
-            Ok(Some(loaded)) => loaded,
-            other => panic!("cannot load game {game}: {other:?}"),
-        };
-        let state = match loaded.replay() {
-            Ok(state) => state,
-            Err(error) => panic!("stored game does not replay: {error}"),
-        };
-        let actor = match state.status() {
-            Status::Decision(seat) => loaded
-                .record
-                .seats
-                .iter()
-                .find(|h| h.seat == seat.0)
-                .map(|h| h.user.platform_user_id.clone()),
-            _ => None,
-        };
-        (state, loaded.record.status, actor, loaded.record.seq)
-    }
-}
-
-fn text(reply: &Reply) -> String {
-    reply.plain_text()
+/// Asserts that a reply refuses as `check` says.
+fn refused(reply: &Reply, check: fn(&UserError) -> bool) {
+    assert!(
+        reply.refusal().is_some_and(check),
+        "{:?}: {}",
+        reply.kind,
+        text(reply)
+    );
 }
 
 /// Starts a game of `id` between alice and bob (challenge, accept) and returns its number.
 async fn start(table: &Table, id: GameId) -> GameNo {
-    let reply = table.cmd("alice", &format!("/play {id} @bob")).await;
-    assert!(text(&reply).contains("challenges"), "{}", text(&reply));
-    assert!(reply.all_buttons().all(|b| b.data.len() <= 64));
-    let reply = table.cmd("bob", "/accept").await;
-    let body = text(&reply);
-    assert!(body.contains("begins. Seats by lot"), "{body}");
-    let games = match table
-        .store()
-        .active_games_in_chat(reply_chat(table).await)
-        .await
-    {
-        Ok(games) => games,
-        Err(error) => panic!("{error}"),
-    };
-    match games.last() {
-        Some(game) => game.id,
-        None => panic!("no game started: {body}"),
-    }
-}
-
-async fn reply_chat(table: &Table) -> tabula_bot::store::ChatId {
-    match table
-        .store()
-        .upsert_chat(Platform::Local, "chat1", "Test chat", None)
-        .await
-    {
-        Ok(chat) => chat.id,
-        Err(error) => panic!("{error}"),
-    }
+    common::table::start(table, "alice", "bob", &id.to_string()).await
 }
 
 /// Plays `game` until it ends (or `limit` moves), alternating between typing the chosen move
@@ -136,7 +47,7 @@ async fn drive(table: &Table, game: GameNo, seed: u64, limit: usize) -> usize {
     let mut lcg = Lcg(seed);
     let mut board = table.cmd("alice", &format!("/board #{game}")).await;
     for step in 0..limit {
-        let (state, status, actor, seq) = table.state(game).await;
+        let (state, status, actor, seq) = game_state(table, game).await;
         if status != GameStatus::Active {
             assert!(matches!(state.status(), Status::Done(_)));
             return step;
@@ -154,34 +65,19 @@ async fn drive(table: &Table, game: GameNo, seed: u64, limit: usize) -> usize {
         let reply = if step % 2 == 0 {
             table.cmd(&actor, &format!("/move #{game} {line}")).await
         } else {
-            let direct = board.all_buttons().find(|b| b.label == *line).cloned();
-            let button = match direct {
-                Some(button) => button,
-                None => {
-                    let group = board.all_buttons().find(|b| {
-                        b.label
-                            .strip_suffix('…')
-                            .and_then(|piece| line.strip_prefix(piece))
-                            .is_some_and(|rest| rest.starts_with(['-', 'x', '+', '&']))
-                    });
-                    let Some(group) = group.cloned() else {
-                        panic!("no button for {line} in {:?}", board.buttons);
-                    };
-                    let choices = table.press(&actor, &group.data).await;
-                    let found = choices.all_buttons().find(|b| b.label == *line).cloned();
-                    match found {
-                        Some(button) => button,
-                        None => panic!("no button for {line} after {}", text(&choices)),
-                    }
-                }
-            };
+            let button = table.button_for(&actor, &board, line).await;
             assert!(button.data.len() <= 64, "{}", button.data);
             table.press(&actor, &button.data).await
         };
-        let body = text(&reply);
         assert!(
-            body.contains(" played ") && !body.starts_with("Sorry"),
-            "move {line} at seq {seq}: {body}"
+            reply.is_done() && reply.game == Some(game),
+            "move {line} at seq {seq}: {:?}: {}",
+            reply.kind,
+            text(&reply)
+        );
+        assert!(
+            game_state(table, game).await.3 > seq,
+            "move {line} at seq {seq} was not stored"
         );
         assert!(
             reply
@@ -198,25 +94,25 @@ async fn drive(table: &Table, game: GameNo, seed: u64, limit: usize) -> usize {
 
 /// Whole game of `id` to the end, then checks the log.
 async fn whole_game(store: Store, id: GameId, seed: u64) {
-    let table = Table::new(store, seed);
+    let table = Table::system_clock(store, seed);
     let game = start(&table, id).await;
     let moves = drive(&table, game, seed, 5000).await;
     assert!(moves < 5000, "{id} did not end in 5000 moves");
-    let (state, status, _, seq) = table.state(game).await;
+    let (state, status, _, seq) = game_state(&table, game).await;
     assert_eq!(status, GameStatus::Finished);
     assert!(matches!(state.status(), Status::Done(_)));
     let board = table.cmd("bob", &format!("/board #{game}")).await;
-    assert!(
-        text(&board).contains("the game is over"),
-        "{}",
-        text(&board)
-    );
-    assert!(board.buttons.is_empty());
+    assert!(board.is_done() && board.game == Some(game));
+    assert!(board.buttons.is_empty() && board.notify.is_empty());
     let history = table.cmd("carol", &format!("/history #{game}")).await;
     assert!(text(&history).contains(&format!("\n{seq}. ")));
     check_log(table.store(), game).await;
     let late = table.cmd("alice", &format!("/move #{game} a1")).await;
-    assert!(text(&late).starts_with("Sorry"), "{}", text(&late));
+    assert!(
+        matches!(late.refusal(), Some(UserError::GameOver(over)) if *over == game),
+        "{:?}",
+        late.kind
+    );
 }
 
 /// The log is numbered 1..=seq with no gap or duplicate.
@@ -277,29 +173,29 @@ whole_games! {
 /// Plays a few moves, drops the service and the store, reconnects, and plays to the end.
 async fn restart(url: DatabaseUrl) {
     let store = connect(&url).await;
-    let table = Table::new(store.clone(), 11);
+    let table = Table::system_clock(store.clone(), 11);
     let game = start(&table, GameId::CoanKi).await;
     let played = drive(&table, game, 7, 6).await;
     assert_eq!(played, 6);
-    let (before, _, _, seq_before) = table.state(game).await;
+    let (before, _, _, seq_before) = game_state(&table, game).await;
     drop(table);
     store.close().await;
 
     let store = connect(&url).await;
-    let table = Table::new(store.clone(), 12);
-    let (after, status, _, seq_after) = table.state(game).await;
+    let table = Table::system_clock(store.clone(), 12);
+    let (after, status, _, seq_after) = game_state(&table, game).await;
     assert_eq!(status, GameStatus::Active);
     assert_eq!(seq_after, seq_before);
     assert_eq!(after, before);
     let games = table.cmd("bob", "/games").await;
     assert!(
-        text(&games).contains(&format!("#{game}")),
+        games.is_done() && games.all_buttons().any(|b| b.data == format!("b{game}")),
         "{}",
         text(&games)
     );
     let moves = drive(&table, game, 8, 5000).await;
     assert!(moves < 5000);
-    let (_, status, _, _) = table.state(game).await;
+    let (_, status, _, _) = game_state(&table, game).await;
     assert_eq!(status, GameStatus::Finished);
     check_log(table.store(), game).await;
     store.close().await;
@@ -318,13 +214,14 @@ async fn restart_continues_the_game_postgres() {
 }
 
 /// Many tasks press the same button, then send conflicting moves, at once: one is applied per
-/// turn, every other caller gets a clear answer, and the log has no gap or duplicate.
+/// turn, every other caller gets a clear answer (stale or refused), and the log has no gap or
+/// duplicate. On SQLite and on PostgreSQL.
 async fn races(url: DatabaseUrl) {
     let store = connect(&url).await;
-    let table = Arc::new(Table::new(store.clone(), 21));
+    let table = Arc::new(Table::system_clock(store.clone(), 21));
     let game = start(&table, GameId::Kolowis).await;
     for round in 0..6 {
-        let (state, _, actor, seq) = table.state(game).await;
+        let (state, _, actor, seq) = game_state(&table, game).await;
         let Some(actor) = actor else {
             panic!("nobody to move");
         };
@@ -339,7 +236,7 @@ async fn races(url: DatabaseUrl) {
                 Input::Command(format!("/move #{game} {}", lines[task % lines.len()]))
             };
             tasks.push(tokio::spawn(async move {
-                let request = Table::request(&actor, input);
+                let request = table.request(&actor, input);
                 table.send(&request).await
             }));
         }
@@ -349,18 +246,14 @@ async fn races(url: DatabaseUrl) {
                 Ok(reply) => reply,
                 Err(error) => panic!("task failed: {error}"),
             };
-            let body = text(&reply);
-            if body.contains(" played ") {
-                applied += 1;
-            } else {
-                assert!(
-                    body.contains("This board has changed") || body.starts_with("Sorry"),
-                    "unclear answer: {body}"
-                );
+            match &reply.kind {
+                Kind::Done => applied += 1,
+                Kind::Stale | Kind::Refused(_) => {}
+                other => panic!("unclear answer: {other:?}: {}", text(&reply)),
             }
         }
         assert_eq!(applied, 1, "round {round}");
-        let (_, _, _, seq_after) = table.state(game).await;
+        let (_, _, _, seq_after) = game_state(&table, game).await;
         assert!(seq_after > seq);
         check_log(table.store(), game).await;
     }
@@ -374,7 +267,7 @@ async fn races(url: DatabaseUrl) {
         let table = Arc::clone(&table);
         let data = accept.data.clone();
         tasks.push(tokio::spawn(async move {
-            let request = Table::request(&format!("taker{taker}"), Input::Button(data));
+            let request = table.request(&format!("taker{taker}"), Input::Button(data));
             table.send(&request).await
         }));
     }
@@ -384,11 +277,15 @@ async fn races(url: DatabaseUrl) {
             Ok(reply) => reply,
             Err(error) => panic!("task failed: {error}"),
         };
-        let body = text(&reply);
-        if body.contains("begins") {
+        if reply.is_done() && reply.game.is_some() {
             started += 1;
         } else {
-            assert!(body.starts_with("Sorry"), "unclear answer: {body}");
+            assert!(
+                reply.refusal().is_some(),
+                "unclear answer: {:?}: {}",
+                reply.kind,
+                text(&reply)
+            );
         }
     }
     assert_eq!(started, 1);
@@ -401,24 +298,26 @@ async fn concurrent_presses_and_moves_apply_once_postgres() {
     on_postgres("races", races).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_presses_and_moves_apply_once_sqlite() {
+    let file = SqliteFile::new();
+    races(file.url()).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn duplicate_request_is_applied_once() {
     let (_file, store) = sqlite_store().await;
-    let table = Table::new(store.clone(), 31);
+    let table = Table::system_clock(store.clone(), 31);
     let game = start(&table, GameId::Konane).await;
-    let (state, _, actor, seq) = table.state(game).await;
+    let (state, _, actor, seq) = game_state(&table, game).await;
     let actor = actor.unwrap_or_default();
     let line = state.legal_lines().first().cloned().unwrap_or_default();
-    let request = Table::request(&actor, Input::Command(format!("/move {line}")));
+    let request = table.request(&actor, Input::Command(format!("/move {line}")));
     let first = table.send(&request).await;
-    assert!(text(&first).contains(" played "), "{}", text(&first));
+    assert!(first.is_done(), "{:?}", first.kind);
     let second = table.send(&request).await;
-    assert!(
-        text(&second).contains("already handled"),
-        "{}",
-        text(&second)
-    );
-    let (_, _, _, seq_after) = table.state(game).await;
+    assert_eq!(second.kind, Kind::AlreadyHandled, "{}", text(&second));
+    let (_, _, _, seq_after) = game_state(&table, game).await;
     assert_eq!(seq_after, seq + 1);
     store.close().await;
 }
@@ -426,27 +325,23 @@ async fn duplicate_request_is_applied_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stale_button_gets_the_current_board() {
     let (_file, store) = sqlite_store().await;
-    let table = Table::new(store.clone(), 41);
+    let table = Table::system_clock(store.clone(), 41);
     let game = start(&table, GameId::Konane).await;
-    let (_, _, actor, seq) = table.state(game).await;
+    let (_, _, actor, seq) = game_state(&table, game).await;
     let actor = actor.unwrap_or_default();
     let old = format!("m{game}.{seq}.0");
     let reply = table.press(&actor, &old).await;
-    assert!(text(&reply).contains(" played "));
-    let (_, _, next, seq_after) = table.state(game).await;
+    assert!(reply.is_done(), "{:?}", reply.kind);
+    let (_, _, next, seq_after) = game_state(&table, game).await;
     let stale = table.press(&next.unwrap_or_default(), &old).await;
-    assert!(
-        text(&stale).contains("This board has changed"),
-        "{}",
-        text(&stale)
-    );
+    assert_eq!(stale.kind, Kind::Stale, "{}", text(&stale));
     assert!(!stale.buttons.is_empty());
     assert!(
         stale
             .all_buttons()
             .all(|b| b.data.contains(&format!(".{seq_after}.")))
     );
-    let (_, _, _, unchanged) = table.state(game).await;
+    let (_, _, _, unchanged) = game_state(&table, game).await;
     assert_eq!(unchanged, seq_after);
     store.close().await;
 }
@@ -454,44 +349,50 @@ async fn stale_button_gets_the_current_board() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn non_players_and_wrong_seats_are_refused() {
     let (_file, store) = sqlite_store().await;
-    let table = Table::new(store.clone(), 51);
+    let table = Table::system_clock(store.clone(), 51);
     let game = start(&table, GameId::Konane).await;
-    let (state, _, actor, seq) = table.state(game).await;
+    let (state, _, actor, seq) = game_state(&table, game).await;
     let actor = actor.unwrap_or_default();
     let other = if actor == "alice" { "bob" } else { "alice" };
     let line = state.legal_lines().first().cloned().unwrap_or_default();
     let reply = table.cmd("carol", &format!("/move #{game} {line}")).await;
-    assert!(text(&reply).contains("not playing"), "{}", text(&reply));
+    assert!(
+        matches!(reply.refusal(), Some(UserError::NotAPlayer(_))),
+        "{:?}",
+        reply.kind
+    );
     let reply = table.press("carol", &format!("m{game}.{seq}.0")).await;
-    assert!(text(&reply).contains("not playing"), "{}", text(&reply));
+    assert!(
+        matches!(reply.refusal(), Some(UserError::NotAPlayer(_))),
+        "{:?}",
+        reply.kind
+    );
     let reply = table.cmd(other, &format!("/move #{game} {line}")).await;
-    assert!(text(&reply).contains("not your turn"), "{}", text(&reply));
+    assert!(
+        matches!(reply.refusal(), Some(UserError::NotYourTurn { game: g, .. }) if *g == game),
+        "{:?}",
+        reply.kind
+    );
     let look = table.cmd("carol", "/board").await;
-    assert!(text(&look).contains("to move"), "{}", text(&look));
-    let (_, _, _, unchanged) = table.state(game).await;
+    assert!(
+        look.is_done() && look.game == Some(game) && !look.buttons.is_empty(),
+        "{}",
+        text(&look)
+    );
+    let (_, _, _, unchanged) = game_state(&table, game).await;
     assert_eq!(unchanged, seq);
     store.close().await;
-}
-
-fn table_request(user: &str, text: &str) -> Request {
-    Table::request(user, Input::Command(text.into()))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_gets_clear_messages() {
     let (_file, store) = sqlite_store().await;
-    let table = Table::new(store.clone(), 61);
+    let table = Table::system_clock(store.clone(), 61);
     type Check = fn(&UserError) -> bool;
     let cases: [(&str, Check); 8] = [
         ("/frobnicate", |e| matches!(e, UserError::UnknownCommand(_))),
         ("/play chess @bob", |e| {
-            matches!(
-                e,
-                UserError::BadArguments {
-                    error: ParseError::UnknownGame { .. },
-                    ..
-                }
-            )
+            matches!(e, UserError::BadArguments { .. })
         }),
         ("/play konane @bob size=7x", |e| {
             matches!(e, UserError::Setup(_))
@@ -499,26 +400,10 @@ async fn bad_input_gets_clear_messages() {
         ("/play konane @bob @carol", |e| {
             matches!(e, UserError::Players { named: 3, .. })
         }),
-        ("/play", |e| {
-            matches!(
-                e,
-                UserError::BadArguments {
-                    error: ParseError::Missing { .. },
-                    ..
-                }
-            )
-        }),
+        ("/play", |e| matches!(e, UserError::BadArguments { .. })),
         ("/accept", |e| matches!(e, UserError::NoChallenge)),
         ("/board", |e| matches!(e, UserError::NoGame)),
-        ("/rules", |e| {
-            matches!(
-                e,
-                UserError::BadArguments {
-                    error: ParseError::Missing { .. },
-                    ..
-                }
-            )
-        }),
+        ("/rules", |e| matches!(e, UserError::BadArguments { .. })),
     ];
     for (input, check) in cases {
         let reply = table.cmd("alice", input).await;
@@ -532,43 +417,46 @@ async fn bad_input_gets_clear_messages() {
     }
     // Ordinary chat and commands for another bot get no answer at all.
     for input in ["hello", "good game!", "/help@otherbot"] {
-        let mut request = table_request("carol", input);
+        let mut request = table.command("carol", input);
         request.bot_username = Some("TabulaBot".into());
         let answer = table.service.handle(&request).await.expect("no failure");
         assert_eq!(answer, None, "{input}");
     }
-    let mut ours = table_request("carol", "/help@tabulabot");
+    let mut ours = table.command("carol", "/help@tabulabot");
     ours.bot_username = Some("TabulaBot".into());
     let answer = table.service.handle(&ours).await.expect("no failure");
     assert!(answer.is_some_and(|reply| reply.is_done()));
     let game = start(&table, GameId::Konane).await;
-    let (_, _, actor, seq) = table.state(game).await;
+    let (_, _, actor, seq) = game_state(&table, game).await;
     let actor = actor.unwrap_or_default();
-    for (input, expected) in [
-        ("/move z99", "z99"),
-        ("/move", "usage"),
-        ("/move roll:3", "rolls the dice"),
-    ] {
+    let moves: [(&str, Check); 3] = [
+        ("/move z99", |e| matches!(e, UserError::Illegal(_))),
+        ("/move", |e| matches!(e, UserError::BadArguments { .. })),
+        ("/move roll:3", |e| matches!(e, UserError::NoRolling)),
+    ];
+    for (input, check) in moves {
         let reply = table.cmd(&actor, input).await;
-        let body = text(&reply);
         assert!(
-            body.starts_with("Sorry") && body.contains(expected),
-            "{input}: {body}"
+            reply.refusal().is_some_and(check),
+            "{input}: {:?}",
+            reply.kind
         );
     }
+    // The illegal move is quoted back so that the player sees what was not understood.
+    assert!(text(&table.cmd(&actor, "/move z99").await).contains("z99"));
     let reply = table.press(&actor, "zz").await;
-    assert!(text(&reply).contains("not understood"));
+    assert!(matches!(reply.refusal(), Some(UserError::BadButton)));
     let reply = table.press(&actor, &format!("m{game}.{seq}.999")).await;
     assert!(
-        text(&reply).contains("no longer offered"),
-        "{}",
-        text(&reply)
+        matches!(reply.refusal(), Some(UserError::NoSuchChoice)),
+        "{:?}",
+        reply.kind
     );
     let rules = table.cmd("carol", "/rules coan-ki").await;
     assert!(text(&rules).contains("Coan Ki"));
     let help = table.cmd("carol", "/help").await;
     assert!(text(&help).contains("/play"));
-    let (_, _, _, unchanged) = table.state(game).await;
+    let (_, _, _, unchanged) = game_state(&table, game).await;
     assert_eq!(unchanged, seq);
     store.close().await;
 }
@@ -576,49 +464,54 @@ async fn bad_input_gets_clear_messages() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn several_games_ask_which_and_challenges_settle() {
     let (_file, store) = sqlite_store().await;
-    let table = Table::new(store.clone(), 71);
+    let table = Table::system_clock(store.clone(), 71);
     let first = start(&table, GameId::Konane).await;
     let second = start(&table, GameId::Koan).await;
     let reply = table.cmd("alice", "/board").await;
-    assert!(text(&reply).contains("several games"), "{}", text(&reply));
+    refused(&reply, |e| matches!(e, UserError::WhichGame(..)));
     let reply = table.cmd("alice", &format!("/board #{second}")).await;
-    assert!(text(&reply).contains(&format!("Game #{second}")));
+    assert_eq!(reply.game, Some(second));
     let reply = table.cmd("alice", &format!("/resign #{first}")).await;
-    assert!(text(&reply).contains("resigned"), "{}", text(&reply));
+    assert!(reply.is_done() && reply.game.is_some(), "{}", text(&reply));
     // Open challenge, taken by anyone; a named one declined; one cancelled.
     let reply = table.cmd("carol", "/play pachisi").await;
-    assert!(text(&reply).contains("anyone"), "{}", text(&reply));
-    let reply = table.cmd("carol", "/accept").await;
     assert!(
-        text(&reply).contains("no challenge waiting"),
-        "{}",
+        reply.is_done() && reply.notify.is_empty(),
+        "an open offer calls nobody: {}",
         text(&reply)
     );
+    let reply = table.cmd("carol", "/accept").await;
+    refused(&reply, |e| matches!(e, UserError::NoChallenge));
     let reply = table.cmd("dave", "/accept").await;
-    assert!(text(&reply).contains("begins"), "{}", text(&reply));
+    assert!(reply.is_done() && reply.game.is_some(), "{}", text(&reply));
     table.cmd("erin", "/play koan @frank").await;
     let reply = table.cmd("gina", "/decline #4").await;
+    refused(&reply, |e| matches!(e, UserError::NotInvited(_)));
+    let reply = table.cmd("frank", "/decline").await;
     assert!(
-        text(&reply).contains("not addressed to you"),
+        reply.is_done() && reply.placement == Placement::UpdatePressed,
         "{}",
         text(&reply)
     );
-    let reply = table.cmd("frank", "/decline").await;
-    assert!(text(&reply).contains("declined"), "{}", text(&reply));
     table.cmd("erin", "/play koan @frank").await;
     let reply = table.cmd("frank", "/cancel").await;
-    assert!(text(&reply).starts_with("Sorry"), "{}", text(&reply));
+    refused(&reply, |e| matches!(e, UserError::NoChallenge));
     let reply = table.cmd("erin", "/cancel").await;
-    assert!(text(&reply).contains("withdrew"), "{}", text(&reply));
+    assert!(
+        reply.is_done() && reply.placement == Placement::UpdatePressed,
+        "{}",
+        text(&reply)
+    );
     store.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn board_has_a_picture() {
     let (_file, store) = sqlite_store().await;
-    let table = Table {
-        service: Service::new(store.clone(), scripted_dice(81)),
-    };
+    let table = Table::with_service(
+        Service::new(store.clone(), scripted_dice(81)),
+        Clock::System,
+    );
     let game = start(&table, GameId::Pachisi).await;
     let reply = table.cmd("bob", &format!("/board #{game}")).await;
     let Some(png) = &reply.picture else {
@@ -631,28 +524,36 @@ async fn board_has_a_picture() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn expired_challenges_cannot_be_accepted() {
     let (_file, store) = sqlite_store().await;
-    let table = Table {
-        service: Service::new(store.clone(), scripted_dice(91))
+    let table = Table::with_service(
+        Service::new(store.clone(), scripted_dice(91))
             .with_pictures(false)
             .with_challenge_ttl(std::time::Duration::ZERO),
-    };
-    let reply = table.cmd("alice", "/play koan @bob").await;
-    assert!(text(&reply).contains("challenge #1"), "{}", text(&reply));
-    let reply = table.cmd("bob", "/accept").await;
-    assert!(
-        text(&reply).contains("no challenge waiting"),
-        "{}",
-        text(&reply)
+        Clock::System,
     );
+    let reply = table.cmd("alice", "/play koan @bob").await;
+    assert_eq!(common::table::challenge_no(&reply), 1, "{}", text(&reply));
+    let reply = table.cmd("bob", "/accept").await;
+    refused(&reply, |e| matches!(e, UserError::NoChallenge));
     let reply = table.press("bob", "a1").await;
-    assert!(text(&reply).contains("expired"), "{}", text(&reply));
+    refused(&reply, |e| {
+        matches!(
+            e,
+            UserError::Conflict(
+                Conflict::ChallengeExpired(_)
+                    | Conflict::ChallengeSettled {
+                        status: ChallengeStatus::Expired,
+                        ..
+                    }
+            )
+        )
+    });
     store.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mentions_keep_known_display_names() {
     let (_file, store) = sqlite_store().await;
-    let table = Table::new(store.clone(), 92);
+    let table = Table::system_clock(store.clone(), 92);
     table.cmd("bob", "/help").await;
     let reply = table.cmd("alice", "/play konane @bob").await;
     assert!(text(&reply).contains("@BOB"), "{}", text(&reply));
@@ -663,7 +564,7 @@ async fn mentions_keep_known_display_names() {
 async fn a_game_left_on_a_chance_node_rolls_when_next_loaded() {
     use tabula_bot::store::NewGame;
     let (_file, store) = sqlite_store().await;
-    let table = Table::new(store.clone(), 93);
+    let table = Table::system_clock(store.clone(), 93);
     let chat = match store
         .upsert_chat(Platform::Local, "chat1", "Test chat", None)
         .await
@@ -698,8 +599,12 @@ async fn a_game_left_on_a_chance_node_rolls_when_next_loaded() {
         Err(error) => panic!("{error}"),
     };
     let reply = table.cmd("carol", &format!("/board #{}", record.id)).await;
-    assert!(text(&reply).contains("to move"), "{}", text(&reply));
-    let (state, _, actor, seq) = table.state(record.id).await;
+    assert!(
+        reply.is_done() && !reply.buttons.is_empty(),
+        "{}",
+        text(&reply)
+    );
+    let (state, _, actor, seq) = game_state(&table, record.id).await;
     assert!(seq > 0);
     assert!(actor.is_some(), "{}", state.status_line());
     store.close().await;
@@ -709,63 +614,54 @@ async fn a_game_left_on_a_chance_node_rolls_when_next_loaded() {
 
 /// The active games of the test chat.
 async fn active_games(table: &Table) -> usize {
-    let chat = reply_chat(table).await;
-    match table.store().active_games_in_chat(chat).await {
-        Ok(games) => games.len(),
-        Err(error) => panic!("{error}"),
-    }
+    table.active_games().await.len()
 }
 
 /// The pending challenges of the test chat.
 async fn pending(table: &Table) -> usize {
-    let chat = reply_chat(table).await;
-    match table.store().pending_challenges(chat).await {
-        Ok(challenges) => challenges.len(),
-        Err(error) => panic!("{error}"),
-    }
+    table.pending_challenges().await
 }
 
 /// The challenge number of a challenge's reply (its Accept button).
 fn challenge_no(reply: &Reply) -> String {
-    match reply.all_buttons().find(|b| b.label == "Accept") {
-        Some(button) => button.data.trim_start_matches('a').to_string(),
-        None => panic!("no accept button: {}", text(reply)),
-    }
+    common::table::challenge_no(reply).to_string()
 }
 
 /// `/play pachisi @b @c @d` starts only after the third acceptance, with four people seated.
 async fn four_person_pachisi(url: DatabaseUrl) {
     let store = connect(&url).await;
-    let table = Table::new(store.clone(), 41);
+    let table = Table::system_clock(store.clone(), 41);
     let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
-    assert!(text(&reply).contains("challenges"), "{}", text(&reply));
+    assert!(
+        reply.is_done() && !reply.notify.is_empty(),
+        "{}",
+        text(&reply)
+    );
     let no = challenge_no(&reply);
     let reply = table.cmd("bob", "/accept").await;
-    let body = text(&reply);
-    assert!(body.contains("@BOB accepted challenge #"), "{body}");
-    assert!(body.contains("Still to accept: @carol, @dave."), "{body}");
+    assert!(reply.is_done(), "{}", text(&reply));
+    assert_eq!(reply.notify, ["carol", "dave"], "still to accept");
     assert_eq!(active_games(&table).await, 0);
     // Accepting again records nothing new and says so.
     let reply = table.press("bob", &format!("a{no}")).await;
-    let body = text(&reply);
-    assert!(body.contains("already accepted"), "{body}");
-    assert!(body.contains("Still to accept: @carol, @dave."), "{body}");
+    assert!(reply.is_done(), "{}", text(&reply));
+    assert!(
+        text(&reply).contains("already accepted"),
+        "{}",
+        text(&reply)
+    );
+    assert_eq!(reply.notify, ["carol", "dave"], "still to accept");
     let reply = table.press("carol", &format!("a{no}")).await;
-    let body = text(&reply);
-    assert!(body.contains("Still to accept: @dave."), "{body}");
-    assert!(!body.contains("begins"), "{body}");
+    assert!(reply.is_done(), "{}", text(&reply));
+    assert_eq!(reply.notify, ["dave"], "still to accept");
+    assert_eq!(reply.game, None);
     assert_eq!(active_games(&table).await, 0);
     let reply = table.cmd("erin", &format!("/accept #{no}")).await;
-    assert!(text(&reply).starts_with("Sorry"), "{}", text(&reply));
+    refused(&reply, |e| matches!(e, UserError::NotInvited(_)));
     let reply = table.cmd("dave", "/accept").await;
-    let body = text(&reply);
-    assert!(body.contains("begins. Seats by lot"), "{body}");
+    assert!(reply.is_done() && reply.game.is_some(), "{}", text(&reply));
     assert_eq!(active_games(&table).await, 1);
-    let chat = reply_chat(&table).await;
-    let games = match store.active_games_in_chat(chat).await {
-        Ok(games) => games,
-        Err(error) => panic!("{error}"),
-    };
+    let games = table.active_games().await;
     let mut people: Vec<String> = games[0]
         .seats
         .iter()
@@ -776,7 +672,7 @@ async fn four_person_pachisi(url: DatabaseUrl) {
     // Two-player Pachisi still starts at the one acceptance.
     table.cmd("erin", "/play pachisi @frank").await;
     let reply = table.cmd("frank", "/accept").await;
-    assert!(text(&reply).contains("begins"), "{}", text(&reply));
+    assert!(reply.is_done() && reply.game.is_some(), "{}", text(&reply));
     assert_eq!(active_games(&table).await, 2);
     store.close().await;
 }
@@ -796,19 +692,31 @@ async fn four_person_pachisi_starts_after_every_acceptance_postgres() {
 /// A decline by any invitee, or the challenger's cancel, ends a four-person challenge.
 async fn four_person_decline(url: DatabaseUrl) {
     let store = connect(&url).await;
-    let table = Table::new(store.clone(), 42);
+    let table = Table::system_clock(store.clone(), 42);
     let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
     let no = challenge_no(&reply);
     let reply = table.cmd("bob", "/accept").await;
-    assert!(text(&reply).contains("Still to accept"), "{}", text(&reply));
-    let reply = table.cmd("carol", "/decline").await;
-    assert!(text(&reply).contains("declined"), "{}", text(&reply));
-    let reply = table.press("dave", &format!("a{no}")).await;
-    let body = text(&reply);
     assert!(
-        body.starts_with("Sorry") && body.contains("declined"),
-        "{body}"
+        reply.is_done() && reply.game.is_none() && !reply.notify.is_empty(),
+        "{}",
+        text(&reply)
     );
+    let reply = table.cmd("carol", "/decline").await;
+    assert!(
+        reply.is_done() && reply.placement == Placement::UpdatePressed,
+        "{}",
+        text(&reply)
+    );
+    let reply = table.press("dave", &format!("a{no}")).await;
+    refused(&reply, |e| {
+        matches!(
+            e,
+            UserError::Conflict(Conflict::ChallengeSettled {
+                status: ChallengeStatus::Declined,
+                ..
+            })
+        )
+    });
     assert_eq!(pending(&table).await, 0);
     assert_eq!(active_games(&table).await, 0);
     // The challenger withdraws after two acceptances.
@@ -817,9 +725,21 @@ async fn four_person_decline(url: DatabaseUrl) {
     table.cmd("bob", "/accept").await;
     table.cmd("dave", "/accept").await;
     let reply = table.cmd("alice", "/cancel").await;
-    assert!(text(&reply).contains("withdrew"), "{}", text(&reply));
+    assert!(
+        reply.is_done() && reply.placement == Placement::UpdatePressed,
+        "{}",
+        text(&reply)
+    );
     let reply = table.press("carol", &format!("a{no}")).await;
-    assert!(text(&reply).starts_with("Sorry"), "{}", text(&reply));
+    refused(&reply, |e| {
+        matches!(
+            e,
+            UserError::Conflict(Conflict::ChallengeSettled {
+                status: ChallengeStatus::Cancelled,
+                ..
+            })
+        )
+    });
     assert_eq!(active_games(&table).await, 0);
     store.close().await;
 }
@@ -839,44 +759,60 @@ async fn four_person_pachisi_ends_on_a_decline_postgres() {
 /// Re-delivered `/play`, `/accept`, `/decline`, `/cancel` and `/resign` are applied once.
 async fn repeated_commands(url: DatabaseUrl) {
     let store = connect(&url).await;
-    let table = Table::new(store.clone(), 43);
-    let play = Table::request("alice", Input::Command("/play konane @bob".into()));
+    let table = Table::system_clock(store.clone(), 43);
+    let play = table.request("alice", Input::Command("/play konane @bob".into()));
     let first = table.send(&play).await;
-    assert!(text(&first).contains("challenges"), "{}", text(&first));
+    assert!(
+        first.is_done() && !first.notify.is_empty(),
+        "{}",
+        text(&first)
+    );
     let again = table.send(&play).await;
-    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
     assert_eq!(pending(&table).await, 1);
-    let accept = Table::request("bob", Input::Command("/accept".into()));
+    let accept = table.request("bob", Input::Command("/accept".into()));
     let first = table.send(&accept).await;
-    assert!(text(&first).contains("begins"), "{}", text(&first));
+    assert!(first.is_done() && first.game.is_some(), "{}", text(&first));
     let again = table.send(&accept).await;
-    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
     assert_eq!(active_games(&table).await, 1);
-    let resign = Table::request("bob", Input::Command("/resign".into()));
+    let resign = table.request("bob", Input::Command("/resign".into()));
     let first = table.send(&resign).await;
-    assert!(text(&first).contains("resigned"), "{}", text(&first));
+    assert!(first.is_done() && first.game.is_some(), "{}", text(&first));
     let again = table.send(&resign).await;
-    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
     // An acceptance of a four-person challenge, pressed twice.
     let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
     let no = challenge_no(&reply);
-    let accept = Table::request("bob", Input::Button(format!("a{no}")));
+    let accept = table.request("bob", Input::Button(format!("a{no}")));
     let first = table.send(&accept).await;
-    assert!(text(&first).contains("Still to accept"), "{}", text(&first));
+    assert!(
+        first.is_done() && first.game.is_none() && !first.notify.is_empty(),
+        "{}",
+        text(&first)
+    );
     let again = table.send(&accept).await;
-    assert!(text(&again).contains("already handled"), "{}", text(&again));
-    let decline = Table::request("carol", Input::Button(format!("d{no}")));
+    assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
+    let decline = table.request("carol", Input::Button(format!("d{no}")));
     let first = table.send(&decline).await;
-    assert!(text(&first).contains("declined"), "{}", text(&first));
+    assert!(
+        first.is_done() && first.placement == Placement::UpdatePressed,
+        "{}",
+        text(&first)
+    );
     let again = table.send(&decline).await;
-    assert!(text(&again).contains("already handled"), "{}", text(&again));
-    let play = Table::request("erin", Input::Command("/play koan @frank".into()));
+    assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
+    let play = table.request("erin", Input::Command("/play koan @frank".into()));
     table.send(&play).await;
-    let cancel = Table::request("erin", Input::Command("/cancel".into()));
+    let cancel = table.request("erin", Input::Command("/cancel".into()));
     let first = table.send(&cancel).await;
-    assert!(text(&first).contains("withdrew"), "{}", text(&first));
+    assert!(
+        first.is_done() && first.placement == Placement::UpdatePressed,
+        "{}",
+        text(&first)
+    );
     let again = table.send(&cancel).await;
-    assert!(text(&again).contains("already handled"), "{}", text(&again));
+    assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
     assert_eq!(pending(&table).await, 0);
     assert_eq!(active_games(&table).await, 0);
     store.close().await;
@@ -898,13 +834,13 @@ async fn repeated_commands_are_applied_once_postgres() {
 /// starts, and every acceptance is recorded once.
 async fn concurrent_acceptances(url: DatabaseUrl) {
     let store = connect(&url).await;
-    let table = Arc::new(Table::new(store.clone(), 44));
+    let table = Arc::new(Table::system_clock(store.clone(), 44));
     for round in 0..8 {
         let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
         let no = challenge_no(&reply);
         let mut tasks = Vec::new();
         for person in ["bob", "carol", "dave"] {
-            let request = Table::request(person, Input::Button(format!("a{no}")));
+            let request = table.request(person, Input::Button(format!("a{no}")));
             for _ in 0..2 {
                 let table = Arc::clone(&table);
                 let request = request.clone();
@@ -917,14 +853,11 @@ async fn concurrent_acceptances(url: DatabaseUrl) {
                 Ok(reply) => reply,
                 Err(error) => panic!("task failed: {error}"),
             };
-            let body = text(&reply);
-            if body.contains("begins") {
-                started += 1;
-            } else if body.contains("Still to accept") {
-                waiting += 1;
-            } else {
-                assert!(body.contains("already handled"), "unclear answer: {body}");
-                repeated += 1;
+            match (&reply.kind, reply.game) {
+                (Kind::Done, Some(_)) => started += 1,
+                (Kind::Done, None) => waiting += 1,
+                (Kind::AlreadyHandled, _) => repeated += 1,
+                (other, _) => panic!("unclear answer: {other:?}: {}", text(&reply)),
             }
         }
         assert_eq!((started, waiting, repeated), (1, 2, 3), "round {round}");

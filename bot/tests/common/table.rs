@@ -1,12 +1,14 @@
 //! A chat of the service for tests: people send commands and press buttons, moderators are
-//! named, dice are scripted and the clock is moved by hand.
+//! named, dice are scripted and the clock is moved by hand. Every service test drives the
+//! service through this one harness.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use tabula_bot::local::typed_mentions;
-use tabula_bot::service::{Clock, Dice, Input, Person, Reply, Request, Service};
+use tabula_bot::service::{Button, Clock, Dice, Input, Mention, Person, Reply, Request, Service};
 use tabula_bot::store::{
-    CommunityId, GameNo, GameRecord, History, LedgerEntry, Platform, Store, Timestamp, Wallet,
+    ChatId, CommunityId, GameNo, GameRecord, History, LedgerEntry, Platform, Store, Timestamp,
+    Wallet,
 };
 use tabula_core::{AnyGame, Status};
 
@@ -17,8 +19,15 @@ pub const T0: Timestamp = Timestamp(1_799_582_400_000);
 pub const HOUR: i64 = 60 * 60 * 1000;
 /// A day in milliseconds.
 pub const DAY: i64 = 24 * HOUR;
+/// The chat of a table unless a test names another: its platform id and title.
+pub const CHAT: (&str, &str) = ("chat1", "Test chat");
 
 static NEXT_KEY: AtomicU64 = AtomicU64::new(1);
+
+/// A request key no other request of this test binary uses.
+pub fn fresh_key() -> String {
+    format!("k{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed))
+}
 
 /// A small deterministic generator (dice scripts, move choices).
 pub struct Lcg(pub u64);
@@ -43,60 +52,132 @@ pub fn scripted_dice(seed: u64) -> Dice {
     Dice::scripted((0..200_000).map(|_| lcg.next()))
 }
 
-/// One chat, `chat1`, standing alone (its own community), with a manual clock at [`T0`].
+/// One chat ([`CHAT`] unless changed), standing alone (its own community), with a manual
+/// clock at [`T0`] unless made otherwise. A person's platform id is the name the test uses
+/// (`"bob"`); their display name is that name in capitals (`BOB`) unless `names` says
+/// otherwise.
 pub struct Table {
     pub service: Service,
     pub clock: Clock,
+    /// The people whose requests say they moderate.
     pub moderators: Vec<&'static str>,
+    /// The chat's platform id and title.
+    pub chat: (&'static str, &'static str),
+    /// Display names other than the capitalised id: (id, display name).
+    pub names: Vec<(&'static str, &'static str)>,
+    /// Whether a command's `@name`s arrive as people the platform resolved (as Discord's
+    /// USER options do; the default), or as typed usernames (as Telegram's `mention`
+    /// entities, which the service resolves or keeps as usernames).
+    pub resolved_mentions: bool,
 }
 
 impl Table {
+    /// A table with a manual clock at [`T0`].
     pub fn new(store: Store, seed: u64) -> Table {
         Table::with_clock(store, seed, Clock::manual(T0))
     }
 
+    /// A table whose service reads the system clock.
+    pub fn system_clock(store: Store, seed: u64) -> Table {
+        Table::with_clock(store, seed, Clock::System)
+    }
+
     /// A table whose service reads `clock` (a clone of another table's, after a restart).
     pub fn with_clock(store: Store, seed: u64, clock: Clock) -> Table {
-        Table {
-            service: Service::new(store, scripted_dice(seed))
+        Table::with_service(
+            Service::new(store, scripted_dice(seed))
                 .with_pictures(false)
                 .with_clock(clock.clone()),
             clock,
+        )
+    }
+
+    /// A table around a service the test made (pictures, a challenge time-to-live); `clock`
+    /// must be the one the service reads.
+    pub fn with_service(service: Service, clock: Clock) -> Table {
+        Table {
+            service,
+            clock,
             moderators: vec!["mod"],
+            chat: CHAT,
+            names: Vec::new(),
+            resolved_mentions: true,
         }
     }
 
+    /// The display name of a person of the tests.
+    pub fn display_name(&self, user: &str) -> String {
+        self.names
+            .iter()
+            .find(|(id, _)| *id == user)
+            .map_or_else(|| user.to_uppercase(), |(_, name)| (*name).to_string())
+    }
+
+    /// A request from `user` in the table's chat with a fresh key; it says the user moderates
+    /// when they are one of `moderators`, and carries the `@name`s of a command as mentions.
+    /// Tests change its fields (community, moderator, bot username, thread) before sending.
     pub fn request(&self, user: &str, input: Input) -> Request {
         let mut request = Request::new(
             Platform::Local,
-            ("chat1", "Test chat"),
-            Person::new(user, user.to_uppercase()).with_username(user),
-            format!("k{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed)),
+            self.chat,
+            Person::new(user, self.display_name(user)).with_username(user),
+            fresh_key(),
             input,
         );
         request.moderator = self.moderators.contains(&user);
         if let Input::Command(text) = &request.input {
             request.mentions = typed_mentions(text);
+            if self.resolved_mentions {
+                for mention in &mut request.mentions {
+                    if let Mention::Username(name) = mention {
+                        let person = Person::new(name.as_str(), self.display_name(name))
+                            .with_username(name.as_str());
+                        *mention = Mention::Person(person);
+                    }
+                }
+            }
         }
         request
     }
 
-    pub async fn send(&self, request: &Request) -> Reply {
+    /// A typed command's request.
+    pub fn command(&self, user: &str, text: &str) -> Request {
+        self.request(user, Input::Command(text.into()))
+    }
+
+    /// A pressed button's request.
+    pub fn button(&self, user: &str, data: &str) -> Request {
+        self.request(user, Input::Button(data.into()))
+    }
+
+    /// The service's answer: `None` when the request is not for the bot; panics on an
+    /// internal failure.
+    pub async fn send_maybe(&self, request: &Request) -> Option<Reply> {
         match self.service.handle(request).await {
-            Ok(Some(reply)) => reply,
-            Ok(None) => panic!("no answer to {:?}", request.input),
-            Err(error) => panic!("internal failure: {}", super::chain(&error)),
+            Ok(reply) => reply,
+            Err(error) => panic!(
+                "internal failure for {:?} by {}: {}",
+                request.input,
+                request.actor.id,
+                super::chain(&error)
+            ),
+        }
+    }
+
+    /// The service's answer, which must be there.
+    pub async fn send(&self, request: &Request) -> Reply {
+        match self.send_maybe(request).await {
+            Some(reply) => reply,
+            None => panic!("no answer to {:?}", request.input),
         }
     }
 
     pub async fn cmd(&self, user: &str, text: &str) -> Reply {
-        self.send(&self.request(user, Input::Command(text.into())))
-            .await
+        self.send(&self.command(user, text)).await
     }
 
     pub async fn press(&self, user: &str, data: &str) -> Reply {
-        self.send(&self.request(user, Input::Button(data.into())))
-            .await
+        self.send(&self.button(user, data)).await
     }
 
     pub async fn tick(&self) -> Vec<Reply> {
@@ -110,16 +191,21 @@ impl Table {
         self.service.store()
     }
 
-    /// The chat's community (the chat stands alone).
-    pub async fn community(&self) -> CommunityId {
+    /// The chat's store row id and its community (the chat stands alone).
+    pub async fn chat_ids(&self) -> (ChatId, CommunityId) {
         match self
             .store()
-            .upsert_chat(Platform::Local, "chat1", "Test chat", None)
+            .upsert_chat(Platform::Local, self.chat.0, self.chat.1, None)
             .await
         {
-            Ok(chat) => chat.community,
+            Ok(chat) => (chat.id, chat.community),
             Err(error) => panic!("{error}"),
         }
+    }
+
+    /// The chat's community (the chat stands alone).
+    pub async fn community(&self) -> CommunityId {
+        self.chat_ids().await.1
     }
 
     pub async fn record(&self, game: GameNo) -> GameRecord {
@@ -129,41 +215,98 @@ impl Table {
         }
     }
 
-    /// The game replayed from the store, and who is to act (platform user id).
-    pub async fn state(&self, game: GameNo) -> (AnyGame, Option<String>) {
+    /// The game replayed from its stored log, with its record.
+    pub async fn replayed(&self, game: GameNo) -> (AnyGame, GameRecord) {
         let loaded = match self.store().load_game(game, History::Full).await {
             Ok(Some(loaded)) => loaded,
             other => panic!("cannot load game {game}: {other:?}"),
         };
-        let state = match loaded.replay() {
-            Ok(state) => state,
-            Err(error) => panic!("stored game does not replay: {error}"),
-        };
-        let actor = match state.status() {
-            Status::Decision(seat) => loaded
-                .record
-                .seats
-                .iter()
-                .find(|h| h.seat == seat.0)
-                .map(|h| h.user.platform_user_id.clone()),
-            _ => None,
-        };
+        match loaded.replay() {
+            Ok(state) => (state, loaded.record),
+            Err(error) => panic!("stored game {game} does not replay: {error}"),
+        }
+    }
+
+    /// The game replayed from the store, and who is to act (platform user id).
+    pub async fn state(&self, game: GameNo) -> (AnyGame, Option<String>) {
+        let (state, record) = self.replayed(game).await;
+        let actor = to_act(&state, &record);
         (state, actor)
     }
 
-    /// The player to move plays a random legal move; `None` when nobody is to move.
+    /// The active games of the chat.
+    pub async fn active_games(&self) -> Vec<GameRecord> {
+        let chat = self.chat_ids().await.0;
+        match self.store().active_games_in_chat(chat).await {
+            Ok(games) => games,
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    /// The pending challenges of the chat.
+    pub async fn pending_challenges(&self) -> usize {
+        let chat = self.chat_ids().await.0;
+        match self.store().pending_challenges(chat).await {
+            Ok(challenges) => challenges.len(),
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    /// The player to move plays a random legal move, typed; `None` when nobody is to move.
     pub async fn random_move(&self, game: GameNo, lcg: &mut Lcg) -> Option<(String, Reply)> {
+        self.random_move_by(game, lcg, false).await
+    }
+
+    /// The player to move plays a random legal move, typed or (`press`) pressed on a fresh
+    /// board; `None` when nobody is to move. The move must be carried out.
+    pub async fn random_move_by(
+        &self,
+        game: GameNo,
+        lcg: &mut Lcg,
+        press: bool,
+    ) -> Option<(String, Reply)> {
         let (state, actor) = self.state(game).await;
         let actor = actor?;
         let lines = state.legal_lines();
-        let line = lines[lcg.below(lines.len())].clone();
-        let reply = self.cmd(&actor, &format!("/move #{game} {line}")).await;
         assert!(
-            text(&reply).contains(" played "),
-            "{actor}: {line}: {}",
+            !lines.is_empty(),
+            "game {game}: no legal moves at a decision"
+        );
+        let line = lines[lcg.below(lines.len())].clone();
+        let reply = if press {
+            let board = self.cmd(&actor, &format!("/board #{game}")).await;
+            let button = self.button_for(&actor, &board, &line).await;
+            self.press(&actor, &button.data).await
+        } else {
+            self.cmd(&actor, &format!("/move #{game} {line}")).await
+        };
+        assert!(
+            reply.is_done() && reply.game == Some(game),
+            "{actor}: {line}: {:?}: {}",
+            reply.kind,
             text(&reply)
         );
         Some((actor, reply))
+    }
+
+    /// The button of a board that plays `line`, pressing a piece's button first when the moves
+    /// are grouped by piece.
+    pub async fn button_for(&self, actor: &str, board: &Reply, line: &str) -> Button {
+        if let Some(button) = board.all_buttons().find(|b| b.label == line) {
+            return button.clone();
+        }
+        let Some(group) = piece_button(board, line) else {
+            panic!(
+                "no button for {line} on {}: {:?}",
+                text(board),
+                board.buttons
+            );
+        };
+        let choices = self.press(actor, &group.data).await;
+        match choices.all_buttons().find(|b| b.label == line) {
+            Some(button) => button.clone(),
+            None => panic!("no button for {line} after {}", text(&choices)),
+        }
     }
 
     /// A person's wallet (opened if need be).
@@ -172,7 +315,7 @@ impl Table {
         // Under the name their own requests give them (see `request`).
         let user = match self
             .store()
-            .upsert_user_with_username(Platform::Local, name, &name.to_uppercase(), Some(name))
+            .upsert_user_with_username(Platform::Local, name, &self.display_name(name), Some(name))
             .await
         {
             Ok(user) => user,
@@ -209,6 +352,28 @@ impl Table {
     }
 }
 
+/// Who is to act in a replayed game (platform user id); `None` unless at a decision.
+pub fn to_act(state: &AnyGame, record: &GameRecord) -> Option<String> {
+    match state.status() {
+        Status::Decision(seat) => record
+            .seats
+            .iter()
+            .find(|h| h.seat == seat.0)
+            .map(|h| h.user.platform_user_id.clone()),
+        _ => None,
+    }
+}
+
+/// The button of a board that groups the moves of `line`'s piece (`a1…`), if any.
+pub fn piece_button<'a>(board: &'a Reply, line: &str) -> Option<&'a Button> {
+    board.all_buttons().find(|b| {
+        b.label
+            .strip_suffix('…')
+            .and_then(|piece| line.strip_prefix(piece))
+            .is_some_and(|rest| rest.starts_with(['-', 'x', '+', '&']))
+    })
+}
+
 pub fn text(reply: &Reply) -> String {
     reply.plain_text()
 }
@@ -227,6 +392,19 @@ pub fn number_after(reply: &Reply, prefix: &str) -> i64 {
         .unwrap_or_else(|| panic!("no `{prefix}<n>` in {body}"))
 }
 
+/// The challenge number of a challenge's reply, read from its Accept button.
+pub fn challenge_no(reply: &Reply) -> i64 {
+    match reply
+        .all_buttons()
+        .find(|b| b.label == "Accept")
+        .and_then(|b| b.data.strip_prefix('a'))
+        .and_then(|no| no.parse().ok())
+    {
+        Some(no) => no,
+        None => panic!("no accept button: {}", text(reply)),
+    }
+}
+
 /// Starts a game between `challenger` and `accepter` with extra `/play` words (stake=, time=);
 /// returns its number.
 pub async fn start(
@@ -238,8 +416,24 @@ pub async fn start(
     let reply = table
         .cmd(challenger, &format!("/play {game_and_terms} @{accepter}"))
         .await;
-    assert!(text(&reply).contains("challenges"), "{}", text(&reply));
+    assert!(
+        reply.is_done() && reply.all_buttons().all(|b| b.data.len() <= 64),
+        "{:?}: {}",
+        reply.kind,
+        text(&reply)
+    );
     let reply = table.cmd(accepter, "/accept").await;
-    assert!(text(&reply).contains("begins"), "{}", text(&reply));
-    GameNo(number_after(&reply, "Game #"))
+    assert!(reply.is_done(), "{:?}: {}", reply.kind, text(&reply));
+    let Some(game) = reply.game else {
+        panic!("no game started: {}", text(&reply));
+    };
+    assert!(
+        table
+            .active_games()
+            .await
+            .iter()
+            .any(|record| record.id == game),
+        "game {game} is not active"
+    );
+    game
 }
