@@ -1214,37 +1214,10 @@ pub fn parse_mention(word: &str) -> Result<MentionToken, ParseError> {
 }
 
 /// A length of time as typed: a number and a unit, `d`, `h` or `m`, several in a row
-/// (`1d12h`); a bare number is days. `None` when it cannot be read or is not positive.
+/// (`1d12h`); a bare number is days. `None` when it cannot be read or is not positive. The
+/// service's own reader, so that the catalogue and the service never disagree.
 pub fn parse_duration(text: &str) -> Option<i64> {
-    let text = text.trim().to_ascii_lowercase();
-    if text.is_empty() {
-        return None;
-    }
-    if text.bytes().all(|b| b.is_ascii_digit()) {
-        let days: i64 = text.parse().ok()?;
-        return days.checked_mul(DAY_MILLIS).filter(|millis| *millis > 0);
-    }
-    let mut total: i64 = 0;
-    let mut number = String::new();
-    for c in text.chars() {
-        if c.is_ascii_digit() {
-            number.push(c);
-            continue;
-        }
-        let unit = match c {
-            'd' => DAY_MILLIS,
-            'h' => HOUR_MILLIS,
-            'm' => MINUTE_MILLIS,
-            _ => return None,
-        };
-        let n: i64 = number.parse().ok()?;
-        total = total.checked_add(n.checked_mul(unit)?)?;
-        number.clear();
-    }
-    if !number.is_empty() || total <= 0 {
-        return None;
-    }
-    Some(total)
+    crate::service::parse_duration(text)
 }
 
 // ---- Help ----

@@ -373,7 +373,6 @@ async fn endings(url: DatabaseUrl) {
 /// Asking how many vacation days one has left is a question about oneself, like `/wallet`:
 /// the answer should go to the asker only, not to the whole chat.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "bug: /vacation without days (one's own vacation status) is posted to the whole chat"]
 async fn vacation_status_is_for_the_asker() {
     let file = common::SqliteFile::new();
     let store = connect(&file.url()).await;

@@ -159,7 +159,9 @@ impl Service {
             {
                 text.push_str(&format!(" On vacation until {}.", moment(end)));
             }
+            // One's own vacation status is for oneself, like /wallet.
             return Ok(Reply {
+                audience: Audience::Actor,
                 spans: vec![mention(&ctx.user), Span::Text(text)],
                 ..Reply::default()
             });
