@@ -15,6 +15,7 @@ use tabula_bot::store::DatabaseUrl;
 on_both_databases! {
     a_message_taken_by_a_dead_process_is_delivered_after_its_lease => taken_by_the_dead;
     a_reminder_for_a_turn_already_played_is_dropped => stale_reminder;
+    a_new_board_names_the_previous_one => previous_board;
 }
 
 async fn taken_by_the_dead(url: DatabaseUrl) {
@@ -73,5 +74,24 @@ async fn stale_reminder(url: DatabaseUrl) {
         table.tick().await.is_empty(),
         "a reminder for a turn already played is not sent"
     );
+    store.close().await;
+}
+
+async fn previous_board(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::with_clock(store.clone(), 9, Clock::manual(T0));
+    let game = start(&table, "alice", "bob", "konane").await;
+    // The adapter posted the first board as message 501.
+    table
+        .service
+        .board_posted(game, "501")
+        .await
+        .expect("board posted");
+    let mut lcg = common::table::Lcg(4);
+    let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
+    assert_eq!(reply.previous_board.as_deref(), Some("501"));
+    // A look at the board is not a new board: it names none.
+    let look = table.cmd("carol", &format!("/board #{game}")).await;
+    assert_eq!(look.previous_board, None);
     store.close().await;
 }

@@ -283,6 +283,7 @@ impl Reply {
     pub fn as_look(mut self) -> Reply {
         self.placement = Placement::New;
         self.notify.clear();
+        self.previous_board = None;
         self
     }
 

@@ -51,6 +51,8 @@ impl Service {
         Ok(Reply {
             placement: Placement::NewBoard,
             game: Some(record.id),
+            // The adapter takes the buttons off the game's previous board.
+            previous_board: record.board_message_id.clone(),
             spans,
             notify,
             picture,

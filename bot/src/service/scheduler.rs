@@ -172,6 +172,17 @@ impl Service {
         Ok(done)
     }
 
+    /// An adapter reports the platform's id of a board it posted (a reply placed
+    /// [`Placement::NewBoard`]), so that the game's next board names it in
+    /// [`Reply::previous_board`] and its buttons can be taken off.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn board_posted(&self, game: GameNo, message_id: &str) -> Result<(), ServiceError> {
+        self.store.set_board_message(game, Some(message_id)).await?;
+        Ok(())
+    }
+
     /// The scheduler and the outbox in-process, for `tabula local` and tests: runs
     /// [`Service::schedule`], then takes every waiting outbox row, marks it delivered and
     /// returns its message (rows whose message no longer applies are dropped). A process that
