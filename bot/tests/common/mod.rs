@@ -36,14 +36,7 @@ pub async fn connect(url: &DatabaseUrl) -> Store {
 
 /// An error with its sources, on one line.
 pub fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
+    tabula_bot::service::error_chain(error)
 }
 
 /// A SQLite database file in the temporary directory, removed (with its WAL files) on drop.
