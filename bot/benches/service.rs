@@ -111,10 +111,10 @@ async fn start(service: &Service, chat: &str, id: GameId) -> Result<(GameNo, Rep
 /// the game is over.
 fn to_move(board: &Reply) -> Result<Option<String>, BoxError> {
     for pair in board.spans.windows(2) {
-        if let [Span::Mention(id, _), Span::Text(text)] = pair
+        if let [Span::Mention(person), Span::Text(text)] = pair
             && text.ends_with(" to move.")
         {
-            return Ok(Some(id.clone()));
+            return Ok(Some(person.id.clone()));
         }
     }
     if board.plain_text().contains("the game is over") {

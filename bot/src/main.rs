@@ -26,6 +26,9 @@ enum Command {
     Rules(rules_cli::RulesArgs),
     /// Play in the terminal: lines `<user>: <command>` or `<user>: #<button>` on stdin.
     Local(LocalArgs),
+    /// Run the bot on the chat platforms whose credentials are set (Telegram), until SIGTERM
+    /// or Ctrl-C. Every setting is also an environment variable, read from `.env` too.
+    Run(tabula_bot::run::RunArgs),
 }
 
 /// Arguments of `tabula local`.
@@ -50,7 +53,12 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
-    init_logs();
+    // `tabula run` says at start what it runs; the other commands only warn.
+    let default_level = match cli.command {
+        Command::Run(_) => tracing::Level::INFO,
+        _ => tracing::Level::WARN,
+    };
+    init_logs(default_level);
     if let Err(error) = dotenv
         && !error.not_found()
     {
@@ -58,6 +66,7 @@ fn main() -> ExitCode {
     }
     match cli.command {
         Command::Rules(args) => rules_cli::run(&args),
+        Command::Run(args) => run(&args),
         Command::Local(args) => match local(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
@@ -92,12 +101,12 @@ fn usage_error(error: &clap::Error) -> ExitCode {
 }
 
 /// Logs go to stderr, at the level of `TABULA_LOG` (`error`, `warn`, `info`, `debug`, `trace`;
-/// default `warn`), so stdout stays the command's own output.
-fn init_logs() {
+/// default `warn`, `info` for `tabula run`), so stdout stays the command's own output.
+fn init_logs(default: tracing::Level) {
     let level = std::env::var("TABULA_LOG")
         .ok()
         .and_then(|l| l.parse::<tracing::Level>().ok())
-        .unwrap_or(tracing::Level::WARN);
+        .unwrap_or(default);
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_max_level(level)
@@ -144,4 +153,34 @@ fn local(args: &LocalArgs) -> anyhow::Result<()> {
         store.close().await;
         result.context("terminal session failed")
     })
+}
+
+/// `tabula run`: exit 0 after a shutdown by signal, 2 for a missing or wrong setting, 1 when
+/// the bot cannot start or go on.
+fn run(args: &tabula_bot::run::RunArgs) -> ExitCode {
+    use tabula_bot::run::RunError;
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("tabula run: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(tabula_bot::run::run(args));
+    // Tasks still waiting (a private reply's deletion) are not waited for.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(RunError::Settings(message)) => {
+            eprintln!("tabula run: {message}");
+            ExitCode::from(2)
+        }
+        Err(RunError::Failed(message)) => {
+            eprintln!("tabula run: {message}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -202,7 +202,7 @@ impl Room {
         assert_eq!(mover, actor.key, "game {game}");
         assert!(
             reply.spans.first().is_some_and(
-                |span| *span == Span::Mention(actor.key.to_string(), actor.name.to_string())
+                |span| matches!(span, Span::Mention(person) if person.id == actor.key && person.name == actor.name)
             ),
             "game {game}: the move of {} is told as someone else's: {}",
             actor.name,

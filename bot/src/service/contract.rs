@@ -224,9 +224,9 @@ impl Reply {
         for span in &self.spans {
             match span {
                 Span::Text(text) | Span::Strong(text) | Span::Code(text) => out.push_str(text),
-                Span::Mention(_, name) => {
+                Span::Mention(person) => {
                     out.push('@');
-                    out.push_str(name);
+                    out.push_str(&person.name);
                 }
                 Span::Game(game) => {
                     out.push('#');
@@ -302,8 +302,9 @@ pub enum Span {
     Strong(String),
     /// Text shown as code (a command or a move).
     Code(String),
-    /// A mention of a user: the platform's user id and the display name.
-    Mention(String, String),
+    /// A mention of a user: the platform's user id, the display name and, where the platform
+    /// has one, the username (an adapter may write a notifying mention with it).
+    Mention(Person),
     /// A reference to a game of the chat, shown `#n`.
     Game(GameNo),
 }

@@ -322,3 +322,30 @@ pub fn error_chain(error: &dyn std::error::Error) -> String {
     }
     text
 }
+
+/// What an adapter tells a person when the bot failed inside (the failure is logged).
+pub const INTERNAL: &str =
+    "Something went wrong inside the bot; it was logged. Try again in a moment.";
+
+impl ServiceError {
+    /// The reply an adapter gives, to the person who acted only, when handling `request`
+    /// failed inside: [`UNAVAILABLE`] when the database is out of reach, else [`INTERNAL`].
+    /// Nothing was changed by the failed request.
+    pub fn reply_to(&self, request: &Request) -> Reply {
+        let text = if self.is_unavailable() {
+            UNAVAILABLE
+        } else {
+            INTERNAL
+        };
+        Reply {
+            address: Address {
+                platform: request.platform,
+                chat: request.chat.0.clone(),
+                thread: request.thread.clone(),
+            },
+            audience: Audience::Actor,
+            spans: vec![Span::Text(text.into())],
+            ..Reply::default()
+        }
+    }
+}

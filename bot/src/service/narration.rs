@@ -143,7 +143,11 @@ pub(super) fn button(label: &str, data: String) -> Button {
 }
 
 pub(super) fn mention(user: &User) -> Span {
-    Span::Mention(user.platform_user_id.clone(), user.display_name.clone())
+    Span::Mention(Person {
+        id: user.platform_user_id.clone(),
+        name: user.display_name.clone(),
+        username: user.username.clone(),
+    })
 }
 
 pub(super) fn text_reply(text: String) -> Reply {

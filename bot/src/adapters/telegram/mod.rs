@@ -1,0 +1,206 @@
+//! The Telegram adapter: Bot API updates in, the service's replies out, through teloxide.
+//!
+//! - [`translate`]: an update as a [`Request`] (chat, topic, person, command or button,
+//!   mentions).
+//! - [`html`]: reply text as Telegram HTML, cut to Telegram's limits.
+//! - `send`: a reply as Telegram messages, toasts and edits, and the outbox's [`Deliver`].
+//! - `receive`: long polling and the webhook route, with updates of one chat handled in order
+//!   and different chats concurrently.
+//!
+//! The adapter translates; it decides nothing about games. It never opens the store: what it
+//! delivered it reports to the service ([`Service::board_posted`]). Telegram's own limits are
+//! kept by teloxide's `Throttle` adaptor, whose figures are settings.
+//!
+//! [`Request`]: crate::service::Request
+//! [`Deliver`]: crate::outbox::Deliver
+
+pub mod html;
+mod receive;
+mod send;
+pub mod translate;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use teloxide::adaptors::Throttle;
+use teloxide::prelude::*;
+use teloxide::types::{BotCommand, ChatId};
+
+use crate::service::Service;
+
+pub use receive::{ReceiveError, Receiver, SECRET_HEADER, conflict_message};
+pub use teloxide::adaptors::throttle::Limits;
+
+/// How long the list of a group's administrators is trusted.
+const ADMINS_TTL: Duration = Duration::from_secs(60);
+
+/// A secret (the bot token, the webhook secret) whose `Debug` never shows it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps a secret.
+    pub fn new(secret: impl Into<String>) -> Secret {
+        Secret(secret.into())
+    }
+
+    /// The secret itself, for the one place that needs it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("***")
+    }
+}
+
+/// How updates arrive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// Long polling with `getUpdates` (one process per bot token).
+    Polling,
+    /// Telegram posts updates to `url`, with `secret` in `X-Telegram-Bot-Api-Secret-Token`.
+    Webhook {
+        /// The public HTTPS address Telegram posts to (behind a TLS reverse proxy).
+        url: url::Url,
+        /// The secret Telegram sends with every update.
+        secret: Secret,
+    },
+}
+
+/// The Telegram settings of `tabula run`.
+#[derive(Debug, Clone)]
+pub struct TelegramSettings {
+    /// The bot token from @BotFather.
+    pub token: Secret,
+    /// The Bot API base URL (a local Bot API server, or a test's fake); `None`: Telegram's.
+    pub api_url: Option<url::Url>,
+    /// Polling or webhook.
+    pub mode: Mode,
+    /// The message limits teloxide's `Throttle` keeps.
+    pub limits: Limits,
+}
+
+/// The documented Telegram limits: about one message a second in a chat, 20 a minute in a
+/// group, 30 a second overall (teloxide's own default for supergroups is lower).
+pub fn documented_limits() -> Limits {
+    Limits {
+        messages_per_sec_chat: 1,
+        messages_per_min_chat: 20,
+        messages_per_min_channel_or_supergroup: 20,
+        messages_per_sec_overall: 30,
+    }
+}
+
+/// The bot client: teloxide's `Bot` behind its `Throttle` adaptor.
+pub type Client = Throttle<Bot>;
+
+/// The Telegram adapter: the client, the service and the bot's own identity.
+pub struct Telegram {
+    client: Client,
+    service: Arc<Service>,
+    username: String,
+    admins: Mutex<HashMap<ChatId, (Instant, Vec<UserId>)>>,
+}
+
+impl fmt::Debug for Telegram {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Telegram")
+            .field("username", &self.username)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why the adapter could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The token was refused, or Telegram could not be reached.
+    #[error("Telegram refused or could not be reached at start ({what}): {source}")]
+    Api {
+        /// What was being done.
+        what: &'static str,
+        /// What teloxide said.
+        source: teloxide::RequestError,
+    },
+}
+
+impl Telegram {
+    /// Connects: checks the token with `getMe` and registers the command list from the
+    /// catalogue with `setMyCommands`. Must run inside the tokio runtime (the throttle's
+    /// worker is spawned on it).
+    ///
+    /// # Errors
+    /// The token is refused or the API cannot be reached.
+    pub async fn connect(
+        settings: &TelegramSettings,
+        service: Arc<Service>,
+    ) -> Result<Telegram, StartError> {
+        let mut bot = Bot::new(settings.token.expose());
+        if let Some(url) = &settings.api_url {
+            bot = bot.set_api_url(url.clone());
+        }
+        let client = Throttle::new_spawn(bot, settings.limits);
+        let me = client.get_me().await.map_err(|source| StartError::Api {
+            what: "getMe",
+            source,
+        })?;
+        let username = me.username().to_string();
+        let commands: Vec<BotCommand> = crate::catalogue::telegram_commands()
+            .into_iter()
+            .map(|(name, description)| BotCommand::new(name, description))
+            .collect();
+        client
+            .set_my_commands(commands)
+            .await
+            .map_err(|source| StartError::Api {
+                what: "setMyCommands",
+                source,
+            })?;
+        Ok(Telegram {
+            client,
+            service,
+            username,
+            admins: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The bot's username.
+    pub fn username(&self) -> &str {
+        &self.username
+    }
+
+    /// Whether a person administers a group (its creator or an administrator), by
+    /// `getChatAdministrators`, remembered for a minute. When Telegram cannot say, no.
+    async fn is_admin(&self, chat: ChatId, user: &str) -> bool {
+        let Ok(user) = user.parse::<u64>().map(UserId) else {
+            return false;
+        };
+        let cached = self.admins.lock().ok().and_then(|admins| {
+            admins
+                .get(&chat)
+                .filter(|(at, _)| at.elapsed() < ADMINS_TTL)
+                .map(|(_, ids)| ids.contains(&user))
+        });
+        if let Some(known) = cached {
+            return known;
+        }
+        match self.client.get_chat_administrators(chat).await {
+            Ok(members) => {
+                let ids: Vec<UserId> = members.iter().map(|m| m.user.id).collect();
+                let admin = ids.contains(&user);
+                if let Ok(mut admins) = self.admins.lock() {
+                    admins.insert(chat, (Instant::now(), ids));
+                }
+                admin
+            }
+            Err(error) => {
+                tracing::warn!(%error, chat = chat.0, "cannot read the group's administrators");
+                false
+            }
+        }
+    }
+}

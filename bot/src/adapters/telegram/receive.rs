@@ -1,0 +1,476 @@
+//! Receiving updates: long polling or the webhook route, and lanes.
+//!
+//! Updates of one chat are handled in the order Telegram sent them, each after the one before
+//! has been answered; updates of different chats are handled concurrently. An update is
+//! acknowledged to Telegram only once it has been handled (polling: the next `getUpdates`
+//! offset passes it only then; webhook: the HTTP answer is sent only then), so an update the
+//! bot did not finish (a crash, or one still queued at shutdown) is delivered again, and the
+//! request key makes that harmless.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::http::{HeaderMap, StatusCode};
+use teloxide::RequestError;
+use teloxide::payloads::{GetUpdatesSetters, SetWebhookSetters};
+use teloxide::prelude::*;
+use teloxide::types::{AllowedUpdate, ChatId, Update, UpdateKind};
+use tokio::sync::{Notify, mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use super::translate::{Incoming, translate};
+use super::{Mode, Telegram};
+
+/// The long-poll timeout of `getUpdates`, in seconds.
+const POLL_TIMEOUT: u32 = 25;
+
+/// How long a poller that has been working goes on trying through 409 Conflicts before it
+/// gives up (another process polls with the same token).
+const CONFLICT_PATIENCE: Duration = Duration::from_secs(30);
+
+/// The update kinds the bot asks for: commands and button presses (and the service
+/// messages of a group's migration, which are messages).
+fn allowed_updates() -> Vec<AllowedUpdate> {
+    vec![AllowedUpdate::Message, AllowedUpdate::CallbackQuery]
+}
+
+/// The header Telegram sends the webhook secret in.
+pub const SECRET_HEADER: &str = "x-telegram-bot-api-secret-token";
+
+/// What is said when another process polls with the same token.
+pub fn conflict_message() -> &'static str {
+    "another process is already taking this bot's updates by long polling (Telegram answered \
+     409 Conflict). Stop the other process, or run every instance in webhook mode \
+     (TELEGRAM_WEBHOOK_URL)."
+}
+
+/// Why receiving stopped before it was asked to.
+#[derive(Debug, thiserror::Error)]
+pub enum ReceiveError {
+    /// Another process polls with this token.
+    #[error("{}", conflict_message())]
+    Conflict,
+    /// Telegram refused the token or the webhook.
+    #[error("Telegram refused {what}: {source}")]
+    Refused {
+        /// What was asked.
+        what: &'static str,
+        /// What Telegram said.
+        source: RequestError,
+    },
+}
+
+/// One update waiting in its chat's lane, and who waits for it to be handled.
+struct Job {
+    update: Update,
+    done: Done,
+}
+
+/// Who learns that an update was handled.
+enum Done {
+    /// The webhook's request, which answers Telegram then.
+    Answer(oneshot::Sender<()>),
+    /// The poller's updates in hand: the update leaves them, so the offset may pass it.
+    Polled {
+        pending: Arc<Mutex<BTreeSet<i64>>>,
+        progress: Arc<Notify>,
+    },
+}
+
+impl Done {
+    fn handled(self, id: i64) {
+        match self {
+            Done::Answer(answer) => {
+                let _ = answer.send(());
+            }
+            Done::Polled { pending, progress } => {
+                if let Ok(mut pending) = pending.lock() {
+                    pending.remove(&id);
+                }
+                progress.notify_one();
+            }
+        }
+    }
+}
+
+/// The lanes of the chats: one worker task per chat with updates waiting.
+struct Lanes {
+    telegram: Arc<Telegram>,
+    lanes: Mutex<HashMap<ChatId, mpsc::UnboundedSender<Job>>>,
+    tracker: TaskTracker,
+    shutdown: CancellationToken,
+}
+
+impl Lanes {
+    /// Queues an update in its chat's lane; `done` learns when it was handled (not if it
+    /// was not: shutdown came first).
+    fn push(self: &Arc<Self>, update: Update, done: Done) {
+        let chat = lane_of(&update);
+        let mut job = Job { update, done };
+        let Ok(mut lanes) = self.lanes.lock() else {
+            return;
+        };
+        if let Some(lane) = lanes.get(&chat) {
+            match lane.send(job) {
+                Ok(()) => return,
+                Err(mpsc::error::SendError(back)) => job = back,
+            }
+        }
+        let (lane, queue) = mpsc::unbounded_channel();
+        if lane.send(job).is_ok() {
+            lanes.insert(chat, lane);
+            let this = Arc::clone(self);
+            self.tracker
+                .spawn(async move { this.work(chat, queue).await });
+        }
+    }
+
+    /// A chat's worker: handles its updates in order, and ends when none is waiting. At
+    /// shutdown it finishes the update in hand and leaves the rest unacknowledged.
+    async fn work(self: Arc<Self>, chat: ChatId, mut queue: mpsc::UnboundedReceiver<Job>) {
+        loop {
+            let job = match queue.try_recv() {
+                Ok(job) => job,
+                Err(mpsc::error::TryRecvError::Disconnected) => return,
+                Err(mpsc::error::TryRecvError::Empty) => {
+                    let Ok(mut lanes) = self.lanes.lock() else {
+                        return;
+                    };
+                    // Checked again under the lock, so that no job is pushed to a lane
+                    // that is going away.
+                    match queue.try_recv() {
+                        Ok(job) => job,
+                        Err(_) => {
+                            lanes.remove(&chat);
+                            return;
+                        }
+                    }
+                }
+            };
+            if self.shutdown.is_cancelled() {
+                // Not handled: not acknowledged; Telegram delivers it again.
+                continue;
+            }
+            let id = i64::from(job.update.id.0);
+            self.telegram.process(job.update).await;
+            job.done.handled(id);
+        }
+    }
+}
+
+/// The lane of an update: its chat (updates without one share lane 0).
+fn lane_of(update: &Update) -> ChatId {
+    match &update.kind {
+        UpdateKind::Message(message) => message.chat.id,
+        UpdateKind::CallbackQuery(query) => query
+            .message
+            .as_ref()
+            .map_or(ChatId(0), |message| message.chat().id),
+        _ => ChatId(0),
+    }
+}
+
+impl Telegram {
+    /// Handles one update: translated, given to the service, answered.
+    pub(super) async fn process(&self, update: Update) {
+        use tracing::Instrument;
+        let span = tracing::info_span!("telegram", update = update.id.0);
+        async {
+            match translate(&update, &self.username) {
+                Incoming::Request(mut request, origin) => {
+                    if !origin.private {
+                        request.moderator = self.is_admin(origin.chat, &request.actor.id).await;
+                    }
+                    let reply = match self.service.handle(&request).await {
+                        Ok(reply) => reply,
+                        // Logged by the service; the person is told.
+                        Err(error) => Some(error.reply_to(&request)),
+                    };
+                    match reply {
+                        Some(reply) => self.answer(&reply, &origin).await,
+                        None => {
+                            if let super::translate::Trigger::Button { query, .. } = &origin.trigger
+                            {
+                                self.ack(query, None).await;
+                            }
+                        }
+                    }
+                }
+                Incoming::Migrated { from, to } => self.migrated(from, to).await,
+                Incoming::Ignored => {
+                    // Every button press is answered, even one the bot cannot use.
+                    if let UpdateKind::CallbackQuery(query) = &update.kind {
+                        self.ack(&query.id.0, None).await;
+                    }
+                }
+            }
+        }
+        .instrument(span)
+        .await;
+    }
+
+    /// A group became a supergroup: its games, settings and wallets move with it.
+    pub(super) async fn migrated(&self, from: ChatId, to: ChatId) {
+        // Not yet: the store's move of a chat comes with the contract work.
+        tracing::warn!(
+            from = from.0,
+            to = to.0,
+            "a group became a supergroup; its games stay with the old id (not handled yet)"
+        );
+    }
+}
+
+/// Receives updates for one Telegram adapter until shut down.
+pub struct Receiver {
+    lanes: Arc<Lanes>,
+    mode: Mode,
+}
+
+impl std::fmt::Debug for Receiver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Receiver")
+            .field("mode", &self.mode)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Receiver {
+    /// A receiver for `telegram` in `mode`; `shutdown` stops it.
+    pub fn new(telegram: Arc<Telegram>, mode: Mode, shutdown: CancellationToken) -> Receiver {
+        Receiver {
+            lanes: Arc::new(Lanes {
+                telegram,
+                lanes: Mutex::new(HashMap::new()),
+                tracker: TaskTracker::new(),
+                shutdown,
+            }),
+            mode,
+        }
+    }
+
+    /// Tells Telegram how updates are to arrive: polling deletes any webhook; webhook mode
+    /// sets it, with its secret.
+    ///
+    /// # Errors
+    /// Telegram refused.
+    pub async fn register(&self) -> Result<(), ReceiveError> {
+        let client = &self.lanes.telegram.client;
+        match &self.mode {
+            Mode::Polling => {
+                client
+                    .delete_webhook()
+                    .await
+                    .map(|_| ())
+                    .map_err(|source| ReceiveError::Refused {
+                        what: "deleteWebhook",
+                        source,
+                    })
+            }
+            Mode::Webhook { url, secret } => client
+                .set_webhook(url.clone())
+                .secret_token(secret.expose())
+                .allowed_updates(allowed_updates())
+                .await
+                .map(|_| ())
+                .map_err(|source| ReceiveError::Refused {
+                    what: "setWebhook",
+                    source,
+                }),
+        }
+    }
+
+    /// The webhook route (`path`, handler) for the shared HTTP listener; `None` in polling
+    /// mode.
+    pub fn webhook_route(&self) -> Option<(String, axum::routing::MethodRouter)> {
+        let Mode::Webhook { url, secret } = &self.mode else {
+            return None;
+        };
+        let lanes = Arc::clone(&self.lanes);
+        let secret = secret.clone();
+        let handler = move |headers: HeaderMap, body: axum::body::Bytes| {
+            let lanes = Arc::clone(&lanes);
+            let secret = secret.clone();
+            async move { webhook(&lanes, secret.expose(), &headers, &body).await }
+        };
+        Some((url.path().to_string(), axum::routing::post(handler)))
+    }
+
+    /// Long polling until shutdown (returns `Ok`) or until polling cannot go on; then waits
+    /// for the updates in hand and acknowledges them.
+    ///
+    /// # Errors
+    /// Another process polls with this token, or Telegram refused the token.
+    pub async fn poll(&self) -> Result<(), ReceiveError> {
+        let result = self.poll_loop().await;
+        self.finish().await;
+        result
+    }
+
+    /// Stops taking updates and waits until those in hand are handled (webhook mode: the
+    /// route answers them). Polling does this itself.
+    pub async fn finish(&self) {
+        self.lanes.tracker.close();
+        self.lanes.tracker.wait().await;
+    }
+
+    async fn poll_loop(&self) -> Result<(), ReceiveError> {
+        let client = &self.lanes.telegram.client;
+        let shutdown = &self.lanes.shutdown;
+        // Updates received and not yet handled; the offset never passes them.
+        let pending: Arc<Mutex<BTreeSet<i64>>> = Arc::default();
+        let progress = Arc::new(Notify::new());
+        let mut next: i64 = 0;
+        let mut working_since: Option<Instant> = None;
+        let mut conflict_since: Option<Instant> = None;
+        let mut failures = 0_u32;
+        loop {
+            let offset = pending
+                .lock()
+                .ok()
+                .and_then(|p| p.first().copied())
+                .unwrap_or(next);
+            let request = client
+                .get_updates()
+                .offset(i32::try_from(offset).unwrap_or(i32::MAX))
+                .timeout(POLL_TIMEOUT)
+                .allowed_updates(allowed_updates());
+            let result = tokio::select! {
+                () = shutdown.cancelled() => break,
+                result = request.send() => result,
+            };
+            let updates = match result {
+                Ok(updates) => {
+                    working_since.get_or_insert_with(Instant::now);
+                    conflict_since = None;
+                    failures = 0;
+                    updates
+                }
+                Err(error) if is_conflict(&error) => {
+                    // A poller that never got an update through is the second one: it stops.
+                    // One that was working waits a while for the other to give up.
+                    let since = *conflict_since.get_or_insert_with(Instant::now);
+                    if working_since.is_none() || since.elapsed() > CONFLICT_PATIENCE {
+                        return Err(ReceiveError::Conflict);
+                    }
+                    tracing::warn!("{}", conflict_message());
+                    sleep_or_shutdown(shutdown, Duration::from_secs(1)).await;
+                    continue;
+                }
+                Err(error) if is_refusal(&error) => {
+                    return Err(ReceiveError::Refused {
+                        what: "getUpdates",
+                        source: error,
+                    });
+                }
+                Err(error) => {
+                    failures += 1;
+                    let wait = Duration::from_millis(500 * (1 << failures.min(6)));
+                    tracing::warn!(%error, wait_ms = wait.as_millis(), "getUpdates failed; trying again");
+                    sleep_or_shutdown(shutdown, wait).await;
+                    continue;
+                }
+            };
+            let mut fresh = 0;
+            for update in updates {
+                let id = i64::from(update.id.0);
+                if id < next {
+                    // Still in hand (not yet acknowledged): already queued.
+                    continue;
+                }
+                next = id + 1;
+                fresh += 1;
+                if let Ok(mut p) = pending.lock() {
+                    p.insert(id);
+                }
+                self.lanes.push(
+                    update,
+                    Done::Polled {
+                        pending: Arc::clone(&pending),
+                        progress: Arc::clone(&progress),
+                    },
+                );
+            }
+            if fresh == 0 && pending.lock().is_ok_and(|p| !p.is_empty()) {
+                // Telegram repeats the updates still in hand at once: wait for one to be
+                // handled instead of asking again and again.
+                tokio::select! {
+                    () = shutdown.cancelled() => break,
+                    () = progress.notified() => {}
+                    () = tokio::time::sleep(Duration::from_secs(1)) => {}
+                }
+            }
+        }
+        // Shutdown: the lanes finish what they hold; then the handled updates are confirmed.
+        self.finish().await;
+        let offset = pending
+            .lock()
+            .ok()
+            .and_then(|p| p.first().copied())
+            .unwrap_or(next);
+        if offset > 0 {
+            let confirm = client
+                .get_updates()
+                .offset(i32::try_from(offset).unwrap_or(i32::MAX))
+                .limit(1)
+                .timeout(0);
+            if let Err(error) = confirm.send().await {
+                tracing::warn!(%error, "cannot confirm the last updates; they will come again");
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The webhook: the secret checked first (401 without processing when missing or wrong), the
+/// update handled, then answered, so that Telegram delivers again what was not handled.
+async fn webhook(lanes: &Arc<Lanes>, secret: &str, headers: &HeaderMap, body: &[u8]) -> StatusCode {
+    let given = headers
+        .get(SECRET_HEADER)
+        .map(axum::http::HeaderValue::as_bytes);
+    if !given.is_some_and(|given| constant_time_eq(given, secret.as_bytes())) {
+        return StatusCode::UNAUTHORIZED;
+    }
+    if lanes.shutdown.is_cancelled() {
+        return StatusCode::SERVICE_UNAVAILABLE;
+    }
+    let update: Update = match serde_json::from_slice(body) {
+        Ok(update) => update,
+        Err(error) => {
+            tracing::warn!(%error, "webhook body is not an update");
+            return StatusCode::BAD_REQUEST;
+        }
+    };
+    let (answer, handled) = oneshot::channel();
+    lanes.push(update, Done::Answer(answer));
+    match handled.await {
+        Ok(()) => StatusCode::OK,
+        // Not handled (shutting down): Telegram sends it again.
+        Err(_) => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
+/// Compares secrets in time independent of where they differ.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0_u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn is_conflict(error: &RequestError) -> bool {
+    matches!(error, RequestError::Api(api) if api.to_string().starts_with("Conflict"))
+}
+
+/// The token is wrong (401) or the bot was deleted: polling cannot go on.
+fn is_refusal(error: &RequestError) -> bool {
+    matches!(error, RequestError::Api(api) if {
+        let text = api.to_string();
+        text.contains("Unauthorized") || text.contains("Not Found")
+    })
+}
+
+async fn sleep_or_shutdown(shutdown: &CancellationToken, wait: Duration) {
+    tokio::select! {
+        () = shutdown.cancelled() => {}
+        () = tokio::time::sleep(wait) => {}
+    }
+}

@@ -1,0 +1,430 @@
+//! A reply envelope as Telegram messages.
+//!
+//! - A reply to a button press is always answered with `answerCallbackQuery` first: a reply
+//!   for the presser alone that is only text becomes its toast (within 200 characters).
+//! - A reply for the person alone that Telegram cannot show privately (to a typed command in a
+//!   group, or one with buttons) is the documented fallback: a reply to the person's own
+//!   message (or the pressed one), deleted after a minute. In a private chat it is a plain
+//!   message.
+//! - [`Placement::UpdatePressed`]: the pressed message is edited (a typed command has none:
+//!   posted as new).
+//! - [`Placement::NewBoard`]: a new message (so the player to act is notified), its buttons on
+//!   it; the buttons of the game's previous board, and of the pressed message, are taken off;
+//!   the service is told the new board's message id.
+//! - A picture is sent with `sendPhoto`, the text as its caption when it fits 1,024
+//!   characters, else in its own messages after it; text beyond 4,096 characters is cut into
+//!   several messages between lines. Buttons go on the last message.
+
+use std::time::Duration;
+
+use teloxide::RequestError;
+use teloxide::payloads::{
+    AnswerCallbackQuerySetters, EditMessageCaptionSetters, EditMessageTextSetters,
+    SendMessageSetters, SendPhotoSetters,
+};
+use teloxide::prelude::*;
+use teloxide::types::{
+    CallbackQueryId, ChatId, InlineKeyboardButton, InlineKeyboardMarkup, InputFile,
+    LinkPreviewOptions, MessageId, ParseMode, ReplyParameters, ThreadId,
+};
+
+use super::Telegram;
+use super::html::{self, CAPTION_LIMIT, MESSAGE_LIMIT};
+use super::translate::{Origin, Trigger, parse_chat_key};
+use crate::outbox::{Deliver, Delivered, DeliveryError};
+use crate::service::{Audience, Placement, Reply};
+use crate::store::OutboxRow;
+
+/// How long the fallback for a private reply stays in a group.
+const PRIVATE_REPLY_LIFETIME: Duration = Duration::from_secs(60);
+
+/// How often a direct reply is tried when the network fails.
+const ATTEMPTS: u32 = 3;
+
+/// Where a message goes.
+#[derive(Debug, Clone, Copy)]
+struct Target {
+    chat: ChatId,
+    thread: Option<ThreadId>,
+    reply_to: Option<MessageId>,
+}
+
+/// Why Telegram did not take a message.
+#[derive(Debug)]
+pub(super) enum SendError {
+    /// The bot was blocked, kicked, or the chat is gone.
+    Gone(String),
+    /// The group became a supergroup with this id.
+    Migrated(ChatId),
+    /// A passing failure: try again, after `after` if Telegram said.
+    Retry {
+        after: Option<Duration>,
+        reason: String,
+    },
+    /// Telegram refused the message itself; sending it again would not help.
+    Refused(String),
+}
+
+fn classify(error: RequestError) -> SendError {
+    match error {
+        RequestError::MigrateToChatId(to) => SendError::Migrated(to),
+        RequestError::RetryAfter(after) => SendError::Retry {
+            after: Some(after.duration()),
+            reason: "Telegram asked to slow down (429)".into(),
+        },
+        RequestError::Network(error) => SendError::Retry {
+            after: None,
+            reason: format!("network: {error}"),
+        },
+        RequestError::Io(error) => SendError::Retry {
+            after: None,
+            reason: format!("i/o: {error}"),
+        },
+        RequestError::InvalidJson { source, .. } => SendError::Retry {
+            after: None,
+            reason: format!("unreadable answer from Telegram: {source}"),
+        },
+        RequestError::Api(error) => {
+            let text = error.to_string();
+            if text.starts_with("Forbidden")
+                || text.contains("bot was kicked")
+                || text.contains("chat not found")
+            {
+                SendError::Gone(text)
+            } else if text.contains("Too Many Requests") || text.starts_with("Internal") {
+                SendError::Retry {
+                    after: None,
+                    reason: text,
+                }
+            } else {
+                SendError::Refused(text)
+            }
+        }
+    }
+}
+
+/// Whether an edit failed only because nothing changed (or the message is gone already):
+/// not an error.
+fn harmless(error: &RequestError) -> bool {
+    matches!(error, RequestError::Api(api) if {
+        let text = api.to_string();
+        text.contains("message is not modified") || text.contains("message to edit not found")
+            || text.contains("message to delete not found")
+    })
+}
+
+fn keyboard(reply: &Reply) -> Option<InlineKeyboardMarkup> {
+    if reply.buttons.is_empty() {
+        return None;
+    }
+    Some(InlineKeyboardMarkup::new(reply.buttons.iter().map(|row| {
+        row.iter()
+            .map(|b| InlineKeyboardButton::callback(b.label.clone(), b.data.clone()))
+            .collect::<Vec<_>>()
+    })))
+}
+
+fn no_preview() -> LinkPreviewOptions {
+    LinkPreviewOptions {
+        is_disabled: true,
+        url: None,
+        prefer_small_media: false,
+        prefer_large_media: false,
+        show_above_text: false,
+    }
+}
+
+fn message_id(text: &str) -> Option<MessageId> {
+    text.parse().ok().map(MessageId)
+}
+
+impl Telegram {
+    /// Answers a request as its origin asks.
+    pub(super) async fn answer(&self, reply: &Reply, origin: &Origin) {
+        let target = Target {
+            chat: origin.chat,
+            thread: origin.thread,
+            reply_to: None,
+        };
+        match &origin.trigger {
+            Trigger::Button {
+                query,
+                message,
+                photo,
+            } => {
+                if reply.audience == Audience::Actor && reply.buttons.is_empty() {
+                    self.ack(query, Some(html::toast(reply))).await;
+                    return;
+                }
+                self.ack(query, None).await;
+                if reply.audience == Audience::Actor && !origin.private {
+                    self.post_private(
+                        reply,
+                        Target {
+                            reply_to: *message,
+                            ..target
+                        },
+                    )
+                    .await;
+                    return;
+                }
+                match (reply.placement, message) {
+                    (Placement::UpdatePressed, Some(pressed)) if reply.picture.is_none() => {
+                        self.edit(reply, target.chat, *pressed, *photo).await;
+                    }
+                    _ => {
+                        let posted = self.post_retrying(reply, target).await;
+                        if reply.placement == Placement::NewBoard
+                            && let Some(pressed) = message
+                            && reply.previous_board.as_deref().and_then(message_id)
+                                != Some(*pressed)
+                        {
+                            self.take_buttons_off(target.chat, *pressed).await;
+                        }
+                        self.after_post(reply, target.chat, posted).await;
+                    }
+                }
+            }
+            Trigger::Message(id) => {
+                if reply.audience == Audience::Actor && !origin.private {
+                    self.post_private(
+                        reply,
+                        Target {
+                            reply_to: Some(*id),
+                            ..target
+                        },
+                    )
+                    .await;
+                    return;
+                }
+                let posted = self.post_retrying(reply, target).await;
+                self.after_post(reply, target.chat, posted).await;
+            }
+        }
+    }
+
+    /// After a message is posted: a new board takes the buttons off the game's previous board,
+    /// and the service learns the new board's message id.
+    async fn after_post(&self, reply: &Reply, chat: ChatId, posted: Option<MessageId>) {
+        if reply.placement != Placement::NewBoard {
+            return;
+        }
+        if let Some(previous) = reply.previous_board.as_deref().and_then(message_id) {
+            self.take_buttons_off(chat, previous).await;
+        }
+        if let (Some(game), Some(posted)) = (reply.game, posted)
+            && let Err(error) = self.service.board_posted(game, &posted.0.to_string()).await
+        {
+            tracing::warn!(error = %crate::service::error_chain(&error), "cannot record the board");
+        }
+    }
+
+    /// Answers a callback query, with a toast if there is text.
+    pub(super) async fn ack(&self, query: &str, text: Option<String>) {
+        let mut request = self
+            .client
+            .answer_callback_query(CallbackQueryId(query.to_string()));
+        if let Some(text) = text.filter(|t| !t.is_empty()) {
+            request = request.text(text);
+        }
+        if let Err(error) = request.await {
+            tracing::warn!(%error, "cannot answer a callback query");
+        }
+    }
+
+    /// The fallback for a reply meant for one person in a group: a reply to their message,
+    /// deleted after a minute.
+    async fn post_private(&self, reply: &Reply, target: Target) {
+        let Some(posted) = self.post_retrying(reply, target).await else {
+            return;
+        };
+        let client = self.client.clone();
+        let chat = target.chat;
+        tokio::spawn(async move {
+            tokio::time::sleep(PRIVATE_REPLY_LIFETIME).await;
+            if let Err(error) = client.delete_message(chat, posted).await
+                && !harmless(&error)
+            {
+                tracing::debug!(%error, "cannot delete a private reply");
+            }
+        });
+    }
+
+    /// Edits the pressed message to read as the reply (its text or caption and its buttons).
+    async fn edit(&self, reply: &Reply, chat: ChatId, message: MessageId, photo: bool) {
+        let markup =
+            keyboard(reply).unwrap_or_else(|| InlineKeyboardMarkup::new(Vec::<Vec<_>>::new()));
+        let result = if photo {
+            let caption = html::chunks(reply, CAPTION_LIMIT).into_iter().next();
+            let mut request = self
+                .client
+                .edit_message_caption(chat, message)
+                .parse_mode(ParseMode::Html)
+                .reply_markup(markup);
+            if let Some(caption) = caption {
+                request = request.caption(caption);
+            }
+            request.await.map(|_| ())
+        } else {
+            let text = html::chunks(reply, MESSAGE_LIMIT)
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| "…".into());
+            self.client
+                .edit_message_text(chat, message, text)
+                .parse_mode(ParseMode::Html)
+                .link_preview_options(no_preview())
+                .reply_markup(markup)
+                .await
+                .map(|_| ())
+        };
+        if let Err(error) = result
+            && !harmless(&error)
+        {
+            tracing::warn!(%error, "cannot edit the pressed message; posting the reply instead");
+            let target = Target {
+                chat,
+                thread: None,
+                reply_to: Some(message),
+            };
+            self.post_retrying(reply, target).await;
+        }
+    }
+
+    /// Takes the buttons off a message (an old board).
+    async fn take_buttons_off(&self, chat: ChatId, message: MessageId) {
+        if let Err(error) = self.client.edit_message_reply_markup(chat, message).await
+            && !harmless(&error)
+        {
+            tracing::debug!(%error, "cannot take the buttons off an old message");
+        }
+    }
+
+    /// Posts a reply, trying again a few times when the network fails; gives up (logged)
+    /// otherwise. Telegram's 429s are retried by the throttle.
+    async fn post_retrying(&self, reply: &Reply, target: Target) -> Option<MessageId> {
+        let mut wait = Duration::from_millis(500);
+        for attempt in 1..=ATTEMPTS {
+            match self.post(reply, target).await {
+                Ok(posted) => return posted,
+                Err(SendError::Retry { after, reason }) if attempt < ATTEMPTS => {
+                    tracing::warn!(%reason, attempt, "sending failed; trying again");
+                    tokio::time::sleep(after.unwrap_or(wait)).await;
+                    wait *= 2;
+                }
+                Err(error) => {
+                    tracing::warn!(?error, "cannot send a reply");
+                    return None;
+                }
+            }
+        }
+        None
+    }
+
+    /// Posts a reply as new messages; the id of the message that carries the buttons (the
+    /// last one).
+    async fn post(&self, reply: &Reply, target: Target) -> Result<Option<MessageId>, SendError> {
+        let mut texts = html::chunks(reply, MESSAGE_LIMIT);
+        let mut last = None;
+        if let Some(png) = &reply.picture {
+            let caption = html::chunks(reply, CAPTION_LIMIT);
+            let caption = if caption.len() == 1 {
+                texts.clear();
+                caption.into_iter().next()
+            } else {
+                None
+            };
+            let mut request = self
+                .client
+                .send_photo(
+                    target.chat,
+                    InputFile::memory(png.clone()).file_name("board.png"),
+                )
+                .parse_mode(ParseMode::Html);
+            if let Some(caption) = caption {
+                request = request.caption(caption);
+            }
+            if let Some(thread) = target.thread {
+                request = request.message_thread_id(thread);
+            }
+            if let Some(to) = target.reply_to {
+                request = request
+                    .reply_parameters(ReplyParameters::new(to).allow_sending_without_reply());
+            }
+            if texts.is_empty()
+                && let Some(markup) = keyboard(reply)
+            {
+                request = request.reply_markup(markup);
+            }
+            last = Some(request.await.map_err(classify)?.id);
+        }
+        let count = texts.len();
+        for (i, text) in texts.into_iter().enumerate() {
+            let mut request = self
+                .client
+                .send_message(target.chat, text)
+                .parse_mode(ParseMode::Html)
+                .link_preview_options(no_preview());
+            if let Some(thread) = target.thread {
+                request = request.message_thread_id(thread);
+            }
+            if let Some(to) = target.reply_to.filter(|_| last.is_none()) {
+                request = request
+                    .reply_parameters(ReplyParameters::new(to).allow_sending_without_reply());
+            }
+            if i + 1 == count
+                && let Some(markup) = keyboard(reply)
+            {
+                request = request.reply_markup(markup);
+            }
+            last = Some(request.await.map_err(classify)?.id);
+        }
+        Ok(last)
+    }
+}
+
+impl Deliver for Telegram {
+    async fn deliver(&self, row: &OutboxRow) -> Result<Delivered, DeliveryError> {
+        let reply =
+            self.service
+                .render_outbox(row)
+                .await
+                .map_err(|error| DeliveryError::Retry {
+                    after: None,
+                    reason: crate::service::error_chain(&error),
+                })?;
+        let Some(reply) = reply else {
+            return Err(DeliveryError::Drop {
+                reason: "no longer applies".into(),
+            });
+        };
+        let Some((chat, thread)) = parse_chat_key(&row.platform_chat_id) else {
+            return Err(DeliveryError::Drop {
+                reason: format!("not a Telegram chat id: {}", row.platform_chat_id),
+            });
+        };
+        let target = Target {
+            chat,
+            thread,
+            reply_to: None,
+        };
+        match self.post(&reply, target).await {
+            Ok(posted) => {
+                self.after_post(&reply, chat, posted).await;
+                Ok(Delivered {
+                    message_id: posted.map(|id| id.0.to_string()),
+                })
+            }
+            Err(SendError::Gone(reason)) => Err(DeliveryError::Gone { reason }),
+            Err(SendError::Retry { after, reason }) => Err(DeliveryError::Retry { after, reason }),
+            Err(SendError::Migrated(to)) => {
+                self.migrated(chat, to).await;
+                Err(DeliveryError::Retry {
+                    after: Some(Duration::ZERO),
+                    reason: format!("the group became the supergroup {}", to.0),
+                })
+            }
+            Err(SendError::Refused(reason)) => Err(DeliveryError::Drop { reason }),
+        }
+    }
+}

@@ -1,0 +1,393 @@
+//! `tabula run`: the long-running bot. It starts every chat platform whose credentials are
+//! set, the outbox dispatcher and the scheduler, on one store and one [`Service`], and one HTTP
+//! listener for webhooks when a platform needs it. SIGTERM or Ctrl-C stops it: receivers stop
+//! taking updates, the updates in hand are finished, the dispatcher finishes the rows it
+//! holds, the pool closes; then it returns. Nothing lives only in memory: what was not
+//! finished is delivered again by the platform or the outbox.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::adapters::telegram::{self, Mode, Receiver, Secret, Telegram, TelegramSettings};
+use crate::outbox::{DispatchSettings, Dispatcher};
+use crate::service::{Dice, Service};
+use crate::store::{DatabaseUrl, Platform, Store};
+
+/// The settings of `tabula run`, each also an environment variable (read from `.env` too).
+#[derive(Debug, Clone, clap::Args)]
+pub struct RunArgs {
+    /// The database: a SQLite file (sqlite://tabula.db, the default) or a PostgreSQL URL.
+    #[arg(long = "database", env = "DATABASE_URL", default_value = DatabaseUrl::DEFAULT, hide_env_values = true)]
+    pub database: String,
+    /// Telegram: the bot token from @BotFather. Telegram is started when it is set.
+    #[arg(long, env = "TELEGRAM_BOT_TOKEN", hide_env_values = true)]
+    pub telegram_bot_token: Option<String>,
+    /// Telegram: the Bot API's base URL, for a local Bot API server (default: Telegram's).
+    #[arg(long, env = "TELEGRAM_API_URL")]
+    pub telegram_api_url: Option<String>,
+    /// Telegram: the public HTTPS URL of the webhook (behind a TLS reverse proxy that forwards
+    /// to TABULA_LISTEN). Unset: long polling.
+    #[arg(long, env = "TELEGRAM_WEBHOOK_URL")]
+    pub telegram_webhook_url: Option<String>,
+    /// Telegram: the webhook's secret token (1-256 of A-Z a-z 0-9 _ -), required with
+    /// TELEGRAM_WEBHOOK_URL; requests without it are answered 401.
+    #[arg(long, env = "TELEGRAM_WEBHOOK_SECRET", hide_env_values = true)]
+    pub telegram_webhook_secret: Option<String>,
+    /// Telegram: messages per second in one chat (Telegram's limit: about 1).
+    #[arg(long, env = "TELEGRAM_CHAT_MESSAGES_PER_SECOND", default_value_t = 1)]
+    pub telegram_chat_messages_per_second: u32,
+    /// Telegram: messages per minute in one group (Telegram's limit: 20).
+    #[arg(long, env = "TELEGRAM_GROUP_MESSAGES_PER_MINUTE", default_value_t = 20)]
+    pub telegram_group_messages_per_minute: u32,
+    /// Telegram: messages per second in all chats together (Telegram's limit: 30).
+    #[arg(long, env = "TELEGRAM_MESSAGES_PER_SECOND", default_value_t = 30)]
+    pub telegram_messages_per_second: u32,
+    /// Where the HTTP listener for webhooks listens (host:port).
+    #[arg(long, env = "TABULA_LISTEN", default_value = "0.0.0.0:8080")]
+    pub listen: String,
+    /// How often the scheduler looks for reminders, time-outs and expired challenges, in
+    /// seconds.
+    #[arg(long, env = "TABULA_SCHEDULER_SECONDS", default_value_t = 30)]
+    pub scheduler_seconds: u64,
+}
+
+/// Why `tabula run` could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A setting is missing or wrong: exit status 2.
+    #[error("{0}")]
+    Settings(String),
+    /// Something failed while starting or running.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// The settings, checked.
+#[derive(Debug)]
+struct Checked {
+    database: DatabaseUrl,
+    telegram: Option<TelegramSettings>,
+    listen: String,
+    scheduler: Duration,
+}
+
+/// An optional setting: unset and empty are the same.
+fn given(value: Option<&String>) -> Option<&str> {
+    value.map(|v| v.trim()).filter(|v| !v.is_empty())
+}
+
+fn check(args: &RunArgs) -> Result<Checked, RunError> {
+    let database = match given(Some(&args.database)) {
+        None => DatabaseUrl::default(),
+        Some(url) => url.parse().map_err(|error| {
+            RunError::Settings(format!(
+                "DATABASE_URL: {error} (sqlite://FILE or postgres://...)"
+            ))
+        })?,
+    };
+    let telegram = match given(args.telegram_bot_token.as_ref()) {
+        None => None,
+        Some(token) => Some(telegram_settings(args, token)?),
+    };
+    if telegram.is_none() {
+        return Err(RunError::Settings(
+            "no chat platform is configured: set TELEGRAM_BOT_TOKEN (a Telegram bot token from \
+             @BotFather), in the environment or in .env; see `tabula run --help` and \
+             .env.example"
+                .into(),
+        ));
+    }
+    if args.scheduler_seconds == 0 {
+        return Err(RunError::Settings(
+            "TABULA_SCHEDULER_SECONDS must be at least 1".into(),
+        ));
+    }
+    Ok(Checked {
+        database,
+        telegram,
+        listen: args.listen.clone(),
+        scheduler: Duration::from_secs(args.scheduler_seconds),
+    })
+}
+
+fn telegram_settings(args: &RunArgs, token: &str) -> Result<TelegramSettings, RunError> {
+    let url = |name: &str, value: &str| {
+        url::Url::parse(value)
+            .map_err(|error| RunError::Settings(format!("{name}: not a URL ({error}): {value}")))
+    };
+    let api_url = given(args.telegram_api_url.as_ref())
+        .map(|value| url("TELEGRAM_API_URL", value))
+        .transpose()?;
+    let mode = match given(args.telegram_webhook_url.as_ref()) {
+        None => Mode::Polling,
+        Some(value) => {
+            let webhook = url("TELEGRAM_WEBHOOK_URL", value)?;
+            let Some(secret) = given(args.telegram_webhook_secret.as_ref()) else {
+                return Err(RunError::Settings(
+                    "TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL (1-256 of \
+                     A-Z a-z 0-9 _ -): Telegram sends it with every update, and requests \
+                     without it are refused"
+                        .into(),
+                ));
+            };
+            if secret.len() > 256
+                || !secret
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            {
+                return Err(RunError::Settings(
+                    "TELEGRAM_WEBHOOK_SECRET must be 1-256 of A-Z a-z 0-9 _ -".into(),
+                ));
+            }
+            Mode::Webhook {
+                url: webhook,
+                secret: Secret::new(secret),
+            }
+        }
+    };
+    let limits = telegram::Limits {
+        messages_per_sec_chat: args.telegram_chat_messages_per_second.max(1),
+        messages_per_min_chat: args.telegram_group_messages_per_minute.max(1),
+        messages_per_min_channel_or_supergroup: args.telegram_group_messages_per_minute.max(1),
+        messages_per_sec_overall: args.telegram_messages_per_second.max(1),
+    };
+    Ok(TelegramSettings {
+        token: Secret::new(token),
+        api_url,
+        mode,
+        limits,
+    })
+}
+
+/// The database, described without secrets: backend, and host and database or file.
+fn describe(url: &DatabaseUrl) -> String {
+    let raw = url.expose_secret();
+    let rest = raw.split_once("://").map_or(raw, |(_, rest)| rest);
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+    let rest = rest.split('?').next().unwrap_or(rest);
+    match url.backend() {
+        Ok(backend) => format!("{backend} {rest}"),
+        Err(_) => "an unknown database".into(),
+    }
+}
+
+/// The outbox's pace per Telegram chat from the limits: one message per 1/(per second) and
+/// per 60/(per minute) seconds, whichever is slower.
+fn telegram_pace(limits: &telegram::Limits) -> Duration {
+    let per_second = Duration::from_secs(1) / limits.messages_per_sec_chat.max(1);
+    let per_minute = Duration::from_secs(60) / limits.messages_per_min_chat.max(1);
+    per_second.max(per_minute)
+}
+
+/// Runs the bot until SIGTERM or Ctrl-C.
+///
+/// # Errors
+/// [`RunError::Settings`] for missing or wrong settings (before anything starts);
+/// [`RunError::Failed`] when the database or a platform cannot be reached at start, or a
+/// receiver cannot go on (another process polls with the same Telegram token).
+pub async fn run(args: &RunArgs) -> Result<(), RunError> {
+    let checked = check(args)?;
+    let shutdown = CancellationToken::new();
+    spawn_signal_handler(shutdown.clone());
+    let store = Store::connect(&checked.database).await.map_err(|error| {
+        RunError::Failed(format!(
+            "cannot open the database ({}): {}",
+            describe(&checked.database),
+            crate::service::error_chain(&error)
+        ))
+    })?;
+    let service = Arc::new(Service::new(store.clone(), Dice::Os));
+    let result = run_platforms(&checked, &service, &shutdown).await;
+    shutdown.cancel();
+    store.close().await;
+    result
+}
+
+async fn run_platforms(
+    checked: &Checked,
+    service: &Arc<Service>,
+    shutdown: &CancellationToken,
+) -> Result<(), RunError> {
+    let mut dispatch = DispatchSettings::default();
+    let mut builder = Dispatcher::builder();
+    let mut receivers = Vec::new();
+    let mut router = axum::Router::new();
+    let mut routes = 0;
+    let mut platforms = Vec::new();
+    if let Some(settings) = &checked.telegram {
+        let telegram = Telegram::connect(settings, Arc::clone(service))
+            .await
+            .map(Arc::new)
+            .map_err(|error| RunError::Failed(error.to_string()))?;
+        let receiver = Receiver::new(
+            Arc::clone(&telegram),
+            settings.mode.clone(),
+            shutdown.clone(),
+        );
+        receiver
+            .register()
+            .await
+            .map_err(|error| RunError::Failed(error.to_string()))?;
+        if let Some((path, route)) = receiver.webhook_route() {
+            router = router.route(&path, route);
+            routes += 1;
+            platforms.push(format!(
+                "Telegram @{} (webhook {path})",
+                telegram.username()
+            ));
+        } else {
+            platforms.push(format!("Telegram @{} (long polling)", telegram.username()));
+        }
+        dispatch
+            .pace
+            .insert(Platform::Telegram, telegram_pace(&settings.limits));
+        builder = builder.deliver(Platform::Telegram, Arc::clone(&telegram));
+        receivers.push(receiver);
+    }
+    let listener = if routes > 0 {
+        Some(
+            tokio::net::TcpListener::bind(&checked.listen)
+                .await
+                .map_err(|error| {
+                    RunError::Failed(format!(
+                        "cannot listen on TABULA_LISTEN={}: {error}",
+                        checked.listen
+                    ))
+                })?,
+        )
+    } else {
+        None
+    };
+    tracing::info!(
+        "tabula run: {}; database {}{}",
+        platforms.join(", "),
+        describe(&checked.database),
+        listener
+            .as_ref()
+            .and_then(|l| l.local_addr().ok())
+            .map_or(String::new(), |addr| format!("; listening on {addr}"))
+    );
+    let dispatcher = builder.settings(dispatch).build(service.store().clone());
+    let mut tasks = tokio::task::JoinSet::new();
+    {
+        let shutdown = shutdown.clone();
+        tasks.spawn(async move {
+            dispatcher.run(shutdown.cancelled()).await;
+            Ok(())
+        });
+    }
+    {
+        let shutdown = shutdown.clone();
+        let service = Arc::clone(service);
+        let period = checked.scheduler;
+        tasks.spawn(async move {
+            schedule(&service, period, &shutdown).await;
+            Ok(())
+        });
+    }
+    if let Some(listener) = listener {
+        let shutdown = shutdown.clone();
+        tasks.spawn(async move {
+            axum::serve(listener, router)
+                .with_graceful_shutdown(shutdown.cancelled_owned())
+                .await
+                .map_err(|error| RunError::Failed(format!("the HTTP listener failed: {error}")))
+        });
+    }
+    for receiver in receivers {
+        let shutdown = shutdown.clone();
+        tasks.spawn(async move {
+            let result = if receiver.webhook_route().is_some() {
+                shutdown.cancelled().await;
+                receiver.finish().await;
+                Ok(())
+            } else {
+                receiver
+                    .poll()
+                    .await
+                    .map_err(|error| RunError::Failed(error.to_string()))
+            };
+            // One receiver that cannot go on stops the whole bot.
+            shutdown.cancel();
+            result
+        });
+    }
+    let mut result = Ok(());
+    while let Some(done) = tasks.join_next().await {
+        let outcome =
+            done.unwrap_or_else(|error| Err(RunError::Failed(format!("a task failed: {error}"))));
+        if let Err(error) = outcome {
+            shutdown.cancel();
+            if result.is_ok() {
+                result = Err(error);
+            }
+        }
+    }
+    result
+}
+
+/// The scheduler: every `period`, reminders, time-outs and expiries are claimed and written to
+/// the outbox (which the dispatcher delivers).
+async fn schedule(service: &Service, period: Duration, shutdown: &CancellationToken) {
+    let mut interval = tokio::time::interval(period);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            _ = interval.tick() => {}
+        }
+        if let Err(error) = service.schedule().await {
+            tracing::error!(error = %crate::service::error_chain(&error), "scheduler failed; trying again at the next tick");
+        }
+    }
+}
+
+/// Cancels `shutdown` on SIGTERM or Ctrl-C.
+fn spawn_signal_handler(shutdown: CancellationToken) {
+    tokio::spawn(async move {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            match signal(SignalKind::terminate()) {
+                Ok(mut term) => {
+                    tokio::select! {
+                        _ = term.recv() => {}
+                        _ = tokio::signal::ctrl_c() => {}
+                    }
+                }
+                Err(_) => {
+                    let _ = tokio::signal::ctrl_c().await;
+                }
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+        tracing::info!("stopping: finishing the updates in hand");
+        shutdown.cancel();
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn database_is_described_without_its_password() {
+        let url = DatabaseUrl::new("postgres://bot:s3cret@db.example:5432/tabula?sslmode=require");
+        let text = describe(&url);
+        assert!(!text.contains("s3cret"), "{text}");
+        assert!(text.ends_with("db.example:5432/tabula"), "{text}");
+    }
+
+    #[test]
+    fn the_outbox_paces_telegram_by_the_slower_limit() {
+        assert_eq!(
+            telegram_pace(&telegram::documented_limits()),
+            Duration::from_secs(3)
+        );
+    }
+}
