@@ -51,6 +51,13 @@ pub struct RunArgs {
     /// seconds.
     #[arg(long, env = "TABULA_SCHEDULER_SECONDS", default_value_t = 30)]
     pub scheduler_seconds: u64,
+    /// How long a challenge waits for an answer before it expires, in seconds.
+    #[arg(long, env = "TABULA_CHALLENGE_SECONDS", default_value_t = 900)]
+    pub challenge_seconds: u64,
+    /// How long an outbox message taken for delivery is held before another process (or this
+    /// one after a crash) may deliver it, in seconds.
+    #[arg(long, env = "TABULA_OUTBOX_LEASE_SECONDS", default_value_t = 60)]
+    pub outbox_lease_seconds: u64,
 }
 
 /// Why `tabula run` could not start or stopped.
@@ -71,6 +78,8 @@ struct Checked {
     telegram: Option<TelegramSettings>,
     listen: String,
     scheduler: Duration,
+    challenge_ttl: Duration,
+    lease: Duration,
 }
 
 /// An optional setting: unset and empty are the same.
@@ -99,16 +108,22 @@ fn check(args: &RunArgs) -> Result<Checked, RunError> {
                 .into(),
         ));
     }
-    if args.scheduler_seconds == 0 {
-        return Err(RunError::Settings(
-            "TABULA_SCHEDULER_SECONDS must be at least 1".into(),
-        ));
+    for (name, value) in [
+        ("TABULA_SCHEDULER_SECONDS", args.scheduler_seconds),
+        ("TABULA_CHALLENGE_SECONDS", args.challenge_seconds),
+        ("TABULA_OUTBOX_LEASE_SECONDS", args.outbox_lease_seconds),
+    ] {
+        if value == 0 {
+            return Err(RunError::Settings(format!("{name} must be at least 1")));
+        }
     }
     Ok(Checked {
         database,
         telegram,
         listen: args.listen.clone(),
         scheduler: Duration::from_secs(args.scheduler_seconds),
+        challenge_ttl: Duration::from_secs(args.challenge_seconds),
+        lease: Duration::from_secs(args.outbox_lease_seconds),
     })
 }
 
@@ -198,7 +213,8 @@ pub async fn run(args: &RunArgs) -> Result<(), RunError> {
             crate::service::error_chain(&error)
         ))
     })?;
-    let service = Arc::new(Service::new(store.clone(), Dice::Os));
+    let service =
+        Arc::new(Service::new(store.clone(), Dice::Os).with_challenge_ttl(checked.challenge_ttl));
     let result = run_platforms(&checked, &service, &shutdown).await;
     shutdown.cancel();
     store.close().await;
@@ -210,7 +226,10 @@ async fn run_platforms(
     service: &Arc<Service>,
     shutdown: &CancellationToken,
 ) -> Result<(), RunError> {
-    let mut dispatch = DispatchSettings::default();
+    let mut dispatch = DispatchSettings {
+        lease: checked.lease,
+        ..DispatchSettings::default()
+    };
     let mut builder = Dispatcher::builder();
     let mut receivers = Vec::new();
     let mut router = axum::Router::new();

@@ -1,0 +1,204 @@
+//! The real `tabula` binary as a user starts it: `tabula run` with environment variables, in
+//! a folder of its own (so no `.env` of the developer's is read), its standard error kept for
+//! the test to read, stopped by SIGTERM or killed with `kill -9`.
+
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::io::AsyncBufReadExt;
+use tokio::process::{Child, Command};
+
+/// The variables `tabula run` reads; a started process gets only those the test sets.
+const SETTINGS: [&str; 15] = [
+    "DATABASE_URL",
+    "TELEGRAM_BOT_TOKEN",
+    "TELEGRAM_API_URL",
+    "TELEGRAM_WEBHOOK_URL",
+    "TELEGRAM_WEBHOOK_SECRET",
+    "TELEGRAM_CHAT_MESSAGES_PER_SECOND",
+    "TELEGRAM_GROUP_MESSAGES_PER_MINUTE",
+    "TELEGRAM_MESSAGES_PER_SECOND",
+    "TABULA_LISTEN",
+    "TABULA_SCHEDULER_SECONDS",
+    "TABULA_CHALLENGE_SECONDS",
+    "TABULA_OUTBOX_LEASE_SECONDS",
+    "TABULA_LOG",
+    "DISCORD_BOT_TOKEN",
+    "DISCORD_APPLICATION_ID",
+];
+
+/// The `tabula` binary of this build (`target/<profile>/tabula`), built first if missing.
+///
+/// # Panics
+/// If it cannot be found or built.
+pub fn binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test's own path");
+    // target/<profile>/deps/<test> → target/<profile>/tabula
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("a test binary lives in target/<profile>/deps");
+    let binary = profile_dir.join(format!("tabula{}", std::env::consts::EXE_SUFFIX));
+    if !binary.exists() {
+        let status = std::process::Command::new(env!("CARGO"))
+            .args(["build", "-p", "tabula-bot", "--bin", "tabula"])
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "cannot build the tabula binary");
+    }
+    binary
+}
+
+/// A fresh empty folder for one test's files (database, working directory).
+///
+/// # Panics
+/// If it cannot be made.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let dir = std::env::temp_dir().join(format!(
+        "tabula-test-{name}-{}-{nanos:x}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// A free port on 127.0.0.1 (bound and released; another process may take it first, which
+/// is unlikely enough for tests).
+///
+/// # Panics
+/// If no port can be bound.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// A running `tabula` process.
+#[derive(Debug)]
+pub struct BotProcess {
+    child: Child,
+    log: Arc<Mutex<String>>,
+}
+
+impl BotProcess {
+    /// Starts `tabula <args>` in `dir` with exactly the settings `env` (the developer's own
+    /// `TELEGRAM_*`, `DATABASE_URL` ... are not passed on).
+    ///
+    /// # Panics
+    /// If it cannot be started.
+    pub fn start(dir: &Path, args: &[&str], env: &[(&str, String)]) -> BotProcess {
+        let mut command = Command::new(binary());
+        command
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        for name in SETTINGS {
+            command.env_remove(name);
+        }
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let mut child = command.spawn().expect("tabula starts");
+        let log = Arc::new(Mutex::new(String::new()));
+        for stream in [
+            child.stderr.take().map(|s| Box::new(s) as Box<dyn tokio::io::AsyncRead + Send + Unpin>),
+            child.stdout.take().map(|s| Box::new(s) as Box<dyn tokio::io::AsyncRead + Send + Unpin>),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            let log = Arc::clone(&log);
+            tokio::spawn(async move {
+                let mut lines = tokio::io::BufReader::new(stream).lines();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    if std::env::var_os("TABULA_TEST_SHOW_LOGS").is_some() {
+                        eprintln!("[tabula] {line}");
+                    }
+                    if let Ok(mut log) = log.lock() {
+                        log.push_str(&line);
+                        log.push('\n');
+                    }
+                }
+            });
+        }
+        BotProcess { child, log }
+    }
+
+    /// What the process printed so far (standard error and output).
+    pub fn log(&self) -> String {
+        self.log.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+
+    /// Waits until the log contains `needle`.
+    ///
+    /// # Panics
+    /// If it does not within `timeout`, or the process ends first.
+    pub async fn wait_for_log(&mut self, needle: &str, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if self.log().contains(needle) {
+                return;
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                panic!(
+                    "tabula ended ({status}) before saying {needle:?}; it said:\n{}",
+                    self.log()
+                );
+            }
+            assert!(
+                Instant::now() < deadline,
+                "tabula did not say {needle:?} within {timeout:?}; it said:\n{}",
+                self.log()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Sends SIGTERM and waits for the exit.
+    ///
+    /// # Panics
+    /// If it does not end within `timeout`.
+    pub async fn terminate(&mut self, timeout: Duration) -> ExitStatus {
+        self.signal("-TERM");
+        self.wait(timeout).await
+    }
+
+    /// `kill -9`: the process dies at once, wherever it is.
+    pub async fn kill9(&mut self) {
+        self.signal("-KILL");
+        let _ = self.wait(Duration::from_secs(10)).await;
+    }
+
+    /// Waits for the process to end.
+    ///
+    /// # Panics
+    /// If it does not end within `timeout`.
+    pub async fn wait(&mut self, timeout: Duration) -> ExitStatus {
+        match tokio::time::timeout(timeout, self.child.wait()).await {
+            Ok(Ok(status)) => status,
+            Ok(Err(error)) => panic!("cannot wait for tabula: {error}"),
+            Err(_) => panic!(
+                "tabula did not end within {timeout:?}; it said:\n{}",
+                self.log()
+            ),
+        }
+    }
+
+    fn signal(&self, signal: &str) {
+        if let Some(pid) = self.child.id() {
+            let _ = std::process::Command::new("kill")
+                .args([signal, &pid.to_string()])
+                .status();
+        }
+    }
+}
