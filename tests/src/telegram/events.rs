@@ -1,0 +1,350 @@
+//! What people do, made by tests: write messages (with the entities Telegram computes), press
+//! buttons, create forum topics, remove the bot, upgrade a group. Each becomes an update for the
+//! bot, built as the real service builds it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Instant;
+
+use serde_json::{Map, Value, json};
+
+use super::markup::{self, Entity};
+use super::state::{BotStanding, CallbackRecord, ChatKind, ChatRecord, Content, FakeMessage, unix_now};
+use super::{FakeTelegram, TgChat, TgUser};
+
+/// A message a person is about to send; [`Incoming::send`] delivers it.
+#[derive(Debug)]
+pub struct Incoming {
+    fake: FakeTelegram,
+    chat: i64,
+    user: i64,
+    text: String,
+    extra: Vec<Entity>,
+    thread: Option<i64>,
+    reply_to: Option<i64>,
+}
+
+impl Incoming {
+    /// Appends plain text.
+    #[must_use]
+    pub fn text(mut self, more: &str) -> Self {
+        self.text.push_str(more);
+        self
+    }
+
+    /// Appends `label` as a `text_mention` of `user` (how a person without a username is
+    /// mentioned).
+    #[must_use]
+    pub fn text_mention(mut self, label: &str, user: &TgUser) -> Self {
+        let mut entity = Entity::new("text_mention", markup::utf16_len(&self.text), markup::utf16_len(label));
+        entity.user = Some(self.fake.user_json(user.id));
+        self.extra.push(entity);
+        self.text.push_str(label);
+        self
+    }
+
+    /// Sends it in the forum topic `thread_id` (`message_thread_id`, `is_topic_message`).
+    #[must_use]
+    pub fn in_topic(mut self, thread_id: i64) -> Self {
+        self.thread = Some(thread_id);
+        self
+    }
+
+    /// Makes it a reply to message `message_id` of the same chat.
+    #[must_use]
+    pub fn reply_to(mut self, message_id: i64) -> Self {
+        self.reply_to = Some(message_id);
+        self
+    }
+
+    /// Sends it: stores the message and queues a `message` update. Returns its id.
+    ///
+    /// # Panics
+    ///
+    /// If the chat, the topic or the replied message does not exist (a mistake in the test).
+    pub fn send(self) -> i64 {
+        let inner = &self.fake.inner;
+        let (json, id) = {
+            let mut state = inner.lock();
+            let Some(chat) = state.chats.get_mut(&self.chat) else {
+                panic!("chat {} is not a chat of this fake", self.chat)
+            };
+            chat.members.insert(self.user);
+            let forum = chat.is_forum;
+            if let Some(t) = self.thread {
+                assert!(chat.topics.contains_key(&t), "no topic {t} in chat {}", self.chat);
+            }
+            if let Some(r) = self.reply_to {
+                assert!(state.messages.contains_key(&(self.chat, r)), "no message {r} to reply to");
+            }
+            let mut entities = markup::detect_entities(&self.text);
+            entities.extend(self.extra);
+            markup::sort_entities(&mut entities);
+            let message = FakeMessage {
+                chat_id: self.chat,
+                message_id: state.take_message_id(self.chat),
+                from: Some(self.user),
+                from_bot: false,
+                date: unix_now(),
+                content: Content {
+                    text: Some(self.text),
+                    caption: None,
+                    entities,
+                    parse_mode: None,
+                    media: None,
+                    reply_markup: None,
+                },
+                thread_id: self.thread,
+                is_topic_message: forum && self.thread.is_some(),
+                reply_to: self.reply_to.or(self.thread.filter(|_| forum)),
+                deleted: false,
+                history: Vec::new(),
+                edit_date: None,
+                service: Map::new(),
+            };
+            let json = state.message_json(&message, false);
+            let id = message.message_id;
+            state.messages.insert((self.chat, id), message);
+            state.push_update("message", Some(self.chat), json.clone());
+            (json, id)
+        };
+        inner.check_own(&json, "Message");
+        inner.bump();
+        id
+    }
+}
+
+/// Why `press` refused: a real person can only press a button that is there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PressError {
+    /// No such message in the chat (or it was deleted).
+    NoMessage,
+    /// The message is not the bot's.
+    NotBotMessage,
+    /// The message has no button with this `callback_data` now.
+    NoSuchButton {
+        /// The buttons' data it does have.
+        available: Vec<String>,
+    },
+    /// The bot is no longer in the chat.
+    BotRemoved,
+}
+
+impl fmt::Display for PressError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoMessage => write!(f, "no such message"),
+            Self::NotBotMessage => write!(f, "not a message of the bot"),
+            Self::NoSuchButton { available } => {
+                write!(f, "no button with this data; the message has {available:?}")
+            }
+            Self::BotRemoved => write!(f, "the bot is not in the chat"),
+        }
+    }
+}
+
+impl std::error::Error for PressError {}
+
+impl FakeTelegram {
+    /// `user` writes `text` in `chat` (entities computed as Telegram does). Returns the message id.
+    pub fn user_writes(&self, chat: &TgChat, user: &TgUser, text: &str) -> i64 {
+        self.compose(chat, user, text).send()
+    }
+
+    /// Starts a message of `user` in `chat`, for a topic, a reply or text mentions.
+    #[must_use]
+    pub fn compose(&self, chat: &TgChat, user: &TgUser, text: &str) -> Incoming {
+        Incoming {
+            fake: self.clone(),
+            chat: chat.id,
+            user: user.id,
+            text: text.to_owned(),
+            extra: Vec::new(),
+            thread: None,
+            reply_to: None,
+        }
+    }
+
+    /// `user` presses the button with `data` on the bot's message `message_id`: a
+    /// `callback_query` whose `message` is that message as it is now. Returns the query id.
+    ///
+    /// # Errors
+    ///
+    /// If the message does not carry such a button now.
+    pub fn press(&self, chat: &TgChat, user: &TgUser, message_id: i64, data: &str) -> Result<String, PressError> {
+        let inner = &self.inner;
+        let json = {
+            let mut state = inner.lock();
+            let Some(record) = state.chats.get(&chat.id) else { return Err(PressError::NoMessage) };
+            if record.bot == BotStanding::Removed || record.migrated_to.is_some() {
+                return Err(PressError::BotRemoved);
+            }
+            let Some(message) = state.messages.get(&(chat.id, message_id)).filter(|m| !m.deleted) else {
+                return Err(PressError::NoMessage);
+            };
+            if !message.from_bot {
+                return Err(PressError::NotBotMessage);
+            }
+            if !message.has_callback(data) {
+                let available = message.buttons().into_iter().flatten().filter_map(|b| b.callback_data).collect();
+                return Err(PressError::NoSuchButton { available });
+            }
+            let message_json = state.message_json(message, false);
+            let id = format!("{}{:06}", state.bot_id, state.next_query);
+            state.next_query += 1;
+            let from = state.user_json(user.id).unwrap_or(Value::Null);
+            let query = json!({"id": id, "from": from, "message": message_json,
+                "chat_instance": format!("{}", chat.id.unsigned_abs().wrapping_mul(2_654_435_761)),
+                "data": data});
+            state.callbacks.push(CallbackRecord {
+                id: id.clone(),
+                chat_id: chat.id,
+                message_id,
+                user_id: user.id,
+                data: data.to_owned(),
+                pressed_at: Instant::now(),
+                answered_at: None,
+                answer: None,
+            });
+            state.push_update("callback_query", Some(chat.id), query.clone());
+            (id, query)
+        };
+        inner.check_own(&json.1, "CallbackQuery");
+        inner.bump();
+        Ok(json.0)
+    }
+
+    /// Creates a forum topic named `name` in a forum supergroup (a `forum_topic_created` service
+    /// message, sent as an update). Returns its `message_thread_id`.
+    ///
+    /// # Panics
+    ///
+    /// If the chat is not a forum.
+    pub fn create_topic(&self, chat: &TgChat, name: &str) -> i64 {
+        let json = {
+            let mut state = self.inner.lock();
+            let record = state.chats.get(&chat.id);
+            assert!(record.is_some_and(|c| c.is_forum), "chat {} is not a forum", chat.id);
+            let from = record.and_then(|c| c.creator.or_else(|| c.admins.first().copied()));
+            let id = state.take_message_id(chat.id);
+            if let Some(c) = state.chats.get_mut(&chat.id) {
+                c.topics.insert(id, name.to_owned());
+            }
+            let mut service = Map::new();
+            service.insert("forum_topic_created".to_owned(), json!({"name": name, "icon_color": 7_322_096}));
+            let message = service_message(chat.id, id, from, service, Some(id));
+            let json = state.message_json(&message, false);
+            state.messages.insert((chat.id, id), message);
+            state.push_update("message", Some(chat.id), json.clone());
+            (id, json)
+        };
+        self.inner.check_own(&json.1, "Message");
+        self.inner.bump();
+        json.0
+    }
+
+    /// Removes the bot from `chat`: a `my_chat_member` update (`left` in a basic group, `kicked`
+    /// in a supergroup or when a user blocks the bot in a private chat); from then on sends to
+    /// the chat answer 403.
+    ///
+    /// # Panics
+    ///
+    /// If a group has no creator or administrator to do it (set one first).
+    pub fn kick_bot(&self, chat: &TgChat) {
+        let json = {
+            let mut state = self.inner.lock();
+            let Some(record) = state.chats.get(&chat.id).cloned() else {
+                panic!("chat {} is not a chat of this fake", chat.id)
+            };
+            let actor = record.private_user.or(record.creator).or_else(|| record.admins.first().copied());
+            let Some(actor) = actor else { panic!("chat {} has nobody to remove the bot", chat.id) };
+            let old = state.member_json(&record, state.bot_id);
+            let mut removed = record.clone();
+            removed.bot = BotStanding::Removed;
+            let new = state.member_json(&removed, state.bot_id);
+            state.chats.insert(chat.id, removed);
+            let body = json!({"chat": state.chat_json(&record), "from": state.user_json(actor),
+                "date": unix_now(), "old_chat_member": old, "new_chat_member": new});
+            state.push_update("my_chat_member", Some(chat.id), body.clone());
+            body
+        };
+        self.inner.check_own(&json, "ChatMemberUpdated");
+        self.inner.bump();
+    }
+
+    /// Upgrades a basic group to a supergroup, as Telegram does: a service message with
+    /// `migrate_to_chat_id` in the old chat, one with `migrate_from_chat_id` in the new
+    /// supergroup (`-100...`), both sent as updates; sends to the old id then answer 400 with
+    /// `parameters.migrate_to_chat_id`. Members, admins and the creator move along.
+    ///
+    /// # Panics
+    ///
+    /// If `group` is not a basic group of this fake.
+    pub fn migrate_to_supergroup(&self, group: &TgChat) -> TgChat {
+        let new_chat = self.supergroup("", false);
+        let jsons = {
+            let mut state = self.inner.lock();
+            let Some(old) = state.chats.get(&group.id).cloned() else {
+                panic!("chat {} is not a chat of this fake", group.id)
+            };
+            assert_eq!(old.kind, ChatKind::Group, "only a basic group can be upgraded");
+            let moved = ChatRecord {
+                id: new_chat.id,
+                kind: ChatKind::Supergroup,
+                migrated_to: None,
+                topics: BTreeMap::new(),
+                ..old.clone()
+            };
+            state.chats.insert(new_chat.id, moved);
+            let from = old.creator.or_else(|| old.admins.first().copied());
+            let mut to = Map::new();
+            to.insert("migrate_to_chat_id".to_owned(), json!(new_chat.id));
+            let old_id = state.take_message_id(group.id);
+            let old_message = service_message(group.id, old_id, from, to, None);
+            let old_json = state.message_json(&old_message, false);
+            state.messages.insert((group.id, old_id), old_message);
+            if let Some(c) = state.chats.get_mut(&group.id) {
+                c.migrated_to = Some(new_chat.id);
+            }
+            let mut from_field = Map::new();
+            from_field.insert("migrate_from_chat_id".to_owned(), json!(group.id));
+            let new_id = state.take_message_id(new_chat.id);
+            let new_message = service_message(new_chat.id, new_id, from, from_field, None);
+            let new_json = state.message_json(&new_message, false);
+            state.messages.insert((new_chat.id, new_id), new_message);
+            state.push_update("message", Some(group.id), old_json.clone());
+            state.push_update("message", Some(new_chat.id), new_json.clone());
+            [old_json, new_json]
+        };
+        for json in &jsons {
+            self.inner.check_own(json, "Message");
+        }
+        self.inner.bump();
+        new_chat
+    }
+}
+
+fn service_message(chat: i64, id: i64, from: Option<i64>, service: Map<String, Value>, thread: Option<i64>) -> FakeMessage {
+    FakeMessage {
+        chat_id: chat,
+        message_id: id,
+        from,
+        from_bot: false,
+        date: unix_now(),
+        content: Content {
+            text: None,
+            caption: None,
+            entities: Vec::new(),
+            parse_mode: None,
+            media: None,
+            reply_markup: None,
+        },
+        thread_id: thread,
+        is_topic_message: thread.is_some(),
+        reply_to: None,
+        deleted: false,
+        history: Vec::new(),
+        edit_date: None,
+        service,
+    }
+}
