@@ -9,7 +9,9 @@ use std::time::Instant;
 use serde_json::{Map, Value, json};
 
 use super::markup::{self, Entity};
-use super::state::{BotStanding, CallbackRecord, ChatKind, ChatRecord, Content, FakeMessage, unix_now};
+use super::state::{
+    BotStanding, CallbackRecord, ChatKind, ChatRecord, Content, FakeMessage, unix_now,
+};
 use super::{FakeTelegram, TgChat, TgUser};
 
 /// A message a person is about to send; [`Incoming::send`] delivers it.
@@ -36,7 +38,11 @@ impl Incoming {
     /// mentioned).
     #[must_use]
     pub fn text_mention(mut self, label: &str, user: &TgUser) -> Self {
-        let mut entity = Entity::new("text_mention", markup::utf16_len(&self.text), markup::utf16_len(label));
+        let mut entity = Entity::new(
+            "text_mention",
+            markup::utf16_len(&self.text),
+            markup::utf16_len(label),
+        );
         entity.user = Some(self.fake.user_json(user.id));
         self.extra.push(entity);
         self.text.push_str(label);
@@ -72,10 +78,17 @@ impl Incoming {
             chat.members.insert(self.user);
             let forum = chat.is_forum;
             if let Some(t) = self.thread {
-                assert!(chat.topics.contains_key(&t), "no topic {t} in chat {}", self.chat);
+                assert!(
+                    chat.topics.contains_key(&t),
+                    "no topic {t} in chat {}",
+                    self.chat
+                );
             }
             if let Some(r) = self.reply_to {
-                assert!(state.messages.contains_key(&(self.chat, r)), "no message {r} to reply to");
+                assert!(
+                    state.messages.contains_key(&(self.chat, r)),
+                    "no message {r} to reply to"
+                );
             }
             let mut entities = markup::detect_entities(&self.text);
             entities.extend(self.extra);
@@ -171,22 +184,39 @@ impl FakeTelegram {
     /// # Errors
     ///
     /// If the message does not carry such a button now.
-    pub fn press(&self, chat: &TgChat, user: &TgUser, message_id: i64, data: &str) -> Result<String, PressError> {
+    pub fn press(
+        &self,
+        chat: &TgChat,
+        user: &TgUser,
+        message_id: i64,
+        data: &str,
+    ) -> Result<String, PressError> {
         let inner = &self.inner;
         let json = {
             let mut state = inner.lock();
-            let Some(record) = state.chats.get(&chat.id) else { return Err(PressError::NoMessage) };
+            let Some(record) = state.chats.get(&chat.id) else {
+                return Err(PressError::NoMessage);
+            };
             if record.bot == BotStanding::Removed || record.migrated_to.is_some() {
                 return Err(PressError::BotRemoved);
             }
-            let Some(message) = state.messages.get(&(chat.id, message_id)).filter(|m| !m.deleted) else {
+            let Some(message) = state
+                .messages
+                .get(&(chat.id, message_id))
+                .filter(|m| !m.deleted)
+            else {
                 return Err(PressError::NoMessage);
             };
             if !message.from_bot {
                 return Err(PressError::NotBotMessage);
             }
             if !message.has_callback(data) {
-                let available = message.buttons().into_iter().flatten().filter_map(|b| b.callback_data).collect();
+                let available = message
+                    .buttons()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|b| b.callback_data)
+                    .collect();
                 return Err(PressError::NoSuchButton { available });
             }
             let message_json = state.message_json(message, false);
@@ -224,14 +254,21 @@ impl FakeTelegram {
         let json = {
             let mut state = self.inner.lock();
             let record = state.chats.get(&chat.id);
-            assert!(record.is_some_and(|c| c.is_forum), "chat {} is not a forum", chat.id);
+            assert!(
+                record.is_some_and(|c| c.is_forum),
+                "chat {} is not a forum",
+                chat.id
+            );
             let from = record.and_then(|c| c.creator.or_else(|| c.admins.first().copied()));
             let id = state.take_message_id(chat.id);
             if let Some(c) = state.chats.get_mut(&chat.id) {
                 c.topics.insert(id, name.to_owned());
             }
             let mut service = Map::new();
-            service.insert("forum_topic_created".to_owned(), json!({"name": name, "icon_color": 7_322_096}));
+            service.insert(
+                "forum_topic_created".to_owned(),
+                json!({"name": name, "icon_color": 7_322_096}),
+            );
             let message = service_message(chat.id, id, from, service, Some(id));
             let json = state.message_json(&message, false);
             state.messages.insert((chat.id, id), message);
@@ -256,8 +293,13 @@ impl FakeTelegram {
             let Some(record) = state.chats.get(&chat.id).cloned() else {
                 panic!("chat {} is not a chat of this fake", chat.id)
             };
-            let actor = record.private_user.or(record.creator).or_else(|| record.admins.first().copied());
-            let Some(actor) = actor else { panic!("chat {} has nobody to remove the bot", chat.id) };
+            let actor = record
+                .private_user
+                .or(record.creator)
+                .or_else(|| record.admins.first().copied());
+            let Some(actor) = actor else {
+                panic!("chat {} has nobody to remove the bot", chat.id)
+            };
             let old = state.member_json(&record, state.bot_id);
             let mut removed = record.clone();
             removed.bot = BotStanding::Removed;
@@ -287,7 +329,11 @@ impl FakeTelegram {
             let Some(old) = state.chats.get(&group.id).cloned() else {
                 panic!("chat {} is not a chat of this fake", group.id)
             };
-            assert_eq!(old.kind, ChatKind::Group, "only a basic group can be upgraded");
+            assert_eq!(
+                old.kind,
+                ChatKind::Group,
+                "only a basic group can be upgraded"
+            );
             let moved = ChatRecord {
                 id: new_chat.id,
                 kind: ChatKind::Supergroup,
@@ -324,7 +370,13 @@ impl FakeTelegram {
     }
 }
 
-fn service_message(chat: i64, id: i64, from: Option<i64>, service: Map<String, Value>, thread: Option<i64>) -> FakeMessage {
+fn service_message(
+    chat: i64,
+    id: i64,
+    from: Option<i64>,
+    service: Map<String, Value>,
+    thread: Option<i64>,
+) -> FakeMessage {
     FakeMessage {
         chat_id: chat,
         message_id: id,
