@@ -86,6 +86,9 @@ pub async fn call(
         "getChatMember" => {
             let chat = chat_of(state, p)?;
             let user = int(p, "user_id").unwrap_or(0);
+            if state.user_json(user).is_none() {
+                return Err(ApiError::bad("user not found"));
+            }
             Ok(state.member_json(chat, user))
         }
         "sendChatAction" => chat_of(state, p).map(|_| json!(true)),

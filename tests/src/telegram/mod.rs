@@ -14,6 +14,31 @@
 //!
 //! What the fake implements, and its departures from the real service, are listed in
 //! `tests/src/telegram/README.md`.
+//!
+//! A whole exchange (the bot under test runs against `fake.api_url()` meanwhile):
+//!
+//! ```no_run
+//! # async fn exchange() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::time::Duration;
+//! use tabula_tests::telegram::FakeTelegram;
+//!
+//! let fake = FakeTelegram::start("123456:TEST-token").await?;
+//! // Start the bot: TELEGRAM_API_URL=fake.api_url(), or Bot::new(token).set_api_url(url).
+//! let alice = fake.user("Alice").username("alice").language("ru");
+//! let bob = fake.user("Bob").username("bob_b");
+//! let club = fake.group("Club");
+//! fake.set_creator(&club, &alice);
+//! fake.user_writes(&club, &alice, "/play konane @bob_b");
+//! let wait = Duration::from_secs(5);
+//! let board = fake.wait_for_bot_messages(&club, 1, wait).await?.remove(0);
+//! let data = board.buttons()[0][0].callback_data.clone().unwrap_or_default();
+//! fake.press(&club, &bob, board.message_id, &data)?;
+//! fake.wait_for(|f| f.unanswered_callbacks().is_empty().then_some(()), wait).await?;
+//! assert!(fake.violations().is_empty(), "{:?}", fake.violations());
+//! assert!(fake.self_check_failures().is_empty());
+//! # Ok(())
+//! # }
+//! ```
 
 mod events;
 mod markup;
