@@ -299,8 +299,10 @@ async fn a_person_can_only_press_real_buttons_and_answers_are_timed() {
     );
     let query = fake.press(&chat, &alice, id, "g:1").unwrap();
     assert_eq!(fake.unanswered_callbacks().len(), 1);
+    // With privacy mode, "hi" in a group is not the bot's to see; the press is.
     let updates = bot.get_updates().await.unwrap();
-    let UpdateKind::CallbackQuery(q) = &updates[1].kind else {
+    assert_eq!(updates.len(), 1);
+    let UpdateKind::CallbackQuery(q) = &updates[0].kind else {
         panic!("{updates:?}")
     };
     assert_eq!(q.data.as_deref(), Some("g:1"));
@@ -421,9 +423,11 @@ async fn incoming_messages_carry_telegram_entities_topics_and_replies() {
         fake.message_json(&forum, bobs).unwrap()["reply_to_message"]["message_id"],
         json!(topic)
     );
+    // The topic's creation (a service message) and the command reach the bot; with privacy
+    // mode, Bob's "anyone?" does not.
     let updates = bot.get_updates().await.unwrap();
-    assert_eq!(updates.len(), 3);
-    let UpdateKind::Message(m) = &updates[2].kind else {
+    assert_eq!(updates.len(), 2);
+    let UpdateKind::Message(m) = &updates[1].kind else {
         panic!()
     };
     assert_eq!(m.thread_id.map(|t| i64::from(t.0.0)), Some(topic));
@@ -558,4 +562,48 @@ async fn most_deliveries_at_once(max_connections: Option<u8>) -> usize {
 async fn webhook_deliveries_respect_max_connections() {
     assert_eq!(most_deliveries_at_once(Some(1)).await, 1);
     assert_eq!(most_deliveries_at_once(None).await, 3);
+}
+
+#[tokio::test]
+async fn privacy_mode_decides_which_group_messages_reach_the_bot() {
+    let (fake, bot) = start().await;
+    let alice = fake.user("Alice");
+    let group = fake.group("Club");
+    let board = bot.send_message(ChatId(group.id), "board").await.unwrap();
+    let texts = |fake: &tabula_tests::telegram::FakeTelegram| -> Vec<String> {
+        fake.pending_updates()
+            .iter()
+            .filter_map(|u| u["message"]["text"].as_str().map(str::to_owned))
+            .collect()
+    };
+    fake.user_writes(&group, &alice, "e2e4");
+    fake.user_writes(&group, &alice, "/play@other_bot konane");
+    fake.user_writes(&group, &alice, "/play konane");
+    fake.user_writes(&group, &alice, "/play@Tabula_Test_Bot konane");
+    fake.user_writes(&group, &alice, "hey @tabula_test_bot");
+    fake.compose(&group, &alice, "d2d4")
+        .reply_to(i64::from(board.id.0))
+        .send();
+    assert_eq!(
+        texts(&fake),
+        [
+            "/play konane",
+            "/play@Tabula_Test_Bot konane",
+            "hey @tabula_test_bot",
+            "d2d4"
+        ]
+    );
+    assert!(!bot.get_me().await.unwrap().can_read_all_group_messages);
+    fake.set_privacy_mode(false);
+    fake.user_writes(&group, &alice, "e2e4");
+    assert!(bot.get_me().await.unwrap().can_read_all_group_messages);
+    fake.set_privacy_mode(true);
+    fake.make_bot_admin(&group);
+    fake.user_writes(&group, &alice, "e7e5");
+    assert_eq!(texts(&fake)[4..], ["e2e4", "e7e5"]);
+    // In a private chat everything reaches the bot.
+    let private = fake.private_chat(&alice);
+    fake.user_writes(&private, &alice, "hello");
+    assert_eq!(texts(&fake).len(), 7);
+    assert_clean(&fake);
 }

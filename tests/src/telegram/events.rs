@@ -117,8 +117,11 @@ impl Incoming {
             };
             let json = state.message_json(&message, false);
             let id = message.message_id;
+            let delivered = reaches_bot(&state, &message);
             state.messages.insert((self.chat, id), message);
-            state.push_update("message", Some(self.chat), json.clone());
+            if delivered {
+                state.push_update("message", Some(self.chat), json.clone());
+            }
             (json, id)
         };
         inner.check_own(&json, "Message");
@@ -368,6 +371,47 @@ impl FakeTelegram {
         self.inner.bump();
         new_chat
     }
+}
+
+/// Whether the bot receives a person's message: not after it left the chat or the group was
+/// upgraded; in groups with privacy mode on (BotFather's default) only commands for it (`/cmd`,
+/// `/cmd@this_bot`, not `/cmd@other_bot`), mentions of it, and replies to its messages, unless it
+/// is an administrator.
+fn reaches_bot(state: &super::state::State, message: &FakeMessage) -> bool {
+    let Some(chat) = state.chats.get(&message.chat_id) else {
+        return false;
+    };
+    if chat.bot == BotStanding::Removed || chat.migrated_to.is_some() {
+        return false;
+    }
+    if chat.kind == ChatKind::Private
+        || chat.bot == BotStanding::Administrator
+        || !state.privacy_mode
+    {
+        return true;
+    }
+    let text = &message.content;
+    let body = text.shown_text();
+    let me = format!("@{}", state.bot_username);
+    let command = text
+        .entities
+        .iter()
+        .find(|e| e.kind == "bot_command" && e.offset == 0)
+        .map(|e| e.slice(body));
+    let for_me = command.is_some_and(|c| {
+        c.split_once('@')
+            .is_none_or(|(_, to)| to.eq_ignore_ascii_case(&state.bot_username))
+    });
+    let mentioned = text
+        .entities
+        .iter()
+        .any(|e| e.kind == "mention" && e.slice(body).eq_ignore_ascii_case(&me));
+    let reply_to_bot = message
+        .reply_to
+        .filter(|r| Some(*r) != message.thread_id)
+        .and_then(|r| state.messages.get(&(message.chat_id, r)))
+        .is_some_and(|m| m.from_bot);
+    for_me || mentioned || reply_to_bot
 }
 
 fn service_message(

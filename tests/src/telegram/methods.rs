@@ -41,9 +41,9 @@ pub async fn call(
     match method {
         "getMe" => {
             let mut me = state.bot_json();
+            me["can_read_all_group_messages"] = json!(!state.privacy_mode);
             for (k, v) in [
                 ("can_join_groups", true),
-                ("can_read_all_group_messages", false),
                 ("supports_inline_queries", false),
                 ("can_connect_to_business", false),
                 ("has_main_web_app", false),

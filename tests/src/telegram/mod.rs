@@ -201,6 +201,17 @@ pub struct TgChat {
     pub is_forum: bool,
 }
 
+/// The commands set for one scope and language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandList {
+    /// The scope: `default`, `all_private_chats`, `chat:-100123`, `chat_member:-100123:42`...
+    pub scope: String,
+    /// The language code, or `""` for all languages.
+    pub language: String,
+    /// (command, description), in order.
+    pub commands: Vec<(String, String)>,
+}
+
 /// `wait_for` ran out of time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WaitTimeout(pub Duration);
@@ -458,6 +469,28 @@ impl FakeTelegram {
     /// Sets the rate limits (the documented ones by default).
     pub fn set_rate_limits(&self, limits: RateLimits) {
         self.inner.lock().rate = limits;
+    }
+
+    /// Privacy mode (on by default, as BotFather sets it): in groups where the bot is not an
+    /// administrator it receives only commands for it, mentions of it and replies to its
+    /// messages. Off: it receives every message (`getMe` says `can_read_all_group_messages`).
+    pub fn set_privacy_mode(&self, on: bool) {
+        self.inner.lock().privacy_mode = on;
+    }
+
+    /// Every command list set by `setMyCommands`.
+    #[must_use]
+    pub fn all_commands(&self) -> Vec<CommandList> {
+        let state = self.inner.lock();
+        state
+            .commands
+            .iter()
+            .map(|((scope, language), commands)| CommandList {
+                scope: scope.clone(),
+                language: language.clone(),
+                commands: commands.clone(),
+            })
+            .collect()
     }
 
     /// How long after a press `answerCallbackQuery` is still accepted (default 15 s).

@@ -460,6 +460,7 @@ pub struct State {
     pub sends: VecDeque<(Instant, i64)>,
     pub commands: BTreeMap<(String, String), Vec<(String, String)>>,
     pub self_check: Vec<String>,
+    pub privacy_mode: bool,
 }
 
 /// Unix time now.
@@ -501,6 +502,7 @@ impl State {
             sends: VecDeque::new(),
             commands: BTreeMap::new(),
             self_check: Vec::new(),
+            privacy_mode: true,
         }
     }
 
