@@ -137,6 +137,29 @@ async fn requests_that_break_the_spec_are_refused_and_recorded() {
         .await
         .unwrap();
     assert_eq!(sent.status().as_u16(), 200);
+    let upload = reqwest::multipart::Form::new()
+        .text("chat_id", chat.id.to_string())
+        .part(
+            "photo",
+            reqwest::multipart::Part::bytes(PNG.to_vec()).file_name("b.png"),
+        );
+    let photo = client
+        .post(format!("{base}/sendPhoto"))
+        .multipart(upload)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(photo.status().as_u16(), 200);
+    let dangling = reqwest::multipart::Form::new()
+        .text("chat_id", chat.id.to_string())
+        .text("photo", "attach://nothing");
+    let refused = client
+        .post(format!("{base}/sendPhoto"))
+        .multipart(dangling)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status().as_u16(), 400);
     let bad_multipart = reqwest::multipart::Form::new()
         .text("chat_id", "abc1")
         .text("text", "x")
@@ -153,8 +176,9 @@ async fn requests_that_break_the_spec_are_refused_and_recorded() {
         .iter()
         .map(|m| m.text().to_owned())
         .collect();
-    assert_eq!(texts, ["hi there", "a b", "multi"]);
-    assert_eq!(fake.violations().len(), 8);
+    assert_eq!(texts, ["hi there", "a b", "multi", ""]);
+    assert_eq!(fake.bot_messages(&chat)[3].photo_bytes(), Some(PNG));
+    assert_eq!(fake.violations().len(), 9);
     assert_clean(&fake);
 }
 
@@ -368,6 +392,18 @@ async fn commands_chats_and_members_fit_the_spec() {
     let set = fake.my_commands(Some(&scope_json), "ru").unwrap();
     assert_eq!(set[0], ("play".to_owned(), "Start a game".to_owned()));
     assert_eq!(fake.my_commands(None, "").unwrap().len(), 1);
+    let scopes: Vec<_> = fake
+        .all_commands()
+        .into_iter()
+        .map(|c| (c.scope, c.language))
+        .collect();
+    assert_eq!(
+        scopes,
+        [
+            ("chat:".to_owned() + &group.id.to_string(), "ru".to_owned()),
+            ("default".to_owned(), String::new())
+        ]
+    );
     let got = bot
         .get_my_commands()
         .scope(scope.clone())

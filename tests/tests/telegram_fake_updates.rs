@@ -607,3 +607,34 @@ async fn privacy_mode_decides_which_group_messages_reach_the_bot() {
     assert_eq!(texts(&fake).len(), 7);
     assert_clean(&fake);
 }
+
+#[tokio::test]
+async fn allowed_updates_leave_out_the_kinds_not_asked_for() {
+    let (fake, bot) = start().await;
+    let alice = fake.user("Alice");
+    let chat = fake.private_chat(&alice);
+    let keyboard = InlineKeyboardMarkup::new([[InlineKeyboardButton::callback("Go", "go")]]);
+    let sent = bot
+        .send_message(ChatId(chat.id), "b")
+        .reply_markup(keyboard)
+        .await
+        .unwrap();
+    let (status, _) = raw(&fake, "getUpdates", json!({"allowed_updates": ["message"]})).await;
+    assert_eq!(status, 200);
+    fake.press(&chat, &alice, i64::from(sent.id.0), "go")
+        .unwrap();
+    fake.user_writes(&chat, &alice, "hi");
+    let kinds: Vec<_> = fake
+        .pending_updates()
+        .iter()
+        .map(|u| {
+            u.as_object().map(|o| {
+                o.keys()
+                    .filter(|k| *k != "update_id")
+                    .cloned()
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    assert_eq!(kinds, [Some(vec!["message".to_owned()])]);
+}

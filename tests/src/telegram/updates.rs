@@ -56,7 +56,12 @@ pub async fn get_updates(inner: &Arc<Inner>, p: &Params) -> Result<Value, ApiErr
             .and_then(Value::as_i64)
             .unwrap_or(100)
             .clamp(1, 100);
-        let timeout = p.get("timeout").and_then(Value::as_i64).unwrap_or(0).max(0);
+        // Telegram keeps a long poll open for at most a few minutes; an hour is plenty here.
+        let timeout = p
+            .get("timeout")
+            .and_then(Value::as_i64)
+            .unwrap_or(0)
+            .clamp(0, 3600);
         let timeout = Duration::from_secs(u64::try_from(timeout).unwrap_or(0));
         state.poll_generation += 1;
         let generation = state.poll_generation;
