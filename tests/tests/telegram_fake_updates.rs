@@ -266,6 +266,9 @@ async fn sending_too_fast_gets_429_with_retry_after() {
         matches!(injected, Err(RequestError::RetryAfter(s)) if s.seconds() == 7),
         "{injected:?}"
     );
+    fake.fail_next("getme", Failure::ServerError);
+    let server_error = raw(&fake, "getMe", json!({})).await;
+    assert_refused(&server_error, 500, "Internal Server Error");
     fake.fail_next("getMe", Failure::DropConnection);
     assert!(matches!(bot.get_me().await, Err(RequestError::Network(_))));
     bot.get_me().await.unwrap();
