@@ -641,3 +641,41 @@ async fn allowed_updates_leave_out_the_kinds_not_asked_for() {
         .collect();
     assert_eq!(kinds, [Some(vec!["message".to_owned()])]);
 }
+
+#[tokio::test]
+async fn teloxides_own_polling_dispatcher_runs_against_the_fake() {
+    use teloxide::update_listeners::Polling;
+    let (fake, bot) = start().await;
+    let alice = fake.user("Alice");
+    let chat = fake.private_chat(&alice);
+    let handler = Update::filter_message().endpoint(|bot: Bot, msg: Message| async move {
+        let text = format!("echo {}", msg.text().unwrap_or_default());
+        bot.send_message(msg.chat.id, text).await?;
+        respond(())
+    });
+    let listener = Polling::builder(bot.clone())
+        .timeout(Duration::from_secs(1))
+        .build();
+    let mut dispatcher = Dispatcher::builder(bot, handler).build();
+    let shutdown = dispatcher.shutdown_token();
+    let task = tokio::spawn(async move {
+        dispatcher
+            .dispatch_with_listener(listener, LoggingErrorHandler::new())
+            .await;
+    });
+    fake.user_writes(&chat, &alice, "hello");
+    let sent = fake.wait_for_bot_messages(&chat, 1, WAIT).await.unwrap();
+    assert_eq!(sent[0].text(), "echo hello");
+    fake.user_writes(&chat, &alice, "again");
+    let sent = fake.wait_for_bot_messages(&chat, 2, WAIT).await.unwrap();
+    assert_eq!(sent[1].text(), "echo again");
+    tokio::time::timeout(WAIT, shutdown.shutdown().unwrap())
+        .await
+        .unwrap();
+    task.await.unwrap();
+    assert!(fake.violations().is_empty(), "{:?}", fake.violations());
+    let methods: Vec<_> = fake.requests().iter().map(|r| r.method.clone()).collect();
+    // teloxide sends `GetMe`, `SendMessage`: the log spells methods as the spec does.
+    assert_eq!(methods[..3], ["getMe", "getUpdates", "sendMessage"]);
+    assert_clean(&fake);
+}

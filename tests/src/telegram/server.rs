@@ -136,6 +136,8 @@ async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request) -> Respon
         inner.log(&method_name, Value::Null, at, Err(&err));
         return json_response(404, &err.body());
     };
+    // Logged as the spec spells it (teloxide sends `SendMessage`).
+    let method_name = entry.name.clone();
     let (params, files, encoding) = match read_params(req).await {
         Ok(read) => read,
         Err(err) => {

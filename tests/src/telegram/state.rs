@@ -356,7 +356,8 @@ pub enum Outcome {
 /// One request the bot made.
 #[derive(Debug, Clone)]
 pub struct RequestRecord {
-    /// The method as it appeared in the URL.
+    /// The method as the spec spells it (`sendMessage`; teloxide sends `SendMessage`), or as it
+    /// appeared in the URL when the spec has no such method.
     pub method: String,
     /// The parameters (file parts as `{"file": name, "bytes": n}`).
     pub params: Value,
