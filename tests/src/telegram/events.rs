@@ -9,7 +9,9 @@ use std::time::Instant;
 use serde_json::{Map, Value, json};
 
 use super::markup::{self, Entity};
-use super::state::{BotStanding, CallbackRecord, ChatKind, ChatRecord, Content, FakeMessage, unix_now};
+use super::state::{
+    BotStanding, CallbackRecord, ChatKind, ChatRecord, Content, FakeMessage, unix_now,
+};
 use super::{FakeTelegram, TgChat, TgUser};
 
 /// A message a person is about to send; [`Incoming::send`] delivers it.
@@ -36,7 +38,11 @@ impl Incoming {
     /// mentioned).
     #[must_use]
     pub fn text_mention(mut self, label: &str, user: &TgUser) -> Self {
-        let mut entity = Entity::new("text_mention", markup::utf16_len(&self.text), markup::utf16_len(label));
+        let mut entity = Entity::new(
+            "text_mention",
+            markup::utf16_len(&self.text),
+            markup::utf16_len(label),
+        );
         entity.user = Some(self.fake.user_json(user.id));
         self.extra.push(entity);
         self.text.push_str(label);
@@ -72,10 +78,17 @@ impl Incoming {
             chat.members.insert(self.user);
             let forum = chat.is_forum;
             if let Some(t) = self.thread {
-                assert!(chat.topics.contains_key(&t), "no topic {t} in chat {}", self.chat);
+                assert!(
+                    chat.topics.contains_key(&t),
+                    "no topic {t} in chat {}",
+                    self.chat
+                );
             }
             if let Some(r) = self.reply_to {
-                assert!(state.messages.contains_key(&(self.chat, r)), "no message {r} to reply to");
+                assert!(
+                    state.messages.contains_key(&(self.chat, r)),
+                    "no message {r} to reply to"
+                );
             }
             let mut entities = markup::detect_entities(&self.text);
             entities.extend(self.extra);
@@ -104,8 +117,11 @@ impl Incoming {
             };
             let json = state.message_json(&message, false);
             let id = message.message_id;
+            let delivered = reaches_bot(&state, &message);
             state.messages.insert((self.chat, id), message);
-            state.push_update("message", Some(self.chat), json.clone());
+            if delivered {
+                state.push_update("message", Some(self.chat), json.clone());
+            }
             (json, id)
         };
         inner.check_own(&json, "Message");
@@ -171,22 +187,39 @@ impl FakeTelegram {
     /// # Errors
     ///
     /// If the message does not carry such a button now.
-    pub fn press(&self, chat: &TgChat, user: &TgUser, message_id: i64, data: &str) -> Result<String, PressError> {
+    pub fn press(
+        &self,
+        chat: &TgChat,
+        user: &TgUser,
+        message_id: i64,
+        data: &str,
+    ) -> Result<String, PressError> {
         let inner = &self.inner;
         let json = {
             let mut state = inner.lock();
-            let Some(record) = state.chats.get(&chat.id) else { return Err(PressError::NoMessage) };
+            let Some(record) = state.chats.get(&chat.id) else {
+                return Err(PressError::NoMessage);
+            };
             if record.bot == BotStanding::Removed || record.migrated_to.is_some() {
                 return Err(PressError::BotRemoved);
             }
-            let Some(message) = state.messages.get(&(chat.id, message_id)).filter(|m| !m.deleted) else {
+            let Some(message) = state
+                .messages
+                .get(&(chat.id, message_id))
+                .filter(|m| !m.deleted)
+            else {
                 return Err(PressError::NoMessage);
             };
             if !message.from_bot {
                 return Err(PressError::NotBotMessage);
             }
             if !message.has_callback(data) {
-                let available = message.buttons().into_iter().flatten().filter_map(|b| b.callback_data).collect();
+                let available = message
+                    .buttons()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|b| b.callback_data)
+                    .collect();
                 return Err(PressError::NoSuchButton { available });
             }
             let message_json = state.message_json(message, false);
@@ -224,14 +257,21 @@ impl FakeTelegram {
         let json = {
             let mut state = self.inner.lock();
             let record = state.chats.get(&chat.id);
-            assert!(record.is_some_and(|c| c.is_forum), "chat {} is not a forum", chat.id);
+            assert!(
+                record.is_some_and(|c| c.is_forum),
+                "chat {} is not a forum",
+                chat.id
+            );
             let from = record.and_then(|c| c.creator.or_else(|| c.admins.first().copied()));
             let id = state.take_message_id(chat.id);
             if let Some(c) = state.chats.get_mut(&chat.id) {
                 c.topics.insert(id, name.to_owned());
             }
             let mut service = Map::new();
-            service.insert("forum_topic_created".to_owned(), json!({"name": name, "icon_color": 7_322_096}));
+            service.insert(
+                "forum_topic_created".to_owned(),
+                json!({"name": name, "icon_color": 7_322_096}),
+            );
             let message = service_message(chat.id, id, from, service, Some(id));
             let json = state.message_json(&message, false);
             state.messages.insert((chat.id, id), message);
@@ -256,8 +296,13 @@ impl FakeTelegram {
             let Some(record) = state.chats.get(&chat.id).cloned() else {
                 panic!("chat {} is not a chat of this fake", chat.id)
             };
-            let actor = record.private_user.or(record.creator).or_else(|| record.admins.first().copied());
-            let Some(actor) = actor else { panic!("chat {} has nobody to remove the bot", chat.id) };
+            let actor = record
+                .private_user
+                .or(record.creator)
+                .or_else(|| record.admins.first().copied());
+            let Some(actor) = actor else {
+                panic!("chat {} has nobody to remove the bot", chat.id)
+            };
             let old = state.member_json(&record, state.bot_id);
             let mut removed = record.clone();
             removed.bot = BotStanding::Removed;
@@ -287,7 +332,11 @@ impl FakeTelegram {
             let Some(old) = state.chats.get(&group.id).cloned() else {
                 panic!("chat {} is not a chat of this fake", group.id)
             };
-            assert_eq!(old.kind, ChatKind::Group, "only a basic group can be upgraded");
+            assert_eq!(
+                old.kind,
+                ChatKind::Group,
+                "only a basic group can be upgraded"
+            );
             let moved = ChatRecord {
                 id: new_chat.id,
                 kind: ChatKind::Supergroup,
@@ -324,7 +373,54 @@ impl FakeTelegram {
     }
 }
 
-fn service_message(chat: i64, id: i64, from: Option<i64>, service: Map<String, Value>, thread: Option<i64>) -> FakeMessage {
+/// Whether the bot receives a person's message: not after it left the chat or the group was
+/// upgraded; in groups with privacy mode on (BotFather's default) only commands for it (`/cmd`,
+/// `/cmd@this_bot`, not `/cmd@other_bot`), mentions of it, and replies to its messages, unless it
+/// is an administrator.
+fn reaches_bot(state: &super::state::State, message: &FakeMessage) -> bool {
+    let Some(chat) = state.chats.get(&message.chat_id) else {
+        return false;
+    };
+    if chat.bot == BotStanding::Removed || chat.migrated_to.is_some() {
+        return false;
+    }
+    if chat.kind == ChatKind::Private
+        || chat.bot == BotStanding::Administrator
+        || !state.privacy_mode
+    {
+        return true;
+    }
+    let text = &message.content;
+    let body = text.shown_text();
+    let me = format!("@{}", state.bot_username);
+    let command = text
+        .entities
+        .iter()
+        .find(|e| e.kind == "bot_command" && e.offset == 0)
+        .map(|e| e.slice(body));
+    let for_me = command.is_some_and(|c| {
+        c.split_once('@')
+            .is_none_or(|(_, to)| to.eq_ignore_ascii_case(&state.bot_username))
+    });
+    let mentioned = text
+        .entities
+        .iter()
+        .any(|e| e.kind == "mention" && e.slice(body).eq_ignore_ascii_case(&me));
+    let reply_to_bot = message
+        .reply_to
+        .filter(|r| Some(*r) != message.thread_id)
+        .and_then(|r| state.messages.get(&(message.chat_id, r)))
+        .is_some_and(|m| m.from_bot);
+    for_me || mentioned || reply_to_bot
+}
+
+fn service_message(
+    chat: i64,
+    id: i64,
+    from: Option<i64>,
+    service: Map<String, Value>,
+    thread: Option<i64>,
+) -> FakeMessage {
     FakeMessage {
         chat_id: chat,
         message_id: id,

@@ -62,7 +62,10 @@ impl Entity {
     pub fn from_json(v: &Value) -> Self {
         let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
         let number = |k: &str| {
-            v.get(k).and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok()).unwrap_or(0)
+            v.get(k)
+                .and_then(Value::as_u64)
+                .and_then(|n| usize::try_from(n).ok())
+                .unwrap_or(0)
         };
         Self {
             kind: text("type").unwrap_or_default(),
@@ -132,7 +135,9 @@ pub fn parse_html(
             units += decoded.len_utf16();
             i += used;
         } else if c == '<' {
-            let close = rest.find('>').ok_or_else(|| format!("Unclosed start tag at byte offset {i}"))?;
+            let close = rest
+                .find('>')
+                .ok_or_else(|| format!("Unclosed start tag at byte offset {i}"))?;
             let inner = &rest[1..close];
             if let Some(name) = inner.strip_prefix('/') {
                 let name = name.trim().to_ascii_lowercase();
@@ -168,14 +173,32 @@ pub fn parse_html(
 }
 
 fn open_tag(inner: &str, byte: usize) -> Result<Open, String> {
-    let name_end = inner.find(|c: char| c.is_whitespace()).unwrap_or(inner.len());
+    let name_end = inner
+        .find(|c: char| c.is_whitespace())
+        .unwrap_or(inner.len());
     let tag = inner[..name_end].to_ascii_lowercase();
     const ALLOWED: [&str; 16] = [
-        "b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler", "a",
-        "code", "pre", "blockquote", "tg-emoji",
+        "b",
+        "strong",
+        "i",
+        "em",
+        "u",
+        "ins",
+        "s",
+        "strike",
+        "del",
+        "span",
+        "tg-spoiler",
+        "a",
+        "code",
+        "pre",
+        "blockquote",
+        "tg-emoji",
     ];
     if !ALLOWED.contains(&tag.as_str()) {
-        return Err(format!("Unsupported start tag \"{tag}\" at byte offset {byte}"));
+        return Err(format!(
+            "Unsupported start tag \"{tag}\" at byte offset {byte}"
+        ));
     }
     let mut open = Open {
         tag,
@@ -197,10 +220,14 @@ fn open_tag(inner: &str, byte: usize) -> Result<Open, String> {
         }
     }
     if open.tag == "span" && open.class.as_deref() != Some("tg-spoiler") {
-        return Err(format!("Tag \"span\" must have class \"tg-spoiler\" at byte offset {byte}"));
+        return Err(format!(
+            "Tag \"span\" must have class \"tg-spoiler\" at byte offset {byte}"
+        ));
     }
     if open.tag == "tg-emoji" && open.emoji_id.is_none() {
-        return Err(format!("Custom emoji must have an emoji-id at byte offset {byte}"));
+        return Err(format!(
+            "Custom emoji must have an emoji-id at byte offset {byte}"
+        ));
     }
     Ok(open)
 }
@@ -289,13 +316,17 @@ fn close_tag(
     entities: &mut Vec<Entity>,
     user: &dyn Fn(i64) -> Option<Value>,
 ) {
-    if open.tag == "code" {
-        if let Some(parent) = stack.last_mut().filter(|p| p.tag == "pre") {
-            if let Some(lang) = open.class.as_deref().and_then(|c| c.strip_prefix("language-")) {
-                parent.language = Some(lang.to_owned());
-            }
-            return;
+    if open.tag == "code"
+        && let Some(parent) = stack.last_mut().filter(|p| p.tag == "pre")
+    {
+        if let Some(lang) = open
+            .class
+            .as_deref()
+            .and_then(|c| c.strip_prefix("language-"))
+        {
+            parent.language = Some(lang.to_owned());
         }
+        return;
     }
     let length = units - open.start;
     if length == 0 {
@@ -317,7 +348,9 @@ fn close_tag(
     let mut entity = Entity::new(kind, open.start, length);
     match kind {
         "text_link" => {
-            let Some(href) = open.href.filter(|h| !h.is_empty()) else { return };
+            let Some(href) = open.href.filter(|h| !h.is_empty()) else {
+                return;
+            };
             let mentioned = href
                 .strip_prefix("tg://user?id=")
                 .and_then(|id| id.parse::<i64>().ok())
@@ -366,11 +399,17 @@ pub fn detect_entities(text: &str) -> Vec<Entity> {
     }
     unit_at.push(u);
     let ascii_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let run = |from: usize| chars[from..].iter().take_while(|(_, c)| ascii_word(*c)).count();
+    let run = |from: usize| {
+        chars[from..]
+            .iter()
+            .take_while(|(_, c)| ascii_word(*c))
+            .count()
+    };
     let mut k = 0;
     while k < chars.len() {
         let c = chars[k].1;
-        let starts_word = k == 0 || !(is_word(chars[k - 1].1) || matches!(chars[k - 1].1, '/' | '@'));
+        let starts_word =
+            k == 0 || !(is_word(chars[k - 1].1) || matches!(chars[k - 1].1, '/' | '@'));
         if c == '/' && starts_word {
             let name = run(k + 1);
             if (1..=64).contains(&name) {
@@ -382,7 +421,11 @@ pub fn detect_entities(text: &str) -> Vec<Entity> {
                     }
                 }
                 if chars.get(end).is_none_or(|p| !is_word(p.1) && p.1 != '/') {
-                    out.push(Entity::new("bot_command", unit_at[k], unit_at[end] - unit_at[k]));
+                    out.push(Entity::new(
+                        "bot_command",
+                        unit_at[k],
+                        unit_at[end] - unit_at[k],
+                    ));
                     k = end;
                     continue;
                 }
@@ -391,7 +434,11 @@ pub fn detect_entities(text: &str) -> Vec<Entity> {
             let name = run(k + 1);
             let end = k + 1 + name;
             if (5..=32).contains(&name) && chars.get(end).is_none_or(|p| !is_word(p.1)) {
-                out.push(Entity::new("mention", unit_at[k], unit_at[end] - unit_at[k]));
+                out.push(Entity::new(
+                    "mention",
+                    unit_at[k],
+                    unit_at[end] - unit_at[k],
+                ));
                 k = end;
                 continue;
             }
@@ -404,14 +451,23 @@ pub fn detect_entities(text: &str) -> Vec<Entity> {
 /// Adds the entities Telegram detects by itself to `entities` (bot messages too), except where
 /// they would overlap an entity that hides them (code, pre, links, mentions).
 pub fn add_detected(text: &str, entities: &mut Vec<Entity>) {
-    const HIDING: [&str; 6] = ["code", "pre", "text_link", "text_mention", "custom_emoji", "url"];
+    const HIDING: [&str; 6] = [
+        "code",
+        "pre",
+        "text_link",
+        "text_mention",
+        "custom_emoji",
+        "url",
+    ];
     for found in detect_entities(text) {
         let overlaps = entities.iter().any(|e| {
             HIDING.contains(&e.kind.as_str())
                 && e.offset < found.offset + found.length
                 && found.offset < e.offset + e.length
         });
-        let same = entities.iter().any(|e| e.kind == found.kind && e.offset == found.offset);
+        let same = entities
+            .iter()
+            .any(|e| e.kind == found.kind && e.offset == found.offset);
         if !overlaps && !same {
             entities.push(found);
         }
@@ -431,20 +487,34 @@ mod tests {
     fn nested_tags_give_utf16_offsets() {
         let (text, e) = parse_html("😀 <b>a <i>b</i></b> &lt;&#65;&gt;", &no_user).unwrap();
         assert_eq!(text, "😀 a b <A>");
-        assert_eq!(e, vec![Entity::new("bold", 3, 3), Entity::new("italic", 5, 1)]);
+        assert_eq!(
+            e,
+            vec![Entity::new("bold", 3, 3), Entity::new("italic", 5, 1)]
+        );
     }
 
     #[test]
     fn pre_with_code_class_is_one_pre_entity() {
-        let (_, e) = parse_html("<pre><code class=\"language-rust\">x</code></pre>", &no_user)
-            .unwrap();
+        let (_, e) = parse_html(
+            "<pre><code class=\"language-rust\">x</code></pre>",
+            &no_user,
+        )
+        .unwrap();
         assert_eq!(e.len(), 1);
         assert_eq!(e[0].language.as_deref(), Some("rust"));
     }
 
     #[test]
     fn refusals() {
-        for bad in ["<foo>x</foo>", "a < b", "a & b", "<b>x", "<b>x</i>", "x</b>", "&nbsp;"] {
+        for bad in [
+            "<foo>x</foo>",
+            "a < b",
+            "a & b",
+            "<b>x",
+            "<b>x</i>",
+            "x</b>",
+            "&nbsp;",
+        ] {
             assert!(parse_html(bad, &no_user).is_err(), "{bad}");
         }
     }
@@ -452,7 +522,10 @@ mod tests {
     #[test]
     fn detection() {
         let e = detect_entities("/play@tabula_test_bot konane @bob_smith @bob x/y");
-        let kinds: Vec<_> = e.iter().map(|e| (e.kind.as_str(), e.offset, e.length)).collect();
+        let kinds: Vec<_> = e
+            .iter()
+            .map(|e| (e.kind.as_str(), e.offset, e.length))
+            .collect();
         assert_eq!(kinds, vec![("bot_command", 0, 21), ("mention", 29, 10)]);
     }
 }

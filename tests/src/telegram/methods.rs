@@ -23,7 +23,12 @@ type Params = Map<String, Value>;
 /// # Errors
 ///
 /// Telegram's refusal.
-pub async fn call(inner: &Arc<Inner>, method: &str, p: &Params, files: &Files) -> Result<Value, ApiError> {
+pub async fn call(
+    inner: &Arc<Inner>,
+    method: &str,
+    p: &Params,
+    files: &Files,
+) -> Result<Value, ApiError> {
     match method {
         "getUpdates" => return updates::get_updates(inner, p).await,
         "setWebhook" => return updates::set_webhook(inner, p),
@@ -36,9 +41,9 @@ pub async fn call(inner: &Arc<Inner>, method: &str, p: &Params, files: &Files) -
     match method {
         "getMe" => {
             let mut me = state.bot_json();
+            me["can_read_all_group_messages"] = json!(!state.privacy_mode);
             for (k, v) in [
                 ("can_join_groups", true),
-                ("can_read_all_group_messages", false),
                 ("supports_inline_queries", false),
                 ("can_connect_to_business", false),
                 ("has_main_web_app", false),
@@ -51,9 +56,10 @@ pub async fn call(inner: &Arc<Inner>, method: &str, p: &Params, files: &Files) -
         "sendPhoto" => send(state, p, files, Some(MediaKind::Photo)),
         "sendAnimation" => send(state, p, files, Some(MediaKind::Animation)),
         "sendDocument" => send(state, p, files, Some(MediaKind::Document)),
-        "editMessageText" | "editMessageCaption" | "editMessageReplyMarkup" | "editMessageMedia" => {
-            edit(state, method, p, files)
-        }
+        "editMessageText"
+        | "editMessageCaption"
+        | "editMessageReplyMarkup"
+        | "editMessageMedia" => edit(state, method, p, files),
         "deleteMessage" => delete(state, p),
         "answerCallbackQuery" => answer_callback(state, p),
         "setMyCommands" | "getMyCommands" | "deleteMyCommands" => commands(state, method, p),
@@ -61,17 +67,28 @@ pub async fn call(inner: &Arc<Inner>, method: &str, p: &Params, files: &Files) -
         "getChatAdministrators" => {
             let chat = chat_of(state, p)?;
             if chat.kind == ChatKind::Private {
-                return Err(ApiError::bad("there are no administrators in the private chat"));
+                return Err(ApiError::bad(
+                    "there are no administrators in the private chat",
+                ));
             }
-            let mut ids: Vec<i64> = chat.creator.into_iter().chain(chat.admins.iter().copied()).collect();
+            let mut ids: Vec<i64> = chat
+                .creator
+                .into_iter()
+                .chain(chat.admins.iter().copied())
+                .collect();
             if chat.bot == BotStanding::Administrator {
                 ids.push(state.bot_id);
             }
-            Ok(Value::Array(ids.iter().map(|&u| state.member_json(chat, u)).collect()))
+            Ok(Value::Array(
+                ids.iter().map(|&u| state.member_json(chat, u)).collect(),
+            ))
         }
         "getChatMember" => {
             let chat = chat_of(state, p)?;
             let user = int(p, "user_id").unwrap_or(0);
+            if state.user_json(user).is_none() {
+                return Err(ApiError::bad("user not found"));
+            }
             Ok(state.member_json(chat, user))
         }
         "sendChatAction" => chat_of(state, p).map(|_| json!(true)),
@@ -111,7 +128,9 @@ fn chat_id(state: &State, p: &Params) -> Result<i64, ApiError> {
 
 fn chat_of<'a>(state: &'a State, p: &Params) -> Result<&'a ChatRecord, ApiError> {
     let id = chat_id(state, p)?;
-    state.target_chat(id).map_err(|(status, d, params)| state_error(status, d, params))
+    state
+        .target_chat(id)
+        .map_err(|(status, d, params)| state_error(status, d, params))
 }
 
 fn state_error(status: u16, description: String, parameters: Option<Value>) -> ApiError {
@@ -129,7 +148,10 @@ fn parse_text(
     entities: Option<&Value>,
 ) -> Result<(String, Vec<Entity>), ApiError> {
     let (plain, mut list) = if let Some(Value::Array(given)) = entities {
-        (source.to_owned(), given.iter().map(Entity::from_json).collect())
+        (
+            source.to_owned(),
+            given.iter().map(Entity::from_json).collect(),
+        )
     } else {
         match parse_mode {
             None | Some("") => (source.to_owned(), Vec::new()),
@@ -138,7 +160,10 @@ fn parse_text(
                 markup::parse_html(source, &lookup)
                     .map_err(|e| ApiError::bad(format!("can't parse entities: {e}")))?
             }
-            Some(mode) if mode.eq_ignore_ascii_case("markdownv2") || mode.eq_ignore_ascii_case("markdown") => {
+            Some(mode)
+                if mode.eq_ignore_ascii_case("markdownv2")
+                    || mode.eq_ignore_ascii_case("markdown") =>
+            {
                 return Err(ApiError::unsupported(&format!("parse_mode {mode}")));
             }
             Some(_) => return Err(ApiError::bad("unsupported parse_mode")),
@@ -146,7 +171,9 @@ fn parse_text(
     };
     let units = markup::utf16_len(&plain);
     if list.iter().any(|e| e.offset + e.length > units) {
-        return Err(ApiError::bad("can't parse entities: entity beyond the end of the text"));
+        return Err(ApiError::bad(
+            "can't parse entities: entity beyond the end of the text",
+        ));
     }
     markup::add_detected(&plain, &mut list);
     Ok((plain, list))
@@ -156,30 +183,49 @@ fn parse_text(
 /// keyboards are not part of the message).
 fn inline_markup(p: &Params) -> Option<Value> {
     p.get("reply_markup")
-        .filter(|m| m.get("inline_keyboard").and_then(Value::as_array).is_some_and(|rows| rows.iter().any(|r| r.as_array().is_some_and(|r| !r.is_empty()))))
+        .filter(|m| {
+            m.get("inline_keyboard")
+                .and_then(Value::as_array)
+                .is_some_and(|rows| {
+                    rows.iter()
+                        .any(|r| r.as_array().is_some_and(|r| !r.is_empty()))
+                })
+        })
         .cloned()
 }
 
 /// Checks an inline keyboard: every button has one action; `callback_data` 1-64 bytes.
 fn check_markup(markup: Option<&Value>) -> Result<(), ApiError> {
-    let Some(rows) = markup.and_then(|m| m.get("inline_keyboard")).and_then(Value::as_array) else {
+    let Some(rows) = markup
+        .and_then(|m| m.get("inline_keyboard"))
+        .and_then(Value::as_array)
+    else {
         return Ok(());
     };
     for button in rows.iter().filter_map(Value::as_array).flatten() {
-        let Some(obj) = button.as_object() else { continue };
-        if obj.get("text").and_then(Value::as_str).is_none_or(str::is_empty) {
+        let Some(obj) = button.as_object() else {
+            continue;
+        };
+        if obj
+            .get("text")
+            .and_then(Value::as_str)
+            .is_none_or(str::is_empty)
+        {
             return Err(ApiError::bad("BUTTON_TEXT_EMPTY"));
         }
-        let actions = obj.keys().filter(|k| !matches!(k.as_str(), "text" | "icon_custom_emoji_id" | "style")).count();
+        let actions = obj
+            .keys()
+            .filter(|k| !matches!(k.as_str(), "text" | "icon_custom_emoji_id" | "style"))
+            .count();
         if actions != 1 {
             return Err(ApiError::bad(
                 "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard",
             ));
         }
-        if let Some(data) = obj.get("callback_data").and_then(Value::as_str) {
-            if data.is_empty() || data.len() > 64 {
-                return Err(ApiError::bad("BUTTON_DATA_INVALID"));
-            }
+        if let Some(data) = obj.get("callback_data").and_then(Value::as_str)
+            && (data.is_empty() || data.len() > 64)
+        {
+            return Err(ApiError::bad("BUTTON_DATA_INVALID"));
         }
     }
     Ok(())
@@ -193,9 +239,7 @@ fn media_from(
     files: &Files,
 ) -> Result<Media, ApiError> {
     let part = match value.and_then(Value::as_str) {
-        Some(s) if s.starts_with("attach://") => {
-            files.get(&s["attach://".len()..]).or(direct)
-        }
+        Some(s) if s.starts_with("attach://") => files.get(&s["attach://".len()..]).or(direct),
         Some(_) => None,
         None => direct,
     };
@@ -223,7 +267,12 @@ fn media_from(
         return Ok(Media { kind, ..m });
     }
     if s.starts_with("http://") || s.starts_with("https://") {
-        return Ok(Media { kind, file_id: state.take_file_id(), bytes: None, source: s.to_owned() });
+        return Ok(Media {
+            kind,
+            file_id: state.take_file_id(),
+            bytes: None,
+            source: s.to_owned(),
+        });
     }
     Err(ApiError::bad("wrong file identifier/HTTP URL specified"))
 }
@@ -237,20 +286,27 @@ fn check_lengths(content: &Content) -> Result<(), ApiError> {
             return Err(ApiError::bad("message is too long"));
         }
     }
-    if content.caption.as_deref().is_some_and(|c| markup::char_len(c) > 1024) {
+    if content
+        .caption
+        .as_deref()
+        .is_some_and(|c| markup::char_len(c) > 1024)
+    {
         return Err(ApiError::bad("message caption is too long"));
     }
     Ok(())
 }
 
-fn send(state: &mut State, p: &Params, files: &Files, kind: Option<MediaKind>) -> Result<Value, ApiError> {
+fn send(
+    state: &mut State,
+    p: &Params,
+    files: &Files,
+    kind: Option<MediaKind>,
+) -> Result<Value, ApiError> {
     let chat = chat_of(state, p)?.clone();
     let mut thread_id = int(p, "message_thread_id");
     if chat.is_forum {
-        if let Some(t) = thread_id {
-            if !chat.topics.contains_key(&t) {
-                return Err(ApiError::bad("message thread not found"));
-            }
+        if thread_id.is_some_and(|t| !chat.topics.contains_key(&t)) {
+            return Err(ApiError::bad("message thread not found"));
         }
     } else if chat.kind != ChatKind::Supergroup {
         thread_id = None;
@@ -266,7 +322,12 @@ fn send(state: &mut State, p: &Params, files: &Files, kind: Option<MediaKind>) -
     };
     match kind {
         None => {
-            let (t, e) = parse_text(state, text(p, "text").unwrap_or(""), parse_mode, p.get("entities"))?;
+            let (t, e) = parse_text(
+                state,
+                text(p, "text").unwrap_or(""),
+                parse_mode,
+                p.get("entities"),
+            )?;
             content.text = Some(t);
             content.entities = e;
         }
@@ -282,12 +343,23 @@ fn send(state: &mut State, p: &Params, files: &Files, kind: Option<MediaKind>) -
     check_markup(content.reply_markup.as_ref())?;
     let mut reply_to = None;
     if let Some(reply) = p.get("reply_parameters") {
-        let target_chat = reply.get("chat_id").and_then(Value::as_i64).unwrap_or(chat.id);
+        let target_chat = reply
+            .get("chat_id")
+            .and_then(Value::as_i64)
+            .unwrap_or(chat.id);
         let id = reply.get("message_id").and_then(Value::as_i64).unwrap_or(0);
-        let exists = state.messages.get(&(target_chat, id)).is_some_and(|m| !m.deleted);
-        let lenient = reply.get("allow_sending_without_reply").and_then(Value::as_bool) == Some(true);
+        let exists = state
+            .messages
+            .get(&(target_chat, id))
+            .is_some_and(|m| !m.deleted);
+        let lenient = reply
+            .get("allow_sending_without_reply")
+            .and_then(Value::as_bool)
+            == Some(true);
         if target_chat != chat.id {
-            return Err(ApiError::unsupported("a reply to a message of another chat"));
+            return Err(ApiError::unsupported(
+                "a reply to a message of another chat",
+            ));
         }
         if exists {
             reply_to = Some(id);
@@ -302,7 +374,13 @@ fn send(state: &mut State, p: &Params, files: &Files, kind: Option<MediaKind>) -
             MediaKind::Animation => "animation",
             MediaKind::Document => "document",
         };
-        content.media = Some(media_from(state, kind, p.get(field), files.get(field), files)?);
+        content.media = Some(media_from(
+            state,
+            kind,
+            p.get(field),
+            files.get(field),
+            files,
+        )?);
     }
     let is_topic_message = chat.is_forum && thread_id.is_some();
     if is_topic_message && reply_to.is_none() {
@@ -324,7 +402,9 @@ fn send(state: &mut State, p: &Params, files: &Files, kind: Option<MediaKind>) -
         service: Map::new(),
     };
     let json = state.message_json(&message, false);
-    state.messages.insert((chat.id, message.message_id), message);
+    state
+        .messages
+        .insert((chat.id, message.message_id), message);
     Ok(json)
 }
 
@@ -333,7 +413,11 @@ fn send(state: &mut State, p: &Params, files: &Files, kind: Option<MediaKind>) -
 fn rate_limit(state: &mut State, chat: &ChatRecord) -> Result<(), ApiError> {
     let now = Instant::now();
     let limits = state.rate;
-    while state.sends.front().is_some_and(|(t, _)| now.duration_since(*t) > Duration::from_secs(61)) {
+    while state
+        .sends
+        .front()
+        .is_some_and(|(t, _)| now.duration_since(*t) > Duration::from_secs(61))
+    {
         state.sends.pop_front();
     }
     let window = |len: Duration, in_chat: bool, max: u32| -> Option<u64> {
@@ -353,7 +437,8 @@ fn rate_limit(state: &mut State, chat: &ChatRecord) -> Result<(), ApiError> {
     };
     let mut retry = window(Duration::from_secs(1), true, limits.per_chat_per_second);
     if chat.kind != ChatKind::Private {
-        retry = retry.or_else(|| window(Duration::from_secs(60), true, limits.per_group_per_minute));
+        retry =
+            retry.or_else(|| window(Duration::from_secs(60), true, limits.per_group_per_minute));
     }
     retry = retry.or_else(|| window(Duration::from_secs(1), false, limits.overall_per_second));
     if let Some(after) = retry {
@@ -375,7 +460,12 @@ fn edit(state: &mut State, method: &str, p: &Params, files: &Files) -> Result<Va
     let Some(id) = int(p, "message_id") else {
         return Err(ApiError::bad("message identifier is not specified"));
     };
-    let Some(old) = state.messages.get(&(chat.id, id)).filter(|m| !m.deleted).cloned() else {
+    let Some(old) = state
+        .messages
+        .get(&(chat.id, id))
+        .filter(|m| !m.deleted)
+        .cloned()
+    else {
         return Err(ApiError::bad("message to edit not found"));
     };
     if !old.from_bot {
@@ -389,7 +479,12 @@ fn edit(state: &mut State, method: &str, p: &Params, files: &Files) -> Result<Va
             if content.text.is_none() {
                 return Err(ApiError::bad("there is no text in the message to edit"));
             }
-            let (t, e) = parse_text(state, text(p, "text").unwrap_or(""), parse_mode, p.get("entities"))?;
+            let (t, e) = parse_text(
+                state,
+                text(p, "text").unwrap_or(""),
+                parse_mode,
+                p.get("entities"),
+            )?;
             content.text = Some(t);
             content.entities = e;
             content.parse_mode = parse_mode.map(str::to_owned);
@@ -413,7 +508,11 @@ fn edit(state: &mut State, method: &str, p: &Params, files: &Files) -> Result<Va
                 Some("photo") => MediaKind::Photo,
                 Some("animation") => MediaKind::Animation,
                 Some("document") => MediaKind::Document,
-                Some(other) => return Err(ApiError::unsupported(&format!("InputMedia of type {other}"))),
+                Some(other) => {
+                    return Err(ApiError::unsupported(&format!(
+                        "InputMedia of type {other}"
+                    )));
+                }
                 None => return Err(ApiError::bad("can't parse InputMedia")),
             };
             let mode = media.get("parse_mode").and_then(Value::as_str);
@@ -441,7 +540,9 @@ fn edit(state: &mut State, method: &str, p: &Params, files: &Files) -> Result<Va
         ));
     }
     let mut message = old;
-    message.history.push((message.content.clone(), Instant::now()));
+    message
+        .history
+        .push((message.content.clone(), Instant::now()));
     message.content = content;
     message.edit_date = Some(unix_now());
     let json = state.message_json(&message, false);
@@ -452,7 +553,11 @@ fn edit(state: &mut State, method: &str, p: &Params, files: &Files) -> Result<Va
 fn delete(state: &mut State, p: &Params) -> Result<Value, ApiError> {
     let chat = chat_of(state, p)?.clone();
     let id = int(p, "message_id").unwrap_or(0);
-    let Some(message) = state.messages.get_mut(&(chat.id, id)).filter(|m| !m.deleted) else {
+    let Some(message) = state
+        .messages
+        .get_mut(&(chat.id, id))
+        .filter(|m| !m.deleted)
+    else {
         return Err(ApiError::bad("message to delete not found"));
     };
     let may = message.from_bot
@@ -468,8 +573,11 @@ fn delete(state: &mut State, p: &Params) -> Result<Value, ApiError> {
 fn answer_callback(state: &mut State, p: &Params) -> Result<Value, ApiError> {
     let id = text(p, "callback_query_id").unwrap_or("");
     let deadline = state.callback_deadline;
-    let too_old = || ApiError::bad("query is too old and response timeout expired or query ID is invalid");
-    let Some(query) = state.callbacks.iter_mut().find(|q| q.id == id) else { return Err(too_old()) };
+    let too_old =
+        || ApiError::bad("query is too old and response timeout expired or query ID is invalid");
+    let Some(query) = state.callbacks.iter_mut().find(|q| q.id == id) else {
+        return Err(too_old());
+    };
     if query.answered_at.is_some() || query.pressed_at.elapsed() > deadline {
         return Err(too_old());
     }
@@ -484,8 +592,13 @@ fn answer_callback(state: &mut State, p: &Params) -> Result<Value, ApiError> {
 /// The key under which commands are kept: the scope (`default`, `chat:-100..`, ...) and the
 /// language code (`""` for all).
 pub fn scope_key(scope: Option<&Value>) -> String {
-    let Some(scope) = scope else { return "default".to_owned() };
-    let kind = scope.get("type").and_then(Value::as_str).unwrap_or("default");
+    let Some(scope) = scope else {
+        return "default".to_owned();
+    };
+    let kind = scope
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("default");
     let mut key = kind.to_owned();
     for field in ["chat_id", "user_id"] {
         if let Some(v) = scope.get(field) {
@@ -511,7 +624,9 @@ fn commands(state: &mut State, method: &str, p: &Params) -> Result<Value, ApiErr
         "getMyCommands" => {
             let list = state.commands.get(&key).cloned().unwrap_or_default();
             Ok(Value::Array(
-                list.into_iter().map(|(c, d)| json!({"command": c, "description": d})).collect(),
+                list.into_iter()
+                    .map(|(c, d)| json!({"command": c, "description": d}))
+                    .collect(),
             ))
         }
         "deleteMyCommands" => {
@@ -519,7 +634,11 @@ fn commands(state: &mut State, method: &str, p: &Params) -> Result<Value, ApiErr
             Ok(json!(true))
         }
         _ => {
-            let given = p.get("commands").and_then(Value::as_array).cloned().unwrap_or_default();
+            let given = p
+                .get("commands")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
             if given.len() > 100 {
                 return Err(ApiError::bad("BOT_COMMANDS_TOO_MUCH"));
             }
@@ -528,7 +647,9 @@ fn commands(state: &mut State, method: &str, p: &Params) -> Result<Value, ApiErr
                 let command = c.get("command").and_then(Value::as_str).unwrap_or("");
                 let description = c.get("description").and_then(Value::as_str).unwrap_or("");
                 let valid = (1..=32).contains(&command.len())
-                    && command.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+                    && command
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
                 if !valid {
                     return Err(ApiError::bad("BOT_COMMAND_INVALID"));
                 }

@@ -14,6 +14,31 @@
 //!
 //! What the fake implements, and its departures from the real service, are listed in
 //! `tests/src/telegram/README.md`.
+//!
+//! A whole exchange (the bot under test runs against `fake.api_url()` meanwhile):
+//!
+//! ```no_run
+//! # async fn exchange() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::time::Duration;
+//! use tabula_tests::telegram::FakeTelegram;
+//!
+//! let fake = FakeTelegram::start("123456:TEST-token").await?;
+//! // Start the bot: TELEGRAM_API_URL=fake.api_url(), or Bot::new(token).set_api_url(url).
+//! let alice = fake.user("Alice").username("alice").language("ru");
+//! let bob = fake.user("Bob").username("bob_b");
+//! let club = fake.group("Club");
+//! fake.set_creator(&club, &alice);
+//! fake.user_writes(&club, &alice, "/play konane @bob_b");
+//! let wait = Duration::from_secs(5);
+//! let board = fake.wait_for_bot_messages(&club, 1, wait).await?.remove(0);
+//! let data = board.buttons()[0][0].callback_data.clone().unwrap_or_default();
+//! fake.press(&club, &bob, board.message_id, &data)?;
+//! fake.wait_for(|f| f.unanswered_callbacks().is_empty().then_some(()), wait).await?;
+//! assert!(fake.violations().is_empty(), "{:?}", fake.violations());
+//! assert!(fake.self_check_failures().is_empty());
+//! # Ok(())
+//! # }
+//! ```
 
 mod events;
 mod markup;
@@ -36,7 +61,7 @@ pub use markup::{Entity, detect_entities, parse_html};
 pub use server::ApiError;
 pub use spec::Spec;
 pub use state::{
-    Button, CallbackRecord, ChatKind, Content, FakeMessage, Failure, Media, MediaKind, Outcome,
+    Button, CallbackRecord, ChatKind, Content, Failure, FakeMessage, Media, MediaKind, Outcome,
     RateLimits, RequestRecord, WebhookAttempt,
 };
 
@@ -54,13 +79,17 @@ pub(crate) struct Inner {
 
 impl fmt::Debug for Inner {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Inner").field("addr", &self.addr).finish_non_exhaustive()
+        f.debug_struct("Inner")
+            .field("addr", &self.addr)
+            .finish_non_exhaustive()
     }
 }
 
 impl Inner {
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Wakes every waiter (long polls, the webhook deliverer, `wait_for`).
@@ -102,10 +131,10 @@ impl fmt::Debug for TgUser {
 
 impl TgUser {
     fn update(self, change: impl FnOnce(&mut UserRecord)) -> Self {
-        if let Some(inner) = self.fake.upgrade() {
-            if let Some(user) = inner.lock().users.get_mut(&self.id) {
-                change(user);
-            }
+        if let Some(inner) = self.fake.upgrade()
+            && let Some(user) = inner.lock().users.get_mut(&self.id)
+        {
+            change(user);
         }
         self
     }
@@ -172,6 +201,17 @@ pub struct TgChat {
     pub is_forum: bool,
 }
 
+/// The commands set for one scope and language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandList {
+    /// The scope: `default`, `all_private_chats`, `chat:-100123`, `chat_member:-100123:42`...
+    pub scope: String,
+    /// The language code, or `""` for all languages.
+    pub language: String,
+    /// (command, description), in order.
+    pub commands: Vec<(String, String)>,
+}
+
 /// `wait_for` ran out of time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WaitTimeout(pub Duration);
@@ -195,7 +235,11 @@ impl FakeTelegram {
     pub async fn start(token: &str) -> std::io::Result<Self> {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
-        let bot_id = token.split(':').next().and_then(|n| n.parse().ok()).unwrap_or(7_000_000_001);
+        let bot_id = token
+            .split(':')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(7_000_000_001);
         let (changed, _) = watch::channel(0);
         let inner = Arc::new(Inner {
             token: token.to_owned(),
@@ -267,17 +311,30 @@ impl FakeTelegram {
             language_code: None,
         };
         state.users.insert(id, record);
-        TgUser { id, fake: Arc::downgrade(&self.inner) }
+        TgUser {
+            id,
+            fake: Arc::downgrade(&self.inner),
+        }
     }
 
-    fn add_chat(&self, kind: ChatKind, title: &str, is_forum: bool, private_user: Option<i64>) -> TgChat {
+    fn add_chat(
+        &self,
+        kind: ChatKind,
+        title: &str,
+        is_forum: bool,
+        private_user: Option<i64>,
+    ) -> TgChat {
         let mut state = self.inner.lock();
         let id = match (kind, private_user) {
             (ChatKind::Private, Some(user)) => user,
             _ => {
                 let n = state.next_group_id;
                 state.next_group_id += 1;
-                if kind == ChatKind::Supergroup { -(1_000_000_000_000 + n) } else { -n }
+                if kind == ChatKind::Supergroup {
+                    -(1_000_000_000_000 + n)
+                } else {
+                    -n
+                }
             }
         };
         state.chats.entry(id).or_insert_with(|| ChatRecord {
@@ -317,7 +374,11 @@ impl FakeTelegram {
     fn with_chat(&self, chat: &TgChat, change: impl FnOnce(&mut ChatRecord)) {
         let mut state = self.inner.lock();
         let record = state.chats.get_mut(&chat.id);
-        assert!(record.is_some(), "chat {} is not a chat of this fake", chat.id);
+        assert!(
+            record.is_some(),
+            "chat {} is not a chat of this fake",
+            chat.id
+        );
         if let Some(record) = record {
             change(record);
         }
@@ -358,7 +419,10 @@ impl FakeTelegram {
     /// `http://127.0.0.1:PORT`). Without a route, `setWebhook` fails as for a host that does not
     /// resolve.
     pub fn route_webhook(&self, public_prefix: &str, local_prefix: &str) {
-        self.inner.lock().routes.push((public_prefix.to_owned(), local_prefix.to_owned()));
+        self.inner
+            .lock()
+            .routes
+            .push((public_prefix.to_owned(), local_prefix.to_owned()));
     }
 
     /// Posts `body` to the bot's webhook (the routed URL of the current `setWebhook`) as Telegram
@@ -395,12 +459,38 @@ impl FakeTelegram {
     /// check. Several calls queue several failures.
     pub fn fail_next(&self, method: &str, failure: Failure) {
         let mut state = self.inner.lock();
-        state.failures.entry(method.to_ascii_lowercase()).or_default().push_back(failure);
+        state
+            .failures
+            .entry(method.to_ascii_lowercase())
+            .or_default()
+            .push_back(failure);
     }
 
     /// Sets the rate limits (the documented ones by default).
     pub fn set_rate_limits(&self, limits: RateLimits) {
         self.inner.lock().rate = limits;
+    }
+
+    /// Privacy mode (on by default, as BotFather sets it): in groups where the bot is not an
+    /// administrator it receives only commands for it, mentions of it and replies to its
+    /// messages. Off: it receives every message (`getMe` says `can_read_all_group_messages`).
+    pub fn set_privacy_mode(&self, on: bool) {
+        self.inner.lock().privacy_mode = on;
+    }
+
+    /// Every command list set by `setMyCommands`.
+    #[must_use]
+    pub fn all_commands(&self) -> Vec<CommandList> {
+        let state = self.inner.lock();
+        state
+            .commands
+            .iter()
+            .map(|((scope, language), commands)| CommandList {
+                scope: scope.clone(),
+                language: language.clone(),
+                commands: commands.clone(),
+            })
+            .collect()
     }
 
     /// How long after a press `answerCallbackQuery` is still accepted (default 15 s).
@@ -412,26 +502,40 @@ impl FakeTelegram {
     #[must_use]
     pub fn messages(&self, chat: &TgChat) -> Vec<FakeMessage> {
         let state = self.inner.lock();
-        state.messages.range((chat.id, i64::MIN)..=(chat.id, i64::MAX)).map(|(_, m)| m.clone()).collect()
+        state
+            .messages
+            .range((chat.id, i64::MIN)..=(chat.id, i64::MAX))
+            .map(|(_, m)| m.clone())
+            .collect()
     }
 
     /// The bot's messages in `chat` (deleted ones too), oldest first.
     #[must_use]
     pub fn bot_messages(&self, chat: &TgChat) -> Vec<FakeMessage> {
-        self.messages(chat).into_iter().filter(|m| m.from_bot).collect()
+        self.messages(chat)
+            .into_iter()
+            .filter(|m| m.from_bot)
+            .collect()
     }
 
     /// One message.
     #[must_use]
     pub fn message(&self, chat: &TgChat, message_id: i64) -> Option<FakeMessage> {
-        self.inner.lock().messages.get(&(chat.id, message_id)).cloned()
+        self.inner
+            .lock()
+            .messages
+            .get(&(chat.id, message_id))
+            .cloned()
     }
 
     /// The `Message` object of a message as the Bot API shows it now.
     #[must_use]
     pub fn message_json(&self, chat: &TgChat, message_id: i64) -> Option<Value> {
         let state = self.inner.lock();
-        state.messages.get(&(chat.id, message_id)).map(|m| state.message_json(m, false))
+        state
+            .messages
+            .get(&(chat.id, message_id))
+            .map(|m| state.message_json(m, false))
     }
 
     /// Every request the bot made, in order.
@@ -443,13 +547,19 @@ impl FakeTelegram {
     /// The requests refused because they were wrong (spec, parsing, limits, unknown message...).
     #[must_use]
     pub fn violations(&self) -> Vec<RequestRecord> {
-        self.requests().into_iter().filter(|r| r.outcome == Outcome::Violation).collect()
+        self.requests()
+            .into_iter()
+            .filter(|r| r.outcome == Outcome::Violation)
+            .collect()
     }
 
     /// The requests the fake could not serve (methods or options it does not implement).
     #[must_use]
     pub fn unsupported(&self) -> Vec<RequestRecord> {
-        self.requests().into_iter().filter(|r| r.outcome == Outcome::Unsupported).collect()
+        self.requests()
+            .into_iter()
+            .filter(|r| r.outcome == Outcome::Unsupported)
+            .collect()
     }
 
     /// Every callback query sent by `press`, answered or not.
@@ -461,13 +571,20 @@ impl FakeTelegram {
     /// Callback queries not answered (yet).
     #[must_use]
     pub fn unanswered_callbacks(&self) -> Vec<CallbackRecord> {
-        self.callbacks().into_iter().filter(|c| c.answered_at.is_none()).collect()
+        self.callbacks()
+            .into_iter()
+            .filter(|c| c.answered_at.is_none())
+            .collect()
     }
 
     /// The commands set by `setMyCommands` for `scope` (a `BotCommandScope` object; `None` is
     /// the default scope) and `language` (`""` for all languages), as (command, description).
     #[must_use]
-    pub fn my_commands(&self, scope: Option<&Value>, language: &str) -> Option<Vec<(String, String)>> {
+    pub fn my_commands(
+        &self,
+        scope: Option<&Value>,
+        language: &str,
+    ) -> Option<Vec<(String, String)>> {
         let key = (methods::scope_key(scope), language.to_owned());
         self.inner.lock().commands.get(&key).cloned()
     }
@@ -481,7 +598,12 @@ impl FakeTelegram {
     /// Updates not yet confirmed (by `getUpdates` offset) or delivered (by webhook).
     #[must_use]
     pub fn pending_updates(&self) -> Vec<Value> {
-        self.inner.lock().updates.iter().map(|u| u.json.clone()).collect()
+        self.inner
+            .lock()
+            .updates
+            .iter()
+            .map(|u| u.json.clone())
+            .collect()
     }
 
     /// Objects the fake built that do not match the spec (should always be empty).
@@ -524,7 +646,11 @@ impl FakeTelegram {
         count: usize,
         timeout: Duration,
     ) -> Result<Vec<FakeMessage>, WaitTimeout> {
-        self.wait_for(|f| Some(f.bot_messages(chat)).filter(|m| m.len() >= count), timeout).await
+        self.wait_for(
+            |f| Some(f.bot_messages(chat)).filter(|m| m.len() >= count),
+            timeout,
+        )
+        .await
     }
 
     /// Waits until every update was taken by the bot (confirmed or delivered).
@@ -533,10 +659,14 @@ impl FakeTelegram {
     ///
     /// [`WaitTimeout`].
     pub async fn wait_for_no_pending_updates(&self, timeout: Duration) -> Result<(), WaitTimeout> {
-        self.wait_for(|f| f.inner.lock().updates.is_empty().then_some(()), timeout).await
+        self.wait_for(|f| f.inner.lock().updates.is_empty().then_some(()), timeout)
+            .await
     }
 
     fn user_json(&self, id: i64) -> Value {
-        self.inner.lock().user_json(id).unwrap_or_else(|| json!({"id": id, "is_bot": false, "first_name": "?"}))
+        self.inner
+            .lock()
+            .user_json(id)
+            .unwrap_or_else(|| json!({"id": id, "is_bot": false, "first_name": "?"}))
     }
 }

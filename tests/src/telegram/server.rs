@@ -58,7 +58,12 @@ impl ApiError {
     /// A refusal due to the platform's state (not counted as a violation).
     #[must_use]
     pub fn refused(status: u16, description: String, parameters: Option<Value>) -> Self {
-        Self { status, description, parameters, outcome: Outcome::Refused }
+        Self {
+            status,
+            description,
+            parameters,
+            outcome: Outcome::Refused,
+        }
     }
 
     /// A method or option the fake does not implement.
@@ -73,7 +78,8 @@ impl ApiError {
     }
 
     fn body(&self) -> Value {
-        let mut v = json!({"ok": false, "error_code": self.status, "description": self.description});
+        let mut v =
+            json!({"ok": false, "error_code": self.status, "description": self.description});
         if let Some(p) = &self.parameters {
             v["parameters"] = p.clone();
         }
@@ -91,7 +97,12 @@ pub fn router(inner: Arc<Inner>) -> Router {
 
 fn json_response(status: u16, body: &Value) -> Response {
     let code = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    (code, [(header::CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+    (
+        code,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
 }
 
 async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request) -> Response {
@@ -99,7 +110,10 @@ async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request) -> Respon
     let path = req.uri().path().trim_start_matches('/').to_owned();
     let (token_part, method_name) = path.split_once('/').unwrap_or((path.as_str(), ""));
     let Some(token) = token_part.strip_prefix("bot") else {
-        return json_response(404, &json!({"ok": false, "error_code": 404, "description": "Not Found"}));
+        return json_response(
+            404,
+            &json!({"ok": false, "error_code": 404, "description": "Not Found"}),
+        );
     };
     let method_name = method_name.trim_end_matches('/').to_owned();
     if token != inner.token {
@@ -122,6 +136,8 @@ async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request) -> Respon
         inner.log(&method_name, Value::Null, at, Err(&err));
         return json_response(404, &err.body());
     };
+    // Logged as the spec spells it (teloxide sends `SendMessage`).
+    let method_name = entry.name.clone();
     let (params, files, encoding) = match read_params(req).await {
         Ok(read) => read,
         Err(err) => {
@@ -160,7 +176,10 @@ async fn call(
     encoding: Encoding,
 ) -> Result<Value, ApiError> {
     let file_names: HashSet<String> = files.keys().cloned().collect();
-    inner.spec.check_params(entry, params, encoding, &file_names).map_err(ApiError::bad)?;
+    inner
+        .spec
+        .check_params(entry, params, encoding, &file_names)
+        .map_err(ApiError::bad)?;
     let typed = normalize(entry, params, encoding);
     methods::call(inner, &entry.name, &typed, files).await
 }
@@ -180,7 +199,10 @@ fn injected(inner: &Inner, method: &str, logged: Value, at: Instant, failure: Fa
         ),
         Failure::ServerError => err(500, "Internal Server Error", None),
         Failure::BadGateway => err(502, "Bad Gateway", None),
-        Failure::Error { status, description } => err(status, &description, None),
+        Failure::Error {
+            status,
+            description,
+        } => err(status, &description, None),
         Failure::DropConnection => {
             let e = err(0, "connection dropped", None);
             inner.log(method, logged, at, Err(&e));
@@ -226,7 +248,13 @@ async fn read_params(req: Request) -> Result<(Map<String, Value>, Files, Encodin
                     .bytes()
                     .await
                     .map_err(|e| ApiError::bad(format!("can't read file part: {e}")))?;
-                files.insert(name, FilePart { file_name, bytes: bytes.to_vec() });
+                files.insert(
+                    name,
+                    FilePart {
+                        file_name,
+                        bytes: bytes.to_vec(),
+                    },
+                );
             } else {
                 let text = field
                     .text()
@@ -278,7 +306,9 @@ fn percent_decode(s: &str) -> String {
         match bytes[i] {
             b'+' => out.push(b' '),
             b'%' => {
-                let hex = s.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok());
+                let hex = s
+                    .get(i + 1..i + 3)
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
                 if let Some(b) = hex {
                     out.push(b);
                     i += 2;
@@ -302,8 +332,14 @@ fn normalize(entry: &Entry, params: &Map<String, Value>, encoding: Encoding) -> 
     params
         .iter()
         .map(|(name, value)| {
-            let Value::String(text) = value else { return (name.clone(), value.clone()) };
-            let types = entry.fields.iter().find(|f| &f.name == name).map(|f| f.types.as_slice());
+            let Value::String(text) = value else {
+                return (name.clone(), value.clone());
+            };
+            let types = entry
+                .fields
+                .iter()
+                .find(|f| &f.name == name)
+                .map(|f| f.types.as_slice());
             let types = types.unwrap_or_default();
             let typed = types
                 .iter()
@@ -322,7 +358,13 @@ fn normalize(entry: &Entry, params: &Map<String, Value>, encoding: Encoding) -> 
 
 impl Inner {
     /// Appends to the request log.
-    pub(crate) fn log(&self, method: &str, params: Value, at: Instant, result: Result<(), &ApiError>) {
+    pub(crate) fn log(
+        &self,
+        method: &str,
+        params: Value,
+        at: Instant,
+        result: Result<(), &ApiError>,
+    ) {
         let record = match result {
             Ok(()) => RequestRecord {
                 method: method.to_owned(),
@@ -347,6 +389,9 @@ impl Inner {
 
     fn take_failure(&self, method: &str) -> Option<Failure> {
         let mut state = self.lock();
-        state.failures.get_mut(&method.to_ascii_lowercase()).and_then(std::collections::VecDeque::pop_front)
+        state
+            .failures
+            .get_mut(&method.to_ascii_lowercase())
+            .and_then(std::collections::VecDeque::pop_front)
     }
 }

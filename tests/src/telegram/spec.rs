@@ -82,15 +82,25 @@ impl Spec {
     pub fn load() -> Self {
         let file: SpecFile =
             serde_json::from_str(SPEC_JSON).expect("tests/specs/telegram-bot-api.json parses");
-        let method_names =
-            file.methods.keys().map(|name| (name.to_ascii_lowercase(), name.clone())).collect();
-        Self { version: file.version, methods: file.methods, method_names, types: file.types }
+        let method_names = file
+            .methods
+            .keys()
+            .map(|name| (name.to_ascii_lowercase(), name.clone()))
+            .collect();
+        Self {
+            version: file.version,
+            methods: file.methods,
+            method_names,
+            types: file.types,
+        }
     }
 
     /// The method named `name` (case-insensitive, as Telegram matches them).
     #[must_use]
     pub fn method(&self, name: &str) -> Option<&Entry> {
-        self.method_names.get(&name.to_ascii_lowercase()).and_then(|n| self.methods.get(n))
+        self.method_names
+            .get(&name.to_ascii_lowercase())
+            .and_then(|n| self.methods.get(n))
     }
 
     /// The type named `name`.
@@ -115,14 +125,16 @@ impl Spec {
         files: &HashSet<String>,
     ) -> Result<(), String> {
         for field in &method.fields {
-            if field.required && !params.contains_key(&field.name) && !files.contains(&field.name)
-            {
+            if field.required && !params.contains_key(&field.name) && !files.contains(&field.name) {
                 return Err(format!("required parameter \"{}\" is missing", field.name));
             }
         }
         for (name, value) in params {
             let Some(field) = method.fields.iter().find(|f| &f.name == name) else {
-                return Err(format!("unknown parameter \"{name}\" for method {}", method.name));
+                return Err(format!(
+                    "unknown parameter \"{name}\" for method {}",
+                    method.name
+                ));
             };
             self.check_alternatives(value, &field.types, name, encoding, files)?;
         }
@@ -145,7 +157,13 @@ impl Spec {
     ///
     /// The description of the first problem.
     pub fn check_object(&self, value: &Value, type_name: &str) -> Result<(), String> {
-        self.check_alternatives(value, &[type_name.to_owned()], type_name, Encoding::Json, &HashSet::new())
+        self.check_alternatives(
+            value,
+            &[type_name.to_owned()],
+            type_name,
+            Encoding::Json,
+            &HashSet::new(),
+        )
     }
 
     /// Checks a method's result against its documented return types.
@@ -154,7 +172,13 @@ impl Spec {
     ///
     /// The description of the first problem.
     pub fn check_result(&self, method: &Entry, value: &Value) -> Result<(), String> {
-        self.check_alternatives(value, &method.returns, "result", Encoding::Json, &HashSet::new())
+        self.check_alternatives(
+            value,
+            &method.returns,
+            "result",
+            Encoding::Json,
+            &HashSet::new(),
+        )
     }
 
     fn check_alternatives(
@@ -199,10 +223,18 @@ impl Spec {
                 }
                 _ => value,
             };
-            let Value::Array(items) = value else { return Err(wrong()) };
+            let Value::Array(items) = value else {
+                return Err(wrong());
+            };
             for (i, item) in items.iter().enumerate() {
                 let item_path = format!("{path}[{i}]");
-                self.check_alternatives(item, &[inner.to_owned()], &item_path, Encoding::Json, files)?;
+                self.check_alternatives(
+                    item,
+                    &[inner.to_owned()],
+                    &item_path,
+                    Encoding::Json,
+                    files,
+                )?;
             }
             return Ok(());
         }
@@ -254,7 +286,9 @@ impl Spec {
         files: &HashSet<String>,
     ) -> Result<(), String> {
         let Some(entry) = self.types.get(ty) else {
-            return Err(format!("the specification has no type {ty} (field \"{path}\")"));
+            return Err(format!(
+                "the specification has no type {ty} (field \"{path}\")"
+            ));
         };
         if !entry.subtypes.is_empty() {
             return self.check_union(value, entry, path, files);
@@ -264,15 +298,26 @@ impl Spec {
         };
         for field in &entry.fields {
             if field.required && !map.contains_key(&field.name) {
-                return Err(format!("field \"{path}.{}\" of type {ty} is missing", field.name));
+                return Err(format!(
+                    "field \"{path}.{}\" of type {ty} is missing",
+                    field.name
+                ));
             }
         }
         for (name, field_value) in map {
             let Some(field) = entry.fields.iter().find(|f| &f.name == name) else {
-                return Err(format!("field \"{path}\" of type {ty} has no field \"{name}\""));
+                return Err(format!(
+                    "field \"{path}\" of type {ty} has no field \"{name}\""
+                ));
             };
             let field_path = format!("{path}.{name}");
-            self.check_alternatives(field_value, &field.types, &field_path, Encoding::Json, files)?;
+            self.check_alternatives(
+                field_value,
+                &field.types,
+                &field_path,
+                Encoding::Json,
+                files,
+            )?;
         }
         Ok(())
     }
@@ -292,7 +337,10 @@ impl Spec {
         for sub in &entry.subtypes {
             let Some(sub_entry) = self.types.get(sub) else {
                 // `RichText` lists plain types (`String`, `Array of RichText`) as subtypes.
-                if self.check_type(value, sub, path, Encoding::Json, files).is_ok() {
+                if self
+                    .check_type(value, sub, path, Encoding::Json, files)
+                    .is_ok()
+                {
                     return Ok(());
                 }
                 continue;
@@ -309,7 +357,10 @@ impl Spec {
             }
         }
         if discriminated {
-            Err(format!("field \"{path}\" is not any kind of {}", entry.name))
+            Err(format!(
+                "field \"{path}\" is not any kind of {}",
+                entry.name
+            ))
         } else {
             Err(format!("field \"{path}\" must be of type {}", entry.name))
         }
@@ -327,8 +378,10 @@ fn discriminator(entry: &Entry) -> Option<(&Field, String)> {
         return rest.split('”').next().map(|tag| (field, tag.to_owned()));
     }
     if let Some(rest) = text.split("must be ").nth(1) {
-        let tag: String =
-            rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let tag: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
         if !tag.is_empty() {
             return Some((field, tag));
         }
@@ -339,9 +392,9 @@ fn discriminator(entry: &Entry) -> Option<(&Field, String)> {
 /// An `attach://name` value must name a file part of the request.
 fn check_attach(text: &str, files: &HashSet<String>, must: bool) -> Result<(), String> {
     match text.strip_prefix("attach://") {
-        Some(name) if !files.contains(name) => {
-            Err(format!("can't find attached file \"{name}\" in the request"))
-        }
+        Some(name) if !files.contains(name) => Err(format!(
+            "can't find attached file \"{name}\" in the request"
+        )),
         None if must => Err("a file reference must be attach://<part>".to_owned()),
         _ => Ok(()),
     }

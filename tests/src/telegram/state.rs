@@ -187,7 +187,10 @@ impl Content {
     /// The text, or else the caption, or "".
     #[must_use]
     pub fn shown_text(&self) -> &str {
-        self.text.as_deref().or(self.caption.as_deref()).unwrap_or("")
+        self.text
+            .as_deref()
+            .or(self.caption.as_deref())
+            .unwrap_or("")
     }
 }
 
@@ -242,7 +245,10 @@ impl FakeMessage {
     /// Whether it currently carries a callback button with this data.
     #[must_use]
     pub fn has_callback(&self, data: &str) -> bool {
-        self.buttons().iter().flatten().any(|b| b.callback_data.as_deref() == Some(data))
+        self.buttons()
+            .iter()
+            .flatten()
+            .any(|b| b.callback_data.as_deref() == Some(data))
     }
 
     /// The uploaded photo's bytes, if it is a photo sent by upload.
@@ -350,7 +356,8 @@ pub enum Outcome {
 /// One request the bot made.
 #[derive(Debug, Clone)]
 pub struct RequestRecord {
-    /// The method as it appeared in the URL.
+    /// The method as the spec spells it (`sendMessage`; teloxide sends `SendMessage`), or as it
+    /// appeared in the URL when the spec has no such method.
     pub method: String,
     /// The parameters (file parts as `{"file": name, "bytes": n}`).
     pub params: Value,
@@ -454,6 +461,7 @@ pub struct State {
     pub sends: VecDeque<(Instant, i64)>,
     pub commands: BTreeMap<(String, String), Vec<(String, String)>>,
     pub self_check: Vec<String>,
+    pub privacy_mode: bool,
 }
 
 /// Unix time now.
@@ -495,6 +503,7 @@ impl State {
             sends: VecDeque::new(),
             commands: BTreeMap::new(),
             self_check: Vec::new(),
+            privacy_mode: true,
         }
     }
 
@@ -571,10 +580,8 @@ impl State {
         if m.is_topic_message {
             v["is_topic_message"] = json!(true);
         }
-        if !nested {
-            if let Some(r) = m.reply_to.and_then(|r| self.messages.get(&(m.chat_id, r))) {
-                v["reply_to_message"] = self.message_json(r, true);
-            }
+        if !nested && let Some(r) = m.reply_to.and_then(|r| self.messages.get(&(m.chat_id, r))) {
+            v["reply_to_message"] = self.message_json(r, true);
         }
         if let Some(d) = m.edit_date {
             v["edit_date"] = json!(d);
@@ -589,7 +596,11 @@ impl State {
         }
         if let Some(media) = &c.media {
             let unique = format!("u{}", media.file_id);
-            let (w, h) = media.bytes.as_deref().and_then(png_size).unwrap_or((320, 320));
+            let (w, h) = media
+                .bytes
+                .as_deref()
+                .and_then(png_size)
+                .unwrap_or((320, 320));
             let size = media.bytes.as_ref().map_or(0, Vec::len);
             match media.kind {
                 MediaKind::Photo => {
@@ -625,9 +636,9 @@ impl State {
     /// The `ChatMember` object of `user` in `chat`.
     #[must_use]
     pub fn member_json(&self, chat: &ChatRecord, user: i64) -> Value {
-        let user_json = self.user_json(user).unwrap_or_else(|| {
-            json!({"id": user, "is_bot": false, "first_name": format!("User {user}")})
-        });
+        let user_json = self.user_json(user).unwrap_or_else(
+            || json!({"id": user, "is_bot": false, "first_name": format!("User {user}")}),
+        );
         let admin = |title: bool| {
             let mut v = json!({"status": "administrator", "user": user_json, "can_be_edited": false,
                 "is_anonymous": false, "can_manage_chat": true, "can_delete_messages": true,
@@ -671,7 +682,10 @@ impl State {
     pub fn push_update(&mut self, kind: &str, chat: Option<i64>, body: Value) -> Option<i64> {
         let allowed = match &self.allowed_updates {
             Some(list) if !list.is_empty() => list.iter().any(|k| k == kind),
-            _ => !matches!(kind, "chat_member" | "message_reaction" | "message_reaction_count"),
+            _ => !matches!(
+                kind,
+                "chat_member" | "message_reaction" | "message_reaction_count"
+            ),
         };
         if !allowed {
             return None;
@@ -680,7 +694,13 @@ impl State {
         self.next_update_id += 1;
         let mut json = json!({"update_id": id});
         json[kind] = body;
-        self.updates.push_back(PendingUpdate { id, chat, json, in_flight: false, retry_at: None });
+        self.updates.push_back(PendingUpdate {
+            id,
+            chat,
+            json,
+            in_flight: false,
+            retry_at: None,
+        });
         Some(id)
     }
 

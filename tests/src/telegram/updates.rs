@@ -34,8 +34,13 @@ pub async fn get_updates(inner: &Arc<Inner>, p: &Params) -> Result<Value, ApiErr
             ));
         }
         if let Some(Value::Array(kinds)) = p.get("allowed_updates") {
-            state.allowed_updates =
-                Some(kinds.iter().filter_map(Value::as_str).map(str::to_owned).collect());
+            state.allowed_updates = Some(
+                kinds
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect(),
+            );
         }
         match p.get("offset").and_then(Value::as_i64) {
             Some(offset) if offset < 0 => {
@@ -46,15 +51,28 @@ pub async fn get_updates(inner: &Arc<Inner>, p: &Params) -> Result<Value, ApiErr
             Some(offset) => state.updates.retain(|u| u.id >= offset),
             None => {}
         }
-        let limit = p.get("limit").and_then(Value::as_i64).unwrap_or(100).clamp(1, 100);
-        let timeout = p.get("timeout").and_then(Value::as_i64).unwrap_or(0).max(0);
+        let limit = p
+            .get("limit")
+            .and_then(Value::as_i64)
+            .unwrap_or(100)
+            .clamp(1, 100);
+        // Telegram keeps a long poll open for at most a few minutes; an hour is plenty here.
+        let timeout = p
+            .get("timeout")
+            .and_then(Value::as_i64)
+            .unwrap_or(0)
+            .clamp(0, 3600);
         let timeout = Duration::from_secs(u64::try_from(timeout).unwrap_or(0));
         state.poll_generation += 1;
         let generation = state.poll_generation;
         drop(state);
         inner.bump();
         changed.mark_unchanged();
-        (generation, usize::try_from(limit).unwrap_or(100), Instant::now() + timeout)
+        (
+            generation,
+            usize::try_from(limit).unwrap_or(100),
+            Instant::now() + timeout,
+        )
     };
     loop {
         {
@@ -69,7 +87,12 @@ pub async fn get_updates(inner: &Arc<Inner>, p: &Params) -> Result<Value, ApiErr
                     "can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
                 ));
             }
-            let ready: Vec<Value> = state.updates.iter().take(limit).map(|u| u.json.clone()).collect();
+            let ready: Vec<Value> = state
+                .updates
+                .iter()
+                .take(limit)
+                .map(|u| u.json.clone())
+                .collect();
             if !ready.is_empty() || Instant::now() >= deadline {
                 return Ok(Value::Array(ready));
             }
@@ -92,36 +115,53 @@ pub fn set_webhook(inner: &Arc<Inner>, p: &Params) -> Result<Value, ApiError> {
     if url.is_empty() {
         return delete_webhook(inner, p);
     }
-    let parsed = reqwest::Url::parse(url)
-        .map_err(|_| ApiError::bad("bad webhook: Wrong URL host"))?;
+    let parsed =
+        reqwest::Url::parse(url).map_err(|_| ApiError::bad("bad webhook: Wrong URL host"))?;
     if parsed.scheme() != "https" {
-        return Err(ApiError::bad("bad webhook: An HTTPS URL must be provided for webhook"));
+        return Err(ApiError::bad(
+            "bad webhook: An HTTPS URL must be provided for webhook",
+        ));
     }
     if !matches!(parsed.port_or_known_default(), Some(443 | 80 | 88 | 8443)) {
         return Err(ApiError::bad(
             "bad webhook: Webhook can be set up only on ports 80, 88, 443 or 8443",
         ));
     }
-    let max_connections = p.get("max_connections").and_then(Value::as_i64).unwrap_or(40);
+    let max_connections = p
+        .get("max_connections")
+        .and_then(Value::as_i64)
+        .unwrap_or(40);
     if !(1..=100).contains(&max_connections) {
-        return Err(ApiError::bad("bad webhook: max_connections must be between 1 and 100"));
+        return Err(ApiError::bad(
+            "bad webhook: max_connections must be between 1 and 100",
+        ));
     }
     let secret = p.get("secret_token").and_then(Value::as_str);
     if let Some(s) = secret {
         if s.is_empty() || s.len() > 256 {
             return Err(ApiError::bad("secret token must be 1-256 characters long"));
         }
-        if !s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+        if !s
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
             return Err(ApiError::bad("secret token contains unallowed characters"));
         }
     }
     let mut state = inner.lock();
     if rewrite(&state.routes, url).is_none() {
-        return Err(ApiError::bad("bad webhook: Failed to resolve host: Name or service not known"));
+        return Err(ApiError::bad(
+            "bad webhook: Failed to resolve host: Name or service not known",
+        ));
     }
     if let Some(Value::Array(kinds)) = p.get("allowed_updates") {
-        state.allowed_updates =
-            Some(kinds.iter().filter_map(Value::as_str).map(str::to_owned).collect());
+        state.allowed_updates = Some(
+            kinds
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+        );
     }
     if p.get("drop_pending_updates").and_then(Value::as_bool) == Some(true) {
         state.updates.retain(|u| u.in_flight);
@@ -204,15 +244,15 @@ fn schedule(inner: &Arc<Inner>) -> Option<Instant> {
     let mut next_retry: Option<Instant> = None;
     {
         let mut state = inner.lock();
-        let Some(hook) = state.webhook.clone() else { return None };
+        let hook = state.webhook.clone()?;
         let url = rewrite(&state.routes, &hook.url)?;
         let mut in_flight = state.updates.iter().filter(|u| u.in_flight).count();
         let mut busy_chats = HashSet::new();
         for update in &mut state.updates {
-            if let Some(chat) = update.chat {
-                if !busy_chats.insert(chat) {
-                    continue;
-                }
+            if let Some(chat) = update.chat
+                && !busy_chats.insert(chat)
+            {
+                continue;
             }
             if update.in_flight {
                 continue;
@@ -230,7 +270,9 @@ fn schedule(inner: &Arc<Inner>) -> Option<Instant> {
         }
         for (_, json) in &jobs {
             if let Err(e) = inner.spec.check_object(json, "Update") {
-                state.self_check.push(format!("webhook update is not a valid Update: {e}"));
+                state
+                    .self_check
+                    .push(format!("webhook update is not a valid Update: {e}"));
             }
         }
         drop(state);
@@ -246,7 +288,11 @@ fn schedule(inner: &Arc<Inner>) -> Option<Instant> {
 
 async fn deliver(inner: Arc<Inner>, id: i64, body: Value, url: String, secret: Option<String>) {
     let at = Instant::now();
-    let mut request = inner.http.post(&url).timeout(Duration::from_secs(30)).json(&body);
+    let mut request = inner
+        .http
+        .post(&url)
+        .timeout(Duration::from_secs(30))
+        .json(&body);
     if let Some(s) = &secret {
         request = request.header("X-Telegram-Bot-Api-Secret-Token", s);
     }
@@ -260,7 +306,14 @@ async fn deliver(inner: Arc<Inner>, id: i64, body: Value, url: String, secret: O
         Err(e) => (None, Some(format!("Connection refused or failed: {e}"))),
     };
     let mut state = inner.lock();
-    state.attempts.push(WebhookAttempt { update_id: id, url, secret, status, error: error.clone(), at });
+    state.attempts.push(WebhookAttempt {
+        update_id: id,
+        url,
+        secret,
+        status,
+        error: error.clone(),
+        at,
+    });
     let retry_delay = state.retry_delay;
     if let Some(message) = error {
         if let Some(hook) = state.webhook.as_mut() {
