@@ -509,6 +509,32 @@ impl FakeTelegram {
             .collect()
     }
 
+    /// The bot's newest message in `chat` that `accept` takes, without copying the others
+    /// (long games hold thousands of messages with their pictures).
+    pub fn newest_bot_message(
+        &self,
+        chat: &TgChat,
+        accept: impl Fn(&FakeMessage) -> bool,
+    ) -> Option<FakeMessage> {
+        let state = self.inner.lock();
+        state
+            .messages
+            .range((chat.id, i64::MIN)..=(chat.id, i64::MAX))
+            .rev()
+            .map(|(_, m)| m)
+            .find(|m| m.from_bot && accept(m))
+            .cloned()
+    }
+
+    /// Whether any message of the bot in `chat` is one `accept` takes, without copying.
+    pub fn any_bot_message(&self, chat: &TgChat, accept: impl Fn(&FakeMessage) -> bool) -> bool {
+        let state = self.inner.lock();
+        state
+            .messages
+            .range((chat.id, i64::MIN)..=(chat.id, i64::MAX))
+            .any(|(_, m)| m.from_bot && accept(m))
+    }
+
     /// The bot's messages in `chat` (deleted ones too), oldest first.
     #[must_use]
     pub fn bot_messages(&self, chat: &TgChat) -> Vec<FakeMessage> {

@@ -92,10 +92,34 @@ fn pieces(reply: &Reply) -> Vec<Piece> {
 /// The reply's text as HTML, cut into chunks of at most `limit` characters each (as Telegram
 /// counts them after parsing), cut between lines where it can. An empty text gives no chunk.
 pub fn chunks(reply: &Reply, limit: usize) -> Vec<String> {
+    chunk(pieces(reply), limit)
+}
+
+/// The text of a reply that goes with a picture: the caption (the end of the text, within
+/// 1,024 characters, cut between lines) and the messages of the rest before it (each within
+/// 4,096), so that the picture with its buttons comes last and its caption says what the
+/// players must do now.
+pub fn with_caption(reply: &Reply) -> (Vec<String>, Option<String>) {
+    let mut pieces = pieces(reply);
+    let mut tail = Vec::new();
+    let mut len = 0;
+    while let Some(last) = pieces.last() {
+        if len + last.len > CAPTION_LIMIT {
+            break;
+        }
+        len += last.len;
+        tail.extend(pieces.pop());
+    }
+    tail.reverse();
+    let caption = chunk(tail, CAPTION_LIMIT).into_iter().next();
+    (chunk(pieces, MESSAGE_LIMIT), caption)
+}
+
+fn chunk(pieces: Vec<Piece>, limit: usize) -> Vec<String> {
     let mut chunks = Vec::new();
     let mut html = String::new();
     let mut len = 0;
-    for piece in pieces(reply) {
+    for piece in pieces {
         if len + piece.len > limit && len > 0 {
             chunks.push(std::mem::take(&mut html));
             len = 0;
@@ -248,6 +272,23 @@ mod tests {
             parts.iter().map(|p| unescape(p)).collect::<String>(),
             format!("{}&", "😀".repeat(60))
         );
+    }
+
+    #[test]
+    fn a_long_text_with_a_picture_ends_in_its_caption() {
+        let line = format!("{}\n", "x".repeat(99));
+        let r = reply(vec![Span::Text(line.repeat(30)), Span::Strong("to move.".into())], &[]);
+        let (before, caption) = with_caption(&r);
+        let caption = caption.expect("a caption");
+        assert!(caption.ends_with("<b>to move.</b>"));
+        assert!(telegram_len(&unescape(&caption)) <= CAPTION_LIMIT);
+        assert_eq!(before.len(), 1);
+        assert_eq!(
+            format!("{}{}", before[0], caption),
+            format!("{}<b>to move.</b>", line.repeat(30))
+        );
+        let short = reply(vec![Span::Text("Game #1.".into())], &[]);
+        assert_eq!(with_caption(&short), (vec![], Some("Game #1.".into())));
     }
 
     #[test]

@@ -11,9 +11,10 @@
 //! - [`Placement::NewBoard`]: a new message (so the player to act is notified), its buttons on
 //!   it; the buttons of the game's previous board, and of the pressed message, are taken off;
 //!   the service is told the new board's message id.
-//! - A picture is sent with `sendPhoto`, the text as its caption when it fits 1,024
-//!   characters, else in its own messages after it; text beyond 4,096 characters is cut into
-//!   several messages between lines. Buttons go on the last message.
+//! - A picture is sent with `sendPhoto`, last, the end of the text as its caption (within
+//!   1,024 characters) and any text before that in messages of its own before it; text beyond
+//!   4,096 characters is cut into several messages between lines. Buttons go on the last
+//!   message (the picture, when there is one).
 
 use std::time::Duration;
 
@@ -321,43 +322,14 @@ impl Telegram {
         None
     }
 
-    /// Posts a reply as new messages; the id of the message that carries the buttons (the
-    /// last one).
+    /// Posts a reply as new messages: its text, and its picture last with the end of the
+    /// text as caption; the buttons go on the last message, whose id is returned.
     async fn post(&self, reply: &Reply, target: Target) -> Result<Option<MessageId>, SendError> {
-        let mut texts = html::chunks(reply, MESSAGE_LIMIT);
+        let (texts, caption) = match &reply.picture {
+            Some(_) => html::with_caption(reply),
+            None => (html::chunks(reply, MESSAGE_LIMIT), None),
+        };
         let mut last = None;
-        if let Some(png) = &reply.picture {
-            let caption = html::chunks(reply, CAPTION_LIMIT);
-            let caption = if caption.len() == 1 {
-                texts.clear();
-                caption.into_iter().next()
-            } else {
-                None
-            };
-            let mut request = self
-                .client
-                .send_photo(
-                    target.chat,
-                    InputFile::memory(png.clone()).file_name("board.png"),
-                )
-                .parse_mode(ParseMode::Html);
-            if let Some(caption) = caption {
-                request = request.caption(caption);
-            }
-            if let Some(thread) = target.thread {
-                request = request.message_thread_id(thread);
-            }
-            if let Some(to) = target.reply_to {
-                request = request
-                    .reply_parameters(ReplyParameters::new(to).allow_sending_without_reply());
-            }
-            if texts.is_empty()
-                && let Some(markup) = keyboard(reply)
-            {
-                request = request.reply_markup(markup);
-            }
-            last = Some(request.await.map_err(classify)?.id);
-        }
         let count = texts.len();
         for (i, text) in texts.into_iter().enumerate() {
             let mut request = self
@@ -373,8 +345,32 @@ impl Telegram {
                     .reply_parameters(ReplyParameters::new(to).allow_sending_without_reply());
             }
             if i + 1 == count
+                && reply.picture.is_none()
                 && let Some(markup) = keyboard(reply)
             {
+                request = request.reply_markup(markup);
+            }
+            last = Some(request.await.map_err(classify)?.id);
+        }
+        if let Some(png) = &reply.picture {
+            let mut request = self
+                .client
+                .send_photo(
+                    target.chat,
+                    InputFile::memory(png.clone()).file_name("board.png"),
+                )
+                .parse_mode(ParseMode::Html);
+            if let Some(caption) = caption {
+                request = request.caption(caption);
+            }
+            if let Some(thread) = target.thread {
+                request = request.message_thread_id(thread);
+            }
+            if let Some(to) = target.reply_to.filter(|_| last.is_none()) {
+                request =
+                    request.reply_parameters(ReplyParameters::new(to).allow_sending_without_reply());
+            }
+            if let Some(markup) = keyboard(reply) {
                 request = request.reply_markup(markup);
             }
             last = Some(request.await.map_err(classify)?.id);
