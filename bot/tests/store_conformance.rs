@@ -4279,6 +4279,25 @@ mod cases {
             })
             .await
             .expect("create");
+        // Seats that are not the challenge's players (here: not who accepts) start nothing.
+        assert_eq!(
+            conflict(
+                store
+                    .accept_and_create_game(
+                        &NewGame {
+                            accepting: Some(Acceptance {
+                                challenge: open.id,
+                                by: bob.id,
+                                now,
+                            }),
+                            ..game_in(&room, &[ann.id, cy.id])
+                        },
+                        None,
+                    )
+                    .await
+            ),
+            Conflict::PlayersChanged(open.id)
+        );
         let Accepted::Started(konane) = store
             .accept_and_create_game(
                 &NewGame {

@@ -1088,6 +1088,11 @@ pub enum Conflict {
     /// The user is not one of the challenge's invitees.
     #[error("you are not invited to challenge {0}")]
     NotInvited(ChallengeNo),
+    /// The seats given to [`Store::accept_and_create_game`] are not the challenge's players as
+    /// they are now (someone was bound to a username seat, or accepted, since the caller read
+    /// the challenge): nothing is written; read the challenge again and retry.
+    #[error("the players of challenge {0} have changed")]
+    PlayersChanged(ChallengeNo),
     /// A wallet holds less than a stake (or has no money at all).
     #[error("user {user} has {balance} and cannot stake {needed}")]
     InsufficientFunds {
@@ -1757,15 +1762,17 @@ impl Store {
     /// challenge (or `new.accepting` of `None`) it is [`Store::create_game`]. With `request`,
     /// the request key is recorded in the same transaction.
     ///
-    /// The service's switch: where it now calls [`Store::accept_invitation`] and, when nobody
-    /// is waiting, [`Store::create_game`], it builds the [`NewGame`] first (seats by lot,
-    /// wallets opened) and calls this once.
+    /// The service builds the [`NewGame`] first (seats by lot, wallets opened) and calls this
+    /// once, so a crash cannot leave an acceptance without its game.
     ///
     /// # Errors
     /// [`Conflict::Duplicate`] (checked first), [`Conflict::NoSuchChallenge`],
     /// [`Conflict::ChallengeSettled`], [`Conflict::ChallengeExpired`],
-    /// [`Conflict::NotInvited`], [`Conflict::InsufficientFunds`]; then nothing is written. A
-    /// database failure.
+    /// [`Conflict::NotInvited`], [`Conflict::InsufficientFunds`], [`Conflict::PlayersChanged`]
+    /// (when the game would start, the people in `new.seats` must be exactly the challenger and
+    /// the invitees, or, for an open challenge, the challenger and who accepts: a caller that
+    /// expects to wait may pass no seats, and is told so if its acceptance turns out to be the
+    /// last); then nothing is written. A database failure.
     pub async fn accept_and_create_game(
         &self,
         new: &NewGame<'_>,
