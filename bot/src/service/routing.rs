@@ -84,6 +84,31 @@ impl Service {
         }
     }
 
+    /// A chat's platform id changed (Telegram: a group became a supergroup, and the update
+    /// says `migrate_to_chat_id`): the chat `old`, its topics (`old:<thread>`) and its
+    /// community take the id `new`, with everything in them (see [`Store::move_chat`]). The
+    /// adapter calls this once per migration; a repeated call finds nothing to move.
+    ///
+    /// # Errors
+    /// Internal failures (the database); then nothing is moved.
+    pub async fn chat_moved(
+        &self,
+        platform: Platform,
+        old: &str,
+        new: &str,
+    ) -> Result<MovedChat, ServiceError> {
+        let moved = self.store.move_chat(platform, old, new).await?;
+        self.seen.forget_chats(platform, &[old, new]);
+        tracing::info!(
+            %platform,
+            chats = moved.chats.len(),
+            merged_chats = moved.merged_chats,
+            merged_community = moved.merged_community,
+            "chat moved"
+        );
+        Ok(moved)
+    }
+
     /// The chat of a request, from the cache of recently seen chats or the store.
     async fn chat_of(&self, request: &Request) -> Result<Chat, ServiceError> {
         // Freshness of the remembered rows is judged by the store's clock, which wrote them.

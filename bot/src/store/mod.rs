@@ -28,6 +28,7 @@
 //! The migrations are embedded at compile time by `sqlx::migrate!`; the SQL files are tracked
 //! by the compiler, but a *new* migration file is only picked up when this crate recompiles.
 
+mod chat_moves;
 mod community;
 mod invitations;
 mod ledger;
@@ -700,6 +701,19 @@ pub struct Chat {
     /// Since when the platform says the bot cannot write there (removed, blocked): the outbox
     /// holds the chat's messages until someone writes in it again ([`Store::upsert_chat`]).
     pub inactive_at: Option<Timestamp>,
+}
+
+/// What [`Store::move_chat`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MovedChat {
+    /// The chats now under the new id (the chat and its topics), in the order of the old ones.
+    pub chats: Vec<ChatId>,
+    /// How many of them were already known under the new id and absorbed an old one.
+    pub merged_chats: usize,
+    /// The community now under the new id, if one was known under the old id.
+    pub community: Option<CommunityId>,
+    /// Whether that community was already known under the new id and absorbed the old one.
+    pub merged_community: bool,
 }
 
 /// A challenge to be written by [`Store::create_challenge`].
@@ -1779,6 +1793,28 @@ impl Store {
         request: Option<&RequestKey>,
     ) -> Result<Accepted, StoreError> {
         dispatch!(self, store => store.accept_and_create_game(new, request).await)
+    }
+
+    /// A chat's platform id changed (Telegram's group → supergroup migration): the chat whose
+    /// platform id is `old`, and every chat whose platform id is `old` followed by `:` (forum
+    /// topics, stored as `"<chat id>:<thread id>"`), take `new` in place of that prefix, and
+    /// the community whose platform id is `old` takes `new`, in one transaction; games,
+    /// challenges, settings, wallets, ledger and outbox rows follow, since they refer to
+    /// chats and communities by the store's ids. Where rows under the new ids exist already
+    /// (someone wrote in the supergroup before the move was processed), those rows stay and
+    /// absorb the old ones: no game, challenge, outbox row or coin is lost (see the module
+    /// `chat_moves` for exactly how). The old chat's games forget their board message ids. A
+    /// move of an unknown id, or to the same id, changes nothing.
+    ///
+    /// # Errors
+    /// A database failure (then nothing is moved).
+    pub async fn move_chat(
+        &self,
+        platform: Platform,
+        old: &str,
+        new: &str,
+    ) -> Result<MovedChat, StoreError> {
+        dispatch!(self, store => store.move_chat(platform, old, new).await)
     }
 
     // ---- The outbox ----

@@ -23,7 +23,7 @@ use super::{
     Vacation, Wallet, assemble_games, challenge_refusal, community, db, distinct, end_refusal,
     game_refusal, invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
 };
-use super::{NewOutbox, OutboxDbRow, OutboxId, OutboxKind, OutboxRow, outbox};
+use super::{NewOutbox, OutboxDbRow, OutboxId, OutboxKind, OutboxRow, chat_moves, outbox};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
 
@@ -132,3 +132,4 @@ super::ledger::ledger_operations!(PostgresStore);
 super::community::community_operations!(PostgresStore);
 super::outbox::outbox_operations!(PostgresStore);
 super::invitations::invitation_operations!(PostgresStore);
+super::chat_moves::chat_move_operations!(PostgresStore);
