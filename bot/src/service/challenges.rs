@@ -2,36 +2,35 @@
 
 use super::*;
 
+use crate::catalogue::ParsedCommand;
 use crate::store::{Accepted, Invitation, Invitee};
 
 impl Service {
-    pub(super) async fn play(&self, ctx: &Ctx, args: &str) -> Outcome2<Reply> {
+    pub(super) async fn play(&self, ctx: &Ctx, command: &ParsedCommand) -> Outcome2<Reply> {
         self.not_repeated(ctx).await?;
-        let mut words = args.split_whitespace();
-        let Some(name) = words.next() else {
+        let Some(id) = command.game else {
             return Err(UserError::Usage(
                 "/play <game> [@user ...] [option=value ...], e.g. /play konane @bob size=10",
             )
             .into());
         };
-        let id = parse_game(name)?;
         // The people invited are the request's mentions, as the platform resolved them.
         let named_people = self.mentioned(ctx).await?;
-        let mut options = Vec::new();
-        let (mut stake, mut time) = (None, None);
-        for word in words {
-            if word.starts_with('@') || word.starts_with("<@") {
-                continue;
-            } else if let Some(value) = word.strip_prefix("stake=") {
-                stake = Some(value);
-            } else if let Some(value) = word.strip_prefix("time=") {
-                time = Some(value);
-            } else {
-                options.push(word);
-            }
+        if command.integer("computer").is_some() {
+            // The computer opponent comes with a later issue; until then the game's setup
+            // refuses the word, as it refuses any word that is not `key=value`.
+            return Err(UserError::Setup(SetupError::MalformedOption("computer".into())).into());
         }
+        let options: Vec<String> = command
+            .options
+            .iter()
+            .map(|(key, value)| format!("{key}={value}"))
+            .collect();
+        let options: Vec<&str> = options.iter().map(String::as_str).collect();
         AnyGame::start(id, &options, None).map_err(UserError::Setup)?;
-        let terms = self.terms(ctx, id, stake, time).await?;
+        let terms = self
+            .terms(ctx, id, command.integer("stake"), command.time_millis)
+            .await?;
         let named = named_people.len() + 1;
         let seats = id.seats().len();
         let (ok, allowed) = if seats == 4 {
@@ -145,13 +144,12 @@ impl Service {
     pub(super) async fn settle(
         &self,
         ctx: &Ctx,
-        args: &str,
+        number: Option<ChallengeNo>,
         settlement: Settlement,
     ) -> Outcome2<Reply> {
         self.not_repeated(ctx).await?;
         let now = ctx.now;
         self.store.expire_challenges(now).await?;
-        let number = game_number(args).0.map(|GameNo(n)| ChallengeNo(n));
         let challenge = match number {
             Some(no) => match self.store.challenge(no).await? {
                 Some(challenge) if challenge.chat == ctx.chat.id => challenge,
