@@ -6,11 +6,22 @@ mod common;
 use common::connect;
 use common::table::{Table, number_after, text};
 use tabula_bot::service::UserError;
-use tabula_bot::store::{ChallengeNo, ChallengeStatus, DatabaseUrl, RequestKey};
+use tabula_bot::store::{ChallengeNo, ChallengeStatus, DatabaseUrl, GameRecord, RequestKey};
 
 on_both_databases! {
     a_last_acceptance_that_cannot_start_the_game_is_not_kept => unpaid_last_acceptance;
     racing_last_acceptances_start_one_game => racing_acceptances;
+}
+
+/// The platform ids of the people seated in a game, sorted.
+fn seated(record: &GameRecord) -> Vec<&str> {
+    let mut seated: Vec<&str> = record
+        .seats
+        .iter()
+        .map(|holder| holder.user.platform_user_id.as_str())
+        .collect();
+    seated.sort_unstable();
+    seated
 }
 
 /// Four-person Pachisi for 100 each, dave holding 50: bob and dave accept and wait; carol's
@@ -60,14 +71,10 @@ async fn unpaid_last_acceptance(url: DatabaseUrl) {
     let Some(game) = reply.game.filter(|_| reply.is_done()) else {
         panic!("the game should start: {}", text(&reply));
     };
-    let record = table.record(game).await;
-    let mut seated: Vec<&str> = record
-        .seats
-        .iter()
-        .map(|holder| holder.user.platform_user_id.as_str())
-        .collect();
-    seated.sort_unstable();
-    assert_eq!(seated, ["alice", "bob", "carol", "dave"]);
+    assert_eq!(
+        seated(&table.record(game).await),
+        ["alice", "bob", "carol", "dave"]
+    );
     for name in ["alice", "bob", "carol"] {
         assert_eq!(table.balance(name).await, 900, "{name}");
     }
@@ -103,13 +110,11 @@ async fn racing_acceptances(url: DatabaseUrl) {
         assert_eq!(started.len(), 1, "round {round}: one game starts");
         let record = table.record(started[0]).await;
         assert_eq!(record.challenge, Some(ChallengeNo(no)));
-        let mut seated: Vec<&str> = record
-            .seats
-            .iter()
-            .map(|holder| holder.user.platform_user_id.as_str())
-            .collect();
-        seated.sort_unstable();
-        assert_eq!(seated, ["alice", "bob", "carol", "dave"], "round {round}");
+        assert_eq!(
+            seated(&record),
+            ["alice", "bob", "carol", "dave"],
+            "round {round}"
+        );
         assert_eq!(table.pending_challenges().await, 0, "round {round}");
     }
     store.close().await;

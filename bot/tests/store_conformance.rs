@@ -4282,37 +4282,26 @@ mod cases {
             })
             .await
             .expect("create");
+        let (wrong, right) = ([ann.id, cy.id], [ann.id, bob.id]);
+        let bob_accepts = |seats| NewGame {
+            accepting: Some(Acceptance {
+                challenge: open.id,
+                by: bob.id,
+                now,
+            }),
+            ..game_in(&room, seats)
+        };
         // Seats that are not the challenge's players (here: not who accepts) start nothing.
         assert_eq!(
             conflict(
                 store
-                    .accept_and_create_game(
-                        &NewGame {
-                            accepting: Some(Acceptance {
-                                challenge: open.id,
-                                by: bob.id,
-                                now,
-                            }),
-                            ..game_in(&room, &[ann.id, cy.id])
-                        },
-                        None,
-                    )
+                    .accept_and_create_game(&bob_accepts(&wrong), None)
                     .await
             ),
             Conflict::PlayersChanged(open.id)
         );
         let Accepted::Started(konane) = store
-            .accept_and_create_game(
-                &NewGame {
-                    accepting: Some(Acceptance {
-                        challenge: open.id,
-                        by: bob.id,
-                        now,
-                    }),
-                    ..game_in(&room, &[ann.id, bob.id])
-                },
-                None,
-            )
+            .accept_and_create_game(&bob_accepts(&right), None)
             .await
             .expect("accept")
         else {

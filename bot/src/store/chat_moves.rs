@@ -92,6 +92,25 @@ pub(super) const ABSORB_COMMUNITY: [&str; 9] = [
 macro_rules! chat_move_operations {
     ($store:ident) => {
         impl $store {
+            /// Runs `statements`, in order, each with `$1` = `from` and `$2` = `into`.
+            async fn run_pair(
+                tx: &mut sqlx::Transaction<'static, Db>,
+                statements: &[&'static str],
+                from: i64,
+                into: i64,
+                operation: &'static str,
+            ) -> Result<(), StoreError> {
+                for statement in statements {
+                    sqlx::query(*statement)
+                        .bind(from)
+                        .bind(into)
+                        .execute(&mut **tx)
+                        .await
+                        .map_err(db(operation))?;
+                }
+                Ok(())
+            }
+
             pub(super) async fn move_chat(
                 &self,
                 platform: Platform,
@@ -126,14 +145,8 @@ macro_rules! chat_move_operations {
                         .map_err(db(OPERATION))?;
                     match twin {
                         Some(twin) => {
-                            for statement in chat_moves::ABSORB_CHAT {
-                                sqlx::query(statement)
-                                    .bind(id)
-                                    .bind(twin)
-                                    .execute(&mut *tx)
-                                    .await
-                                    .map_err(db(OPERATION))?;
-                            }
+                            Self::run_pair(&mut tx, &chat_moves::ABSORB_CHAT, id, twin, OPERATION)
+                                .await?;
                             moved.chats.push(ChatId(twin));
                             moved.merged_chats += 1;
                         }
@@ -171,23 +184,23 @@ macro_rules! chat_move_operations {
                             .await
                             .map_err(db(OPERATION))?;
                         for (account, into) in accounts {
-                            for statement in chat_moves::ABSORB_ACCOUNT {
-                                sqlx::query(statement)
-                                    .bind(account)
-                                    .bind(into)
-                                    .execute(&mut *tx)
-                                    .await
-                                    .map_err(db(OPERATION))?;
-                            }
+                            Self::run_pair(
+                                &mut tx,
+                                &chat_moves::ABSORB_ACCOUNT,
+                                account,
+                                into,
+                                OPERATION,
+                            )
+                            .await?;
                         }
-                        for statement in chat_moves::ABSORB_COMMUNITY {
-                            sqlx::query(statement)
-                                .bind(from)
-                                .bind(twin)
-                                .execute(&mut *tx)
-                                .await
-                                .map_err(db(OPERATION))?;
-                        }
+                        Self::run_pair(
+                            &mut tx,
+                            &chat_moves::ABSORB_COMMUNITY,
+                            from,
+                            twin,
+                            OPERATION,
+                        )
+                        .await?;
                         moved.community = Some(CommunityId(twin));
                         moved.merged_community = true;
                     }
