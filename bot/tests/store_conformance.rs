@@ -119,6 +119,8 @@ conformance! {
         racing_dispatchers_deliver_each_row_once,
         username_invitee_binds_to_the_first_matching_user,
         accepting_and_creating_the_game_is_atomic,
+        a_moved_chat_takes_its_topics_games_and_money_along,
+        a_chat_moved_onto_rows_already_there_keeps_every_game_and_coin,
     ],
     url: [
         restart_keeps_the_game,
@@ -167,6 +169,7 @@ mod cases {
         Settings, Settlement, StakedGames, Store, StoreError, Timestamp, TurnClock, TurnStart,
         User, UserId, Vacation,
     };
+    use tabula_bot::store::{ChallengeNo, ChatId, MovedChat};
     use tabula_core::{AnyGame, GameId};
 
     const MINUTE: i64 = 60_000;
@@ -4279,23 +4282,365 @@ mod cases {
             })
             .await
             .expect("create");
+        let (wrong, right) = ([ann.id, cy.id], [ann.id, bob.id]);
+        let bob_accepts = |seats| NewGame {
+            accepting: Some(Acceptance {
+                challenge: open.id,
+                by: bob.id,
+                now,
+            }),
+            ..game_in(&room, seats)
+        };
+        // Seats that are not the challenge's players (here: not who accepts) start nothing.
+        assert_eq!(
+            conflict(
+                store
+                    .accept_and_create_game(&bob_accepts(&wrong), None)
+                    .await
+            ),
+            Conflict::PlayersChanged(open.id)
+        );
         let Accepted::Started(konane) = store
-            .accept_and_create_game(
-                &NewGame {
-                    accepting: Some(Acceptance {
-                        challenge: open.id,
-                        by: bob.id,
-                        now,
-                    }),
-                    ..game_in(&room, &[ann.id, bob.id])
-                },
-                None,
-            )
+            .accept_and_create_game(&bob_accepts(&right), None)
             .await
             .expect("accept")
         else {
             panic!("an open challenge starts at once");
         };
         assert_eq!(konane.challenge, Some(open.id));
+    }
+
+    /// A Telegram chat (`community`: the group of a topic; `None`: the chat stands alone).
+    async fn telegram_chat(store: &Store, id: &str, community: Option<(&str, &str)>) -> Chat {
+        store
+            .upsert_chat(Platform::Telegram, id, id, community)
+            .await
+            .expect("upsert chat")
+    }
+
+    async fn chat_by_id(store: &Store, id: ChatId) -> Option<Chat> {
+        store.chat(id).await.expect("chat")
+    }
+
+    /// A pending challenge in `chat` by `challenger`, inviting `invited`.
+    async fn challenge_in(
+        store: &Store,
+        chat: &Chat,
+        challenger: UserId,
+        invited: UserId,
+    ) -> ChallengeNo {
+        store
+            .create_challenge(&NewChallenge {
+                chat: chat.id,
+                game: GameId::Konane,
+                options: "size=6",
+                challenger,
+                invited: &[invited],
+                expires_at: Timestamp::now().plus_millis(DAY),
+                stake: 0,
+                move_millis: DAY,
+            })
+            .await
+            .expect("challenge")
+            .id
+    }
+
+    /// Telegram's group → supergroup migration onto fresh ids: the group `-5` and its topic
+    /// `-5:7` take the ids `-1005` and `-1005:7` (`-55` is another chat and stays), the group's
+    /// community takes `-1005`, and everything stays where it was: games (their board ids
+    /// forgotten), challenges, outbox rows, settings, wallets and the ledger.
+    pub async fn a_moved_chat_takes_its_topics_games_and_money_along(store: &Store) {
+        let group = telegram_chat(store, "-5", None).await;
+        let topic = telegram_chat(store, "-5:7", Some(("-5", "-5"))).await;
+        let other = telegram_chat(store, "-55", None).await;
+        assert_eq!(topic.community, group.community);
+        let community = group.community;
+        let (ann, bob) = (user(store, "ann").await, user(store, "bob").await);
+        let settings = Settings {
+            max_stake: 500,
+            ..Settings::default()
+        };
+        store
+            .save_settings(community, &settings, ann.id, None)
+            .await
+            .expect("settings");
+        for person in [&ann, &bob] {
+            store.open_wallet(community, person.id).await.expect("open");
+        }
+        let game = create(
+            store,
+            &NewGame {
+                stake: 100,
+                ..game_in(&group, &[ann.id, bob.id])
+            },
+        )
+        .await;
+        store
+            .set_board_message(game.id, Some("41"))
+            .await
+            .expect("board");
+        let row = enqueue(
+            store,
+            &new_outbox(
+                &group,
+                Some(game.id),
+                OutboxKind::Text,
+                "{}",
+                Timestamp::now(),
+            ),
+        )
+        .await;
+        let challenge = challenge_in(store, &topic, bob.id, ann.id).await;
+        let ledger_before = store.ledger(community).await.expect("ledger").len();
+
+        let moved = store
+            .move_chat(Platform::Telegram, "-5", "-1005")
+            .await
+            .expect("move");
+        assert_eq!(
+            moved,
+            MovedChat {
+                chats: vec![group.id, topic.id],
+                merged_chats: 0,
+                community: Some(community),
+                merged_community: false,
+            }
+        );
+        let ids = |chat: Option<Chat>| chat.map(|chat| (chat.platform_chat_id, chat.community));
+        assert_eq!(
+            ids(chat_by_id(store, group.id).await),
+            Some(("-1005".to_string(), community))
+        );
+        assert_eq!(
+            ids(chat_by_id(store, topic.id).await),
+            Some(("-1005:7".to_string(), community))
+        );
+        assert_eq!(
+            ids(chat_by_id(store, other.id).await),
+            Some(("-55".to_string(), other.community)),
+            "a chat whose id only begins the same stays"
+        );
+        let again = telegram_chat(store, "-1005", None).await;
+        assert_eq!((again.id, again.community), (group.id, community));
+        assert_eq!(again.platform_community_id, "-1005");
+        let again = telegram_chat(store, "-1005:7", Some(("-1005", "-1005"))).await;
+        assert_eq!(again.id, topic.id);
+
+        let after = record(store, game.id).await;
+        assert_eq!((after.chat, after.community), (group.id, community));
+        assert_eq!(
+            after.board_message_id, None,
+            "the old group's board is forgotten"
+        );
+        let rows = store.outbox_rows(group.id).await.expect("outbox");
+        assert_eq!(rows.len(), 1);
+        assert_eq!(
+            (rows[0].id, rows[0].platform_chat_id.as_str()),
+            (row, "-1005")
+        );
+        let pending: Vec<ChallengeNo> = store
+            .pending_challenges(topic.id)
+            .await
+            .expect("pending")
+            .iter()
+            .map(|challenge| challenge.id)
+            .collect();
+        assert_eq!(pending, [challenge]);
+        assert_eq!(store.settings(community).await.expect("settings"), settings);
+        assert_eq!(
+            balances(store, community, &[ann.id, bob.id]).await,
+            [900, 900]
+        );
+        assert_eq!(pot(store, community, game.id).await.balance, 200);
+        assert_eq!(
+            store.ledger(community).await.expect("ledger").len(),
+            ledger_before
+        );
+        assert_books_balance(store, community).await;
+
+        // Done once: a repeated move finds nothing under the old id.
+        let repeated = store
+            .move_chat(Platform::Telegram, "-5", "-1005")
+            .await
+            .expect("move again");
+        assert_eq!(repeated, MovedChat::default());
+        assert_eq!(
+            store
+                .move_chat(Platform::Telegram, "-1005", "-1005")
+                .await
+                .expect("move to itself"),
+            MovedChat::default()
+        );
+    }
+
+    /// The migration is processed after someone wrote in the supergroup: the rows under the new
+    /// ids stay and take in the old ones. The old group's game and challenge, its topic's
+    /// challenge and its outbox row move into the new chats; wallets of one person in both
+    /// communities add up, the two banks become one, the books balance and no coin is lost;
+    /// the settings changed last are kept.
+    pub async fn a_chat_moved_onto_rows_already_there_keeps_every_game_and_coin(store: &Store) {
+        let old_group = telegram_chat(store, "-6", None).await;
+        let old_topic = telegram_chat(store, "-6:7", Some(("-6", "-6"))).await;
+        let lone_topic = telegram_chat(store, "-6:9", Some(("-6", "-6"))).await;
+        let old = old_group.community;
+        let (ann, bob, cy) = (
+            user(store, "ann").await,
+            user(store, "bob").await,
+            user(store, "cy").await,
+        );
+        store
+            .save_settings(
+                old,
+                &Settings {
+                    max_stake: 500,
+                    ..Settings::default()
+                },
+                ann.id,
+                None,
+            )
+            .await
+            .expect("settings");
+        for person in [&ann, &bob] {
+            store.open_wallet(old, person.id).await.expect("open");
+        }
+        let old_game = create(
+            store,
+            &NewGame {
+                stake: 100,
+                ..game_in(&old_group, &[ann.id, bob.id])
+            },
+        )
+        .await;
+        store
+            .adjust_wallet(old, bob.id, -50, ann.id, "a fee", None)
+            .await
+            .expect("take");
+        let old_row = enqueue(
+            store,
+            &new_outbox(
+                &old_group,
+                Some(old_game.id),
+                OutboxKind::Text,
+                "{}",
+                Timestamp::now(),
+            ),
+        )
+        .await;
+        let topic_challenge = challenge_in(store, &old_topic, bob.id, ann.id).await;
+        let group_challenge = challenge_in(store, &old_group, ann.id, bob.id).await;
+
+        // Meanwhile, in the supergroup.
+        let new_group = telegram_chat(store, "-1006", None).await;
+        let new_topic = telegram_chat(store, "-1006:7", Some(("-1006", "-1006"))).await;
+        let new = new_group.community;
+        assert_ne!(new, old);
+        let new_settings = Settings {
+            max_stake: 700,
+            ..Settings::default()
+        };
+        store
+            .save_settings(new, &new_settings, cy.id, None)
+            .await
+            .expect("settings");
+        for person in [&ann, &cy] {
+            store.open_wallet(new, person.id).await.expect("open");
+        }
+        let new_game = create(store, &game_in(&new_group, &[ann.id, cy.id])).await;
+        store
+            .set_board_message(new_game.id, Some("7"))
+            .await
+            .expect("board");
+        let new_row = enqueue(
+            store,
+            &new_outbox(
+                &new_group,
+                Some(new_game.id),
+                OutboxKind::Text,
+                "{}",
+                Timestamp::now(),
+            ),
+        )
+        .await;
+        let ledger_rows = store.ledger(old).await.expect("ledger").len()
+            + store.ledger(new).await.expect("ledger").len();
+
+        let moved = store
+            .move_chat(Platform::Telegram, "-6", "-1006")
+            .await
+            .expect("move");
+        assert_eq!(
+            moved,
+            MovedChat {
+                chats: vec![new_group.id, new_topic.id, lone_topic.id],
+                merged_chats: 2,
+                community: Some(new),
+                merged_community: true,
+            }
+        );
+        assert_eq!(chat_by_id(store, old_group.id).await, None);
+        assert_eq!(chat_by_id(store, old_topic.id).await, None);
+        let lone = chat_by_id(store, lone_topic.id).await.expect("kept");
+        assert_eq!(
+            (lone.platform_chat_id.as_str(), lone.community),
+            ("-1006:9", new)
+        );
+        assert_eq!(
+            chat_by_id(store, new_group.id)
+                .await
+                .map(|chat| chat.community),
+            Some(new)
+        );
+
+        let games: Vec<(GameNo, CommunityId)> = store
+            .active_games_in_chat(new_group.id)
+            .await
+            .expect("games")
+            .iter()
+            .map(|game| (game.id, game.community))
+            .collect();
+        assert_eq!(games, [(old_game.id, new), (new_game.id, new)]);
+        assert_eq!(record(store, old_game.id).await.board_message_id, None);
+        assert_eq!(
+            record(store, new_game.id).await.board_message_id.as_deref(),
+            Some("7"),
+            "the supergroup's own board stays"
+        );
+        let rows: Vec<OutboxId> = store
+            .outbox_rows(new_group.id)
+            .await
+            .expect("outbox")
+            .iter()
+            .map(|row| row.id)
+            .collect();
+        assert_eq!(rows, [old_row, new_row]);
+        let pending = |chat: ChatId| async move {
+            store
+                .pending_challenges(chat)
+                .await
+                .expect("pending")
+                .iter()
+                .map(|challenge| challenge.id)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(pending(new_group.id).await, [group_challenge]);
+        assert_eq!(pending(new_topic.id).await, [topic_challenge]);
+
+        // Money: every coin is still there, in the one community.
+        assert!(store.accounts(old).await.expect("accounts").is_empty());
+        assert!(store.ledger(old).await.expect("ledger").is_empty());
+        assert_eq!(
+            balances(store, new, &[ann.id, bob.id, cy.id]).await,
+            [900 + 1000, 900 - 50, 1000]
+        );
+        assert_eq!(pot(store, new, old_game.id).await.balance, 200);
+        assert_eq!(store.ledger(new).await.expect("ledger").len(), ledger_rows);
+        assert_books_balance(store, new).await;
+        assert_eq!(store.settings(new).await.expect("settings"), new_settings);
+        let wallet = store
+            .wallet(new, ann.id)
+            .await
+            .expect("wallet")
+            .expect("one");
+        assert_eq!(wallet.in_play, 100);
     }
 }

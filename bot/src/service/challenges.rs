@@ -2,34 +2,35 @@
 
 use super::*;
 
+use crate::catalogue::ParsedCommand;
+use crate::store::{Accepted, Invitation, Invitee};
+
 impl Service {
-    pub(super) async fn play(&self, ctx: &Ctx, args: &str) -> Outcome2<Reply> {
+    pub(super) async fn play(&self, ctx: &Ctx, command: &ParsedCommand) -> Outcome2<Reply> {
         self.not_repeated(ctx).await?;
-        let mut words = args.split_whitespace();
-        let Some(name) = words.next() else {
+        let Some(id) = command.game else {
             return Err(UserError::Usage(
                 "/play <game> [@user ...] [option=value ...], e.g. /play konane @bob size=10",
             )
             .into());
         };
-        let id = parse_game(name)?;
         // The people invited are the request's mentions, as the platform resolved them.
         let named_people = self.mentioned(ctx).await?;
-        let mut options = Vec::new();
-        let (mut stake, mut time) = (None, None);
-        for word in words {
-            if word.starts_with('@') || word.starts_with("<@") {
-                continue;
-            } else if let Some(value) = word.strip_prefix("stake=") {
-                stake = Some(value);
-            } else if let Some(value) = word.strip_prefix("time=") {
-                time = Some(value);
-            } else {
-                options.push(word);
-            }
+        if command.integer("computer").is_some() {
+            // The computer opponent comes with a later issue; until then the game's setup
+            // refuses the word, as it refuses any word that is not `key=value`.
+            return Err(UserError::Setup(SetupError::MalformedOption("computer".into())).into());
         }
+        let options: Vec<String> = command
+            .options
+            .iter()
+            .map(|(key, value)| format!("{key}={value}"))
+            .collect();
+        let options: Vec<&str> = options.iter().map(String::as_str).collect();
         AnyGame::start(id, &options, None).map_err(UserError::Setup)?;
-        let terms = self.terms(ctx, id, stake, time).await?;
+        let terms = self
+            .terms(ctx, id, command.integer("stake"), command.time_millis)
+            .await?;
         let named = named_people.len() + 1;
         let seats = id.seats().len();
         let (ok, allowed) = if seats == 4 {
@@ -143,13 +144,12 @@ impl Service {
     pub(super) async fn settle(
         &self,
         ctx: &Ctx,
-        args: &str,
+        number: Option<ChallengeNo>,
         settlement: Settlement,
     ) -> Outcome2<Reply> {
         self.not_repeated(ctx).await?;
         let now = ctx.now;
         self.store.expire_challenges(now).await?;
-        let number = game_number(args).0.map(|GameNo(n)| ChallengeNo(n));
         let challenge = match number {
             Some(no) => match self.store.challenge(no).await? {
                 Some(challenge) if challenge.chat == ctx.chat.id => challenge,
@@ -243,30 +243,91 @@ impl Service {
             };
             return Err(UserError::Conflict(conflict).into());
         }
-        if challenge.invitees.len() > 1 {
-            return self.accept_invitation(ctx, &challenge, now).await;
-        }
-        self.start_game(ctx, &challenge, now, Some(&ctx.key)).await
+        self.accept(ctx, challenge, now).await
     }
 
-    /// One invitee of a challenge to several people accepts: the game starts when nobody is
-    /// left to accept; until then the reply says who is.
-    pub(super) async fn accept_invitation(
-        &self,
-        ctx: &Ctx,
-        challenge: &Challenge,
-        now: Timestamp,
-    ) -> Outcome2<Reply> {
-        let no = challenge.id;
-        let invitation = self
-            .store
-            .accept_invitation(no, ctx.user.id, now, Some(&ctx.key))
-            .await?;
-        if invitation.complete() {
-            // The request key is recorded with the acceptance; the game's creation is settled
-            // by the challenge's compare-and-set.
-            return self.start_game(ctx, &invitation.challenge, now, None).await;
+    /// Accepts a challenge: the acceptance and, when it is the last one missing, the game are
+    /// written in one transaction ([`Store::accept_and_create_game`]), so a crash cannot leave
+    /// an acceptance without its game. Seats are drawn by lot (and wallets opened) only when
+    /// the challenge as read shows this acceptance to be the last; if another invitee accepted
+    /// or took a username's seat since, the store refuses the seats
+    /// ([`Conflict::PlayersChanged`]) and the challenge is read again, once.
+    async fn accept(&self, ctx: &Ctx, challenge: Challenge, now: Timestamp) -> Outcome2<Reply> {
+        let mut challenge = challenge;
+        let mut read_again = false;
+        loop {
+            let start = if last_to_accept(&challenge, ctx.user.id) {
+                Some(self.prepare_start(ctx, &challenge).await?)
+            } else {
+                None
+            };
+            let new = NewGame {
+                chat: ctx.chat.id,
+                game: challenge.game,
+                options: &challenge.options,
+                start_position: None,
+                seats: start.as_ref().map_or(&[], |start| start.seats.as_slice()),
+                accepting: Some(Acceptance {
+                    challenge: challenge.id,
+                    by: ctx.user.id,
+                    now,
+                }),
+                community: ctx.chat.community,
+                stake: challenge.stake,
+                move_millis: challenge.move_millis,
+                turn: start.as_ref().and_then(|start| start.turn(now)),
+            };
+            match self
+                .store
+                .accept_and_create_game(&new, Some(&ctx.key))
+                .await
+            {
+                Ok(Accepted::Waiting(invitation)) => {
+                    return self.still_waiting(ctx, &invitation).await;
+                }
+                Ok(Accepted::Started(record)) => {
+                    let Some(start) = start else {
+                        return Err(ServiceError::Corrupt(format!(
+                            "challenge {} started a game without seats",
+                            challenge.id
+                        ))
+                        .into());
+                    };
+                    return self.game_started(record, start.state, now).await;
+                }
+                Err(StoreError::Conflict(Conflict::PlayersChanged(no))) if !read_again => {
+                    read_again = true;
+                    challenge = self
+                        .store
+                        .challenge(no)
+                        .await?
+                        .ok_or(UserError::Conflict(Conflict::NoSuchChallenge(no)))?;
+                }
+                Err(StoreError::Conflict(Conflict::InsufficientFunds {
+                    user, balance, ..
+                })) => {
+                    let name = self
+                        .store
+                        .user(user)
+                        .await?
+                        .map_or_else(|| format!("user {user}"), |user| user.display_name);
+                    return Err(UserError::CannotAfford {
+                        name,
+                        balance,
+                        stake: challenge.stake,
+                        challenge: challenge.id,
+                    }
+                    .into());
+                }
+                Err(other) => return Err(other.into()),
+            }
         }
+    }
+
+    /// The reply to an acceptance that others have still to follow: who they are.
+    async fn still_waiting(&self, ctx: &Ctx, invitation: &Invitation) -> Outcome2<Reply> {
+        let challenge = &invitation.challenge;
+        let no = challenge.id;
         let verb = if invitation.newly {
             " accepted"
         } else {
@@ -308,13 +369,11 @@ impl Service {
         })
     }
 
-    pub(super) async fn start_game(
-        &self,
-        ctx: &Ctx,
-        challenge: &Challenge,
-        now: Timestamp,
-        request: Option<&RequestKey>,
-    ) -> Outcome2<Reply> {
+    /// What a game started from `challenge` begins with: seats by lot among the challenger and
+    /// the invitees (or, for an open challenge, who accepts), and the start position; the
+    /// wallets of a staked game are opened, so new players get their starting grant before
+    /// their stake is taken.
+    async fn prepare_start(&self, ctx: &Ctx, challenge: &Challenge) -> Outcome2<Start> {
         let id = challenge.game;
         let mut people = vec![challenge.challenger];
         if challenge.is_open() {
@@ -352,60 +411,24 @@ impl Service {
             }
         }
         let options: Vec<&str> = challenge.options.split_whitespace().collect();
-        let mut state = AnyGame::start(id, &options, None).map_err(UserError::Setup)?;
-        let community = ctx.chat.community;
+        let state = AnyGame::start(id, &options, None).map_err(UserError::Setup)?;
         if challenge.stake > 0 {
-            // New players get their starting grant before their stake is taken.
             for person in &people {
-                self.store.open_wallet(community, *person).await?;
+                self.store.open_wallet(ctx.chat.community, *person).await?;
             }
         }
-        let turn = match state.status() {
-            Status::Decision(seat) => seats.get(usize::from(seat.0)).map(|user| TurnStart {
-                user: *user,
-                at: now,
-            }),
-            _ => None,
-        };
-        let new = NewGame {
-            chat: ctx.chat.id,
-            game: id,
-            options: &challenge.options,
-            start_position: None,
-            seats: &seats,
-            accepting: Some(Acceptance {
-                challenge: challenge.id,
-                by: ctx.user.id,
-                now,
-            }),
-            community,
-            stake: challenge.stake,
-            move_millis: challenge.move_millis,
-            turn,
-        };
-        let created = match request {
-            Some(request) => self.store.create_game_once(&new, request).await,
-            None => self.store.create_game(&new).await,
-        };
-        let mut record = match created {
-            Ok(record) => record,
-            Err(StoreError::Conflict(Conflict::InsufficientFunds { user, balance, .. })) => {
-                let name = self
-                    .store
-                    .user(user)
-                    .await?
-                    .map_or_else(|| format!("user {user}"), |user| user.display_name);
-                return Err(UserError::CannotAfford {
-                    name,
-                    balance,
-                    stake: challenge.stake,
-                    challenge: challenge.id,
-                }
-                .into());
-            }
-            Err(other) => return Err(other.into()),
-        };
-        // Opening rolls (a roll-off), stored before anyone moves.
+        Ok(Start { seats, state })
+    }
+
+    /// The reply to a game's start: its opening rolls (a roll-off, stored before anyone
+    /// moves), the seats and the terms, and the board.
+    async fn game_started(
+        &self,
+        mut record: GameRecord,
+        mut state: AnyGame,
+        now: Timestamp,
+    ) -> Outcome2<Reply> {
+        let id = record.game;
         let mut played = Played::default();
         self.resolve_chance(&mut state, &mut played)?;
         let mut consequences = None;
@@ -446,6 +469,37 @@ impl Service {
         };
         self.board_reply(&loaded, spans).await
     }
+}
+
+/// The seats and start position of a game about to start.
+struct Start {
+    seats: Vec<UserId>,
+    state: AnyGame,
+}
+
+impl Start {
+    /// The first turn, when someone is to move at once (not when dice decide first).
+    fn turn(&self, now: Timestamp) -> Option<TurnStart> {
+        match self.state.status() {
+            Status::Decision(seat) => self.seats.get(usize::from(seat.0)).map(|user| TurnStart {
+                user: *user,
+                at: now,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `actor` accepting `challenge` (as read) leaves nobody else to accept: an open
+/// challenge, or one whose other invitees are all known and have accepted.
+fn last_to_accept(challenge: &Challenge, actor: UserId) -> bool {
+    challenge
+        .invitees
+        .iter()
+        .all(|invitee| match invitee.invitee {
+            Invitee::User(user) => user == actor || invitee.accepted_at.is_some(),
+            Invitee::Username(_) => false,
+        })
 }
 
 /// The Accept, Decline and Cancel buttons of a challenge.

@@ -138,12 +138,11 @@ impl Service {
     }
 
     /// `/vacation`: how many days are left this month; `/vacation <days>` takes them.
-    pub(super) async fn vacation(&self, ctx: &Ctx, args: &str) -> Outcome2<Reply> {
+    pub(super) async fn vacation(&self, ctx: &Ctx, days: Option<i64>) -> Outcome2<Reply> {
         let community = ctx.chat.community;
         let quota = self.store.settings(community).await?.vacation_days;
         let month = month_of(ctx.now);
-        let args = args.trim();
-        if args.is_empty() {
+        let Some(days) = days else {
             let used = self
                 .store
                 .vacation_days_used(community, ctx.user.id, month)
@@ -165,11 +164,13 @@ impl Service {
                 spans: vec![mention(&ctx.user), Span::Text(text)],
                 ..Reply::default()
             });
-        }
+        };
         if quota == 0 {
             return Err(UserError::VacationOff.into());
         }
-        let days = parse_amount(args, 1, quota).ok_or(UserError::BadVacation { quota })?;
+        let days = Some(days)
+            .filter(|days| (1..=quota).contains(days))
+            .ok_or(UserError::BadVacation { quota })?;
         self.not_repeated(ctx).await?;
         let vacation = self
             .store

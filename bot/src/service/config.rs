@@ -6,7 +6,8 @@ use tabula_core::GameId;
 use crate::store::{DAY_MILLIS, GameRecord, Settings, StakedGames};
 
 use super::time::{duration, duration_code, parse_duration};
-use super::{Audience, Ctx, Outcome2, Reply, Service, Span, UserError, parse_amount, parse_game};
+use super::{Audience, Ctx, Outcome2, Reply, Service, Span, UserError, parse_amount};
+use crate::catalogue;
 
 /// The shortest time per move that may be set.
 pub(super) const MIN_MOVE_MILLIS: i64 = 60 * 60 * 1000;
@@ -88,8 +89,8 @@ impl Service {
         &self,
         ctx: &Ctx,
         id: GameId,
-        stake: Option<&str>,
-        time: Option<&str>,
+        stake: Option<i64>,
+        move_millis: Option<i64>,
     ) -> Outcome2<Terms> {
         let settings = self.store.settings(ctx.chat.community).await?;
         if !settings.enabled_games.contains(&id) {
@@ -101,13 +102,15 @@ impl Service {
         }
         let stake = match stake {
             None => settings.default_stake,
-            Some(text) => parse_amount(text, 0, settings.max_stake).ok_or(UserError::BadStake {
-                max: settings.max_stake,
-            })?,
+            Some(stake) => Some(stake)
+                .filter(|stake| (0..=settings.max_stake).contains(stake))
+                .ok_or(UserError::BadStake {
+                    max: settings.max_stake,
+                })?,
         };
-        let move_millis = match time {
+        let move_millis = match move_millis {
             None => settings.default_move_millis,
-            Some(text) => parse_duration(text)
+            Some(millis) => Some(millis)
                 .filter(|millis| (MIN_MOVE_MILLIS..=settings.max_move_millis).contains(millis))
                 .ok_or(UserError::BadTime {
                     max: duration(settings.max_move_millis),
@@ -142,10 +145,11 @@ impl Service {
     }
 
     /// `/config`: the settings (anyone may look); `/config key=value ...` changes them
-    /// (moderators), all or none.
-    pub(super) async fn config(&self, ctx: &Ctx, args: &str) -> Outcome2<Reply> {
+    /// (moderators), all or none. `changes` are the catalogue's `key=value` pairs, keys in
+    /// lower case.
+    pub(super) async fn config(&self, ctx: &Ctx, changes: &[(String, String)]) -> Outcome2<Reply> {
         let mut settings = self.store.settings(ctx.chat.community).await?;
-        if args.is_empty() {
+        if changes.is_empty() {
             return Ok(Reply {
                 audience: Audience::Actor,
                 spans: vec![Span::Text(show(&ctx.chat.community_title, &settings))],
@@ -157,16 +161,9 @@ impl Service {
         }
         self.not_repeated(ctx).await?;
         let mut changed = Vec::new();
-        for word in args.split_whitespace() {
-            let Some((key, value)) = word.split_once('=') else {
-                return Err(UserError::BadSetting(format!(
-                    "write settings as key=value, e.g. /config time=2d; the keys: {}",
-                    key_list()
-                ))
-                .into());
-            };
-            set(&mut settings, &key.to_lowercase(), value)?;
-            changed.push(key.to_lowercase());
+        for (key, value) in changes {
+            set(&mut settings, key, value)?;
+            changed.push(key.clone());
         }
         if settings.default_stake > settings.max_stake {
             return Err(UserError::BadSetting(format!(
@@ -274,7 +271,8 @@ fn set(settings: &mut Settings, key: &str, value: &str) -> Result<(), UserError>
             } else {
                 let mut games = Vec::new();
                 for name in value.split(',').filter(|name| !name.is_empty()) {
-                    let game = parse_game(name)?;
+                    let game = catalogue::parse_game(name)
+                        .map_err(|_| UserError::UnknownGame(name.to_string()))?;
                     if !games.contains(&game) {
                         games.push(game);
                     }

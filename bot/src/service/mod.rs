@@ -48,9 +48,9 @@ use tabula_core::{
 
 use crate::store::{
     Acceptance, Append, Challenge, ChallengeNo, ChallengeStatus, Chat, Conflict, Ending, Fine,
-    GameNo, GameRecord, GameStatus, History, NewAction, NewChallenge, NewGame, Payout, Platform,
-    RequestKey, SEEN_REFRESH_MILLIS, Settlement, Store, StoreError, Timestamp, TurnStart, User,
-    UserId,
+    GameNo, GameRecord, GameStatus, History, MovedChat, NewAction, NewChallenge, NewGame, Payout,
+    Platform, RequestKey, SEEN_REFRESH_MILLIS, Settlement, Store, StoreError, Timestamp, TurnStart,
+    User, UserId,
 };
 
 pub use contract::*;

@@ -3,11 +3,10 @@
 //! is settled when it ends, in the store's transactions (see `store::ledger`); this module only
 //! asks and tells.
 
+use crate::catalogue::ParsedCommand;
 use crate::store::GameRecord;
 
-use super::{
-    Audience, Consequences, Ctx, Outcome2, Reply, Service, Span, UserError, mention, parse_amount,
-};
+use super::{Audience, Consequences, Ctx, Outcome2, Reply, Service, Span, UserError, mention};
 
 /// How many people `/leaderboard` lists.
 const LEADERBOARD_SIZE: i64 = 10;
@@ -74,7 +73,12 @@ impl Service {
     }
 
     /// `/grant @user <amount> [reason]` and `/take @user <amount> [reason]` (moderators).
-    pub(super) async fn adjust(&self, ctx: &Ctx, args: &str, take: bool) -> Outcome2<Reply> {
+    pub(super) async fn adjust(
+        &self,
+        ctx: &Ctx,
+        command: &ParsedCommand,
+        take: bool,
+    ) -> Outcome2<Reply> {
         let (verb, usage) = if take {
             (
                 "take coins",
@@ -90,22 +94,23 @@ impl Service {
             return Err(UserError::NotModerator(verb).into());
         }
         self.not_repeated(ctx).await?;
-        let mut words = args.split_whitespace();
-        // The first word names the person (`@bob`, `<@123>`): the request's mention.
-        let (Some(name), Some(amount)) = (
-            words
-                .next()
-                .filter(|word| word.starts_with('@') || word.starts_with("<@")),
-            words.next(),
-        ) else {
-            return Err(UserError::Usage(usage).into());
-        };
-        if name.is_empty() {
+        // The person is the request's mention (the catalogue checked that one was typed).
+        if command.mentions.is_empty() {
             return Err(UserError::Usage(usage).into());
         }
-        let amount =
-            parse_amount(amount, 1, MAX_AMOUNT).ok_or(UserError::BadAmount { max: MAX_AMOUNT })?;
-        let reason: String = words.collect::<Vec<_>>().join(" ");
+        let Some(amount) = command.integer("coins") else {
+            return Err(UserError::Usage(usage).into());
+        };
+        let amount = Some(amount)
+            .filter(|amount| (1..=MAX_AMOUNT).contains(amount))
+            .ok_or(UserError::BadAmount { max: MAX_AMOUNT })?;
+        let reason = command
+            .text
+            .as_deref()
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         let reason = if reason.is_empty() {
             if take {
                 "taken by a moderator".to_string()

@@ -2,7 +2,7 @@
 //! goes to the concern that handles it.
 
 use super::*;
-use crate::catalogue::{self, Parse};
+use crate::catalogue::{self, CommandId, Parse};
 
 impl Service {
     /// Handles one request. `None`: the request is not for the bot (ordinary chat text, a
@@ -52,7 +52,7 @@ impl Service {
             now: self.clock.now(),
         };
         let result = match (&request.input, parsed) {
-            (Input::Command(text), Some(parsed)) => self.command(&ctx, text, parsed).await,
+            (Input::Command(_), Some(parsed)) => self.command(&ctx, parsed).await,
             (Input::Button(data), _) => self.button(&ctx, data).await,
             (Input::Command(_), None) => return Ok(None),
         };
@@ -82,6 +82,31 @@ impl Service {
             })),
             Err(Failure::Internal(error)) => Err(error),
         }
+    }
+
+    /// A chat's platform id changed (Telegram: a group became a supergroup, and the update
+    /// says `migrate_to_chat_id`): the chat `old`, its topics (`old:<thread>`) and its
+    /// community take the id `new`, with everything in them (see [`Store::move_chat`]). The
+    /// adapter calls this once per migration; a repeated call finds nothing to move.
+    ///
+    /// # Errors
+    /// Internal failures (the database); then nothing is moved.
+    pub async fn chat_moved(
+        &self,
+        platform: Platform,
+        old: &str,
+        new: &str,
+    ) -> Result<MovedChat, ServiceError> {
+        let moved = self.store.move_chat(platform, old, new).await?;
+        self.seen.forget_chats(platform, &[old, new]);
+        tracing::info!(
+            %platform,
+            chats = moved.chats.len(),
+            merged_chats = moved.merged_chats,
+            merged_community = moved.merged_community,
+            "chat moved"
+        );
+        Ok(moved)
     }
 
     /// The chat of a request, from the cache of recently seen chats or the store.
@@ -137,12 +162,12 @@ impl Service {
         Ok(user)
     }
 
-    /// A typed command, as the catalogue read it. Its arguments have been checked by the
-    /// catalogue (mentions, numbers, repeated options, the game's name); each concern reads
-    /// the values it needs from the text.
-    pub(super) async fn command(&self, ctx: &Ctx, text: &str, parsed: Parse) -> Outcome2<Reply> {
-        let parsed = match parsed {
-            Parse::Command(parsed) => parsed,
+    /// A typed command, as the catalogue read it: its arguments have been checked and typed
+    /// by the catalogue (mentions, numbers, durations, repeated options, the game's name), and
+    /// each concern reads the typed values it needs.
+    pub(super) async fn command(&self, ctx: &Ctx, parsed: Parse) -> Outcome2<Reply> {
+        let command = match parsed {
+            Parse::Command(command) => command,
             Parse::Unknown { name } => {
                 return Err(UserError::UnknownCommand(catalogue::quote(&name)).into());
             }
@@ -155,40 +180,36 @@ impl Service {
             }
             Parse::NotForUs => return Err(UserError::NotACommand.into()),
         };
-        let rest = text.trim().strip_prefix('/').unwrap_or(text);
-        let args = rest
-            .split_once(char::is_whitespace)
-            .map_or("", |(_, args)| args.trim());
-        let word = parsed.spec.name;
-        match word {
-            "play" => self.play(ctx, args).await,
-            "accept" => self.settle(ctx, args, Settlement::Accept).await,
-            "decline" => self.settle(ctx, args, Settlement::Decline).await,
-            "cancel" => self.settle(ctx, args, Settlement::Cancel).await,
-            "move" => {
-                let (number, rest) = game_number(args);
-                if rest.is_empty() {
+        let number = command.game_number.map(GameNo);
+        let challenge = command.game_number.map(ChallengeNo);
+        match command.id() {
+            CommandId::Play => self.play(ctx, &command).await,
+            CommandId::Accept => self.settle(ctx, challenge, Settlement::Accept).await,
+            CommandId::Decline => self.settle(ctx, challenge, Settlement::Decline).await,
+            CommandId::Cancel => self.settle(ctx, challenge, Settlement::Cancel).await,
+            CommandId::Move => {
+                let Some(text) = command.text.as_deref().filter(|text| !text.is_empty()) else {
                     return Err(UserError::Usage("/move [#game] <move>, e.g. /move d4-f4").into());
-                }
+                };
                 let game = self.pick_game(ctx, number, true).await?;
-                self.make_move(ctx, game, rest).await
+                self.make_move(ctx, game, text).await
             }
-            "board" => {
-                let game = self.pick_game(ctx, game_number(args).0, false).await?;
+            CommandId::Board => {
+                let game = self.pick_game(ctx, number, false).await?;
                 let loaded = self.load(ctx, game).await?;
                 self.board_reply(&loaded, Vec::new())
                     .await
                     .map(Reply::as_look)
             }
-            "moves" => {
-                let game = self.pick_game(ctx, game_number(args).0, false).await?;
+            CommandId::Moves => {
+                let game = self.pick_game(ctx, number, false).await?;
                 let loaded = self.load(ctx, game).await?;
                 Ok(text_reply(text::moves(&loaded.record, &loaded.state))
                     .about(game)
                     .to_actor())
             }
-            "history" => {
-                let game = self.pick_game(ctx, game_number(args).0, false).await?;
+            CommandId::History => {
+                let game = self.pick_game(ctx, number, false).await?;
                 let full = self.store.load_game(game, History::Full).await?;
                 let Some(full) = full.filter(|full| full.record.chat == ctx.chat.id) else {
                     return Err(UserError::NoSuchGame(game).into());
@@ -197,45 +218,41 @@ impl Service {
                     .about(game)
                     .to_actor())
             }
-            "resign" => {
+            CommandId::Resign => {
                 // Before picking the game, which a repeated resignation has already ended.
                 self.not_repeated(ctx).await?;
-                let game = self.pick_game(ctx, game_number(args).0, true).await?;
+                let game = self.pick_game(ctx, number, true).await?;
                 self.resign(ctx, game).await
             }
-            "games" => self.games(ctx).await,
-            "wallet" | "balance" => self.wallet(ctx).await,
-            "leaderboard" | "top" => self.leaderboard(ctx).await,
-            "grant" => self.adjust(ctx, args, false).await,
-            "take" => self.adjust(ctx, args, true).await,
-            "config" | "settings" => self.config(ctx, args).await,
-            "abort" => {
+            CommandId::Games => self.games(ctx).await,
+            CommandId::Wallet => self.wallet(ctx).await,
+            CommandId::Leaderboard => self.leaderboard(ctx).await,
+            CommandId::Grant => self.adjust(ctx, &command, false).await,
+            CommandId::Take => self.adjust(ctx, &command, true).await,
+            CommandId::Config => self.config(ctx, &command.settings).await,
+            CommandId::Abort => {
                 self.not_repeated(ctx).await?;
-                let (number, reason) = game_number(args);
                 let game = self.pick_game(ctx, number, false).await?;
-                self.abort(ctx, game, reason).await
+                self.abort(ctx, game, command.text.as_deref().unwrap_or_default())
+                    .await
             }
-            "claim" => {
+            CommandId::Claim => {
                 self.not_repeated(ctx).await?;
-                let game = self.pick_game(ctx, game_number(args).0, false).await?;
+                let game = self.pick_game(ctx, number, false).await?;
                 self.claim(ctx, game).await
             }
-            "vacation" => self.vacation(ctx, args).await,
-            "rules" => match args.split_whitespace().next() {
+            CommandId::Vacation => self.vacation(ctx, command.integer("days")).await,
+            CommandId::Rules => match command.game {
                 None => Err(UserError::Usage("/rules <game>, e.g. /rules konane").into()),
-                Some(name) => {
-                    let id = parse_game(name)?;
-                    Ok(text_reply(text::rules(id).to_string()).to_actor())
-                }
+                Some(id) => Ok(text_reply(text::rules(id).to_string()).to_actor()),
             },
-            "help" => {
-                let help = parsed
+            CommandId::Help => {
+                let help = command
                     .topic
                     .and_then(|topic| catalogue::help_for(topic.name))
                     .unwrap_or_else(catalogue::help);
                 Ok(text_reply(help).to_actor())
             }
-            other => Err(UserError::UnknownCommand(other.to_string()).into()),
         }
     }
 
@@ -267,15 +284,15 @@ impl Service {
                     .map(Reply::as_look)
             }
             ('a', &[no]) => {
-                self.settle(ctx, &format!("#{no}"), Settlement::Accept)
+                self.settle(ctx, Some(ChallengeNo(no)), Settlement::Accept)
                     .await
             }
             ('d', &[no]) => {
-                self.settle(ctx, &format!("#{no}"), Settlement::Decline)
+                self.settle(ctx, Some(ChallengeNo(no)), Settlement::Decline)
                     .await
             }
             ('x', &[no]) => {
-                self.settle(ctx, &format!("#{no}"), Settlement::Cancel)
+                self.settle(ctx, Some(ChallengeNo(no)), Settlement::Cancel)
                     .await
             }
             _ => Err(UserError::BadButton.into()),
@@ -291,30 +308,6 @@ pub(super) fn parse_amount(text: &str, min: i64, max: i64) -> Option<i64> {
     text.parse::<i64>()
         .ok()
         .filter(|amount| (min..=max).contains(amount))
-}
-
-pub(super) fn parse_game(name: &str) -> Result<GameId, UserError> {
-    let wanted = name.to_lowercase().replace([' ', '_'], "-");
-    let wanted = if wanted == "coanki" {
-        "coan-ki".to_string()
-    } else {
-        wanted
-    };
-    wanted
-        .parse()
-        .map_err(|_| UserError::UnknownGame(name.to_string()))
-}
-
-/// A leading `#12` in the arguments, and the rest.
-pub(super) fn game_number(args: &str) -> (Option<GameNo>, &str) {
-    let args = args.trim();
-    if let Some(rest) = args.strip_prefix('#') {
-        let (number, rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-        if let Ok(n) = number.parse() {
-            return (Some(GameNo(n)), rest.trim());
-        }
-    }
-    (None, args)
 }
 
 /// The longest display name or username kept.

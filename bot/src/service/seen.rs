@@ -71,4 +71,18 @@ impl Seen {
             chats.insert(key, chat.clone());
         }
     }
+
+    /// Forgets the chats of `platform` whose id is one of `ids` or a topic of one (`id:...`),
+    /// after their rows moved.
+    pub(super) fn forget_chats(&self, platform: Platform, ids: &[&str]) {
+        if let Ok(mut chats) = self.chats.lock() {
+            chats.retain(|(chat_platform, chat), _| {
+                *chat_platform != platform
+                    || !ids.iter().any(|id| {
+                        chat.strip_prefix(id)
+                            .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
+                    })
+            });
+        }
+    }
 }

@@ -46,6 +46,13 @@ pub(super) const UNBOUND_USERNAME: &str = "\
 SELECT 1 FROM challenge_invitees
 WHERE challenge_id = $1 AND user_id IS NULL AND lower(username) = lower($2)";
 
+/// The challenger of challenge `$1`.
+pub(super) const CHALLENGER: &str = "SELECT challenger_id FROM challenges WHERE id = $1";
+
+/// The invitees of challenge `$1` known as users.
+pub(super) const INVITED_USERS: &str = "\
+SELECT user_id FROM challenge_invitees WHERE challenge_id = $1 AND user_id IS NOT NULL";
+
 /// `SELECT 1` if challenge `$1` invites anyone.
 pub(super) const HAS_INVITEES: &str = "\
 SELECT 1 FROM challenge_invitees WHERE challenge_id = $1 LIMIT 1";
@@ -194,11 +201,55 @@ macro_rules! invitation_operations {
                         }
                     }
                 }
+                if let Some(acceptance) = new.accepting {
+                    Self::check_players(&mut tx, new.seats, acceptance, OPERATION).await?;
+                }
                 let id = Self::create_game_in(&mut tx, new, now, OPERATION).await?;
                 tx.commit().await.map_err(db(OPERATION))?;
                 Ok(super::Accepted::Started(
                     self.existing_game(GameNo(id)).await?,
                 ))
+            }
+
+            /// Refuses a game whose seats are not held by exactly the challenge's players: the
+            /// challenger and the invitees (all bound by now), or, for an open challenge, the
+            /// challenger and who accepts. Runs before the game is written, so that a caller
+            /// holding an older read of the challenge is told before anything else.
+            async fn check_players(
+                tx: &mut sqlx::Transaction<'static, Db>,
+                seats: &[UserId],
+                acceptance: super::Acceptance,
+                operation: &'static str,
+            ) -> Result<(), StoreError> {
+                let id = acceptance.challenge;
+                let challenger: Option<i64> = sqlx::query_scalar(invitations::CHALLENGER)
+                    .bind(id.0)
+                    .fetch_optional(&mut **tx)
+                    .await
+                    .map_err(db(operation))?;
+                // No such challenge: the settlement that follows says so.
+                let Some(challenger) = challenger else {
+                    return Ok(());
+                };
+                let mut players: Vec<i64> = sqlx::query_scalar(invitations::INVITED_USERS)
+                    .bind(id.0)
+                    .fetch_all(&mut **tx)
+                    .await
+                    .map_err(db(operation))?;
+                if players.is_empty() {
+                    players.push(acceptance.by.0);
+                }
+                players.push(challenger);
+                players.sort_unstable();
+                players.dedup();
+                let mut seated: Vec<i64> = seats.iter().map(|user| user.0).collect();
+                seated.sort_unstable();
+                seated.dedup();
+                if seated == players {
+                    Ok(())
+                } else {
+                    Err(Conflict::PlayersChanged(id).into())
+                }
             }
         }
     };

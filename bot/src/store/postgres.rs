@@ -23,7 +23,7 @@ use super::{
     Vacation, Wallet, assemble_games, challenge_refusal, community, db, distinct, end_refusal,
     game_refusal, invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
 };
-use super::{NewOutbox, OutboxDbRow, OutboxId, OutboxKind, OutboxRow, outbox};
+use super::{NewOutbox, OutboxDbRow, OutboxId, OutboxKind, OutboxRow, chat_moves, outbox};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
 
@@ -93,20 +93,27 @@ impl PostgresStore {
 type Db = Postgres;
 
 /// Claims due reminders: `$1` now, `$2` the most; rows locked by another claimer are skipped.
+/// The rows are picked in a CTE, which PostgreSQL runs once, as the outbox claim does: an
+/// `IN (SELECT ... LIMIT n)` may be run again for other rows of the update and so claim more
+/// than `n` rows.
 const CLAIM_DUE_REMINDERS: &str = "\
-UPDATE games SET reminded_at = $1 WHERE id IN (
+WITH due AS (
     SELECT id FROM games
     WHERE status = 'active' AND reminded_at IS NULL AND remind_at <= $1
     ORDER BY remind_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-RETURNING id";
+UPDATE games SET reminded_at = $1 FROM due
+WHERE games.id = due.id AND games.reminded_at IS NULL
+RETURNING games.id";
 
 /// Claims due time-outs, as [`CLAIM_DUE_REMINDERS`].
 const CLAIM_DUE_TIMEOUTS: &str = "\
-UPDATE games SET timeout_announced_at = $1 WHERE id IN (
+WITH due AS (
     SELECT id FROM games
     WHERE status = 'active' AND timeout_announced_at IS NULL AND deadline_at <= $1
     ORDER BY deadline_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-RETURNING id";
+UPDATE games SET timeout_announced_at = $1 FROM due
+WHERE games.id = due.id AND games.timeout_announced_at IS NULL
+RETURNING games.id";
 
 /// Claims the outbox rows due at `$1` (see `outbox::CLAIM_OUTBOX_POSTGRES`); rows locked by another
 /// claimer are skipped, so dispatchers never wait for each other.
@@ -132,3 +139,4 @@ super::ledger::ledger_operations!(PostgresStore);
 super::community::community_operations!(PostgresStore);
 super::outbox::outbox_operations!(PostgresStore);
 super::invitations::invitation_operations!(PostgresStore);
+super::chat_moves::chat_move_operations!(PostgresStore);

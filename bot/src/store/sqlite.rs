@@ -21,7 +21,7 @@ use super::{
     Vacation, Wallet, assemble_games, challenge_refusal, community, db, distinct, end_refusal,
     game_refusal, invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
 };
-use super::{NewOutbox, OutboxDbRow, OutboxId, OutboxKind, OutboxRow, outbox};
+use super::{NewOutbox, OutboxDbRow, OutboxId, OutboxKind, OutboxRow, chat_moves, outbox};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
 
@@ -145,3 +145,4 @@ super::ledger::ledger_operations!(SqliteStore);
 super::community::community_operations!(SqliteStore);
 super::outbox::outbox_operations!(SqliteStore);
 super::invitations::invitation_operations!(SqliteStore);
+super::chat_moves::chat_move_operations!(SqliteStore);

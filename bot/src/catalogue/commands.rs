@@ -1,0 +1,586 @@
+//! The commands as data: every command with its name, aliases, description, help, access and
+//! typed options ([`COMMANDS`]), and the bounds the parser checks.
+
+use super::help::usage;
+
+/// The computer's level when `/play … computer` names none.
+pub const DEFAULT_COMPUTER_LEVEL: i64 = 2;
+
+/// The most coins a stake, grant or take may name (the community may allow less).
+pub const MAX_COINS: i64 = 1_000_000_000;
+
+/// The shortest time per move that may be asked for: one hour.
+pub const MIN_TIME_MILLIS: i64 = HOUR_MILLIS;
+
+/// The longest time per move that may be asked for: 365 days (the community may allow less).
+pub const MAX_TIME_MILLIS: i64 = 365 * DAY_MILLIS;
+
+/// The most `key=value` game options a challenge may name.
+pub const MAX_GAME_OPTIONS: usize = 8;
+
+/// The most `key=value` settings one `/config` may change.
+pub const MAX_SETTINGS: usize = 16;
+
+/// The most characters of a move.
+pub const MAX_MOVE_CHARS: usize = 100;
+
+/// The most characters of a free text (a reason).
+pub const MAX_TEXT_CHARS: usize = 200;
+
+/// Discord's permission bit MANAGE_GUILD, required by wholly moderators' commands.
+pub const MANAGE_GUILD: u64 = 1 << 5;
+
+const MINUTE_MILLIS: i64 = 60 * 1000;
+pub(super) const HOUR_MILLIS: i64 = 60 * MINUTE_MILLIS;
+pub(super) const DAY_MILLIS: i64 = 24 * HOUR_MILLIS;
+
+/// The commands, by what they do. A `match` on it must handle every command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CommandId {
+    /// `/play`: challenge people, or anyone.
+    Play,
+    /// `/accept`: accept a challenge.
+    Accept,
+    /// `/decline`: decline a challenge.
+    Decline,
+    /// `/cancel`: withdraw one's own challenge.
+    Cancel,
+    /// `/move`: make a move.
+    Move,
+    /// `/board`: show a game's board.
+    Board,
+    /// `/moves`: list the legal moves.
+    Moves,
+    /// `/history`: list a game's actions.
+    History,
+    /// `/resign`: give a game up.
+    Resign,
+    /// `/abort`: call a game off without a result.
+    Abort,
+    /// `/claim`: win a game whose opponent ran out of time.
+    Claim,
+    /// `/vacation`: stop one's clocks for some days.
+    Vacation,
+    /// `/games`: the active games of the chat.
+    Games,
+    /// `/wallet`: one's coins.
+    Wallet,
+    /// `/leaderboard`: the richest.
+    Leaderboard,
+    /// `/config`: the community's settings.
+    Config,
+    /// `/grant`: give coins (moderators).
+    Grant,
+    /// `/take`: take coins (moderators).
+    Take,
+    /// `/rules`: a game's rules.
+    Rules,
+    /// `/help`: this catalogue, as text.
+    Help,
+}
+
+/// Who may use a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Anyone.
+    Anyone,
+    /// Only moderators (Manage Server on Discord, administrators on Telegram).
+    Moderators,
+    /// Anyone, but some uses need a moderator (changing `/config`, aborting others' games).
+    Partly,
+}
+
+/// What kind of value an option holds; it decides how the value is typed and checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// One of the five games (case-insensitive: `konane`, `Coan-Ki`, `coanki`).
+    Game,
+    /// A person, mentioned: `@alice`, or Discord's `<@123>`.
+    User,
+    /// A whole number within bounds.
+    Integer {
+        /// The smallest allowed.
+        min: i64,
+        /// The largest allowed.
+        max: i64,
+    },
+    /// A length of time: `3d`, `12h`, `90m`, `1d12h`; a bare number is days.
+    Duration,
+    /// A game's (or a challenge's) number, typed `#3`.
+    GameNumber,
+    /// A move, as free text: the rest of the line.
+    Move,
+    /// Game options, `key=value` words such as `size=10`.
+    Options,
+    /// Settings, `key=value` words such as `time=2d`.
+    Settings,
+    /// Free text, the rest of the line (a reason).
+    Text,
+    /// The name of one of the listed commands (`/help play`).
+    Command,
+}
+
+/// How an option is written in a typed command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextForm {
+    /// In its place among the words: `konane`, `50`, `#3`, `@bob`, or the rest of the line.
+    /// Mentions, `#n` and `key=value` words are recognised wherever they stand.
+    Positional,
+    /// Anywhere, as `name=value`: `stake=50`, `time=3d`.
+    Keyed,
+    /// Anywhere, the bare word `name`, optionally followed by `key=value` for its number:
+    /// `computer`, `computer level=3`.
+    Word {
+        /// The key of the number: `level`.
+        key: &'static str,
+        /// The number when only the word is given.
+        default: i64,
+    },
+}
+
+/// One option of a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// Its name: Discord's option name, and the key of a keyed option.
+    pub name: &'static str,
+    /// What it is for (at most 100 characters).
+    pub description: &'static str,
+    /// Whether the command needs it.
+    pub required: bool,
+    /// What it holds.
+    pub kind: Kind,
+    /// How it is typed.
+    pub form: TextForm,
+}
+
+/// One command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CommandSpec {
+    /// What it does.
+    pub id: CommandId,
+    /// Its name, without `/`.
+    pub name: &'static str,
+    /// Other names shown in its help (`/balance` for `/wallet`).
+    pub aliases: &'static [&'static str],
+    /// Other names understood but never shown (`/start`, Telegram's greeting, for `/help`).
+    pub hidden_aliases: &'static [&'static str],
+    /// A short description for the platforms' command menus (at most 100 characters).
+    pub description: &'static str,
+    /// One or two sentences for `/help <command>`.
+    pub summary: &'static str,
+    /// An example of its use.
+    pub example: &'static str,
+    /// Who may use it.
+    pub access: Access,
+    /// Its options, required ones first (Discord's order; typed order is in [`usage`]).
+    pub options: &'static [OptionSpec],
+}
+
+impl CommandSpec {
+    /// The usage line, generated from the options: `/move [#game] <move>`.
+    pub fn usage(&self) -> String {
+        usage(self)
+    }
+
+    /// The option called `name`.
+    pub fn option(&self, name: &str) -> Option<&'static OptionSpec> {
+        self.options.iter().find(|o| o.name == name)
+    }
+}
+
+const fn opt(
+    name: &'static str,
+    description: &'static str,
+    required: bool,
+    kind: Kind,
+) -> OptionSpec {
+    OptionSpec {
+        name,
+        description,
+        required,
+        kind,
+        form: TextForm::Positional,
+    }
+}
+
+const fn keyed(name: &'static str, description: &'static str, kind: Kind) -> OptionSpec {
+    OptionSpec {
+        name,
+        description,
+        required: false,
+        kind,
+        form: TextForm::Keyed,
+    }
+}
+
+const GAME_OF_CHALLENGE: OptionSpec = opt(
+    "challenge",
+    "The challenge's number, when several are waiting",
+    false,
+    Kind::GameNumber,
+);
+const WHICH_GAME: OptionSpec = opt(
+    "game",
+    "The game's number, when several are being played here",
+    false,
+    Kind::GameNumber,
+);
+
+/// Every command, in the order of `/help`.
+pub static COMMANDS: &[CommandSpec] = &[
+    CommandSpec {
+        id: CommandId::Play,
+        name: "play",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "Challenge people (or anyone here) to a game",
+        summary: "Name up to three people with @, or nobody for an open challenge anyone may \
+                  accept, or `computer`. Options such as size=10 set up the game; stake=<coins> \
+                  and time=<3d|12h> (time per move) set the terms.",
+        example: "/play konane @bob size=10 stake=50 time=3d",
+        access: Access::Anyone,
+        options: &[
+            opt("game", "The game to play", true, Kind::Game),
+            opt(
+                "opponent",
+                "Who to challenge (none: an open challenge)",
+                false,
+                Kind::User,
+            ),
+            opt(
+                "opponent2",
+                "A second person to challenge (Pachisi)",
+                false,
+                Kind::User,
+            ),
+            opt(
+                "opponent3",
+                "A third person to challenge (Pachisi)",
+                false,
+                Kind::User,
+            ),
+            OptionSpec {
+                name: "computer",
+                description: "Play the computer, at this level (1-4)",
+                required: false,
+                kind: Kind::Integer { min: 1, max: 4 },
+                form: TextForm::Word {
+                    key: "level",
+                    default: DEFAULT_COMPUTER_LEVEL,
+                },
+            },
+            opt(
+                "options",
+                "Game options, e.g. size=10",
+                false,
+                Kind::Options,
+            ),
+            keyed(
+                "stake",
+                "Coins each player stakes (0: a friendly game)",
+                Kind::Integer {
+                    min: 0,
+                    max: MAX_COINS,
+                },
+            ),
+            keyed("time", "Time per move, e.g. 3d or 12h", Kind::Duration),
+        ],
+    },
+    CommandSpec {
+        id: CommandId::Accept,
+        name: "accept",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "Accept a challenge",
+        summary: "Accepts the challenge waiting for you; name its number when several are.",
+        example: "/accept #3",
+        access: Access::Anyone,
+        options: &[GAME_OF_CHALLENGE],
+    },
+    CommandSpec {
+        id: CommandId::Decline,
+        name: "decline",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "Decline a challenge",
+        summary: "Declines the challenge waiting for you; name its number when several are.",
+        example: "/decline #3",
+        access: Access::Anyone,
+        options: &[GAME_OF_CHALLENGE],
+    },
+    CommandSpec {
+        id: CommandId::Cancel,
+        name: "cancel",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "Withdraw your challenge",
+        summary: "Withdraws a challenge you made that nobody has accepted yet.",
+        example: "/cancel #3",
+        access: Access::Anyone,
+        options: &[GAME_OF_CHALLENGE],
+    },
+    CommandSpec {
+        id: CommandId::Move,
+        name: "move",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "Make a move",
+        summary: "Makes a move in your game, written as on the board (or press a button under \
+                  the board). Name the game's number when you play several here.",
+        example: "/move #2 d4-f4",
+        access: Access::Anyone,
+        options: &[
+            OptionSpec {
+                name: "move",
+                description: "The move, e.g. d4-f4",
+                required: true,
+                kind: Kind::Move,
+                form: TextForm::Positional,
+            },
+            WHICH_GAME,
+        ],
+    },
+    CommandSpec {
+        id: CommandId::Board,
+        name: "board",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "Show a game's board",
+        summary: "Shows the board of a game here, with buttons for the player to move. Anyone \
+                  may look.",
+        example: "/board #2",
+        access: Access::Anyone,
+        options: &[WHICH_GAME],
+    },
+    CommandSpec {
+        id: CommandId::Moves,
+        name: "moves",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "List the legal moves of a game",
+        summary: "Lists every legal move of the player to move.",
+        example: "/moves #2",
+        access: Access::Anyone,
+        options: &[WHICH_GAME],
+    },
+    CommandSpec {
+        id: CommandId::History,
+        name: "history",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "List every move and roll of a game",
+        summary: "Lists every action of a game so far, dice rolls included.",
+        example: "/history #2",
+        access: Access::Anyone,
+        options: &[WHICH_GAME],
+    },
+    CommandSpec {
+        id: CommandId::Resign,
+        name: "resign",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "Give up a game",
+        summary: "Gives up your game: the other side wins, and takes the pot.",
+        example: "/resign #2",
+        access: Access::Anyone,
+        options: &[WHICH_GAME],
+    },
+    CommandSpec {
+        id: CommandId::Abort,
+        name: "abort",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "Call a game off without a result",
+        summary: "Calls a game off and returns the stakes. Players may abort before the first \
+                  move; moderators may abort any game.",
+        example: "/abort #2 played by mistake",
+        access: Access::Partly,
+        options: &[
+            WHICH_GAME,
+            opt("reason", "Why, for the record", false, Kind::Text),
+        ],
+    },
+    CommandSpec {
+        id: CommandId::Claim,
+        name: "claim",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "Win a game whose opponent ran out of time",
+        summary: "Claims the win when the player to move has run out of time. A move made \
+                  before the claim still counts.",
+        example: "/claim #2",
+        access: Access::Anyone,
+        options: &[WHICH_GAME],
+    },
+    CommandSpec {
+        id: CommandId::Vacation,
+        name: "vacation",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "Stop your clocks for a few days",
+        summary: "Stops your clocks for some days (a few per month). Without a number, shows \
+                  the days you have left.",
+        example: "/vacation 2",
+        access: Access::Anyone,
+        options: &[opt(
+            "days",
+            "How many days",
+            false,
+            Kind::Integer { min: 1, max: 31 },
+        )],
+    },
+    CommandSpec {
+        id: CommandId::Games,
+        name: "games",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "List the active games here",
+        summary: "Lists the games being played in this chat, yours first.",
+        example: "/games",
+        access: Access::Anyone,
+        options: &[],
+    },
+    CommandSpec {
+        id: CommandId::Wallet,
+        name: "wallet",
+        aliases: &["balance"],
+        hidden_aliases: &[],
+        description: "Show your coins here",
+        summary: "Shows your coins in this server or group, and what you have at stake.",
+        example: "/wallet",
+        access: Access::Anyone,
+        options: &[],
+    },
+    CommandSpec {
+        id: CommandId::Leaderboard,
+        name: "leaderboard",
+        aliases: &["top"],
+        hidden_aliases: &[],
+        description: "Show the richest players here",
+        summary: "Lists the ten richest people of this server or group.",
+        example: "/leaderboard",
+        access: Access::Anyone,
+        options: &[],
+    },
+    CommandSpec {
+        id: CommandId::Config,
+        name: "config",
+        aliases: &["settings"],
+        hidden_aliases: &[],
+        description: "Show the settings here, or change them",
+        summary: "Shows this server's or group's settings to anyone. Moderators change them \
+                  with key=value pairs, all or none.",
+        example: "/config time=2d max_stake=500",
+        access: Access::Partly,
+        options: &[opt(
+            "settings",
+            "Settings to change, e.g. time=2d max_stake=500",
+            false,
+            Kind::Settings,
+        )],
+    },
+    CommandSpec {
+        id: CommandId::Grant,
+        name: "grant",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "Give coins to someone",
+        summary: "Adds coins to someone's wallet here.",
+        example: "/grant @bob 100 tournament prize",
+        access: Access::Moderators,
+        options: &[
+            opt("user", "Who gets the coins", true, Kind::User),
+            opt(
+                "coins",
+                "How many coins",
+                true,
+                Kind::Integer {
+                    min: 1,
+                    max: MAX_COINS,
+                },
+            ),
+            opt("reason", "Why, for the record", false, Kind::Text),
+        ],
+    },
+    CommandSpec {
+        id: CommandId::Take,
+        name: "take",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "Take coins from someone",
+        summary: "Removes coins from someone's wallet here (at most what it holds).",
+        example: "/take @bob 50 cheating",
+        access: Access::Moderators,
+        options: &[
+            opt("user", "Whose coins", true, Kind::User),
+            opt(
+                "coins",
+                "How many coins",
+                true,
+                Kind::Integer {
+                    min: 1,
+                    max: MAX_COINS,
+                },
+            ),
+            opt("reason", "Why, for the record", false, Kind::Text),
+        ],
+    },
+    CommandSpec {
+        id: CommandId::Rules,
+        name: "rules",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "A short summary of a game's rules",
+        summary: "Summarises the rules of a game and how its moves are written.",
+        example: "/rules coan-ki",
+        access: Access::Anyone,
+        options: &[opt("game", "The game", true, Kind::Game)],
+    },
+    CommandSpec {
+        id: CommandId::Help,
+        name: "help",
+        aliases: &[],
+        hidden_aliases: &["start"],
+        description: "The commands, or how to use one",
+        summary: "Lists the commands; with a command's name, explains it.",
+        example: "/help play",
+        access: Access::Anyone,
+        options: &[opt("command", "A command to explain", false, Kind::Command)],
+    },
+];
+
+/// The command called `name` (lower case, without `/`), aliases included.
+pub fn find(name: &str) -> Option<&'static CommandSpec> {
+    COMMANDS.iter().find(|spec| {
+        spec.name == name || spec.aliases.contains(&name) || spec.hidden_aliases.contains(&name)
+    })
+}
+
+/// The command with this id.
+pub fn spec(id: CommandId) -> &'static CommandSpec {
+    // An exhaustive match: a new command fails to compile here until it has its place in
+    // `COMMANDS` (and the test `every_id_has_its_spec` checks the places).
+    let index = match id {
+        CommandId::Play => 0,
+        CommandId::Accept => 1,
+        CommandId::Decline => 2,
+        CommandId::Cancel => 3,
+        CommandId::Move => 4,
+        CommandId::Board => 5,
+        CommandId::Moves => 6,
+        CommandId::History => 7,
+        CommandId::Resign => 8,
+        CommandId::Abort => 9,
+        CommandId::Claim => 10,
+        CommandId::Vacation => 11,
+        CommandId::Games => 12,
+        CommandId::Wallet => 13,
+        CommandId::Leaderboard => 14,
+        CommandId::Config => 15,
+        CommandId::Grant => 16,
+        CommandId::Take => 17,
+        CommandId::Rules => 18,
+        CommandId::Help => 19,
+    };
+    &COMMANDS[index]
+}
