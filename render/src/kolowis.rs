@@ -163,14 +163,14 @@ pub fn scene(game: &Kolowis, last: Option<&Applied<Kolowis>>) -> Scene {
     let quiet_width = quiet
         .as_ref()
         .map_or(0.0, |q| text_width(q, 21.0).unwrap_or(150.0) + 24.0);
-    let subtitle = fit_width(&subtitle, 21.0, WIDTH - 56.0 - quiet_width);
     let icon = icon_seat.map(|seat| Item::Group {
         at: (0.0, 0.0),
         radius: 14.0,
         items: piece(seat, 13.0),
     });
     let title = fit_width(&title, 30.0, WIDTH - 72.0 - 28.0 - counts_width);
-    let mut scene = layout::page(HEIGHT, "kolowis".to_string(), &title, icon, &subtitle);
+    let mut scene = layout::page(HEIGHT, "kolowis".to_string(), &title, icon, "");
+    layout::subtitle_lines(&mut scene.pieces, &subtitle, WIDTH - 56.0 - quiet_width);
 
     draw_board(&mut scene.board);
     counts(&mut scene.pieces, game);
