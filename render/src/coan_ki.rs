@@ -240,20 +240,25 @@ fn width_of(text: &str, size: f32) -> f32 {
 /// captions and the footer (a few hundred, with the counts, cells and throws) recur from picture
 /// to picture, so each is rasterised once; plays in notation are drawn as plain text. Returns
 /// the x where the line ends.
-fn line(scene: &mut Scene, (x, y): Point, color: Color, text: &str) -> f32 {
-    let space = width_of(" ", TEXT);
+fn line(scene: &mut Scene, at: Point, color: Color, text: &str) -> f32 {
+    line_sized(scene, at, TEXT, color, text)
+}
+
+/// [`line`] at another size.
+fn line_sized(scene: &mut Scene, (x, y): Point, size: f32, color: Color, text: &str) -> f32 {
+    let space = width_of(" ", size);
     let mut x = x;
     for (i, word) in text.split(' ').enumerate() {
         if i > 0 {
             x += space;
         }
-        let w = width_of(word, TEXT);
+        let w = width_of(word, size);
         if word.contains('+') {
             // A play in notation: too many different ones to keep as sprites.
             scene.pieces.push(Item::Text {
                 at: (x, y),
                 anchor: Anchor::Left,
-                size: TEXT,
+                size,
                 color,
                 text: word.to_string(),
             });
@@ -262,11 +267,11 @@ fn line(scene: &mut Scene, (x, y): Point, color: Color, text: &str) -> f32 {
         }
         scene.pieces.push(Item::Group {
             at: (x + w / 2.0, y),
-            radius: (w / 2.0).max(TEXT * 0.7),
+            radius: (w / 2.0).max(size * 0.7),
             items: vec![Item::Text {
                 at: (0.0, 0.0),
                 anchor: Anchor::Centre,
-                size: TEXT,
+                size,
                 color,
                 text: word.to_string(),
             }],
@@ -276,22 +281,13 @@ fn line(scene: &mut Scene, (x, y): Point, color: Color, text: &str) -> f32 {
     x
 }
 
-/// A line of text shortened with an ellipsis to fit `max` pixels.
-fn fitted(text: &str, size: f32, max: f32) -> String {
-    if width_of(text, size) <= max {
-        return text.to_string();
+/// A text set with [`layout::fit`] to the width of the picture, drawn at `x` = 28 in one or two
+/// lines centred on `middle`.
+fn caption(scene: &mut Scene, middle: f32, min: f32, color: Color, text: &str) {
+    let fitted = layout::fit(text, TEXT, min, WIDTH - 56.0);
+    for (text, y) in fitted.lines.iter().zip(fitted.rows(middle)) {
+        line_sized(scene, (28.0, y), fitted.size, color, text);
     }
-    let mut chars: Vec<char> = text.chars().collect();
-    while !chars.is_empty() {
-        chars.pop();
-        let mut out: String = chars.iter().collect();
-        out = out.trim_end().to_string();
-        out.push('…');
-        if width_of(&out, size) <= max {
-            return out;
-        }
-    }
-    String::new()
 }
 
 /// What a throw allows, in words (rule 5.4).
@@ -734,12 +730,7 @@ fn footer(game: &CoanKi, scene: &mut Scene) {
     }
     let hint = hint(game);
     if !hint.is_empty() {
-        line(
-            scene,
-            (28.0, FOOTER + 54.0),
-            INK,
-            &fitted(&hint, TEXT, WIDTH - 56.0),
-        );
+        caption(scene, FOOTER + 54.0, 15.0, INK, &hint);
     }
 }
 
@@ -756,12 +747,7 @@ pub fn scene(game: &CoanKi, last: Option<&Applied<CoanKi>>) -> Scene {
     });
     let mut scene = layout::page(HEIGHT, "coan-ki".to_string(), &title, icon, "");
     if !subtitle.is_empty() {
-        line(
-            &mut scene,
-            (28.0, 70.0),
-            MUTED,
-            &fitted(&subtitle, TEXT, WIDTH - 56.0),
-        );
+        caption(&mut scene, 70.0, layout::SUBTITLE_MIN, MUTED, &subtitle);
     }
     board(&mut scene);
 

@@ -3,9 +3,10 @@
 //! The long board lies landscape, North (Black, row `A`) at the top, as a sandstone panel with
 //! the 49 points of section 2 and all 110 lines: the three rows, the 30 straight diagonals that
 //! cross at `B2`–`B16` (drawn whole, so the capture lines read as straight), and the two curved
-//! end links through `B1` and `B17`. Row letters stand at both ends of each row; the A numbers run
-//! along the top, the C numbers along the bottom and the B numbers below them, each number exactly
-//! under or over its point, so every label is what people type.
+//! end links through `B1` and `B17`. Row letters stand at both ends of each row; the coordinates
+//! are written whole (`A1`, `C13`, `B17`, as typed): the A points' along the top, the C points'
+//! along the bottom and the B points' below those, each exactly under or over its point. (Bare
+//! numbers in two rows along the bottom read as one row.)
 //!
 //! White pieces are light with a dark rim, Black pieces dark with a light inner ring (they differ
 //! in lightness and in marking). The last move shows its start (blue ring, Okabe–Ito blue), its
@@ -66,6 +67,8 @@ const PANEL_BOTTOM: f32 = A_Y + 2.0 * ROW + PAD;
 const C_NUMBERS: f32 = PANEL_BOTTOM + 19.0;
 /// Centre of the B numbers.
 const B_NUMBERS: f32 = C_NUMBERS + 28.0;
+/// The size of the coordinates along the top and bottom.
+const COORDINATE: f32 = 19.0;
 /// Picture height.
 const HEIGHT: f32 = B_NUMBERS + 22.0;
 
@@ -163,14 +166,14 @@ pub fn scene(game: &Kolowis, last: Option<&Applied<Kolowis>>) -> Scene {
     let quiet_width = quiet
         .as_ref()
         .map_or(0.0, |q| text_width(q, 21.0).unwrap_or(150.0) + 24.0);
-    let subtitle = fit_width(&subtitle, 21.0, WIDTH - 56.0 - quiet_width);
     let icon = icon_seat.map(|seat| Item::Group {
         at: (0.0, 0.0),
         radius: 14.0,
         items: piece(seat, 13.0),
     });
     let title = fit_width(&title, 30.0, WIDTH - 72.0 - 28.0 - counts_width);
-    let mut scene = layout::page(HEIGHT, "kolowis".to_string(), &title, icon, &subtitle);
+    let mut scene = layout::page(HEIGHT, "kolowis".to_string(), &title, icon, "");
+    layout::subtitle_lines(&mut scene.pieces, &subtitle, WIDTH - 56.0 - quiet_width);
 
     draw_board(&mut scene.board);
     counts(&mut scene.pieces, game);
@@ -358,24 +361,22 @@ fn draw_board(board: &mut Vec<Item>) {
             });
         }
     }
-    // Numbers: A over row A, C under row C, B under those.
+    // Coordinates written whole, as they are typed: A over row A, C under row C and B under
+    // those, each exactly over or under its point. Bare numbers in two rows along the bottom read
+    // as one row.
+    let name = |row: char, n: u8, y: f32| Item::Text {
+        at: (point(row, n).0, y),
+        anchor: Anchor::Centre,
+        size: COORDINATE,
+        color: MUTED,
+        text: format!("{row}{n}"),
+    };
     for i in 1..=16u8 {
-        let x = point('A', i).0;
-        board.push(layout::label((x, TOP_NUMBERS), i.to_string()));
-        board.push(layout::label((x, C_NUMBERS), i.to_string()));
+        board.push(name('A', i, TOP_NUMBERS));
+        board.push(name('C', i, C_NUMBERS));
     }
     for j in 1..=17u8 {
-        board.push(layout::label((point('B', j).0, B_NUMBERS), j.to_string()));
-    }
-    // Each number line starts with the row it numbers.
-    for (row, y) in [('A', TOP_NUMBERS), ('C', C_NUMBERS), ('B', B_NUMBERS)] {
-        board.push(Item::Text {
-            at: (LETTER_X, y),
-            anchor: Anchor::Centre,
-            size: 20.0,
-            color: MUTED,
-            text: row.to_string(),
-        });
+        board.push(name('B', j, B_NUMBERS));
     }
 }
 

@@ -3,7 +3,7 @@
 //! and White stones (light, with a dark rim), the last move (removed cell; or start, path,
 //! landings and captured cells), the removable cells during the opening, and whose turn it is.
 
-use tabula_core::konane::{Konane, Move};
+use tabula_core::konane::{Event, Konane, Move};
 use tabula_core::{Action, Applied, Game, Outcome, Seat, Status};
 
 use crate::layout::{self, HEADER, WIDTH};
@@ -74,13 +74,7 @@ pub fn scene(game: &Konane, last: Option<&Applied<Konane>>) -> Scene {
         Status::Done(Outcome::Draw) | Status::Chance => ("Game over".to_string(), Seat(0)),
     };
     let subtitle = last
-        .map(|(_, events)| {
-            events
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("; ")
-        })
+        .map(|(_, events)| events.iter().map(narrate).collect::<Vec<_>>().join("; "))
         .unwrap_or_default();
     let icon = Item::Group {
         at: (0.0, 0.0),
@@ -161,6 +155,14 @@ pub fn scene(game: &Konane, last: Option<&Applied<Konane>>) -> Scene {
         highlight(&mut scene, mv, &centre, cell);
     }
     scene
+}
+
+/// One event in words. The title already names the winner, so the end says only why.
+fn narrate(event: &Event) -> String {
+    match event {
+        Event::NoJump { loser } => format!("{} cannot jump", seat_name(*loser)),
+        Event::Removed { .. } | Event::Jumped { .. } => event.to_string(),
+    }
 }
 
 fn highlight(scene: &mut Scene, mv: &Move, centre: &dyn Fn(u8, u8) -> (f32, f32), cell: f32) {

@@ -51,26 +51,92 @@ pub fn page(
         color: INK,
         text: title.to_string(),
     });
-    if !subtitle.is_empty() {
-        scene.pieces.push(Item::Text {
-            at: (28.0, 70.0),
-            anchor: Anchor::Left,
-            size: 21.0,
-            color: MUTED,
-            text: fit(subtitle, 62),
-        });
-    }
+    subtitle_lines(&mut scene.pieces, subtitle, WIDTH - 56.0);
     scene
 }
 
-/// Shortens a text to at most `max` characters with an ellipsis.
-pub fn fit(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
+/// The size of the header's subtitle.
+pub const SUBTITLE: f32 = 21.0;
+/// The smallest size a subtitle shrinks to on one line; a longer one takes two lines.
+pub const SUBTITLE_MIN: f32 = 17.0;
+
+/// Pushes the header's subtitle, left-aligned at 28 px, set by [`fit`] to at most `max` pixels
+/// wide: one line centred at y = 70, or two lines in the same band.
+pub fn subtitle_lines(items: &mut Vec<Item>, text: &str, max: f32) {
+    if text.is_empty() {
+        return;
     }
-    let mut out: String = text.chars().take(max - 1).collect();
-    out.push('…');
-    out
+    let fitted = fit(text, SUBTITLE, SUBTITLE_MIN, max);
+    let rows = fitted.rows(70.0);
+    for (line, y) in fitted.lines.into_iter().zip(rows) {
+        items.push(Item::Text {
+            at: (28.0, y),
+            anchor: Anchor::Left,
+            size: fitted.size,
+            color: MUTED,
+            text: line,
+        });
+    }
+}
+
+/// A text set to fit a width, whole: its font size and its lines (one or two).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fitted {
+    /// The font size in pixels.
+    pub size: f32,
+    /// The lines, top to bottom.
+    pub lines: Vec<String>,
+}
+
+impl Fitted {
+    /// The y of each line's middle when the block of lines is centred on `middle`.
+    pub fn rows(&self, middle: f32) -> Vec<f32> {
+        let step = (self.size * 1.25).round();
+        let first = middle - step * (self.lines.len() as f32 - 1.0) / 2.0;
+        (0..self.lines.len())
+            .map(|i| (first + step * i as f32).round())
+            .collect()
+    }
+}
+
+/// The width of a text at `size`, or a generous estimate if the font cannot be read (the
+/// raster step reports that error).
+fn width_of(text: &str, size: f32) -> f32 {
+    crate::raster::text_width(text, size).unwrap_or(size * 0.65 * text.chars().count() as f32)
+}
+
+/// Sets `text` to fit `max` pixels without cutting anything off: on one line at `size` when it
+/// fits; else on one line at a smaller size, down to `min`; else on two lines broken at the
+/// space that makes the longer line shortest, at `min` (or smaller, as far as the longer line
+/// needs). Sizes are rounded down to half pixels, so few sizes of each glyph are ever drawn.
+pub fn fit(text: &str, size: f32, min: f32, max: f32) -> Fitted {
+    let shrink = |width: f32, cap: f32| {
+        let s = if width <= max { cap } else { cap * max / width };
+        ((s * 2.0).floor() / 2.0).min(cap)
+    };
+    let one = shrink(width_of(text, size), size);
+    let one_line = Fitted {
+        size: one,
+        lines: vec![text.to_string()],
+    };
+    if one >= min {
+        return one_line;
+    }
+    let best = text
+        .char_indices()
+        .filter(|(_, c)| *c == ' ')
+        .map(|(i, _)| {
+            let (a, b) = (text[..i].trim_end(), text[i..].trim_start());
+            (width_of(a, size).max(width_of(b, size)), a, b)
+        })
+        .min_by(|x, y| x.0.total_cmp(&y.0));
+    match best {
+        Some((longer, a, b)) => Fitted {
+            size: shrink(longer * min / size, min),
+            lines: vec![a.to_string(), b.to_string()],
+        },
+        None => one_line,
+    }
 }
 
 /// A coordinate label.
@@ -117,4 +183,40 @@ pub fn path(points: &[(f32, f32)], color: Color, width: f32) -> Vec<Item> {
         items.extend(shape::arrow(*before, *last, color, width));
     }
     items
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_text_keeps_its_size_and_line() {
+        let f = fit("White jumped a4-c4, capturing b4", 21.0, 17.0, 664.0);
+        assert_eq!(f.size, 21.0);
+        assert_eq!(f.lines, ["White jumped a4-c4, capturing b4"]);
+        assert_eq!(f.rows(70.0), [70.0]);
+    }
+
+    #[test]
+    fn a_longer_text_shrinks_on_one_line() {
+        let text = "White jumped a10-c10-e10-g10-i10-k10, capturing b10, d10, f10, h10, j10; \
+                    Black cannot jump";
+        let f = fit(text, 21.0, 17.0, 664.0);
+        assert!(f.size < 21.0 && f.size >= 17.0, "{f:?}");
+        assert_eq!(f.lines, [text]);
+        assert!(width_of(text, f.size) <= 664.0);
+    }
+
+    #[test]
+    fn a_text_too_long_for_one_line_takes_two_whole() {
+        let text = "White jumped a10-c10-e10-g10-i10-k10, capturing b10, d10, f10, h10, j10; \
+                    Black cannot jump, and this sentence is much longer than one line";
+        let f = fit(text, 21.0, 17.0, 664.0);
+        assert_eq!(f.lines.len(), 2, "{f:?}");
+        assert_eq!(f.lines.join(" "), text);
+        assert!(f.size <= 17.0);
+        assert!(f.lines.iter().all(|l| width_of(l, f.size) <= 664.0));
+        let rows = f.rows(70.0);
+        assert!(rows[0] < 70.0 && rows[1] > 70.0 && rows[1] - rows[0] >= f.size);
+    }
 }

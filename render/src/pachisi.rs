@@ -16,7 +16,7 @@
 //! (team `EW`) square pieces in dark vermillion and light yellow, so partners share a shape and a
 //! hue family and every seat differs from its partner by lightness; each piece carries its seat
 //! letter (a stack its count). Home-bound pieces lie on their side: wider than tall, lower-case
-//! letter. The last action is highlighted with the shared colours of [`crate::layout`]: its
+//! letter; so do finished pieces in the Charkoni, and a legend under the West panel says so. The last action is highlighted with the shared colours of [`crate::layout`]: its
 //! starting square ringed in blue, its path along the track in orange (under the pieces, its
 //! arrow head over them), the moved pieces ringed in orange, captured pieces as
 //! vermillion-crossed ghosts and a vermillion ring where they went back.
@@ -527,7 +527,27 @@ fn board(scene: &mut Scene) {
             ));
         }
     }
+    legend(b);
 }
+
+/// The legend under the West panel: the four seats' pieces laid on their side (lower-case
+/// letters) are home-bound on the track, or home in the Charkoni. Returns where it ends.
+fn legend(b: &mut Vec<Item>) -> f32 {
+    let y = TOP + 19.0 * CELL + MARGIN / 2.0;
+    let mut x = LEFT + 10.0;
+    for seat in [0, 1, 2, 3] {
+        b.push(piece_group((x, y), seat, Pose::Laid, 1, 9.5));
+        x += 24.0;
+    }
+    x -= 6.0;
+    b.push(text((x, y), Anchor::Left, LEGEND_SIZE, MUTED, LEGEND));
+    x + crate::raster::text_width(LEGEND, LEGEND_SIZE).unwrap_or(200.0)
+}
+
+/// What the legend says after the laid pieces.
+const LEGEND: &str = "home-bound or home";
+/// Its size.
+const LEGEND_SIZE: f32 = 18.0;
 
 // ---------------------------------------------------------------------------------------------
 // The picture
@@ -1177,4 +1197,17 @@ fn captured(scene: &mut Scene, victim: usize, count: u8, square: Square) {
         layout::CAPTURED,
         3.0,
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_legend_ends_before_the_south_arm() {
+        let mut items = Vec::new();
+        let end = legend(&mut items);
+        // The South arm's left edge, and the file letter under it.
+        assert!(end + 8.0 <= LEFT + 8.0 * CELL, "legend ends at {end}");
+    }
 }
