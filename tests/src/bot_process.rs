@@ -84,6 +84,7 @@ pub fn free_port() -> u16 {
 pub struct BotProcess {
     child: Child,
     log: Arc<Mutex<String>>,
+    readers: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl BotProcess {
@@ -109,15 +110,22 @@ impl BotProcess {
         }
         let mut child = command.spawn().expect("tabula starts");
         let log = Arc::new(Mutex::new(String::new()));
+        let mut readers = Vec::new();
         for stream in [
-            child.stderr.take().map(|s| Box::new(s) as Box<dyn tokio::io::AsyncRead + Send + Unpin>),
-            child.stdout.take().map(|s| Box::new(s) as Box<dyn tokio::io::AsyncRead + Send + Unpin>),
+            child
+                .stderr
+                .take()
+                .map(|s| Box::new(s) as Box<dyn tokio::io::AsyncRead + Send + Unpin>),
+            child
+                .stdout
+                .take()
+                .map(|s| Box::new(s) as Box<dyn tokio::io::AsyncRead + Send + Unpin>),
         ]
         .into_iter()
         .flatten()
         {
             let log = Arc::clone(&log);
-            tokio::spawn(async move {
+            readers.push(tokio::spawn(async move {
                 let mut lines = tokio::io::BufReader::new(stream).lines();
                 while let Ok(Some(line)) = lines.next_line().await {
                     if std::env::var_os("TABULA_TEST_SHOW_LOGS").is_some() {
@@ -128,9 +136,13 @@ impl BotProcess {
                         log.push('\n');
                     }
                 }
-            });
+            }));
         }
-        BotProcess { child, log }
+        BotProcess {
+            child,
+            log,
+            readers,
+        }
     }
 
     /// What the process printed so far (standard error and output).
@@ -185,7 +197,13 @@ impl BotProcess {
     /// If it does not end within `timeout`.
     pub async fn wait(&mut self, timeout: Duration) -> ExitStatus {
         match tokio::time::timeout(timeout, self.child.wait()).await {
-            Ok(Ok(status)) => status,
+            Ok(Ok(status)) => {
+                // The last lines it wrote are read before the status is given.
+                for reader in self.readers.drain(..) {
+                    let _ = tokio::time::timeout(Duration::from_secs(5), reader).await;
+                }
+                status
+            }
             Ok(Err(error)) => panic!("cannot wait for tabula: {error}"),
             Err(_) => panic!(
                 "tabula did not end within {timeout:?}; it said:\n{}",

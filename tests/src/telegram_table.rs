@@ -77,7 +77,8 @@ impl Table {
     /// If it does not start.
     pub async fn start(&mut self) {
         let mut bot = BotProcess::start(&self.dir, &["run"], &self.env);
-        bot.wait_for_log("tabula run:", Duration::from_secs(30)).await;
+        bot.wait_for_log("tabula run:", Duration::from_secs(30))
+            .await;
         self.bot = Some(bot);
     }
 
@@ -207,7 +208,7 @@ pub struct Lcg(pub u64);
 
 impl Lcg {
     /// The next number.
-    pub fn next(&mut self) -> u64 {
+    pub fn draw(&mut self) -> u64 {
         self.0 = self
             .0
             .wrapping_mul(6_364_136_223_846_793_005)
@@ -217,6 +218,6 @@ impl Lcg {
 
     /// A number below `n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next()).unwrap_or(0) % n.max(1)
+        usize::try_from(self.draw()).unwrap_or(0) % n.max(1)
     }
 }

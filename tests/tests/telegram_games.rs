@@ -5,9 +5,7 @@
 use std::time::Duration;
 
 use tabula_tests::telegram::{FakeMessage, TgChat, TgUser};
-use tabula_tests::telegram_table::{
-    ANSWER, Lcg, Table, callbacks, has_moves, is_photo, username,
-};
+use tabula_tests::telegram_table::{ANSWER, Lcg, Table, callbacks, has_moves, is_photo, username};
 
 /// Who is to act on a board: the player whose `@username` the text names (only the player
 /// to act is mentioned so that Telegram notifies them; others are shown by name).
@@ -47,7 +45,11 @@ async fn challenge(table: &Table, game: &str) -> (TgChat, Vec<(TgUser, String)>,
             callbacks(m).iter().any(|(_, d)| d.starts_with('a'))
         })
         .await;
-    assert!(offer.text().contains("@bob_tg"), "bob is notified: {}", offer.text());
+    assert!(
+        offer.text().contains("@bob_tg"),
+        "bob is notified: {}",
+        offer.text()
+    );
     let accept = callbacks(&offer)
         .into_iter()
         .find(|(_, d)| d.starts_with('a'))
@@ -101,9 +103,7 @@ async fn play_to_end(
             .unwrap_or_else(|| panic!("nobody is named to act: {}", board.text()))
             .clone();
         let (label, data) = choose(&callbacks(&board), &mut lcg);
-        let last = table
-            .newest(group, |_| true)
-            .map_or(0, |m| m.message_id);
+        let last = table.newest(group, |_| true).map_or(0, |m| m.message_id);
         if data.starts_with('p') {
             // A piece with several moves: its moves come as a choice, shown to the player.
             table
@@ -161,16 +161,24 @@ async fn whole_game(name: &str, game: &str, seed: u64) {
         let requests = table.fake.requests();
         let first = requests[0].at;
         for r in requests.iter().take(80) {
-            eprintln!("{:>8.3} {} {}", (r.at - first).as_secs_f64(), r.method, r.status);
+            eprintln!(
+                "{:>8.3} {} {}",
+                (r.at - first).as_secs_f64(),
+                r.method,
+                r.status
+            );
         }
     }
-    assert!(moves > 7, "{game} ended after {moves} moves, before the restart");
+    assert!(
+        moves > 7,
+        "{game} ended after {moves} moves, before the restart"
+    );
     // The end is told, and the finished game still shows on /board.
     let last = table.newest(&group, |_| true).map_or(0, |m| m.message_id);
+    table.fake.user_writes(&group, &players[0].0, "/games");
     table
-        .fake
-        .user_writes(&group, &players[0].0, "/games");
-    table.wait_new(&group, last, "answer to /games", |_| true).await;
+        .wait_new(&group, last, "answer to /games", |_| true)
+        .await;
     table.stop().await;
     table.assert_clean();
 }
@@ -228,6 +236,9 @@ async fn a_short_game_within_telegrams_documented_limits() {
         .into_iter()
         .filter(|r| r.status == 429)
         .collect();
-    assert!(refused.is_empty(), "the bot went over Telegram's limits: {refused:#?}");
+    assert!(
+        refused.is_empty(),
+        "the bot went over Telegram's limits: {refused:#?}"
+    );
     let _ = Duration::ZERO;
 }

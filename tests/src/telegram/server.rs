@@ -203,6 +203,15 @@ fn injected(inner: &Inner, method: &str, logged: Value, at: Instant, failure: Fa
             status,
             description,
         } => err(status, &description, None),
+        Failure::Hang => {
+            let e = err(0, "never answered", None);
+            inner.log(method, logged, at, Err(&e));
+            let stream = futures_util::stream::once(async {
+                tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
+                Err::<Bytes, std::io::Error>(std::io::Error::other("never answered"))
+            });
+            return Response::new(Body::from_stream(stream));
+        }
         Failure::DropConnection => {
             let e = err(0, "connection dropped", None);
             inner.log(method, logged, at, Err(&e));

@@ -385,6 +385,9 @@ pub enum Failure {
     BadGateway,
     /// The connection is closed without an answer.
     DropConnection,
+    /// The request is taken (and logged, with status 0) and never answered: a platform that
+    /// hangs, or a process killed while it waits.
+    Hang,
     /// Any Telegram error.
     Error {
         /// HTTP status and `error_code`.

@@ -277,7 +277,10 @@ mod tests {
     #[test]
     fn a_long_text_with_a_picture_ends_in_its_caption() {
         let line = format!("{}\n", "x".repeat(99));
-        let r = reply(vec![Span::Text(line.repeat(30)), Span::Strong("to move.".into())], &[]);
+        let r = reply(
+            vec![Span::Text(line.repeat(30)), Span::Strong("to move.".into())],
+            &[],
+        );
         let (before, caption) = with_caption(&r);
         let caption = caption.expect("a caption");
         assert!(caption.ends_with("<b>to move.</b>"));

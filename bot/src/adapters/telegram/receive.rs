@@ -22,13 +22,18 @@ use tokio_util::task::TaskTracker;
 
 use super::translate::{Incoming, translate};
 use super::{Mode, Telegram};
+use crate::store::Platform;
 
-/// The long-poll timeout of `getUpdates`, in seconds.
-const POLL_TIMEOUT: u32 = 25;
+/// The long-poll timeout of `getUpdates`, in seconds: below teloxide's HTTP timeout (17 s), which
+/// does not grow with the long poll.
+const POLL_TIMEOUT: u32 = 10;
 
-/// How long a poller that has been working goes on trying through 409 Conflicts before it
-/// gives up (another process polls with the same token).
-const CONFLICT_PATIENCE: Duration = Duration::from_secs(30);
+/// How long an established poller goes on through 409 Conflicts (another process polls with
+/// the same token) before it gives up too.
+const CONFLICT_PATIENCE: Duration = Duration::from_secs(300);
+
+/// How long without a conflict before earlier conflicts are forgotten.
+const CONFLICT_MEMORY: Duration = Duration::from_secs(60);
 
 /// The update kinds the bot asks for: commands and button presses (and the service
 /// messages of a group's migration, which are messages).
@@ -213,12 +218,18 @@ impl Telegram {
 
     /// A group became a supergroup: its games, settings and wallets move with it.
     pub(super) async fn migrated(&self, from: ChatId, to: ChatId) {
-        // Not yet: the store's move of a chat comes with the contract work.
-        tracing::warn!(
-            from = from.0,
-            to = to.0,
-            "a group became a supergroup; its games stay with the old id (not handled yet)"
-        );
+        let (old, new) = (from.0.to_string(), to.0.to_string());
+        match self
+            .service
+            .chat_moved(Platform::Telegram, &old, &new)
+            .await
+        {
+            Ok(_) => tracing::info!(from = from.0, to = to.0, "a group became a supergroup"),
+            Err(error) => tracing::error!(
+                error = %crate::service::error_chain(&error),
+                "cannot move a migrated group's games"
+            ),
+        }
     }
 }
 
@@ -322,8 +333,12 @@ impl Receiver {
         let pending: Arc<Mutex<BTreeSet<i64>>> = Arc::default();
         let progress = Arc::new(Notify::new());
         let mut next: i64 = 0;
-        let mut working_since: Option<Instant> = None;
-        let mut conflict_since: Option<Instant> = None;
+        // A poller is established once one of its long polls came back: then a 409 means a
+        // newcomer is polling, which gives up at its first 409 (its long polls never come
+        // back while the established one polls).
+        let mut started = false;
+        let mut established = false;
+        let mut conflicts: Option<(Instant, Instant)> = None;
         let mut failures = 0_u32;
         loop {
             let offset = pending
@@ -334,7 +349,9 @@ impl Receiver {
             let request = client
                 .get_updates()
                 .offset(i32::try_from(offset).unwrap_or(i32::MAX))
-                .timeout(POLL_TIMEOUT)
+                // The first poll answers at once: a process that polls alone learns it
+                // before another can start.
+                .timeout(if started { POLL_TIMEOUT } else { 0 })
                 .allowed_updates(allowed_updates());
             let result = tokio::select! {
                 () = shutdown.cancelled() => break,
@@ -342,20 +359,23 @@ impl Receiver {
             };
             let updates = match result {
                 Ok(updates) => {
-                    working_since.get_or_insert_with(Instant::now);
-                    conflict_since = None;
+                    established |= started;
+                    started = true;
+                    if conflicts.is_some_and(|(_, last)| last.elapsed() > CONFLICT_MEMORY) {
+                        conflicts = None;
+                    }
                     failures = 0;
                     updates
                 }
                 Err(error) if is_conflict(&error) => {
-                    // A poller that never got an update through is the second one: it stops.
-                    // One that was working waits a while for the other to give up.
-                    let since = *conflict_since.get_or_insert_with(Instant::now);
-                    if working_since.is_none() || since.elapsed() > CONFLICT_PATIENCE {
+                    let now = Instant::now();
+                    let (first, _) = *conflicts.get_or_insert((now, now));
+                    conflicts = Some((first, now));
+                    if !established || first.elapsed() > CONFLICT_PATIENCE {
                         return Err(ReceiveError::Conflict);
                     }
                     tracing::warn!("{}", conflict_message());
-                    sleep_or_shutdown(shutdown, Duration::from_secs(1)).await;
+                    sleep_or_shutdown(shutdown, Duration::from_millis(200)).await;
                     continue;
                 }
                 Err(error) if is_refusal(&error) => {

@@ -367,8 +367,8 @@ impl Telegram {
                 request = request.message_thread_id(thread);
             }
             if let Some(to) = target.reply_to.filter(|_| last.is_none()) {
-                request =
-                    request.reply_parameters(ReplyParameters::new(to).allow_sending_without_reply());
+                request = request
+                    .reply_parameters(ReplyParameters::new(to).allow_sending_without_reply());
             }
             if let Some(markup) = keyboard(reply) {
                 request = request.reply_markup(markup);

@@ -1,0 +1,415 @@
+//! Telegram's platform behaviour end to end: the real `tabula run` against the fake Bot API.
+//! Unseen usernames, replies as challenges, webhooks and their secret, forum topics, 429s,
+//! a bot removed from a group, a group that became a supergroup, a second poller, and a
+//! process killed with `kill -9` while it delivers an outbox message.
+
+use std::time::{Duration, Instant};
+
+use tabula_tests::bot_process::{BotProcess, free_port};
+use tabula_tests::telegram::{Failure, FakeMessage, TgChat};
+use tabula_tests::telegram_table::{ANSWER, Table, callbacks, is_photo};
+
+fn button(message: &FakeMessage, prefix: char) -> String {
+    callbacks(message)
+        .into_iter()
+        .map(|(_, data)| data)
+        .find(|data| data.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix} button on {:?}", message.text()))
+}
+
+async fn offer(table: &Table, chat: &TgChat) -> FakeMessage {
+    table
+        .wait_new(chat, 0, "challenge", |m| !button_list(m).is_empty())
+        .await
+}
+
+fn button_list(message: &FakeMessage) -> Vec<String> {
+    callbacks(message)
+        .into_iter()
+        .map(|(_, d)| d)
+        .filter(|d| d.starts_with('a'))
+        .collect()
+}
+
+/// The answer (toast text) given to the newest press.
+async fn toast(table: &Table) -> String {
+    let answered = table
+        .fake
+        .wait_for(
+            |f| f.callbacks().last().and_then(|c| c.answer.clone()),
+            ANSWER,
+        )
+        .await
+        .expect("the press is answered");
+    answered
+        .get("text")
+        .and_then(|t| t.as_str())
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_to_a_username_that_never_wrote() {
+    let mut table = Table::new("unseen").await;
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.group("Club");
+    let alice = table.person("Alice");
+    let carol = table.person("Carol");
+    fake.user_writes(&group, &alice, "/play konane @zed_tg");
+    let offer = offer(&table, &group).await;
+    assert!(offer.text().contains("@zed_tg"), "{}", offer.text());
+    // Carol is not zed: refused by a toast to her alone, nothing posted, nothing changed.
+    fake.press(&group, &carol, offer.message_id, &button(&offer, 'a'))
+        .expect("carol can press");
+    let said = toast(&table).await;
+    assert!(!said.is_empty(), "the refusal is a toast");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        table.fake.bot_messages(&group).len(),
+        1,
+        "a refusal posts nothing to the group"
+    );
+    let still = fake.message(&group, offer.message_id).expect("the offer");
+    assert!(!button_list(&still).is_empty(), "the challenge still waits");
+    // Zed, who has that username, takes the seat.
+    let zed = table.person("Zed");
+    fake.press(&group, &zed, offer.message_id, &button(&offer, 'a'))
+        .expect("zed can press");
+    let board = table
+        .wait_new(&group, offer.message_id, "board", is_photo)
+        .await;
+    assert!(
+        board.text().contains("@alice_tg") || board.text().contains("@zed_tg"),
+        "the player to act is named: {}",
+        board.text()
+    );
+    table.stop().await;
+    table.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_challenges_and_a_text_mention_names_a_person_without_username() {
+    let mut table = Table::new("reply").await;
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.group("Club");
+    let alice = table.person("Alice");
+    let bob = table.person("Bob");
+    let dana = fake.user("Dana");
+    let hello = fake.user_writes(&group, &bob, "anyone for a game?");
+    fake.compose(&group, &alice, "/play koan")
+        .reply_to(hello)
+        .send();
+    let first = offer(&table, &group).await;
+    assert!(first.text().contains("@bob_tg"), "{}", first.text());
+    fake.compose(&group, &alice, "/play kolowis ")
+        .text_mention("Dana", &dana)
+        .send();
+    let second = table
+        .wait_new(&group, first.message_id, "second challenge", |m| {
+            !button_list(m).is_empty()
+        })
+        .await;
+    assert!(
+        second
+            .content
+            .entities
+            .iter()
+            .any(|e| e.kind == "text_mention"),
+        "Dana, without a username, is mentioned by a link: {:?}",
+        second.content.entities
+    );
+    fake.press(&group, &dana, second.message_id, &button(&second, 'a'))
+        .expect("dana presses");
+    table
+        .wait_new(&group, second.message_id, "board", is_photo)
+        .await;
+    table.stop().await;
+    table.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhook_mode_checks_the_secret() {
+    let mut table = Table::new("webhook").await;
+    let port = free_port();
+    table.set(
+        "TELEGRAM_WEBHOOK_URL",
+        "https://bot.example.test/telegram/hook",
+    );
+    table.set("TELEGRAM_WEBHOOK_SECRET", "s3cret-token_1");
+    table.set("TABULA_LISTEN", format!("127.0.0.1:{port}"));
+    table.fake.route_webhook(
+        "https://bot.example.test",
+        &format!("http://127.0.0.1:{port}"),
+    );
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.group("Club");
+    let alice = table.person("Alice");
+    fake.add_member(&group, &alice);
+    let update = serde_json::json!({"update_id": 999_001, "message": {
+        "message_id": 1, "date": 1_700_000_000,
+        "chat": {"id": group.id, "type": "group", "title": "Club"},
+        "from": {"id": alice.id, "is_bot": false, "first_name": "Alice", "username": "alice_tg"},
+        "text": "/help", "entities": [{"type": "bot_command", "offset": 0, "length": 5}],
+    }})
+    .to_string();
+    assert_eq!(fake.post_webhook_raw(None, &update).await, Ok(401));
+    assert_eq!(fake.post_webhook_raw(Some("wrong"), &update).await, Ok(401));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        fake.bot_messages(&group).is_empty(),
+        "a refused request was processed"
+    );
+    assert_eq!(
+        fake.post_webhook_raw(Some("s3cret-token_1"), &update).await,
+        Ok(200)
+    );
+    table.wait_new(&group, 0, "help", |_| true).await;
+    // Updates the fake delivers itself carry the secret and are answered.
+    let bob = table.person("Bob");
+    let last = table.newest(&group, |_| true).map_or(0, |m| m.message_id);
+    fake.user_writes(&group, &alice, "/play konane @bob_tg");
+    let offer = table
+        .wait_new(&group, last, "challenge", |m| !button_list(m).is_empty())
+        .await;
+    fake.press(&group, &bob, offer.message_id, &button(&offer, 'a'))
+        .expect("bob presses");
+    table
+        .wait_new(&group, offer.message_id, "board", is_photo)
+        .await;
+    assert!(
+        fake.webhook_attempts()
+            .iter()
+            .all(|a| a.secret.as_deref() == Some("s3cret-token_1")),
+        "Telegram sends the secret set by setWebhook"
+    );
+    table.stop().await;
+    table.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forum_topic_is_answered_in_its_topic() {
+    let mut table = Table::new("topic").await;
+    table.start().await;
+    let fake = table.fake.clone();
+    let forum = fake.supergroup("Games club", true);
+    let topic = fake.create_topic(&forum, "Konane");
+    let alice = table.person("Alice");
+    let bob = table.person("Bob");
+    fake.compose(&forum, &alice, "/play konane @bob_tg")
+        .in_topic(topic)
+        .send();
+    let offer = offer(&table, &forum).await;
+    assert_eq!(
+        offer.thread_id,
+        Some(topic),
+        "the challenge is in the topic"
+    );
+    fake.press(&forum, &bob, offer.message_id, &button(&offer, 'a'))
+        .expect("bob presses");
+    let board = table
+        .wait_new(&forum, offer.message_id, "board", is_photo)
+        .await;
+    assert_eq!(board.thread_id, Some(topic), "the board is in the topic");
+    // The general chat of the forum is another table: no game there.
+    fake.user_writes(&forum, &alice, "/board");
+    let answer = table
+        .wait_new(&forum, board.message_id, "answer in general", |m| {
+            m.thread_id.is_none()
+        })
+        .await;
+    assert!(
+        !is_photo(&answer),
+        "no game outside the topic: {}",
+        answer.text()
+    );
+    table.stop().await;
+    table.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_429_is_retried_after_its_retry_after() {
+    let mut table = Table::new("retry").await;
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.group("Club");
+    let alice = table.person("Alice");
+    fake.fail_next("sendMessage", Failure::TooManyRequests { retry_after: 2 });
+    let asked = Instant::now();
+    fake.user_writes(&group, &alice, "/help");
+    table.wait_new(&group, 0, "help", |_| true).await;
+    assert!(
+        asked.elapsed() >= Duration::from_secs(2),
+        "sent again before retry_after"
+    );
+    let refused = fake.requests().iter().filter(|r| r.status == 429).count();
+    assert_eq!(refused, 1);
+    table.stop().await;
+    table.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_that_removed_the_bot_is_not_retried_forever() {
+    let mut table = Table::new("kicked").await;
+    table.set("TABULA_CHALLENGE_SECONDS", "2");
+    table.set("TABULA_SCHEDULER_SECONDS", "1");
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.group("Club");
+    let alice = table.person("Alice");
+    fake.set_creator(&group, &alice);
+    fake.user_writes(&group, &alice, "/play konane @bob_tg");
+    offer(&table, &group).await;
+    fake.kick_bot(&group);
+    let to_group = |f: &tabula_tests::telegram::FakeTelegram| {
+        f.requests()
+            .into_iter()
+            .filter(|r| {
+                r.method.eq_ignore_ascii_case("sendMessage")
+                    && r.params.get("chat_id").and_then(serde_json::Value::as_i64) == Some(group.id)
+                    && r.status == 403
+            })
+            .count()
+    };
+    // The expiry of the challenge is refused with 403 once ...
+    fake.wait_for(|f| (to_group(f) >= 1).then_some(()), ANSWER)
+        .await
+        .expect("the expiry is tried");
+    // ... and not tried again.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert_eq!(
+        to_group(&fake),
+        1,
+        "the bot kept sending to a group that removed it"
+    );
+    // The bot goes on elsewhere.
+    let other = fake.group("Other");
+    fake.user_writes(&other, &alice, "/help");
+    table.wait_new(&other, 0, "help", |_| true).await;
+    table.stop().await;
+    table.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_that_became_a_supergroup_keeps_its_games() {
+    let mut table = Table::new("migrate").await;
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.group("Club");
+    let alice = table.person("Alice");
+    let bob = table.person("Bob");
+    fake.user_writes(&group, &alice, "/play konane @bob_tg");
+    let offer = offer(&table, &group).await;
+    fake.press(&group, &bob, offer.message_id, &button(&offer, 'a'))
+        .expect("bob presses");
+    table
+        .wait_new(&group, offer.message_id, "board", is_photo)
+        .await;
+    let supergroup = fake.migrate_to_supergroup(&group);
+    // Once the bot has read the migration, the game is found in the supergroup.
+    let found = async {
+        loop {
+            let last = table
+                .newest(&supergroup, |_| true)
+                .map_or(0, |m| m.message_id);
+            fake.user_writes(&supergroup, &alice, "/board");
+            let answer = table
+                .wait_new(&supergroup, last, "answer to /board", |_| true)
+                .await;
+            if is_photo(&answer) {
+                return answer;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    };
+    let board = tokio::time::timeout(ANSWER, found)
+        .await
+        .expect("the game moved with the group");
+    assert!(
+        board.text().contains("Konane") || board.text().contains("#1"),
+        "{}",
+        board.text()
+    );
+    table.stop().await;
+    table.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_poller_is_refused_and_the_first_goes_on() {
+    let mut table = Table::new("poller").await;
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.group("Club");
+    let alice = table.person("Alice");
+    // The first bot is at work: it has answered someone.
+    fake.user_writes(&group, &alice, "/help");
+    let first = table.wait_new(&group, 0, "help", |_| true).await;
+    let mut second = BotProcess::start(&table.dir, &["run"], &table.env);
+    let status = second.wait(Duration::from_secs(60)).await;
+    assert!(!status.success(), "the second poller must stop");
+    assert!(
+        second.log().contains("409 Conflict"),
+        "it says why: {}",
+        second.log()
+    );
+    fake.user_writes(&group, &alice, "/help");
+    table
+        .wait_new(&group, first.message_id, "help", |_| true)
+        .await;
+    table.stop().await;
+    table.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_outbox_message_survives_kill_9_between_claim_and_send() {
+    let mut table = Table::new("kill9").await;
+    table.set("TABULA_CHALLENGE_SECONDS", "1");
+    table.set("TABULA_SCHEDULER_SECONDS", "1");
+    table.set("TABULA_OUTBOX_LEASE_SECONDS", "3");
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.group("Club");
+    let alice = table.person("Alice");
+    fake.user_writes(&group, &alice, "/play konane @bob_tg");
+    let offer = offer(&table, &group).await;
+    // The expiry message is claimed and its send hangs: the process dies right there.
+    fake.fail_next("sendMessage", Failure::Hang);
+    fake.wait_for(
+        |f| {
+            f.requests()
+                .iter()
+                .any(|r| r.method.eq_ignore_ascii_case("sendMessage") && r.status == 0)
+                .then_some(())
+        },
+        ANSWER,
+    )
+    .await
+    .expect("the expiry is being sent");
+    if let Some(mut bot) = table.bot.take() {
+        bot.kill9().await;
+    }
+    assert!(
+        fake.bot_messages(&group).len() == 1,
+        "nothing but the offer was delivered before the kill"
+    );
+    table.start().await;
+    let expired = table
+        .wait_new(
+            &group,
+            offer.message_id,
+            "the expiry, after the restart",
+            |_| true,
+        )
+        .await;
+    assert!(expired.text().contains("expired"), "{}", expired.text());
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    assert_eq!(
+        fake.bot_messages(&group).len(),
+        2,
+        "delivered once after the restart"
+    );
+    table.stop().await;
+    table.assert_clean();
+}
