@@ -413,3 +413,28 @@ async fn an_outbox_message_survives_kill_9_between_claim_and_send() {
     table.stop().await;
     table.assert_clean();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn start_in_a_private_chat_greets_and_explains_groups() {
+    let mut table = Table::new("start").await;
+    table.start().await;
+    let fake = table.fake.clone();
+    let alice = table.person("Alice");
+    let private = fake.private_chat(&alice);
+    fake.user_writes(&private, &alice, "/start");
+    let hello = table.wait_new(&private, 0, "greeting", |_| true).await;
+    assert!(
+        hello.text().contains("Add me to a group"),
+        "{}",
+        hello.text()
+    );
+    assert!(hello.text().contains("/play"), "{}", hello.text());
+    // A private chat is its own table: its person moderates it.
+    fake.user_writes(&private, &alice, "/config max_stake=100");
+    let config = table
+        .wait_new(&private, hello.message_id, "config", |_| true)
+        .await;
+    assert!(!config.text().starts_with("Sorry"), "{}", config.text());
+    table.stop().await;
+    table.assert_clean();
+}

@@ -70,6 +70,9 @@ pub struct ParsedCommand {
     pub text: Option<String>,
     /// The command asked about (`/help play`).
     pub topic: Option<&'static CommandSpec>,
+    /// Typed as a hidden alias (`/start`, which a person sends first to a Telegram bot): the
+    /// answer greets them.
+    pub greeting: bool,
 }
 
 impl ParsedCommand {
@@ -85,6 +88,7 @@ impl ParsedCommand {
             settings: Vec::new(),
             text: None,
             topic: None,
+            greeting: false,
         }
     }
 
@@ -242,7 +246,9 @@ pub fn parse(text: &str, bot_username: Option<&str>) -> Parse {
     };
     if spec.hidden_aliases.contains(&name.as_str()) {
         // `/start <payload>`: Telegram's deep links carry a payload that is not a topic.
-        return Parse::Command(ParsedCommand::new(spec));
+        let mut command = ParsedCommand::new(spec);
+        command.greeting = true;
+        return Parse::Command(command);
     }
     match parse_args(spec, args) {
         Ok(command) => Parse::Command(command),

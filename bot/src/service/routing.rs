@@ -251,6 +251,9 @@ impl Service {
                     .topic
                     .and_then(|topic| catalogue::help_for(topic.name))
                     .unwrap_or_else(catalogue::help);
+                if command.greeting {
+                    return Ok(text_reply(format!("{}\n\n{help}", text::GREETING)).to_actor());
+                }
                 Ok(text_reply(help).to_actor())
             }
         }

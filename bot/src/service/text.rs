@@ -4,6 +4,12 @@ use tabula_core::{AnyGame, GameId, Status};
 
 use crate::store::{ActionRecord, GameRecord};
 
+/// The first words to someone who starts the bot (Telegram's `/start`).
+pub const GREETING: &str = "Hello! I referee five traditional board games: Konane, Koan, \
+Kolowis Awithlaknannai, Coan Ki and Pachisi. Add me to a group and challenge a friend there \
+with /play konane @friend (or /play pachisi to gather up to four players), or try a game here. \
+/rules konane tells how a game is played.";
+
 /// A short summary of a game's rules.
 pub fn rules(id: GameId) -> &'static str {
     match id {
