@@ -94,6 +94,10 @@ impl Table {
                 "tabula run did not exit 0 on SIGTERM ({status}); it said:\n{}",
                 bot.log()
             );
+            assert!(
+                !bot.log().contains(TOKEN.split(':').nth(1).unwrap_or(TOKEN)),
+                "the token reached the log"
+            );
         }
     }
 

@@ -438,3 +438,34 @@ async fn start_in_a_private_chat_greets_and_explains_groups() {
     table.stop().await;
     table.assert_clean();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settings_that_are_missing_or_wrong_stop_it_at_once() {
+    let dir = tabula_tests::bot_process::scratch_dir("settings");
+    let mut none = BotProcess::start(&dir, &["run"], &[]);
+    let status = none.wait(Duration::from_secs(20)).await;
+    assert_eq!(status.code(), Some(2));
+    assert!(none.log().contains("TELEGRAM_BOT_TOKEN"), "{}", none.log());
+    let mut no_secret = BotProcess::start(
+        &dir,
+        &["run"],
+        &[
+            ("TELEGRAM_BOT_TOKEN", "1:x".to_string()),
+            (
+                "TELEGRAM_WEBHOOK_URL",
+                "https://bot.example.test/hook".to_string(),
+            ),
+        ],
+    );
+    let status = no_secret.wait(Duration::from_secs(20)).await;
+    assert_eq!(status.code(), Some(2));
+    assert!(
+        no_secret.log().contains("TELEGRAM_WEBHOOK_SECRET"),
+        "{}",
+        no_secret.log()
+    );
+    assert!(
+        !dir.join("tabula.db").exists(),
+        "nothing is created before the settings are checked"
+    );
+}
