@@ -28,7 +28,9 @@ async fn main() {
     for i in 0..games {
         let fake = &table.fake;
         let group = fake.group(&format!("Bench {i}"));
-        let alice = fake.user(&format!("Alice{i}")).username(&format!("alice_{i}"));
+        let alice = fake
+            .user(&format!("Alice{i}"))
+            .username(&format!("alice_{i}"));
         let bob = fake.user(&format!("Bob{i}")).username(&format!("bob_{i}"));
         fake.user_writes(&group, &alice, &format!("/play konane @bob_{i}"));
         let offer = table
@@ -46,7 +48,11 @@ async fn main() {
         let board = table
             .wait_new(&group, offer.message_id, "board", is_photo)
             .await;
-        boards.push((group, vec![(alice, format!("alice_{i}")), (bob, format!("bob_{i}"))], board));
+        boards.push((
+            group,
+            vec![(alice, format!("alice_{i}")), (bob, format!("bob_{i}"))],
+            board,
+        ));
     }
     let started = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
