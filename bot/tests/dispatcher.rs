@@ -267,9 +267,65 @@ async fn a_dead_dispatchers_rows_are_delivered_by_another(url: DatabaseUrl) {
     store.close().await;
 }
 
+/// Four dispatchers (four bot processes, in effect) share one database: every row of twelve
+/// chats is delivered exactly once, and the rows of each chat in order.
+async fn four_dispatchers_deliver_every_row_once(url: DatabaseUrl) {
+    let store = common::connect(&url).await;
+    let mut chats = Vec::new();
+    for index in 0..12 {
+        let chat = store
+            .upsert_chat(Platform::Discord, &format!("four-{index}"), "c", None)
+            .await
+            .expect("chat");
+        for row in 0..8 {
+            enqueue(&store, &chat, &format!("{index}:{row}")).await;
+        }
+        chats.push(chat);
+    }
+    let platform = Arc::new(FakePlatform::default());
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let mut running = Vec::new();
+    for owner in ["one", "two", "three", "four"] {
+        let dispatcher = Dispatcher::builder()
+            .deliver(Platform::Discord, Arc::clone(&platform))
+            .settings(settings())
+            .owner(owner)
+            .build(store.clone());
+        let shutdown = shutdown.clone();
+        running.push(tokio::spawn(async move {
+            dispatcher.run(shutdown.cancelled()).await
+        }));
+    }
+    for chat in &chats {
+        until!("every row sent", all_sent(&store, chat).await);
+    }
+    shutdown.cancel();
+    let mut reports = Vec::new();
+    for handle in running {
+        reports.push(handle.await.expect("a dispatcher"));
+    }
+    let sent = lock(&platform.sent).clone();
+    assert_eq!(sent.len(), 12 * 8, "each row once: {sent:?}");
+    for index in 0..12 {
+        let rows: Vec<&str> = sent
+            .iter()
+            .filter(|(chat, _)| *chat == format!("four-{index}"))
+            .map(|(_, payload)| payload.as_str())
+            .collect();
+        let expected: Vec<String> = (0..8).map(|row| format!("{index}:{row}")).collect();
+        assert_eq!(rows, expected, "chat {index} in order");
+    }
+    assert!(
+        reports.iter().filter(|r| r.sent > 0).count() >= 2,
+        "the work was shared: {reports:?}"
+    );
+    store.close().await;
+}
+
 on_both_databases! {
     one_failing_chat_does_not_hold_back_the_others => one_failing_chat_does_not_hold_back_the_others;
     a_dead_dispatchers_rows_are_delivered_by_another => a_dead_dispatchers_rows_are_delivered_by_another;
+    four_dispatchers_deliver_every_row_once => four_dispatchers_deliver_every_row_once;
 }
 
 #[test]
