@@ -554,7 +554,7 @@ pub struct NewGame<'a> {
 pub struct SeatHolder {
     /// The seat index (the order of [`GameId::seats`]).
     pub seat: u8,
-    /// Who holds it.
+    /// Who holds it: a person, or the computer (a user of [`Platform::Computer`]).
     pub user: User,
 }
 

@@ -122,6 +122,10 @@ text_enum!(
         Telegram = "telegram",
         /// The terminal front end, `tabula local`.
         Local = "local",
+        /// The computer opponent (a later issue): a user row of this platform, whose id names
+        /// its level (`level-2`), holds the computer's seats, so that a seat's holder is a
+        /// person or the computer and never a typed name. No chat is of this platform.
+        Computer = "computer",
     }
 );
 
