@@ -170,6 +170,13 @@ impl Table {
             unanswered.is_empty(),
             "button presses never answered: {unanswered:#?}"
         );
+        let slow: Vec<_> = self
+            .fake
+            .callbacks()
+            .into_iter()
+            .filter(|c| c.answer_delay().is_some_and(|d| d > Duration::from_secs(5)))
+            .collect();
+        assert!(slow.is_empty(), "button presses answered late: {slow:#?}");
         let own = self.fake.self_check_failures();
         assert!(own.is_empty(), "the fake built invalid objects: {own:#?}");
     }
@@ -224,4 +231,155 @@ impl Lcg {
     pub fn below(&mut self, n: usize) -> usize {
         usize::try_from(self.draw()).unwrap_or(0) % n.max(1)
     }
+}
+
+/// Who is to act on a board: the player whose `@username` the text names (only the player
+/// to act is mentioned so that Telegram notifies them; others are shown by name).
+pub fn to_act<'a>(board: &FakeMessage, players: &'a [(TgUser, String)]) -> Option<&'a TgUser> {
+    players
+        .iter()
+        .find(|(_, username)| board.text().contains(&format!("@{username}")))
+        .map(|(user, _)| user)
+}
+
+/// A move at random, as a keen player makes them: Pachisi's `skip` (not throwing) and `done`
+/// (giving up the rest of a throw) only when nothing else is left.
+pub fn choose(choices: &[(String, String)], lcg: &mut Lcg) -> (String, String) {
+    let keen: Vec<_> = choices
+        .iter()
+        .filter(|(label, _)| label != "skip" && label != "done")
+        .collect();
+    if keen.is_empty() {
+        choices[lcg.below(choices.len())].clone()
+    } else {
+        keen[lcg.below(keen.len())].clone()
+    }
+}
+
+/// Alice challenges Bob to `game` in a new group and Bob accepts by button; returns the
+/// group, the players and the first board.
+///
+/// # Panics
+/// If the bot does not answer as it should.
+pub async fn challenge(table: &Table, game: &str) -> (TgChat, Vec<(TgUser, String)>, FakeMessage) {
+    let fake = &table.fake;
+    let group = fake.group("Board games");
+    let alice = table.person("Alice");
+    let bob = table.person("Bob");
+    fake.add_member(&group, &alice);
+    fake.add_member(&group, &bob);
+    fake.user_writes(&group, &alice, &format!("/play {game} @bob_tg"));
+    let offer = table
+        .wait_new(&group, 0, "challenge", |m| {
+            callbacks(m).iter().any(|(_, d)| d.starts_with('a'))
+        })
+        .await;
+    assert!(
+        offer.text().contains("@bob_tg"),
+        "bob is notified: {}",
+        offer.text()
+    );
+    let accept = callbacks(&offer)
+        .into_iter()
+        .find(|(_, d)| d.starts_with('a'))
+        .map(|(_, d)| d)
+        .expect("an Accept button");
+    fake.press(&group, &bob, offer.message_id, &accept)
+        .expect("bob presses Accept");
+    let board = table
+        .wait_new(&group, offer.message_id, "first board", is_photo)
+        .await;
+    // The challenge's buttons are gone once the game started.
+    fake.wait_for(
+        |f| {
+            f.message(&group, offer.message_id)
+                .filter(|m| callbacks(m).is_empty())
+        },
+        ANSWER,
+    )
+    .await
+    .expect("the offer's buttons are taken off");
+    let players = vec![(alice, username("Alice")), (bob, username("Bob"))];
+    (group, players, board)
+}
+
+/// Plays the game on `board` to its end, choosing moves at random (seeded) from the board's
+/// buttons; every other move is typed instead of pressed. At move `restart_at` the bot is
+/// stopped by SIGTERM and started again. Returns how many moves were made.
+///
+/// # Panics
+/// If the bot does not answer, or the game does not end in 6,000 moves.
+pub async fn play_to_end(
+    table: &mut Table,
+    group: &TgChat,
+    players: &[(TgUser, String)],
+    mut board: FakeMessage,
+    seed: u64,
+    restart_at: usize,
+) -> usize {
+    let mut lcg = Lcg(seed);
+    for step in 0..6000 {
+        if step == restart_at {
+            table.stop().await;
+            table.start().await;
+        }
+        if !has_moves(&board) {
+            assert!(
+                board.text().contains("over") || board.text().contains("wins"),
+                "a board without moves is the end: {}",
+                board.text()
+            );
+            return step;
+        }
+        let actor = to_act(&board, players)
+            .unwrap_or_else(|| panic!("nobody is named to act: {}", board.text()))
+            .clone();
+        let (label, data) = choose(&callbacks(&board), &mut lcg);
+        let last = table.newest(group, |_| true).map_or(0, |m| m.message_id);
+        if data.starts_with('p') {
+            // A piece with several moves: its moves come as a choice, shown to the player.
+            table
+                .fake
+                .press(group, &actor, board.message_id, &data)
+                .expect("press a piece");
+            let choice = table
+                .wait_new(group, last, "choice of moves", has_moves)
+                .await;
+            let (_, data) = choose(&callbacks(&choice), &mut lcg);
+            table
+                .fake
+                .press(group, &actor, choice.message_id, &data)
+                .expect("press a move");
+        } else if step % 2 == 0 && data.starts_with('m') {
+            table
+                .fake
+                .user_writes(group, &actor, &format!("/move {label}"));
+        } else {
+            table
+                .fake
+                .press(group, &actor, board.message_id, &data)
+                .expect("press a move");
+        }
+        board = table
+            .wait_new(group, last, "next board", |m| {
+                is_photo(m) && m.reply_to.is_none()
+            })
+            .await;
+        // The boards before lose their buttons.
+        let newest = board.message_id;
+        table
+            .fake
+            .wait_for(
+                |f| {
+                    (!f.any_bot_message(group, |m| {
+                        is_photo(m) && m.message_id < newest && has_moves(m)
+                    }))
+                    .then_some(())
+                },
+                ANSWER,
+            )
+            .await
+            .expect("old boards lose their move buttons");
+    }
+    panic!("the game did not end in 6000 moves")
 }

@@ -469,3 +469,43 @@ async fn settings_that_are_missing_or_wrong_stop_it_at_once() {
         "nothing is created before the settings are checked"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_connection_is_retried_without_losing_the_board() {
+    let mut table = Table::new("network").await;
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.group("Club");
+    let alice = table.person("Alice");
+    let bob = table.person("Bob");
+    fake.user_writes(&group, &alice, "/play konane @bob_tg");
+    let offer = offer(&table, &group).await;
+    fake.fail_next("sendPhoto", Failure::DropConnection);
+    fake.fail_next("sendPhoto", Failure::ServerError);
+    fake.press(&group, &bob, offer.message_id, &button(&offer, 'a'))
+        .expect("bob presses");
+    table
+        .wait_new(
+            &group,
+            offer.message_id,
+            "board, after two failures",
+            is_photo,
+        )
+        .await;
+    let photos = fake
+        .requests()
+        .iter()
+        .filter(|r| r.method.eq_ignore_ascii_case("sendPhoto"))
+        .count();
+    assert_eq!(photos, 3, "tried three times");
+    assert_eq!(
+        fake.bot_messages(&group)
+            .iter()
+            .filter(|m| is_photo(m))
+            .count(),
+        1,
+        "posted once"
+    );
+    table.stop().await;
+    table.assert_clean();
+}

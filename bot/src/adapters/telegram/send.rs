@@ -92,7 +92,16 @@ fn classify(error: RequestError) -> SendError {
                 || text.contains("chat not found")
             {
                 SendError::Gone(text)
-            } else if text.contains("Too Many Requests") || text.starts_with("Internal") {
+            } else if [
+                "Too Many Requests",
+                "Internal Server Error",
+                "Bad Gateway",
+                "Gateway Timeout",
+                "Service Unavailable",
+            ]
+            .iter()
+            .any(|passing| text.contains(passing))
+            {
                 SendError::Retry {
                     after: None,
                     reason: text,
