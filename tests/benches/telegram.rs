@@ -21,7 +21,6 @@ async fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(32);
     let mut table = Table::new("bench").await;
-    table.set("TABULA_LOG", "warn");
     table.start().await;
     let table = std::sync::Arc::new(table);
     let mut boards = Vec::new();
