@@ -509,3 +509,40 @@ async fn a_dropped_connection_is_retried_without_losing_the_board() {
     table.stop().await;
     table.assert_clean();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_groups_administrators_moderate_it() {
+    let mut table = Table::new("admins").await;
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.group("Club");
+    let owner = table.person("Olga");
+    let admin = table.person("Adam");
+    let member = table.person("Mia");
+    fake.set_creator(&group, &owner);
+    fake.add_admin(&group, &admin);
+    fake.add_member(&group, &member);
+    let mut last = 0;
+    for (who, allowed) in [(&member, false), (&owner, true), (&admin, true)] {
+        fake.user_writes(&group, who, "/config max_stake=77");
+        let answer = table
+            .wait_new(&group, last, "answer to /config", |_| true)
+            .await;
+        last = answer.message_id;
+        assert_eq!(
+            !answer.text().starts_with("Sorry"),
+            allowed,
+            "{:?}: {}",
+            who,
+            answer.text()
+        );
+        if !allowed {
+            assert!(
+                answer.reply_to.is_some(),
+                "a refusal answers the person's message"
+            );
+        }
+    }
+    table.stop().await;
+    table.assert_clean();
+}
