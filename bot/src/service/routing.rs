@@ -294,6 +294,7 @@ impl Service {
                 self.settle(ctx, Some(ChallengeNo(no)), Settlement::Decline)
                     .await
             }
+            ('s', &[no]) => self.start_early(ctx, ChallengeNo(no)).await,
             ('x', &[no]) => {
                 self.settle(ctx, Some(ChallengeNo(no)), Settlement::Cancel)
                     .await
