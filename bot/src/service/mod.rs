@@ -26,6 +26,7 @@ mod config;
 mod contract;
 mod dice;
 mod errors;
+mod limits;
 mod money;
 mod narration;
 mod people;
@@ -55,6 +56,7 @@ use crate::store::{
 
 pub use contract::*;
 pub use errors::*;
+pub use limits::{MAX_DATA, MAX_LABEL, MAX_ROW, MAX_ROWS, MAX_TEXT, measure};
 use narration::*;
 use people::*;
 use routing::*;
