@@ -5,8 +5,10 @@ use super::*;
 use crate::catalogue::{self, CommandId, Parse};
 
 impl Service {
-    /// Handles one request. `None`: the request is not for the bot (ordinary chat text, a
-    /// command addressed to another bot) and gets no answer; nothing changed.
+    /// Handles one request. `None`: the request gets no answer and nothing changed: it is not
+    /// for the bot (ordinary chat text, a command addressed to another bot), or it was refused
+    /// while its sender is cooling down after too many refusals (see [`Cooldown`]). An adapter
+    /// still acknowledges a button press silently (see `contract.rs`).
     ///
     /// # Errors
     /// Internal failures only; everything a user did wrong is answered in the reply.
@@ -75,6 +77,13 @@ impl Service {
                 ..Reply::default()
             })),
             Err(Failure::User(error)) => {
+                // A flood of mistakes goes quiet (see `cooldown.rs`).
+                if let Some(cooldown) = &self.cooldown
+                    && !cooldown.answer_refusal((request.platform, &request.actor.id), ctx.now)
+                {
+                    tracing::debug!(refusal = %error, "not answered: cooling down");
+                    return Ok(None);
+                }
                 let mut reply = Reply {
                     address,
                     audience: Audience::Actor,

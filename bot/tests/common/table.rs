@@ -72,7 +72,8 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table with a manual clock at [`T0`].
+    /// A table with a manual clock at [`T0`], whose service answers every refusal (no
+    /// cooldown; see [`Service::with_cooldown`]).
     pub fn new(store: Store, seed: u64) -> Table {
         Table::with_clock(store, seed, Clock::manual(T0))
     }
@@ -85,8 +86,11 @@ impl Table {
     /// A table whose service reads `clock` (a clone of another table's, after a restart).
     pub fn with_clock(store: Store, seed: u64, clock: Clock) -> Table {
         Table::with_service(
+            // Tests of mistakes make many in a row: every refusal is answered here; the
+            // cooldown against floods has its own tests (bot/tests/cooldown.rs).
             Service::new(store, scripted_dice(seed))
                 .with_pictures(false)
+                .with_cooldown(None)
                 .with_clock(clock.clone()),
             clock,
         )
