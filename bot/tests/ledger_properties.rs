@@ -92,8 +92,10 @@ struct Room {
 impl Room {
     async fn open(store: Store, seed: u64) -> Room {
         let clock = Clock::manual(T0);
+        // Concurrent refusals to one person are the point here: answer every one.
         let service = Service::new(store.clone(), scripted_dice(seed))
             .with_pictures(false)
+            .with_cooldown(None)
             .with_challenge_ttl(std::time::Duration::from_millis(
                 CHALLENGE_TTL_MILLIS.unsigned_abs(),
             ))

@@ -473,7 +473,7 @@ async fn several_games_ask_which_and_challenges_settle() {
     assert_eq!(reply.game, Some(second));
     let reply = table.cmd("alice", &format!("/resign #{first}")).await;
     assert!(reply.is_done() && reply.game.is_some(), "{}", text(&reply));
-    // Open challenge, taken by anyone; a named one declined; one cancelled.
+    // Open challenge, joined by anyone; a named one declined; one cancelled.
     let reply = table.cmd("carol", "/play pachisi").await;
     assert!(
         reply.is_done() && reply.notify.is_empty(),
@@ -482,7 +482,10 @@ async fn several_games_ask_which_and_challenges_settle() {
     );
     let reply = table.cmd("carol", "/accept").await;
     refused(&reply, |e| matches!(e, UserError::NoChallenge));
+    // dave joins the open Pachisi challenge; carol, its challenger, then starts it with two.
     let reply = table.cmd("dave", "/accept").await;
+    assert!(reply.is_done() && reply.game.is_none(), "{}", text(&reply));
+    let reply = table.cmd("carol", "/accept").await;
     assert!(reply.is_done() && reply.game.is_some(), "{}", text(&reply));
     table.cmd("erin", "/play koan @frank").await;
     let reply = table.cmd("gina", "/decline #4").await;

@@ -96,6 +96,7 @@ conformance! {
         snapshot_finish_and_end,
         concurrent_appenders_leave_no_gap_or_duplicate,
         invitees_accept_one_by_one,
+        open_challenges_gather_joiners,
         keyed_challenge_changes_are_applied_once,
         chats_of_a_community_share_it_and_its_settings,
         wallets_open_with_one_grant_and_the_books_balance,
@@ -1114,6 +1115,130 @@ mod cases {
         assert_eq!(third.schema_version().await.expect("version"), version);
         assert_eq!(third.user(ann.id).await.expect("get"), Some(ann));
         third.close().await;
+    }
+
+    /// An open challenge gathers joiners in order, each once, up to its room; listed with
+    /// the chat's pending challenges; a challenge with invitees takes no joiners, nor an
+    /// expired one; its game then seats the challenger and the joiners.
+    pub async fn open_challenges_gather_joiners(store: &Store) {
+        let room = chat(store, "room").await;
+        let (ann, bob, cy, dee) = (
+            user(store, "ann").await,
+            user(store, "bob").await,
+            user(store, "cy").await,
+            user(store, "dee").await,
+        );
+        let now = Timestamp::now();
+        let open = store
+            .create_challenge(&NewChallenge {
+                chat: room.id,
+                game: GameId::Pachisi,
+                options: "",
+                challenger: ann.id,
+                invited: &[],
+                expires_at: now.plus_millis(MINUTE),
+                stake: 0,
+                move_millis: DAY,
+            })
+            .await
+            .expect("create");
+        assert!(open.joined.is_empty());
+        let first = store
+            .join_open_challenge(open.id, cy.id, now, 2, None)
+            .await
+            .expect("join");
+        assert!(first.newly);
+        assert_eq!(first.challenge.joined, vec![cy.id]);
+        let again = store
+            .join_open_challenge(open.id, cy.id, now.plus_millis(1), 2, None)
+            .await
+            .expect("join again");
+        assert!(!again.newly);
+        let second = store
+            .join_open_challenge(open.id, bob.id, now.plus_millis(2), 2, None)
+            .await
+            .expect("join");
+        assert_eq!(second.challenge.joined, vec![cy.id, bob.id]);
+        // Full: the next one must start the game instead.
+        assert_eq!(
+            conflict(
+                store
+                    .join_open_challenge(open.id, dee.id, now.plus_millis(3), 2, None)
+                    .await
+            ),
+            Conflict::PlayersChanged(open.id)
+        );
+        let pending = store.pending_challenges(room.id).await.expect("pending");
+        assert_eq!(pending.len(), 1);
+        assert_eq!(pending[0].joined, vec![cy.id, bob.id]);
+        assert_eq!(
+            store
+                .challenge(open.id)
+                .await
+                .expect("read")
+                .map(|c| c.joined),
+            Some(vec![cy.id, bob.id])
+        );
+
+        // A game whose seats leave out a joiner is refused; with them all, it starts.
+        let mut new = NewGame {
+            chat: room.id,
+            game: GameId::Pachisi,
+            options: "",
+            start_position: None,
+            seats: &[ann.id, dee.id, ann.id, dee.id],
+            accepting: Some(Acceptance {
+                challenge: open.id,
+                by: dee.id,
+                now,
+            }),
+            community: room.community,
+            stake: 0,
+            move_millis: DAY,
+            turn: None,
+        };
+        assert_eq!(
+            conflict(store.accept_and_create_game(&new, None).await),
+            Conflict::PlayersChanged(open.id)
+        );
+        let everyone = [ann.id, cy.id, bob.id, dee.id];
+        new.seats = &everyone;
+        assert!(matches!(
+            store.accept_and_create_game(&new, None).await,
+            Ok(Accepted::Started(_))
+        ));
+
+        // A challenge with invitees takes no joiners; an expired one neither.
+        let named = store
+            .create_challenge(&NewChallenge {
+                chat: room.id,
+                game: GameId::Konane,
+                options: "",
+                challenger: ann.id,
+                invited: &[bob.id],
+                expires_at: now.plus_millis(MINUTE),
+                stake: 0,
+                move_millis: DAY,
+            })
+            .await
+            .expect("create");
+        assert_eq!(
+            conflict(
+                store
+                    .join_open_challenge(named.id, cy.id, now, 2, None)
+                    .await
+            ),
+            Conflict::NotInvited(named.id)
+        );
+        let late = now.plus_millis(2 * MINUTE);
+        assert_eq!(
+            conflict(
+                store
+                    .join_open_challenge(named.id, cy.id, late, 2, None)
+                    .await
+            ),
+            Conflict::ChallengeExpired(named.id)
+        );
     }
 
     pub async fn invitees_accept_one_by_one(store: &Store) {

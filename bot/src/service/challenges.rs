@@ -1,9 +1,17 @@
 //! Challenges: `/play`, `/accept`, `/decline`, `/cancel`, and the start of a game.
+//!
+//! An open challenge (one that names nobody) gathers the people its game needs: each
+//! `/accept` or Accept press by someone else joins it (the challenge message, updated in
+//! place, shows who has joined), and the game starts when it is full. For a game of more than
+//! two seats (Pachisi), the challenger may start earlier, with the Start button or `/accept`,
+//! once at least one person has joined: two people hold a team each (as a two-person game
+//! always did); of three, one person, by lot, holds both seats of a team. Every player's stake
+//! is taken when the game starts, all or nothing.
 
 use super::*;
 
 use crate::catalogue::ParsedCommand;
-use crate::store::{Accepted, Invitation, Invitee};
+use crate::store::{Accepted, Invitation, Invitee, Joined};
 
 impl Service {
     pub(super) async fn play(&self, ctx: &Ctx, command: &ParsedCommand) -> Outcome2<Reply> {
@@ -93,7 +101,18 @@ impl Service {
             )
             .await?;
         let mut spans = vec![mention(&ctx.user)];
-        if named_people.is_empty() {
+        if named_people.is_empty() && seats > 2 {
+            spans.push(Span::Text(format!(
+                " offers a game of {}{} to anyone here (challenge #{}), {}. /accept to join: \
+                 it starts with {seats} players, or earlier when ",
+                id.name(),
+                options_suffix(&options_text),
+                challenge.id,
+                terms.describe()
+            )));
+            spans.push(mention(&ctx.user));
+            spans.push(Span::Text(" presses Start.".into()));
+        } else if named_people.is_empty() {
             spans.push(Span::Text(format!(
                 " offers a game of {}{} to anyone here (challenge #{}), {}. /accept to take it.",
                 id.name(),
@@ -127,9 +146,28 @@ impl Service {
             // The invited must act; an open offer calls nobody.
             notify: invited.iter().map(|u| u.platform_user_id.clone()).collect(),
             spans,
-            buttons: challenge_buttons(no),
+            buttons: if named_people.is_empty() && seats > 2 {
+                gathering_buttons(no)
+            } else {
+                challenge_buttons(no)
+            },
             ..Reply::default()
         })
+    }
+
+    /// The Start button of an open challenge: only its challenger may press it, and then it
+    /// is their `/accept`.
+    pub(super) async fn start_early(&self, ctx: &Ctx, no: ChallengeNo) -> Outcome2<Reply> {
+        self.not_repeated(ctx).await?;
+        match self.store.challenge(no).await? {
+            Some(challenge) if challenge.chat == ctx.chat.id => {
+                if challenge.challenger != ctx.user.id {
+                    return Err(UserError::NotChallengerStart(no).into());
+                }
+                self.settle(ctx, Some(no), Settlement::Accept).await
+            }
+            _ => Err(UserError::Conflict(Conflict::NoSuchChallenge(no)).into()),
+        }
     }
 
     /// Refuses a request already applied, before anything else is looked at (the change itself
@@ -163,6 +201,15 @@ impl Service {
                     .into_iter()
                     .filter(|c| match settlement {
                         Settlement::Cancel => c.challenger == ctx.user.id,
+                        // The challenger starts their open challenge once someone joined;
+                        // one already joined is not asked about again.
+                        Settlement::Accept if c.is_open() => {
+                            if c.challenger == ctx.user.id {
+                                !c.joined.is_empty()
+                            } else {
+                                !c.joined.contains(&ctx.user.id)
+                            }
+                        }
                         _ => {
                             c.challenger != ctx.user.id
                                 && (c.is_open()
@@ -198,6 +245,14 @@ impl Service {
             Settlement::Cancel if challenge.challenger != ctx.user.id => {
                 return Err(UserError::NotChallenger(no).into());
             }
+            Settlement::Accept
+                if challenge.is_open()
+                    && challenge.challenger == ctx.user.id
+                    && challenge.joined.is_empty() =>
+            {
+                return Err(UserError::NobodyJoined(no).into());
+            }
+            Settlement::Accept if challenge.is_open() && challenge.challenger == ctx.user.id => {}
             Settlement::Accept | Settlement::Decline if challenge.challenger == ctx.user.id => {
                 return Err(UserError::OwnChallenge(no).into());
             }
@@ -243,7 +298,101 @@ impl Service {
             };
             return Err(UserError::Conflict(conflict).into());
         }
+        if challenge.is_open() {
+            return self.join(ctx, challenge, now).await;
+        }
         self.accept(ctx, challenge, now).await
+    }
+
+    /// Someone accepts an open challenge: they join it, or, when that fills it (or they are
+    /// the challenger, starting it early), its game starts. A join that finds the challenge
+    /// filled meanwhile reads it again, once, and starts it.
+    async fn join(&self, ctx: &Ctx, challenge: Challenge, now: Timestamp) -> Outcome2<Reply> {
+        let mut challenge = challenge;
+        let mut read_again = false;
+        loop {
+            let seats = challenge.game.seats().len();
+            let starting = challenge.challenger == ctx.user.id;
+            if starting && challenge.joined.is_empty() {
+                return Err(UserError::NobodyJoined(challenge.id).into());
+            }
+            if starting || open_players(&challenge, ctx.user.id).len() >= seats {
+                return self.accept(ctx, challenge, now).await;
+            }
+            let room = seats.saturating_sub(2);
+            match self
+                .store
+                .join_open_challenge(challenge.id, ctx.user.id, now, room, Some(&ctx.key))
+                .await
+            {
+                Ok(joined) => return self.gathering(ctx, &joined).await,
+                Err(StoreError::Conflict(Conflict::PlayersChanged(no))) if !read_again => {
+                    read_again = true;
+                    challenge = self
+                        .store
+                        .challenge(no)
+                        .await?
+                        .ok_or(UserError::Conflict(Conflict::NoSuchChallenge(no)))?;
+                }
+                Err(other) => return Err(other.into()),
+            }
+        }
+    }
+
+    /// The challenge message of an open challenge still gathering people, updated in place:
+    /// who has joined, how many more it takes, and that the challenger may start.
+    async fn gathering(&self, ctx: &Ctx, joined: &Joined) -> Outcome2<Reply> {
+        let challenge = &joined.challenge;
+        let no = challenge.id;
+        let seats = challenge.game.seats().len();
+        let verb = if joined.newly {
+            " joined"
+        } else {
+            " has already joined"
+        };
+        let mut spans = vec![
+            mention(&ctx.user),
+            Span::Text(format!(
+                "{verb} challenge #{no} ({}). Players: ",
+                challenge.game.name()
+            )),
+        ];
+        let players = open_players(challenge, challenge.challenger);
+        let mut challenger = None;
+        for (i, id) in players.iter().enumerate() {
+            if i > 0 {
+                spans.push(Span::Text(", ".into()));
+            }
+            match self.store.user(*id).await? {
+                Some(user) => {
+                    spans.push(mention(&user));
+                    if *id == challenge.challenger {
+                        challenger = Some(user);
+                    }
+                }
+                None => spans.push(Span::Text(format!("user {id}"))),
+            }
+        }
+        spans.push(Span::Text(format!(
+            " ({} of {seats}). It starts when full, or earlier when ",
+            players.len()
+        )));
+        let mut notify = Vec::new();
+        match challenger {
+            Some(user) => {
+                notify.push(user.platform_user_id.clone());
+                spans.push(mention(&user));
+            }
+            None => spans.push(Span::Text("the challenger".into())),
+        }
+        spans.push(Span::Text(" presses Start.".into()));
+        Ok(Reply {
+            placement: Placement::UpdatePressed,
+            notify,
+            spans,
+            buttons: gathering_buttons(no),
+            ..Reply::default()
+        })
     }
 
     /// Accepts a challenge: the acceptance and, when it is the last one missing, the game are
@@ -375,12 +524,13 @@ impl Service {
     /// their stake is taken.
     async fn prepare_start(&self, ctx: &Ctx, challenge: &Challenge) -> Outcome2<Start> {
         let id = challenge.game;
-        let mut people = vec![challenge.challenger];
-        if challenge.is_open() {
-            people.push(ctx.user.id);
+        let people = if challenge.is_open() {
+            open_players(challenge, ctx.user.id)
         } else {
+            let mut people = vec![challenge.challenger];
             people.extend(challenge.invited.iter().copied());
-        }
+            people
+        };
         // Seats by lot.
         let seat_count = id.seats().len();
         let mut seats: Vec<UserId> = Vec::with_capacity(seat_count);
@@ -389,6 +539,21 @@ impl Service {
             while !pool.is_empty() {
                 let pick = self.dice.draw(pool.len())?;
                 seats.push(pool.remove(pick));
+            }
+        } else if let &[first, second, third] = people.as_slice() {
+            // Three people at four seats: one, by lot, holds both seats of a team, and the
+            // other two hold a seat each of the other team.
+            let mut pool = vec![first, second, third];
+            let alone = pool.remove(self.dice.draw(3)?);
+            let alone_team = u8::try_from(self.dice.draw(2)?).unwrap_or(0);
+            let mut pairs = pool.into_iter();
+            for seat in 0..seat_count {
+                let seat = u8::try_from(seat).unwrap_or(0);
+                if team_of(id, seat) == alone_team {
+                    seats.push(alone);
+                } else {
+                    seats.push(pairs.next().unwrap_or(alone));
+                }
             }
         } else {
             // Two people share four seats: each holds both seats of one team.
@@ -500,6 +665,26 @@ fn last_to_accept(challenge: &Challenge, actor: UserId) -> bool {
             Invitee::User(user) => user == actor || invitee.accepted_at.is_some(),
             Invitee::Username(_) => false,
         })
+}
+
+/// The players of open challenge `challenge` if `actor` accepts it now: the challenger, who
+/// joined, and the actor (once).
+fn open_players(challenge: &Challenge, actor: UserId) -> Vec<UserId> {
+    let mut people = vec![challenge.challenger];
+    people.extend(challenge.joined.iter().copied());
+    if !people.contains(&actor) {
+        people.push(actor);
+    }
+    people
+}
+
+/// The Join, Start and Cancel buttons of an open challenge gathering more than two people.
+fn gathering_buttons(no: ChallengeNo) -> Vec<Vec<Button>> {
+    vec![vec![
+        button("Join", format!("a{no}")),
+        button("Start", format!("s{no}")),
+        button("Cancel", format!("x{no}")),
+    ]]
 }
 
 /// The Accept, Decline and Cancel buttons of a challenge.

@@ -13,6 +13,16 @@
 //!   the buttons of [`Reply::previous_board`] (the game's previous board message) are taken off.
 //! - Only the users in [`Reply::notify`] are really notified (`allowed_mentions` on Discord);
 //!   other mentions are shown as names.
+//! - No reply (`Ok(None)` from [`Service::handle`]): nothing is posted. The request was not
+//!   for the bot, or it was refused while its sender cools down after a flood of refusals
+//!   ([`Cooldown`]: by default more than 5 within a minute, then 2 minutes of silence; kept
+//!   in memory, per process). A button press must still be acknowledged, silently (Telegram:
+//!   `answerCallbackQuery` without text; Discord: a deferred update, interaction response
+//!   type 6), so the person's client stops waiting.
+//! - Every reply already fits both platforms (see [`MAX_TEXT`] and the other limits in
+//!   `limits.rs`): at most 25 buttons in at most 5 rows of at most 5, labels of at most 80
+//!   characters, data of at most 64 bytes, and text within 2,000 characters as Discord writes
+//!   it. An adapter still splits a Telegram caption off a long text with a picture.
 
 use super::*;
 

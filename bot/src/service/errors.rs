@@ -91,6 +91,12 @@ pub enum UserError {
     /// Only the challenger may cancel.
     #[error("only the challenger may cancel challenge #{0}")]
     NotChallenger(ChallengeNo),
+    /// The challenger starts an open challenge nobody has joined yet.
+    #[error("nobody has joined challenge #{0} yet; it starts once someone has")]
+    NobodyJoined(ChallengeNo),
+    /// Someone other than the challenger pressed Start.
+    #[error("only the challenger may start challenge #{0} early; /accept #{0} joins it")]
+    NotChallengerStart(ChallengeNo),
     /// Accepting one's own challenge.
     #[error("you cannot accept your own challenge #{0}; /cancel withdraws it")]
     OwnChallenge(ChallengeNo),

@@ -24,8 +24,10 @@ mod challenges;
 mod clocks;
 mod config;
 mod contract;
+mod cooldown;
 mod dice;
 mod errors;
+mod limits;
 mod money;
 mod narration;
 mod people;
@@ -54,7 +56,9 @@ use crate::store::{
 };
 
 pub use contract::*;
+pub use cooldown::Cooldown;
 pub use errors::*;
+pub use limits::{MAX_DATA, MAX_LABEL, MAX_ROW, MAX_ROWS, MAX_TEXT, measure};
 use narration::*;
 use people::*;
 use routing::*;
@@ -121,6 +125,7 @@ struct Consequences {
 pub struct Service {
     store: Store,
     seen: Seen,
+    cooldown: Option<Cooldown>,
     clock: Clock,
     dice: Dice,
     challenge_ttl: Duration,
@@ -133,6 +138,7 @@ impl Service {
         Service {
             store,
             seen: Seen::default(),
+            cooldown: Some(Cooldown::default()),
             clock: Clock::System,
             dice,
             challenge_ttl: Duration::from_secs(15 * 60),
@@ -144,6 +150,14 @@ impl Service {
     #[must_use]
     pub fn with_challenge_ttl(mut self, ttl: Duration) -> Service {
         self.challenge_ttl = ttl;
+        self
+    }
+
+    /// Sets the per-person cooldown against flooding ([`Cooldown::default`] unless set;
+    /// `None`: every refusal is answered, as tests of many mistakes in a row want).
+    #[must_use]
+    pub fn with_cooldown(mut self, cooldown: Option<Cooldown>) -> Service {
+        self.cooldown = cooldown;
         self
     }
 

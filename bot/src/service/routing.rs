@@ -5,8 +5,10 @@ use super::*;
 use crate::catalogue::{self, CommandId, Parse};
 
 impl Service {
-    /// Handles one request. `None`: the request is not for the bot (ordinary chat text, a
-    /// command addressed to another bot) and gets no answer; nothing changed.
+    /// Handles one request. `None`: the request gets no answer and nothing changed: it is not
+    /// for the bot (ordinary chat text, a command addressed to another bot), or it was refused
+    /// while its sender is cooling down after too many refusals (see [`Cooldown`]). An adapter
+    /// still acknowledges a button press silently (see `contract.rs`).
     ///
     /// # Errors
     /// Internal failures only; everything a user did wrong is answered in the reply.
@@ -64,6 +66,7 @@ impl Service {
         match result {
             Ok(mut reply) => {
                 reply.address = address;
+                limits::fit(&mut reply);
                 Ok(Some(reply))
             }
             Err(Failure::User(UserError::Conflict(Conflict::Duplicate))) => Ok(Some(Reply {
@@ -73,13 +76,24 @@ impl Service {
                 spans: vec![Span::Text(ALREADY_HANDLED.into())],
                 ..Reply::default()
             })),
-            Err(Failure::User(error)) => Ok(Some(Reply {
-                address,
-                audience: Audience::Actor,
-                spans: vec![Span::Text(sorry(&error))],
-                kind: Kind::Refused(error),
-                ..Reply::default()
-            })),
+            Err(Failure::User(error)) => {
+                // A flood of mistakes goes quiet (see `cooldown.rs`).
+                if let Some(cooldown) = &self.cooldown
+                    && !cooldown.answer_refusal((request.platform, &request.actor.id), ctx.now)
+                {
+                    tracing::debug!(refusal = %error, "not answered: cooling down");
+                    return Ok(None);
+                }
+                let mut reply = Reply {
+                    address,
+                    audience: Audience::Actor,
+                    spans: vec![Span::Text(sorry(&error))],
+                    kind: Kind::Refused(error),
+                    ..Reply::default()
+                };
+                limits::fit(&mut reply);
+                Ok(Some(reply))
+            }
             Err(Failure::Internal(error)) => Err(error),
         }
     }
@@ -210,13 +224,7 @@ impl Service {
             }
             CommandId::History => {
                 let game = self.pick_game(ctx, number, false).await?;
-                let full = self.store.load_game(game, History::Full).await?;
-                let Some(full) = full.filter(|full| full.record.chat == ctx.chat.id) else {
-                    return Err(UserError::NoSuchGame(game).into());
-                };
-                Ok(text_reply(text::history(&full.record, &full.actions))
-                    .about(game)
-                    .to_actor())
+                Ok(self.history_page(ctx, game, None).await?.to_actor())
             }
             CommandId::Resign => {
                 // Before picking the game, which a repeated resignation has already ended.
@@ -294,12 +302,37 @@ impl Service {
                 self.settle(ctx, Some(ChallengeNo(no)), Settlement::Decline)
                     .await
             }
+            ('h', &[game, before]) => {
+                let before = u32::try_from(before).map_err(|_| UserError::BadButton)?;
+                Ok(self
+                    .history_page(ctx, GameNo(game), Some(before))
+                    .await?
+                    .to_actor())
+            }
+            ('s', &[no]) => self.start_early(ctx, ChallengeNo(no)).await,
             ('x', &[no]) => {
                 self.settle(ctx, Some(ChallengeNo(no)), Settlement::Cancel)
                     .await
             }
             _ => Err(UserError::BadButton.into()),
         }
+    }
+}
+
+impl Service {
+    /// One page of `/history` of `game` (see [`text::history`]): the latest actions before
+    /// `before`, with an Earlier button for the page before when there is one.
+    async fn history_page(&self, ctx: &Ctx, game: GameNo, before: Option<u32>) -> Outcome2<Reply> {
+        let full = self.store.load_game(game, History::Full).await?;
+        let Some(full) = full.filter(|full| full.record.chat == ctx.chat.id) else {
+            return Err(UserError::NoSuchGame(game).into());
+        };
+        let (page, earlier) = text::history(&full.record, &full.actions, before);
+        let mut reply = text_reply(page).about(game);
+        if let Some(first) = earlier {
+            reply.buttons = vec![vec![button("Earlier", format!("h{game}.{first}"))]];
+        }
+        Ok(reply)
     }
 }
 

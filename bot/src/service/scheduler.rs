@@ -115,6 +115,7 @@ impl Service {
         Ok(reply.map(|mut reply| {
             reply.address.platform = row.platform;
             reply.address.chat.clone_from(&row.platform_chat_id);
+            limits::fit(&mut reply);
             reply
         }))
     }

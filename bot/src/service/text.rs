@@ -61,25 +61,66 @@ pub fn moves(record: &GameRecord, state: &AnyGame) -> String {
     }
 }
 
-/// The answer to `/history`: every action, rolls included.
-pub fn history(record: &GameRecord, actions: &[ActionRecord]) -> String {
+/// How many characters of actions one `/history` page shows at most (within
+/// [`super::limits::MAX_TEXT`], with room for its heading and pointer).
+pub const HISTORY_PAGE: usize = 1_400;
+
+/// One page of the answer to `/history`: the latest actions before `before` (all of them:
+/// `None`), rolls included, as many as fit in [`HISTORY_PAGE`] characters, and the result
+/// of a finished game on its last page. With the text, the number of the first action shown
+/// when earlier ones were left out (the next page is the one before it).
+pub fn history(
+    record: &GameRecord,
+    actions: &[ActionRecord],
+    before: Option<u32>,
+) -> (String, Option<u32>) {
     if actions.is_empty() {
-        return format!(
-            "Game #{} ({}): no moves yet.",
-            record.id,
-            record.game.name()
+        return (
+            format!(
+                "Game #{} ({}): no moves yet.",
+                record.id,
+                record.game.name()
+            ),
+            None,
         );
     }
-    let mut out = format!("Game #{} ({}):", record.id, record.game.name());
-    for action in actions {
+    let shown: Vec<&ActionRecord> = actions
+        .iter()
+        .filter(|action| before.is_none_or(|before| action.seq < before))
+        .collect();
+    let mut lines: Vec<String> = Vec::new();
+    let mut used = 0;
+    let mut first = None;
+    for action in shown.iter().rev() {
         let who = action
             .actor
             .and_then(|actor| record.seats.iter().find(|h| h.user.id == actor))
             .map_or("dice", |h| h.user.display_name.as_str());
-        out.push_str(&format!("\n{}. {} ({who})", action.seq, action.action));
+        let line = format!("\n{}. {} ({who})", action.seq, action.action);
+        let len = line.chars().count();
+        if used + len > HISTORY_PAGE && !lines.is_empty() {
+            break;
+        }
+        used += len;
+        lines.push(line);
+        first = Some(action.seq);
     }
-    if let Some(result) = &record.result {
+    lines.reverse();
+    let earlier = first.filter(|first| *first > 1);
+    let mut out = format!("Game #{} ({}):", record.id, record.game.name());
+    if let Some(first) = earlier {
+        out.push_str(&format!(
+            " moves {first} to {} (the Earlier button shows those before {first}).",
+            shown.last().map_or(first, |last| last.seq)
+        ));
+    }
+    for line in lines {
+        out.push_str(&line);
+    }
+    if before.is_none()
+        && let Some(result) = &record.result
+    {
         out.push_str(&format!("\nResult: {result}"));
     }
-    out
+    (out, earlier)
 }

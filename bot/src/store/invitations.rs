@@ -57,6 +57,15 @@ SELECT user_id FROM challenge_invitees WHERE challenge_id = $1 AND user_id IS NO
 pub(super) const HAS_INVITEES: &str = "\
 SELECT 1 FROM challenge_invitees WHERE challenge_id = $1 LIMIT 1";
 
+/// Records that user `$2` joined open challenge `$1` at `$3`, unless they had.
+pub(super) const INSERT_JOINER: &str = "\
+INSERT INTO challenge_joiners (challenge_id, user_id, joined_at) VALUES ($1, $2, $3)
+ON CONFLICT (challenge_id, user_id) DO NOTHING";
+
+/// Who joined open challenge `$1`.
+pub(super) const JOINED_USERS: &str =
+    "SELECT user_id FROM challenge_joiners WHERE challenge_id = $1";
+
 /// The username and invitation operations of a backend store type `$store` (see
 /// `sql::store_operations`).
 macro_rules! invitation_operations {
@@ -202,6 +211,10 @@ macro_rules! invitation_operations {
                     }
                 }
                 if let Some(acceptance) = new.accepting {
+                    // An open challenge: its row's lock keeps a join from slipping in between
+                    // the check of its players and its settlement.
+                    Self::lock_pending(&mut tx, acceptance.challenge, acceptance.now, OPERATION)
+                        .await?;
                     Self::check_players(&mut tx, new.seats, acceptance, OPERATION).await?;
                 }
                 let id = Self::create_game_in(&mut tx, new, now, OPERATION).await?;
@@ -209,6 +222,51 @@ macro_rules! invitation_operations {
                 Ok(super::Accepted::Started(
                     self.existing_game(GameNo(id)).await?,
                 ))
+            }
+
+            pub(super) async fn join_open_challenge(
+                &self,
+                id: ChallengeNo,
+                by: UserId,
+                now: Timestamp,
+                room: usize,
+                request: Option<&super::RequestKey>,
+            ) -> Result<super::Joined, StoreError> {
+                const OPERATION: &str = "join_open_challenge";
+                let mut tx = self.begin_write(OPERATION).await?;
+                Self::record_request(&mut tx, request, None, now, OPERATION).await?;
+                Self::lock_pending(&mut tx, id, now, OPERATION).await?;
+                let invites: Option<i32> = sqlx::query_scalar(invitations::HAS_INVITEES)
+                    .bind(id.0)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                if invites.is_some() {
+                    return Err(Conflict::NotInvited(id).into());
+                }
+                let joined: Vec<i64> = sqlx::query_scalar(invitations::JOINED_USERS)
+                    .bind(id.0)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                let newly = !joined.contains(&by.0);
+                if newly {
+                    if joined.len() >= room {
+                        return Err(Conflict::PlayersChanged(id).into());
+                    }
+                    sqlx::query(invitations::INSERT_JOINER)
+                        .bind(id.0)
+                        .bind(by.0)
+                        .bind(now.0)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(db(OPERATION))?;
+                }
+                tx.commit().await.map_err(db(OPERATION))?;
+                Ok(super::Joined {
+                    challenge: self.existing_challenge(id).await?,
+                    newly,
+                })
             }
 
             /// Refuses a game whose seats are not held by exactly the challenge's players: the
@@ -237,6 +295,13 @@ macro_rules! invitation_operations {
                     .await
                     .map_err(db(operation))?;
                 if players.is_empty() {
+                    // An open challenge: who joined it, and who accepts now (the challenger,
+                    // when starting it early).
+                    players = sqlx::query_scalar(invitations::JOINED_USERS)
+                        .bind(id.0)
+                        .fetch_all(&mut **tx)
+                        .await
+                        .map_err(db(operation))?;
                     players.push(acceptance.by.0);
                 }
                 players.push(challenger);

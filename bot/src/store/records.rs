@@ -425,6 +425,9 @@ pub struct Challenge {
     pub invited: Vec<UserId>,
     /// Every invitee, in order, with when each accepted; empty for an open challenge.
     pub invitees: Vec<ChallengeInvitee>,
+    /// Who joined an open challenge, in the order they joined ([`Store::join_open_challenge`]);
+    /// always empty for a challenge with invitees.
+    pub joined: Vec<UserId>,
     /// Where it stands.
     pub status: ChallengeStatus,
     /// When it was made.
@@ -500,6 +503,15 @@ pub struct Acceptance {
     pub by: UserId,
     /// The time against which expiry is checked.
     pub now: Timestamp,
+}
+
+/// What [`Store::join_open_challenge`] recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Joined {
+    /// The challenge, still pending, with who has joined it.
+    pub challenge: Challenge,
+    /// Whether this call recorded the join (false: the user had joined before).
+    pub newly: bool,
 }
 
 /// What [`Store::accept_invitation`] recorded.

@@ -81,7 +81,11 @@ pub(super) struct ChallengeRow {
 }
 
 impl ChallengeRow {
-    pub(super) fn into_challenge(self, invitees: Vec<InviteeRow>) -> Result<Challenge, StoreError> {
+    pub(super) fn into_challenge(
+        self,
+        invitees: Vec<InviteeRow>,
+        joined: Vec<UserId>,
+    ) -> Result<Challenge, StoreError> {
         let invitees = invitees
             .into_iter()
             .map(InviteeRow::into_invitee)
@@ -101,6 +105,7 @@ impl ChallengeRow {
             challenger: UserId(self.challenger_id),
             invited,
             invitees,
+            joined,
             status: ChallengeStatus::parse(&self.status)?,
             created_at: Timestamp(self.created_at),
             expires_at: Timestamp(self.expires_at),

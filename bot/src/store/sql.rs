@@ -82,6 +82,17 @@ pub(super) const PENDING_CHALLENGES: &str = concat!(
     " WHERE c.chat_id = $1 AND c.status = 'pending' ORDER BY c.id",
 );
 
+/// Who joined open challenge `$1`, in order.
+pub(super) const JOINERS: &str = "\
+SELECT user_id FROM challenge_joiners WHERE challenge_id = $1 ORDER BY joined_at, user_id";
+
+/// Who joined the pending open challenges of chat `$1`: `(challenge, user)`, in order.
+pub(super) const PENDING_JOINERS: &str = "\
+SELECT j.challenge_id, j.user_id FROM challenge_joiners j
+JOIN challenges c ON c.id = j.challenge_id
+WHERE c.chat_id = $1 AND c.status = 'pending'
+ORDER BY j.challenge_id, j.joined_at, j.user_id";
+
 pub(super) const PENDING_INVITEES: &str = "\
 SELECT i.challenge_id, i.user_id, i.username, i.accepted_at FROM challenge_invitees i
 JOIN challenges c ON c.id = i.challenge_id
@@ -511,7 +522,13 @@ macro_rules! store_operations {
                     .fetch_all(&self.pool)
                     .await
                     .map_err(db(OPERATION))?;
-                row.into_challenge(invitees).map(Some)
+                let joined: Vec<i64> = sqlx::query_scalar(sql::JOINERS)
+                    .bind(id.0)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(db(OPERATION))?;
+                row.into_challenge(invitees, joined.into_iter().map(UserId).collect())
+                    .map(Some)
             }
 
             pub(super) async fn pending_challenges(
@@ -529,13 +546,23 @@ macro_rules! store_operations {
                     .fetch_all(&self.pool)
                     .await
                     .map_err(db(OPERATION))?;
+                let joiners: Vec<(i64, i64)> = sqlx::query_as(sql::PENDING_JOINERS)
+                    .bind(chat.0)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(db(OPERATION))?;
                 rows.into_iter()
                     .map(|row| {
                         let (mine, others) = std::mem::take(&mut invitees)
                             .into_iter()
                             .partition(|invitee| invitee.challenge_id == row.id);
                         invitees = others;
-                        row.into_challenge(mine)
+                        let joined = joiners
+                            .iter()
+                            .filter(|(challenge, _)| *challenge == row.id)
+                            .map(|&(_, user)| UserId(user))
+                            .collect();
+                        row.into_challenge(mine, joined)
                     })
                     .collect()
             }
@@ -595,14 +622,13 @@ macro_rules! store_operations {
             }
 
             /// In a writing transaction: takes the lock of the pending, unexpired challenge
-            /// and records that its invitee `by` accepts. Whether this is the first time.
-            async fn accept_in(
+            /// `id` (a no-op update), or says why it is no longer waiting.
+            async fn lock_pending(
                 tx: &mut sqlx::Transaction<'static, Db>,
                 id: ChallengeNo,
-                by: UserId,
                 now: Timestamp,
                 operation: &'static str,
-            ) -> Result<bool, StoreError> {
+            ) -> Result<(), StoreError> {
                 let locked = sqlx::query(sql::LOCK_PENDING_CHALLENGE)
                     .bind(id.0)
                     .bind(now.0)
@@ -618,6 +644,19 @@ macro_rules! store_operations {
                         .map_err(db(operation))?;
                     return Err(challenge_refusal(id, state, now)?.into());
                 }
+                Ok(())
+            }
+
+            /// In a writing transaction: takes the lock of the pending, unexpired challenge
+            /// and records that its invitee `by` accepts. Whether this is the first time.
+            async fn accept_in(
+                tx: &mut sqlx::Transaction<'static, Db>,
+                id: ChallengeNo,
+                by: UserId,
+                now: Timestamp,
+                operation: &'static str,
+            ) -> Result<bool, StoreError> {
+                Self::lock_pending(tx, id, now, operation).await?;
                 let accepted_at: Option<Option<i64>> = sqlx::query_scalar(sql::INVITEE_ACCEPTED_AT)
                     .bind(id.0)
                     .bind(by.0)

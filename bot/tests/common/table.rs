@@ -72,7 +72,8 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table with a manual clock at [`T0`].
+    /// A table with a manual clock at [`T0`], whose service answers every refusal (no
+    /// cooldown; see [`Service::with_cooldown`]).
     pub fn new(store: Store, seed: u64) -> Table {
         Table::with_clock(store, seed, Clock::manual(T0))
     }
@@ -85,8 +86,11 @@ impl Table {
     /// A table whose service reads `clock` (a clone of another table's, after a restart).
     pub fn with_clock(store: Store, seed: u64, clock: Clock) -> Table {
         Table::with_service(
+            // Tests of mistakes make many in a row: every refusal is answered here; the
+            // cooldown against floods has its own tests (bot/tests/cooldown.rs).
             Service::new(store, scripted_dice(seed))
                 .with_pictures(false)
+                .with_cooldown(None)
                 .with_clock(clock.clone()),
             clock,
         )
@@ -273,12 +277,16 @@ impl Table {
             "game {game}: no legal moves at a decision"
         );
         let line = lines[lcg.below(lines.len())].clone();
-        let reply = if press {
+        let button = if press {
             let board = self.cmd(&actor, &format!("/board #{game}")).await;
-            let button = self.button_for(&actor, &board, &line).await;
-            self.press(&actor, &button.data).await
+            self.try_button_for(&actor, &board, &line).await
         } else {
-            self.cmd(&actor, &format!("/move #{game} {line}")).await
+            None
+        };
+        let reply = match button {
+            Some(button) => self.press(&actor, &button.data).await,
+            // Typed, or beyond the 25 buttons a message may carry (see `cut_buttons`).
+            None => self.cmd(&actor, &format!("/move #{game} {line}")).await,
         };
         assert!(
             reply.is_done() && reply.game == Some(game),
@@ -292,10 +300,23 @@ impl Table {
     /// The button of a board that plays `line`, pressing a piece's button first when the moves
     /// are grouped by piece.
     pub async fn button_for(&self, actor: &str, board: &Reply, line: &str) -> Button {
+        match self.try_button_for(actor, board, line).await {
+            Some(button) => button,
+            None => panic!("no button for {line}: the buttons were cut"),
+        }
+    }
+
+    /// [`Table::button_for`], or `None` when the reply that would hold the button had more
+    /// than a message may carry and says that the rest are to be typed (a piece with more
+    /// than 25 moves, as Coan Ki's two-piece plays can have); any other miss panics.
+    pub async fn try_button_for(&self, actor: &str, board: &Reply, line: &str) -> Option<Button> {
         if let Some(button) = board.all_buttons().find(|b| b.label == line) {
-            return button.clone();
+            return Some(button.clone());
         }
         let Some(group) = piece_button(board, line) else {
+            if cut_buttons(board) {
+                return None;
+            }
             panic!(
                 "no button for {line} on {}: {:?}",
                 text(board),
@@ -304,7 +325,8 @@ impl Table {
         };
         let choices = self.press(actor, &group.data).await;
         match choices.all_buttons().find(|b| b.label == line) {
-            Some(button) => button.clone(),
+            Some(button) => Some(button.clone()),
+            None if cut_buttons(&choices) => None,
             None => panic!("no button for {line} after {}", text(&choices)),
         }
     }
@@ -372,6 +394,11 @@ pub fn piece_button<'a>(board: &'a Reply, line: &str) -> Option<&'a Button> {
             .and_then(|piece| line.strip_prefix(piece))
             .is_some_and(|rest| rest.starts_with(['-', 'x', '+', '&']))
     })
+}
+
+/// Whether a reply had more buttons than a message may carry (25), and says so.
+pub fn cut_buttons(reply: &Reply) -> bool {
+    reply.all_buttons().count() == 25 && text(reply).contains("more not shown as buttons")
 }
 
 pub fn text(reply: &Reply) -> String {

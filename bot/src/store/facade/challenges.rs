@@ -148,6 +148,31 @@ impl Store {
         dispatch!(self, store => store.bind_invitee_username(challenge, username, user).await)
     }
 
+    /// Records that `by` joins the pending, unexpired open challenge `id` and waits for its
+    /// game to start (see [`Challenge::joined`]), holding the challenge row's lock so that
+    /// concurrent joins run one after the other. `room` is how many may wait: a join that
+    /// would fill the challenge must start its game instead ([`Store::accept_and_create_game`],
+    /// whose seats then are the challenger, who joined and who accepts). Joining twice is no
+    /// change (`newly` false). With `request`, the request key is recorded in the same
+    /// transaction.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`] (checked first), [`Conflict::NoSuchChallenge`],
+    /// [`Conflict::ChallengeSettled`], [`Conflict::ChallengeExpired`],
+    /// [`Conflict::NotInvited`] (the challenge has invitees), [`Conflict::PlayersChanged`]
+    /// (`room` people wait already: read the challenge again and start it); then nothing is
+    /// written. A database failure.
+    pub async fn join_open_challenge(
+        &self,
+        id: ChallengeNo,
+        by: UserId,
+        now: Timestamp,
+        room: usize,
+        request: Option<&RequestKey>,
+    ) -> Result<Joined, StoreError> {
+        dispatch!(self, store => store.join_open_challenge(id, by, now, room, request).await)
+    }
+
     /// Accepts a challenge and, when this acceptance is the last one missing, creates its game,
     /// in ONE transaction: either both are written or neither (a stake that cannot be paid
     /// leaves the acceptance unrecorded too, so the challenge can still start or be
@@ -161,7 +186,8 @@ impl Store {
     /// acceptances run one after the other); if others have still to accept, commits that
     /// alone and returns [`Accepted::Waiting`]; otherwise also settles the challenge and writes
     /// the game as [`Store::create_game`] does, and returns [`Accepted::Started`]. For an open
-    /// challenge (or `new.accepting` of `None`) it is [`Store::create_game`]. With `request`,
+    /// challenge (or `new.accepting` of `None`) it is [`Store::create_game`], under the
+    /// challenge row's lock. With `request`,
     /// the request key is recorded in the same transaction.
     ///
     /// The service builds the [`NewGame`] first (seats by lot, wallets opened) and calls this
@@ -172,7 +198,7 @@ impl Store {
     /// [`Conflict::ChallengeSettled`], [`Conflict::ChallengeExpired`],
     /// [`Conflict::NotInvited`], [`Conflict::InsufficientFunds`], [`Conflict::PlayersChanged`]
     /// (when the game would start, the people in `new.seats` must be exactly the challenger and
-    /// the invitees, or, for an open challenge, the challenger and who accepts: a caller that
+    /// the invitees, or, for an open challenge, the challenger, who joined it and who accepts: a caller that
     /// expects to wait may pass no seats, and is told so if its acceptance turns out to be the
     /// last); then nothing is written. A database failure.
     pub async fn accept_and_create_game(
