@@ -601,7 +601,10 @@ async fn permissions(url: DatabaseUrl) {
         .cmd("mod", &format!("/abort #{game} fell asleep"))
         .await;
     assert!(
-        text(&reply).contains("aborted game #1 (Konane): fell asleep; it has no result. The stakes (10 each) are returned."),
+        text(&reply).contains(
+            "Game #1 (Konane) is over: @MOD aborted it (fell asleep), so there is no result. \
+             The stakes (10 coins each) are returned."
+        ),
         "{}",
         text(&reply)
     );
@@ -619,7 +622,7 @@ async fn aborts(url: DatabaseUrl) {
     let first = start(&table, "alice", "bob", "konane stake=100").await;
     let reply = table.cmd("bob", &format!("/abort #{first}")).await;
     assert!(
-        text(&reply).contains("The stakes (100 each) are returned"),
+        text(&reply).contains("The stakes (100 coins each) are returned"),
         "{}",
         text(&reply)
     );

@@ -102,6 +102,9 @@ impl Service {
         }
         let stake = match stake {
             None => settings.default_stake,
+            Some(stake) if stake != 0 && settings.max_stake == 0 => {
+                return Err(UserError::StakesOff.into());
+            }
             Some(stake) => Some(stake)
                 .filter(|stake| (0..=settings.max_stake).contains(stake))
                 .ok_or(UserError::BadStake {
