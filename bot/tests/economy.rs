@@ -270,7 +270,7 @@ async fn cannot_pay(url: DatabaseUrl) {
     let reply = table.cmd("bob", "/wallet").await;
     assert_eq!(
         text(&reply),
-        "@BOB has 0 coins in Test chat, and 50 staked in games being played. No staked games \
+        "@BOB has 0 coins in Test chat, and 50 coins staked in games being played. No staked games \
          until the balance is above zero again."
     );
     table.assert_money_adds_up().await;
@@ -556,7 +556,7 @@ async fn permissions(url: DatabaseUrl) {
     let grant = table.request("mod", Input::Command("/grant @carol 70 prize".into()));
     let first = table.send(&grant).await;
     assert!(
-        text(&first).contains("@CAROL now has 1070 coins"),
+        text(&first).contains("@MOD granted 70 coins to @CAROL (prize), who now has 1070 coins."),
         "{}",
         text(&first)
     );

@@ -138,7 +138,9 @@ fn a_moderator_named_on_the_command_line_sets_up_a_staked_game() {
         "{out}"
     );
     assert!(
-        out.contains("@bob has 100 coins in Local table, and 200 staked in games being played."),
+        out.contains(
+            "@bob has 100 coins in Local table, and 200 coins staked in games being played."
+        ),
         "{out}"
     );
     assert!(out.contains("@bob takes the pot of 400 coins."), "{out}");
