@@ -428,22 +428,53 @@ impl Service {
         let mut lines = vec!["Active games here:".to_string()];
         let mut buttons = Vec::new();
         for record in mine {
-            let players: Vec<String> = record
-                .seats
-                .iter()
-                .map(|h| format!("{} {}", seat_name(record.game, h.seat), h.user.display_name))
+            let id = record.game;
+            // Names are written plainly: a list should not call everyone in it.
+            let sides: Vec<String> = players(&record)
+                .into_iter()
+                .map(|user| {
+                    let seats: Vec<&str> = record
+                        .seats
+                        .iter()
+                        .filter(|h| h.user.id == user.id)
+                        .map(|h| seat_label(id, h.seat))
+                        .collect();
+                    format!(
+                        "{} ({})",
+                        brief_to(&user.display_name, 40),
+                        seats.join(", ")
+                    )
+                })
                 .collect();
+            let turn = match self.load(ctx, record.id).await {
+                Ok(loaded) => match loaded.state.status() {
+                    Status::Decision(seat) => holder(&loaded.record, seat).map_or_else(
+                        || format!("{} to move", seat_label(id, seat.0)),
+                        |user| format!("{} to move", brief_to(&user.display_name, 40)),
+                    ),
+                    Status::Chance => "the dice are being rolled".to_string(),
+                    Status::Done(_) => "over".to_string(),
+                },
+                Err(_) => "cannot be read".to_string(),
+            };
             lines.push(format!(
-                "#{} {}: {} (action {})",
+                "#{} {}: {}; {turn}.",
                 record.id,
-                record.game.name(),
-                players.join(", "),
-                record.seq
+                id.name(),
+                sides.join(" vs ")
             ));
-            buttons.push(button(
-                &format!("#{}", record.id),
-                format!("b{}", record.id),
-            ));
+            // The button names the game and, for the caller's own games, the opponents.
+            let others: Vec<String> = players(&record)
+                .into_iter()
+                .filter(|user| user.id != ctx.user.id)
+                .map(|user| brief_to(&user.display_name, 16))
+                .collect();
+            let label = if record.is_seated(ctx.user.id) {
+                format!("#{} {} vs {}", record.id, id.name(), others.join(", "))
+            } else {
+                format!("#{} {}: {}", record.id, id.name(), others.join(" vs "))
+            };
+            buttons.push(button(&brief_to(&label, 60), format!("b{}", record.id)));
         }
         Ok(Reply {
             spans: vec![Span::Text(lines.join("\n"))],
