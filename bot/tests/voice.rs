@@ -351,6 +351,17 @@ async fn a_resigned_game_is_pictured_with_its_result() {
     let game = start(&table, "alice", "bob", "konane").await;
     let reply = table.cmd("alice", "/resign").await;
     assert!(reply.is_done(), "{}", text(&reply));
+    assert!(
+        reply.picture.is_some(),
+        "the resignation shows the ended board"
+    );
+    let game2 = start(&table, "carol", "dave", "koan").await;
+    let reply = table.cmd("carol", &format!("/abort #{game2}")).await;
+    assert!(
+        reply.is_done() && reply.picture.is_some(),
+        "{}",
+        text(&reply)
+    );
     let board = table.cmd("carol", &format!("/board #{game}")).await;
     assert_eq!(board.kind, Kind::Done, "{}", text(&board));
     assert!(board.picture.is_some());

@@ -76,9 +76,11 @@ impl Service {
             team_cause(&ended, losers, "ran out of time"),
         );
         spans.extend(pot_spans(&ended, &winners));
+        let picture = self.ended_picture(loaded, &ended).await?;
         Ok(Reply {
             game: Some(ended.id),
             spans,
+            picture,
             ..Reply::default()
         })
     }
@@ -122,9 +124,11 @@ impl Service {
         }));
         let mut spans = result_sentence(&record, Verdict::Aborted, cause);
         spans.extend(refund_spans(&record));
+        let picture = self.ended_picture(loaded, &record).await?;
         Ok(Reply {
             game: Some(record.id),
             spans,
+            picture,
             ..Reply::default()
         })
     }

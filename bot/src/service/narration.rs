@@ -65,20 +65,7 @@ impl Service {
             }
         }
         spans.extend(after);
-        let picture = if self.pictures {
-            let state = loaded.state.clone();
-            let last = loaded.last.clone();
-            let png = tokio::task::spawn_blocking(move || match title {
-                Some(title) => tabula_render::render_titled(&state, last.as_ref(), &title),
-                None => tabula_render::render(&state, last.as_ref()),
-            })
-            .await
-            .map_err(ServiceError::from)?
-            .map_err(ServiceError::from)?;
-            Some(png)
-        } else {
-            None
-        };
+        let picture = self.picture(loaded, title).await?;
         Ok(Reply {
             placement: Placement::NewBoard,
             game: Some(record.id),
@@ -90,6 +77,44 @@ impl Service {
             buttons,
             ..Reply::default()
         })
+    }
+}
+
+impl Service {
+    /// The board's picture (when pictures are on), its header titled `title` when given.
+    pub(super) async fn picture(
+        &self,
+        loaded: &Loaded,
+        title: Option<String>,
+    ) -> Outcome2<Option<Vec<u8>>> {
+        if !self.pictures {
+            return Ok(None);
+        }
+        let state = loaded.state.clone();
+        let last = loaded.last.clone();
+        let png = tokio::task::spawn_blocking(move || match title {
+            Some(title) => tabula_render::render_titled(&state, last.as_ref(), &title),
+            None => tabula_render::render(&state, last.as_ref()),
+        })
+        .await
+        .map_err(ServiceError::from)?
+        .map_err(ServiceError::from)?;
+        Ok(Some(png))
+    }
+
+    /// The picture of a game just ended by resignation, time or abort (`record`, as ended):
+    /// its header tells the result.
+    pub(super) async fn ended_picture(
+        &self,
+        loaded: Loaded,
+        record: &GameRecord,
+    ) -> Outcome2<Option<Vec<u8>>> {
+        let (_, _, title) = stored_verdict(record);
+        let loaded = Loaded {
+            record: record.clone(),
+            ..loaded
+        };
+        self.picture(&loaded, Some(title)).await
     }
 }
 
@@ -174,18 +199,23 @@ fn stored_verdict(record: &GameRecord) -> (Verdict, Vec<Span>, String) {
         if let Some(team) = team_named(id, name) {
             let losers = (0..2u8).find(|&t| t != team).unwrap_or(team);
             let label = team_label(id, team);
+            let wins = if label.contains(" and ") {
+                "win"
+            } else {
+                "wins"
+            };
             return match why {
                 "(resigned)" => (
                     Verdict::Winner(team),
                     team_cause(record, losers, "resigned"),
-                    format!("{} resigned: {label} wins", team_label(id, losers)),
+                    format!("{} resigned: {label} {wins}", team_label(id, losers)),
                 ),
                 "(time)" => (
                     Verdict::Winner(team),
                     team_cause(record, losers, "ran out of time"),
-                    format!("{label} wins on time"),
+                    format!("{label} {wins} on time"),
                 ),
-                _ => (Verdict::Winner(team), Vec::new(), format!("{label} wins")),
+                _ => (Verdict::Winner(team), Vec::new(), format!("{label} {wins}")),
             };
         }
     }

@@ -410,9 +410,12 @@ impl Service {
             team_cause(&record, my_team, "resigned"),
         );
         spans.extend(pot_spans(&record, &winners));
+        // The picture's header tells the result, not whose turn it was.
+        let picture = self.ended_picture(loaded, &record).await?;
         Ok(Reply {
             game: Some(record.id),
             spans,
+            picture,
             ..Reply::default()
         })
     }
