@@ -112,8 +112,11 @@ async fn reminder_and_claim(url: DatabaseUrl) {
     let reply = table.cmd(&waiting, &format!("/claim #{game}")).await;
     assert!(
         text(&reply).contains(&format!(
-            "claims game #{game}: {} ran out of time.",
+            "Game #{game} (Konane) is over: @{} (",
             late.to_uppercase()
+        )) && text(&reply).contains(&format!(
+            ") ran out of time, so @{} (",
+            waiting.to_uppercase()
         )),
         "{}",
         text(&reply)

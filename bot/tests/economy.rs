@@ -270,7 +270,7 @@ async fn cannot_pay(url: DatabaseUrl) {
     let reply = table.cmd("bob", "/wallet").await;
     assert_eq!(
         text(&reply),
-        "@BOB has 0 coins in Test chat, and 50 staked in games being played. No staked games \
+        "@BOB has 0 coins in Test chat, and 50 coins staked in games being played. No staked games \
          until the balance is above zero again."
     );
     table.assert_money_adds_up().await;
@@ -556,7 +556,7 @@ async fn permissions(url: DatabaseUrl) {
     let grant = table.request("mod", Input::Command("/grant @carol 70 prize".into()));
     let first = table.send(&grant).await;
     assert!(
-        text(&first).contains("@CAROL now has 1070 coins"),
+        text(&first).contains("@MOD granted 70 coins to @CAROL (prize), who now has 1070 coins."),
         "{}",
         text(&first)
     );
@@ -601,7 +601,10 @@ async fn permissions(url: DatabaseUrl) {
         .cmd("mod", &format!("/abort #{game} fell asleep"))
         .await;
     assert!(
-        text(&reply).contains("aborted game #1 (Konane): fell asleep; it has no result. The stakes (10 each) are returned."),
+        text(&reply).contains(
+            "Game #1 (Konane) is over: @MOD aborted it (fell asleep), so there is no result. \
+             The stakes (10 coins each) are returned."
+        ),
         "{}",
         text(&reply)
     );
@@ -619,7 +622,7 @@ async fn aborts(url: DatabaseUrl) {
     let first = start(&table, "alice", "bob", "konane stake=100").await;
     let reply = table.cmd("bob", &format!("/abort #{first}")).await;
     assert!(
-        text(&reply).contains("The stakes (100 each) are returned"),
+        text(&reply).contains("The stakes (100 coins each) are returned"),
         "{}",
         text(&reply)
     );

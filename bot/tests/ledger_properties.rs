@@ -891,7 +891,11 @@ impl Run {
         let body = text(&reply);
         self.model.add(person.id, amount);
         assert!(
-            body.contains(&format!("granted {amount} coins to @{}", person.name)),
+            body.contains(&format!(
+                "granted {amount} {} to @{}",
+                if amount == 1 { "coin" } else { "coins" },
+                person.name
+            )),
             "{body}"
         );
         assert_eq!(
@@ -920,7 +924,11 @@ impl Run {
         if amount <= balance {
             self.model.add(person.id, -amount);
             assert!(
-                body.contains(&format!("took {amount} coins from @{}", person.name)),
+                body.contains(&format!(
+                    "took {amount} {} from @{}",
+                    if amount == 1 { "coin" } else { "coins" },
+                    person.name
+                )),
                 "take of {amount} from {} holding {balance}: {body}",
                 person.name
             );

@@ -64,6 +64,45 @@ pub fn scene(game: &AnyGame, last: Option<&AnyApplied>) -> Scene {
     }
 }
 
+/// The scene of a game that ended without its position showing it (a resignation, a time-out,
+/// an abort): the header's title says `title` instead of whose turn it was, and the turn's
+/// piece icon is left out.
+pub fn scene_titled(game: &AnyGame, last: Option<&AnyApplied>, title: &str) -> Scene {
+    let mut scene = scene(game, last);
+    // The header's title is the first text of the pieces layer (see `layout::page`), after
+    // the optional icon.
+    let mut icon = None;
+    for (i, item) in scene.pieces.iter_mut().enumerate() {
+        match item {
+            scene::Item::Group { .. } if i == 0 => icon = Some(i),
+            scene::Item::Text { at, text, .. } => {
+                if icon.is_some() {
+                    at.0 = 28.0;
+                }
+                *text = title.to_string();
+                break;
+            }
+            _ => break,
+        }
+    }
+    if let Some(i) = icon {
+        scene.pieces.remove(i);
+    }
+    scene
+}
+
+/// The PNG picture of a game ended by resignation, time or abort: see [`scene_titled`].
+///
+/// # Errors
+/// Internal failures only (see [`RenderError`]).
+pub fn render_titled(
+    game: &AnyGame,
+    last: Option<&AnyApplied>,
+    title: &str,
+) -> Result<Vec<u8>, RenderError> {
+    raster::encode_png(&raster::rasterise(&scene_titled(game, last, title))?)
+}
+
 /// The PNG picture of any game's position, with the last action highlighted when given.
 ///
 /// # Errors

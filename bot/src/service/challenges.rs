@@ -226,7 +226,13 @@ impl Service {
                             .iter()
                             .map(|c| format!("#{} {}", c.id, c.game.name()))
                             .collect();
-                        return Err(UserError::WhichChallenge(list.join(", "), first.id).into());
+                        let fallback = match settlement {
+                            Settlement::Accept => "/accept",
+                            Settlement::Decline => "/decline",
+                            Settlement::Cancel => "/cancel",
+                        };
+                        let hint = ctx.with_number(first.id.0, fallback);
+                        return Err(UserError::WhichChallenge(list.join(", "), hint).into());
                     }
                 }
             }
@@ -612,18 +618,17 @@ impl Service {
             if i > 0 {
                 spans.push(Span::Text(", ".into()));
             }
-            spans.push(Span::Text(format!("{} ", seat_name(id, holder.seat))));
+            spans.push(Span::Text(format!("{} ", seat_label(id, holder.seat))));
             spans.push(mention(&holder.user));
         }
         spans.push(Span::Text(format!(
             ". {}.",
             Terms::of(&record).describe_sentence()
         )));
-        for line in played.narration {
-            spans.push(Span::Text(format!(" {line}.")));
-        }
-        if let Some(consequences) = &consequences {
-            spans.extend(money_spans(&record, consequences));
+        let told = played_spans(&record, &played, consequences.as_ref());
+        if !told.is_empty() {
+            spans.push(Span::Text(" ".into()));
+            spans.extend(told);
         }
         spans.push(Span::Text("\n".into()));
         let loaded = Loaded {

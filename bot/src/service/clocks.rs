@@ -69,18 +69,18 @@ impl Service {
             }
             Err(other) => return Err(other.into()),
         };
-        let mut spans = vec![
-            mention(&ctx.user),
-            Span::Text(format!(
-                " claims game #{}: {late} ran out of time. {} wins.",
-                ended.id,
-                team_name(id, my_team)
-            )),
-        ];
+        let losers = team_of(id, seat.0);
+        let mut spans = result_sentence(
+            &ended,
+            Verdict::Winner(my_team),
+            team_cause(&ended, losers, "ran out of time"),
+        );
         spans.extend(pot_spans(&ended, &winners));
+        let picture = self.ended_picture(loaded, &ended).await?;
         Ok(Reply {
             game: Some(ended.id),
             spans,
+            picture,
             ..Reply::default()
         })
     }
@@ -116,23 +116,19 @@ impl Service {
             .store
             .end_game_once(game, &Ending::abort(&result, ctx.user.id), &ctx.key)
             .await?;
-        let mut spans = vec![
-            mention(&ctx.user),
-            Span::Text(format!(
-                " aborted game #{} ({}){}; it has no result.",
-                record.id,
-                record.game.name(),
-                if reason.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {reason}")
-                }
-            )),
-        ];
+        let mut cause = vec![mention(&ctx.user)];
+        cause.push(Span::Text(if reason.is_empty() {
+            " aborted it, so ".to_string()
+        } else {
+            format!(" aborted it ({}), so ", brief(reason))
+        }));
+        let mut spans = result_sentence(&record, Verdict::Aborted, cause);
         spans.extend(refund_spans(&record));
+        let picture = self.ended_picture(loaded, &record).await?;
         Ok(Reply {
             game: Some(record.id),
             spans,
+            picture,
             ..Reply::default()
         })
     }

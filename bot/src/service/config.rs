@@ -6,7 +6,7 @@ use tabula_core::GameId;
 use crate::store::{DAY_MILLIS, GameRecord, Settings, StakedGames};
 
 use super::time::{duration, duration_code, parse_duration};
-use super::{Audience, Ctx, Outcome2, Reply, Service, Span, UserError, parse_amount};
+use super::{Audience, Ctx, Outcome2, Reply, Service, Span, UserError, coins, parse_amount};
 use crate::catalogue;
 
 /// The shortest time per move that may be set.
@@ -39,7 +39,7 @@ impl Terms {
     /// `stake 50 each, 3 days per move` or `friendly, 3 days per move`.
     pub(super) fn describe(self) -> String {
         let stake = if self.stake > 0 {
-            format!("stake {} coins each", self.stake)
+            format!("stake {} each", coins(self.stake))
         } else {
             "friendly".to_string()
         };
@@ -50,8 +50,8 @@ impl Terms {
     pub(super) fn describe_sentence(self) -> String {
         if self.stake > 0 {
             format!(
-                "Stake {} coins each, in the pot until the game ends; {} per move",
-                self.stake,
+                "Stake {} each, in the pot until the game ends; {} per move",
+                coins(self.stake),
                 duration(self.move_millis)
             )
         } else {
@@ -102,6 +102,9 @@ impl Service {
         }
         let stake = match stake {
             None => settings.default_stake,
+            Some(stake) if stake != 0 && settings.max_stake == 0 => {
+                return Err(UserError::StakesOff.into());
+            }
             Some(stake) => Some(stake)
                 .filter(|stake| (0..=settings.max_stake).contains(stake))
                 .ok_or(UserError::BadStake {

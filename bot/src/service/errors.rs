@@ -49,8 +49,8 @@ pub enum UserError {
     #[error("there is no active game in this chat; start one with /play <game>")]
     NoGame,
     /// Several candidate games.
-    #[error("there are several games here ({0}); add the number, e.g. `/board #{1}`")]
-    WhichGame(String, GameNo),
+    #[error("there are several games here ({0}); add the number, e.g. `{1}`")]
+    WhichGame(String, String),
     /// No such active game in this chat.
     #[error("there is no active game #{0} in this chat; /games lists them")]
     NoSuchGame(GameNo),
@@ -61,7 +61,7 @@ pub enum UserError {
     #[error("you are not playing in game #{0}; anyone may look with /board #{0}")]
     NotAPlayer(GameNo),
     /// Not the seat to act.
-    #[error("it is not your turn in game #{game}: {name} ({seat}) is to move")]
+    #[error("it is not your turn in game #{game}: @{name} ({seat}) is to move")]
     NotYourTurn {
         /// The game.
         game: GameNo,
@@ -80,8 +80,8 @@ pub enum UserError {
     #[error("there is no challenge waiting for you here; start one with /play <game>")]
     NoChallenge,
     /// Several pending challenges fit.
-    #[error("several challenges are waiting ({0}); add the number, e.g. `/accept #{1}`")]
-    WhichChallenge(String, ChallengeNo),
+    #[error("several challenges are waiting ({0}); add the number, e.g. `{1}`")]
+    WhichChallenge(String, String),
     /// The challenge is not addressed to the user.
     #[error("challenge #{0} is not addressed to you")]
     NotInvited(ChallengeNo),
@@ -121,7 +121,7 @@ pub enum UserError {
         enabled: String,
     },
     /// A stake that cannot be read or is out of bounds.
-    #[error("the stake must be a whole number of coins from 0 to {max} here, e.g. stake=50")]
+    #[error("the stake must be a whole number of coins from 0 to {max} here, e.g. stake={}", (*.max).min(50))]
     BadStake {
         /// The largest stake here.
         max: i64,
@@ -132,20 +132,23 @@ pub enum UserError {
          (10% of the stake) is whole"
     )]
     CoanKiStake,
+    /// Stakes are switched off here (`max_stake=0`).
+    #[error("stakes are off here: the moderators set max_stake=0; play without stake=")]
+    StakesOff,
     /// Only moderators may start staked games here.
     #[error("only moderators may start staked games here; play with stake=0")]
     StakedByModerators,
     /// The challenger's wallet is empty or in debt.
     #[error(
-        "you have {balance} coins: no staked games until your balance is above zero again \
-         (play with stake=0)"
+        "you have {}: no staked games until your balance is above zero again \
+         (play with stake=0)", coins(*.balance)
     )]
     InDebt {
         /// The balance.
         balance: i64,
     },
     /// The challenger cannot pay the stake.
-    #[error("you have {balance} coins and cannot stake {stake}; /wallet shows your balance")]
+    #[error("you have {} and cannot stake {stake}; /wallet shows your balance", coins(*.balance))]
     TooPoor {
         /// The balance.
         balance: i64,
@@ -154,8 +157,8 @@ pub enum UserError {
     },
     /// A player cannot pay the stake when the game would start.
     #[error(
-        "{name} has {balance} coins and cannot stake {stake}, so the game does not start; \
-         challenge #{challenge} stays open"
+        "@{name} has {} and cannot stake {stake}, so the game does not start; \
+         challenge #{challenge} stays open", coins(*.balance)
     )]
     CannotAfford {
         /// Who.
@@ -186,7 +189,7 @@ pub enum UserError {
         max: i64,
     },
     /// A take of more than the wallet holds.
-    #[error("{name} has only {balance} coins; take at most that")]
+    #[error("@{name} has only {}; take at most that", coins(*.balance))]
     TakeTooMuch {
         /// Whose wallet.
         name: String,
@@ -201,7 +204,7 @@ pub enum UserError {
     OwnTurn(GameNo),
     /// A claim before the time has run out.
     #[error(
-        "{name} still has {left} in game #{game} (until {until}); you may claim the win after that"
+        "@{name} still has {left} in game #{game} (until {until}); you may claim the win after that"
     )]
     TooEarly {
         /// The game.

@@ -92,33 +92,61 @@ fn fit_buttons(reply: &mut Reply) {
     reply.buttons = all.chunks(MAX_ROW).map(<[Button]>::to_vec).collect();
 }
 
-/// Cuts `spans` to `max` as [`measure`] counts, with a note that says so.
+/// Cuts `spans` to `max` as [`measure`] counts, with a note that says so. The beginning and
+/// the end are kept and the middle is cut: the end says what happened last and who is to act
+/// (a Coan Ki double one, with its fine, is always the last roll told).
 fn fit_text(spans: &mut Vec<Span>, max: usize) {
     if measure(spans) <= max {
         return;
     }
-    const NOTE: &str = "\n… (cut: too long for one chat message)";
+    const NOTE: &str = " … (cut: too long for one chat message) … ";
     let budget = max.saturating_sub(NOTE.chars().count());
+    let head_budget = budget / 3;
+    let mut tail_budget = budget - head_budget;
+    let all = std::mem::take(spans);
+    let mut head = Vec::new();
     let mut used = 0;
-    let mut kept = Vec::with_capacity(spans.len());
-    for span in std::mem::take(spans) {
-        let len = span_len(&span);
-        if used + len <= budget {
+    let mut cut_at = all.len();
+    for (index, span) in all.iter().enumerate() {
+        let len = span_len(span);
+        if used + len <= head_budget {
             used += len;
-            kept.push(span);
+            head.push(span.clone());
             continue;
         }
-        let room = budget - used;
-        match span {
-            Span::Text(text) => kept.push(Span::Text(cut_text(&text, room))),
-            Span::Strong(text) if room > 4 => kept.push(Span::Strong(cut_text(&text, room - 4))),
-            Span::Code(text) if room > 2 => kept.push(Span::Code(cut_text(&text, room - 2))),
-            _ => {}
+        if let Span::Text(text) = span {
+            let part = Span::Text(cut_text(text, head_budget - used));
+            used += span_len(&part);
+            head.push(part);
+        }
+        cut_at = index;
+        break;
+    }
+    tail_budget += head_budget - used.min(head_budget);
+    let mut tail = Vec::new();
+    let mut used = 0;
+    for span in all[cut_at..].iter().rev() {
+        let len = span_len(span);
+        if used + len <= tail_budget {
+            used += len;
+            tail.push(span.clone());
+            continue;
+        }
+        if let Span::Text(text) = span {
+            tail.push(Span::Text(last_chars(text, tail_budget - used)));
         }
         break;
     }
-    kept.push(Span::Text(NOTE.into()));
-    *spans = kept;
+    tail.reverse();
+    head.push(Span::Text(NOTE.into()));
+    head.extend(tail);
+    *spans = head;
+}
+
+/// The last `room` characters of `text`.
+fn last_chars(text: &str, room: usize) -> String {
+    let count = text.chars().count();
+    text.chars().skip(count.saturating_sub(room)).collect()
 }
 
 /// The first `room` characters of `text`, ending at a line break when one is in the second
@@ -169,15 +197,24 @@ mod tests {
     }
 
     #[test]
-    fn long_text_is_cut_at_a_line_with_a_note() {
+    fn long_text_keeps_its_beginning_and_its_end_with_a_note() {
         let line = "x".repeat(99);
-        let mut spans = vec![Span::Text(vec![line; 100].join("\n"))];
+        let mut spans = vec![
+            Span::Text(vec![line; 100].join("\n")),
+            Span::Strong("@bob to move.".into()),
+        ];
         fit_text(&mut spans, MAX_TEXT);
         assert!(measure(&spans) <= MAX_TEXT);
         let Some(Span::Text(first)) = spans.first() else {
             panic!("{spans:?}");
         };
         assert!(first.ends_with('x'), "cut at a line break");
+        assert!(
+            spans
+                .iter()
+                .any(|s| matches!(s, Span::Text(t) if t.contains("cut")))
+        );
+        assert_eq!(spans.last(), Some(&Span::Strong("@bob to move.".into())));
     }
 
     #[test]

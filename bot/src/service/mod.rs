@@ -78,6 +78,8 @@ struct Ctx {
     /// The people the request mentions, as the platform resolved them.
     mentions: Vec<Mention>,
     now: Timestamp,
+    /// The command as typed (`/move A1-A3`), for hints that repeat it with a number.
+    typed: Option<String>,
 }
 
 /// A game as loaded and replayed.
@@ -89,23 +91,39 @@ struct Loaded {
     moved: bool,
 }
 
-/// Actions played in one request: a move and the rolls after it, with their narration and the
-/// fines the rules impose (as seats: payer, payee).
+/// Actions played in one request: a move and the rolls after it, each with what it did (told
+/// by `narration`), and the fines the rules impose (as seats: payer, payee).
 #[derive(Default)]
 struct Played {
     actions: Vec<NewAction>,
-    narration: Vec<String>,
+    steps: Vec<Step>,
     penalties: Vec<(Seat, Seat)>,
     last: Option<AnyApplied>,
 }
 
+/// One action of [`Played`], as narration needs it.
+struct Step {
+    /// The action in canonical notation (`roll:6-1` for a roll).
+    notation: String,
+    /// The seat that acted (for a roll, the seat it was for, when known).
+    seat: Option<Seat>,
+    /// The rules' own account of the action's events, one line each ("Black jumped d3-d5").
+    lines: Vec<String>,
+}
+
 impl Played {
-    fn push(&mut self, applied: AnyApplied, actor: Option<UserId>) {
+    /// Adds an action that `actor` (or the dice) played for `seat`.
+    fn push(&mut self, applied: AnyApplied, actor: Option<UserId>, seat: Option<Seat>) {
+        let notation = applied.notation();
         self.actions.push(NewAction {
-            action: applied.notation(),
+            action: notation.clone(),
             actor,
         });
-        self.narration.extend(applied.narration());
+        self.steps.push(Step {
+            notation,
+            seat,
+            lines: applied.narration(),
+        });
         self.penalties.extend(applied.penalties());
         self.last = Some(applied);
     }
@@ -187,6 +205,26 @@ impl Service {
     }
 }
 
+impl Ctx {
+    /// The command the person typed with a game's or challenge's number added, for a hint:
+    /// `/move A1-A3` becomes `/move #1 A1-A3`. A button press, which types nothing, gets
+    /// `fallback` (`/accept`) with the number.
+    fn with_number(&self, number: i64, fallback: &str) -> String {
+        let typed = self.typed.as_deref().unwrap_or(fallback);
+        let mut words = typed.split_whitespace();
+        let command = words.next().unwrap_or(fallback);
+        // `/move@tabula_bot`: the bot's name is not needed to repeat the command.
+        let command = command.split('@').next().unwrap_or(command);
+        let mut hint = format!("{command} #{number}");
+        let rest: Vec<&str> = words.filter(|word| !word.starts_with('#')).collect();
+        if !rest.is_empty() {
+            hint.push(' ');
+            hint.push_str(&narration::brief_to(&rest.join(" "), 40));
+        }
+        hint
+    }
+}
+
 fn holder(record: &GameRecord, seat: Seat) -> Option<&User> {
     record
         .seats
@@ -236,4 +274,47 @@ fn team_name(id: GameId, team: u8) -> &'static str {
 
 fn seat_name(id: GameId, seat: u8) -> &'static str {
     id.seats().get(usize::from(seat)).copied().unwrap_or("?")
+}
+
+/// A seat as people read it: "White", "Black", "South".
+fn seat_label(id: GameId, seat: u8) -> &'static str {
+    label(seat_name(id, seat))
+}
+
+/// A team as people read it: "White", or Pachisi's "South and North".
+fn team_label(id: GameId, team: u8) -> &'static str {
+    match team_name(id, team) {
+        "SN" => "South and North",
+        "EW" => "East and West",
+        name => label(name),
+    }
+}
+
+/// The capitalised, spelled-out form of a seat's short name.
+fn label(name: &str) -> &'static str {
+    match name {
+        "white" | "White" => "White",
+        "black" | "Black" => "Black",
+        "S" => "South",
+        "E" => "East",
+        "N" => "North",
+        "W" => "West",
+        _ => "?",
+    }
+}
+
+/// The seat whose short name `word` is ("Black", "S"), if any.
+fn seat_named(id: GameId, word: &str) -> Option<u8> {
+    id.seats()
+        .iter()
+        .position(|name| name.eq_ignore_ascii_case(word))
+        .and_then(|i| u8::try_from(i).ok())
+}
+
+/// The team whose short name `word` is ("white", "SN"), if any.
+fn team_named(id: GameId, word: &str) -> Option<u8> {
+    tabula_core::with_game_type!(id, G => G::TEAMS
+        .iter()
+        .position(|name| name.eq_ignore_ascii_case(word))
+        .and_then(|i| u8::try_from(i).ok()))
 }

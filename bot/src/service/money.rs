@@ -6,7 +6,9 @@
 use crate::catalogue::ParsedCommand;
 use crate::store::GameRecord;
 
-use super::{Audience, Consequences, Ctx, Outcome2, Reply, Service, Span, UserError, mention};
+use super::{
+    Audience, Consequences, Ctx, Outcome2, Reply, Service, Span, UserError, coins, mention,
+};
 
 /// How many people `/leaderboard` lists.
 const LEADERBOARD_SIZE: i64 = 10;
@@ -22,13 +24,14 @@ impl Service {
             .open_wallet(ctx.chat.community, ctx.user.id)
             .await?;
         let mut text = format!(
-            " has {} coins in {}",
-            wallet.balance, ctx.chat.community_title
+            " has {} in {}",
+            coins(wallet.balance),
+            ctx.chat.community_title
         );
         if wallet.in_play > 0 {
             text.push_str(&format!(
                 ", and {} staked in games being played",
-                wallet.in_play
+                coins(wallet.in_play)
             ));
         }
         text.push('.');
@@ -61,9 +64,10 @@ impl Service {
         let mut lines = vec![format!("The richest in {}:", ctx.chat.community_title)];
         for (rank, (user, balance)) in rows.iter().enumerate() {
             lines.push(format!(
-                "{}. {}: {balance} coins",
+                "{}. {}: {}",
                 rank + 1,
-                user.display_name
+                user.display_name,
+                coins(*balance)
             ));
         }
         Ok(Reply {
@@ -111,6 +115,13 @@ impl Service {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
+        // The ledger keeps a reason; the reply names the moderator already, so a default
+        // reason is not repeated there.
+        let told = if reason.is_empty() {
+            String::new()
+        } else {
+            format!(" ({reason})")
+        };
         let reason = if reason.is_empty() {
             if take {
                 "taken by a moderator".to_string()
@@ -147,11 +158,9 @@ impl Service {
         Ok(Reply {
             spans: vec![
                 mention(&ctx.user),
-                Span::Text(format!("{what}{amount} coins{direction}")),
+                Span::Text(format!("{what}{}{direction}", coins(amount))),
                 mention(&user),
-                Span::Text(format!(" ({reason}). ")),
-                mention(&user),
-                Span::Text(format!(" now has {} coins.", wallet.balance)),
+                Span::Text(format!("{told}, who now has {}.", coins(wallet.balance))),
             ],
             ..Reply::default()
         })
@@ -176,9 +185,9 @@ impl Service {
                 spans.push(Span::Text(" ".into()));
                 spans.push(mention(payer));
                 spans.push(Span::Text(format!(
-                    " now has {} coins and cannot enter staked games until the balance is \
-                     above zero again.",
-                    wallet.balance
+                    " now has {} and cannot enter staked games until the balance is above \
+                     zero again.",
+                    coins(wallet.balance)
                 )));
             }
         }

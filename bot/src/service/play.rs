@@ -45,7 +45,10 @@ impl Service {
                     .iter()
                     .map(|g| format!("#{} {}", g.id, g.game.name()))
                     .collect();
-                Err(UserError::WhichGame(list.join(", "), first.id).into())
+                Err(
+                    UserError::WhichGame(list.join(", "), ctx.with_number(first.id.0, "/board"))
+                        .into(),
+                )
             }
         }
     }
@@ -235,7 +238,7 @@ impl Service {
             Some(user) => Err(UserError::NotYourTurn {
                 game,
                 name: user.display_name.clone(),
-                seat: seat_name(loaded.record.game, seat.0),
+                seat: seat_label(loaded.record.game, seat.0),
             }
             .into()),
             None => {
@@ -251,10 +254,13 @@ impl Service {
         if text.starts_with("roll:") {
             return Err(UserError::NoRolling.into());
         }
+        let seat = match state.status() {
+            Status::Decision(seat) => Some(seat),
+            _ => None,
+        };
         let applied = state.apply_text(&text).map_err(UserError::Illegal)?;
-        let notation = applied.notation();
         let mut played = Played::default();
-        played.push(applied, Some(ctx.user.id));
+        played.push(applied, Some(ctx.user.id), seat);
         self.resolve_chance(&mut state, &mut played)?;
         let mut record = loaded.record.clone();
         let appended = self
@@ -262,24 +268,18 @@ impl Service {
             .await;
         match appended {
             Ok(consequences) => {
-                let mut spans = vec![
-                    mention(&ctx.user),
-                    Span::Text(format!(" played {notation}.")),
-                ];
-                // The move's own narration came first in `played`; the rolls follow.
-                for line in &played.narration {
-                    spans.push(Span::Text(format!(" {line}.")));
-                }
-                spans.extend(money_spans(&record, &consequences));
+                // One sentence per event, the mover's first, then the rolls after it.
+                let mut spans = played_spans(&record, &played, Some(&consequences));
                 spans.extend(self.debt_spans(&record, &consequences).await?);
                 spans.push(Span::Text("\n".into()));
+                let after = payout_spans(&record, &consequences);
                 let new = Loaded {
                     record,
                     state,
                     last: played.last,
                     moved: true,
                 };
-                self.board_reply(&new, spans).await
+                self.board_reply_then(&new, spans, after).await
             }
             Err(StoreError::Conflict(Conflict::Duplicate)) => {
                 let current = self.load(ctx, loaded.record.id).await?;
@@ -315,10 +315,12 @@ impl Service {
             let applied = state
                 .apply_text(&roll)
                 .map_err(|e| ServiceError::Corrupt(format!("roll {roll}: {e}")))?;
-            played
-                .narration
-                .push(format!("Rolled {}", roll.trim_start_matches("roll:")));
-            played.push(applied, None);
+            // The roll is for the seat that acts next (Coan Ki's thrower).
+            let seat = match state.status() {
+                Status::Decision(seat) => Some(seat),
+                _ => None,
+            };
+            played.push(applied, None, seat);
         }
         Ok(())
     }
@@ -402,18 +404,18 @@ impl Service {
                 &ctx.key,
             )
             .await?;
-        let mut spans = vec![
-            mention(&ctx.user),
-            Span::Text(format!(
-                " resigned game #{}. {} wins.",
-                record.id,
-                team_name(id, winner)
-            )),
-        ];
+        let mut spans = result_sentence(
+            &record,
+            Verdict::Winner(winner),
+            team_cause(&record, my_team, "resigned"),
+        );
         spans.extend(pot_spans(&record, &winners));
+        // The picture's header tells the result, not whose turn it was.
+        let picture = self.ended_picture(loaded, &record).await?;
         Ok(Reply {
             game: Some(record.id),
             spans,
+            picture,
             ..Reply::default()
         })
     }
@@ -429,22 +431,53 @@ impl Service {
         let mut lines = vec!["Active games here:".to_string()];
         let mut buttons = Vec::new();
         for record in mine {
-            let players: Vec<String> = record
-                .seats
-                .iter()
-                .map(|h| format!("{} {}", seat_name(record.game, h.seat), h.user.display_name))
+            let id = record.game;
+            // Names are written plainly: a list should not call everyone in it.
+            let sides: Vec<String> = players(&record)
+                .into_iter()
+                .map(|user| {
+                    let seats: Vec<&str> = record
+                        .seats
+                        .iter()
+                        .filter(|h| h.user.id == user.id)
+                        .map(|h| seat_label(id, h.seat))
+                        .collect();
+                    format!(
+                        "{} ({})",
+                        brief_to(&user.display_name, 40),
+                        seats.join(", ")
+                    )
+                })
                 .collect();
+            let turn = match self.load(ctx, record.id).await {
+                Ok(loaded) => match loaded.state.status() {
+                    Status::Decision(seat) => holder(&loaded.record, seat).map_or_else(
+                        || format!("{} to move", seat_label(id, seat.0)),
+                        |user| format!("{} to move", brief_to(&user.display_name, 40)),
+                    ),
+                    Status::Chance => "the dice are being rolled".to_string(),
+                    Status::Done(_) => "over".to_string(),
+                },
+                Err(_) => "cannot be read".to_string(),
+            };
             lines.push(format!(
-                "#{} {}: {} (action {})",
+                "#{} {}: {}; {turn}.",
                 record.id,
-                record.game.name(),
-                players.join(", "),
-                record.seq
+                id.name(),
+                sides.join(" vs ")
             ));
-            buttons.push(button(
-                &format!("#{}", record.id),
-                format!("b{}", record.id),
-            ));
+            // The button names the game and, for the caller's own games, the opponents.
+            let others: Vec<String> = players(&record)
+                .into_iter()
+                .filter(|user| user.id != ctx.user.id)
+                .map(|user| brief_to(&user.display_name, 16))
+                .collect();
+            let label = if record.is_seated(ctx.user.id) {
+                format!("#{} {} vs {}", record.id, id.name(), others.join(", "))
+            } else {
+                format!("#{} {}: {}", record.id, id.name(), others.join(" vs "))
+            };
+            buttons.push(button(&brief_to(&label, 60), format!("b{}", record.id)));
         }
         Ok(Reply {
             spans: vec![Span::Text(lines.join("\n"))],

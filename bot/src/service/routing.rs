@@ -52,6 +52,10 @@ impl Service {
             moderator: request.moderator,
             mentions: request.mentions.clone(),
             now: self.clock.now(),
+            typed: match &request.input {
+                Input::Command(text) => Some(text.clone()),
+                Input::Button(_) => None,
+            },
         };
         let result = match (&request.input, parsed) {
             (Input::Command(_), Some(parsed)) => self.command(&ctx, parsed).await,

@@ -4,6 +4,9 @@ use tabula_core::{AnyGame, GameId, Status};
 
 use crate::store::{ActionRecord, GameRecord};
 
+use super::Reply;
+use super::narration::{Verdict, result_sentence, stored_result};
+
 /// The first words to someone who starts the bot (Telegram's `/start`).
 pub const GREETING: &str = "Hello! I referee five traditional board games: Konane, Koan, \
 Kolowis Awithlaknannai, Coan Ki and Pachisi. Add me to a group and challenge a friend there \
@@ -46,6 +49,11 @@ pub fn rules(id: GameId) -> &'static str {
 
 /// The answer to `/moves`.
 pub fn moves(record: &GameRecord, state: &AnyGame) -> String {
+    if record.status != crate::store::GameStatus::Active
+        && !matches!(state.status(), Status::Done(_))
+    {
+        return plain(stored_result(record));
+    }
     match state.status() {
         Status::Decision(_) => {
             let lines = state.legal_lines();
@@ -57,7 +65,13 @@ pub fn moves(record: &GameRecord, state: &AnyGame) -> String {
             )
         }
         Status::Chance => format!("Game #{}: dice are being rolled.", record.id),
-        Status::Done(_) => format!("Game #{} is over: {}.", record.id, state.status_line()),
+        Status::Done(outcome) => {
+            let verdict = match outcome {
+                tabula_core::Outcome::Winner(team) => Verdict::Winner(team.0),
+                tabula_core::Outcome::Draw => Verdict::Draw,
+            };
+            plain(result_sentence(record, verdict, Vec::new()))
+        }
     }
 }
 
@@ -117,10 +131,17 @@ pub fn history(
     for line in lines {
         out.push_str(&line);
     }
-    if before.is_none()
-        && let Some(result) = &record.result
-    {
-        out.push_str(&format!("\nResult: {result}"));
+    if before.is_none() && record.result.is_some() {
+        out.push_str(&format!("\nResult: {}", plain(stored_result(record))));
     }
     (out, earlier)
+}
+
+/// Spans as plain text (`@name` for a mention).
+fn plain(spans: Vec<super::Span>) -> String {
+    Reply {
+        spans,
+        ..Reply::default()
+    }
+    .plain_text()
 }
