@@ -13,6 +13,42 @@ use tabula_bot::store::{ChallengeStatus, DatabaseUrl, Platform};
 on_both_databases! {
     a_seat_for_an_unseen_username_is_taken_only_by_that_person => unseen_username;
     money_only_moves_to_known_people => money_to_known_people;
+    the_same_challenge_twice_is_refused => same_challenge_twice;
+}
+
+/// Issue 14 item 3: a second identical challenge is refused, pointing at the first, so that
+/// bob's plain /accept is never ambiguous; a different one is still made.
+async fn same_challenge_twice(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::with_clock(store.clone(), 5, Clock::manual(T0));
+    table.cmd("bob", "/help").await;
+    let first = table.cmd("alice", "/play konane @bob").await;
+    assert!(first.is_done(), "{:?}", first.kind);
+    let again = table.cmd("alice", "/play konane @bob").await;
+    assert!(
+        matches!(again.refusal(), Some(UserError::SameChallenge(_))),
+        "{:?}",
+        again.kind
+    );
+    let pending = store
+        .pending_challenges(store_chat(&table).await)
+        .await
+        .expect("challenges");
+    assert_eq!(pending.len(), 1, "nothing was added");
+    // Another game, or an open challenge, is another challenge.
+    assert!(table.cmd("alice", "/play koan @bob").await.is_done());
+    assert!(table.cmd("alice", "/play konane").await.is_done());
+    // bob's plain /accept is ambiguous only between really different challenges; the first
+    // is still his to accept by number.
+    let accepted = table
+        .cmd("bob", &format!("/accept #{}", pending[0].id))
+        .await;
+    assert!(accepted.is_done(), "{:?}", accepted.kind);
+    store.close().await;
+}
+
+async fn store_chat(table: &Table) -> tabula_bot::store::ChatId {
+    table.chat_ids().await.0
 }
 
 async fn unseen_username(url: DatabaseUrl) {

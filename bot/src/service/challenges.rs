@@ -82,6 +82,31 @@ impl Service {
         }
         let invited_ids: Vec<UserId> = invited.iter().map(|u| u.id).collect();
         let options_text = options.join(" ");
+        // The same challenge twice would make the invited person's plain /accept ambiguous:
+        // the second is refused, pointing at the first.
+        for waiting in self.store.pending_challenges(ctx.chat.id).await? {
+            let mut same_people: Vec<UserId> = waiting.invited.clone();
+            same_people.sort_unstable();
+            let mut asked: Vec<UserId> = invited_ids.clone();
+            asked.sort_unstable();
+            let mut waiting_names: Vec<String> = waiting
+                .unbound_usernames()
+                .iter()
+                .map(|u| u.to_ascii_lowercase())
+                .collect();
+            waiting_names.sort();
+            let mut asked_names: Vec<String> =
+                usernames.iter().map(|u| u.to_ascii_lowercase()).collect();
+            asked_names.sort();
+            if waiting.challenger == ctx.user.id
+                && waiting.game == id
+                && waiting.expires_at > ctx.now
+                && same_people == asked
+                && waiting_names == asked_names
+            {
+                return Err(UserError::SameChallenge(waiting.id).into());
+            }
+        }
         let ttl = i64::try_from(self.challenge_ttl.as_millis()).unwrap_or(i64::MAX);
         let challenge = self
             .store
