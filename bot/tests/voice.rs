@@ -375,3 +375,30 @@ async fn a_resigned_game_is_pictured_with_its_result() {
     assert!(plain.contains("to remove a stone") || plain.contains("to move"));
     store.close().await;
 }
+
+/// Issue 14 item 13: after a game ends, plain `/board`, `/moves` and `/history` show the
+/// caller's most recent game of the chat instead of "no active game"; someone who played no
+/// game here is still told there is none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_game_is_still_shown_to_its_players() {
+    let file = SqliteFile::new();
+    let store = common::connect(&file.url()).await;
+    let clock = Clock::manual(common::table::T0);
+    let table = Table::with_service(
+        Service::new(store.clone(), scripted_dice(4)).with_clock(clock.clone()),
+        clock,
+    );
+    let first = start(&table, "alice", "bob", "konane").await;
+    assert!(table.cmd("alice", "/resign").await.is_done());
+    let second = start(&table, "alice", "bob", "koan").await;
+    assert!(table.cmd("bob", "/resign").await.is_done());
+    for command in ["/board", "/moves", "/history"] {
+        let reply = table.cmd("alice", command).await;
+        assert_eq!(reply.kind, Kind::Done, "{command}: {}", text(&reply));
+        assert_eq!(reply.game, Some(second), "{command}: the latest game");
+    }
+    assert_ne!(first, second);
+    let stranger = table.cmd("carol", "/board").await;
+    refused(&stranger, |e| matches!(e, UserError::NoGame));
+    store.close().await;
+}

@@ -6,6 +6,24 @@ use super::*;
 impl Service {
     /// Which game a command means: the one named, else the caller's only game (preferring the
     /// games where the caller is to move when `acting`), else the chat's only game.
+    /// The game a look (`/board`, `/moves`, `/history`) is about: as [`Service::pick_game`],
+    /// and when nothing is being played in the chat, the caller's latest game here, finished
+    /// or not.
+    pub(super) async fn pick_game_to_look(
+        &self,
+        ctx: &Ctx,
+        number: Option<GameNo>,
+    ) -> Outcome2<GameNo> {
+        match self.pick_game(ctx, number, false).await {
+            Err(Failure::User(UserError::NoGame)) => self
+                .store
+                .latest_game_of_user_in_chat(ctx.chat.id, ctx.user.id)
+                .await?
+                .ok_or_else(|| UserError::NoGame.into()),
+            picked => picked,
+        }
+    }
+
     pub(super) async fn pick_game(
         &self,
         ctx: &Ctx,

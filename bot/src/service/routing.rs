@@ -213,21 +213,21 @@ impl Service {
                 self.make_move(ctx, game, text).await
             }
             CommandId::Board => {
-                let game = self.pick_game(ctx, number, false).await?;
+                let game = self.pick_game_to_look(ctx, number).await?;
                 let loaded = self.load(ctx, game).await?;
                 self.board_reply(&loaded, Vec::new())
                     .await
                     .map(Reply::as_look)
             }
             CommandId::Moves => {
-                let game = self.pick_game(ctx, number, false).await?;
+                let game = self.pick_game_to_look(ctx, number).await?;
                 let loaded = self.load(ctx, game).await?;
                 Ok(text_reply(text::moves(&loaded.record, &loaded.state))
                     .about(game)
                     .to_actor())
             }
             CommandId::History => {
-                let game = self.pick_game(ctx, number, false).await?;
+                let game = self.pick_game_to_look(ctx, number).await?;
                 Ok(self.history_page(ctx, game, None).await?.to_actor())
             }
             CommandId::Resign => {

@@ -207,6 +207,13 @@ pub(super) const SEATS_OF_ACTIVE_GAMES_IN_CHAT: &str = concat!(
       ORDER BY s.game_id, s.seat",
 );
 
+/// `$1` chat, `$2` user: the newest game of the chat in which the user holds a seat, whatever
+/// its status.
+pub(super) const LATEST_GAME_OF_USER_IN_CHAT: &str = "\
+    SELECT g.id FROM games g WHERE g.chat_id = $1
+      AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = $2)
+    ORDER BY g.id DESC LIMIT 1";
+
 /// `$1` user, `$2` chat or null for any chat.
 pub(super) const ACTIVE_GAMES_OF_USER: &str = concat!(
     game_columns!(),
@@ -905,6 +912,23 @@ macro_rules! store_operations {
                     .map_err(db(OPERATION))?;
                 tx.commit().await.map_err(db(OPERATION))?;
                 assemble_games(games, seats)
+            }
+
+            pub(super) async fn latest_game_of_user_in_chat(
+                &self,
+                chat: ChatId,
+                user: UserId,
+            ) -> Result<Option<GameNo>, StoreError> {
+                const OPERATION: &str = "latest_game_of_user_in_chat";
+                let mut tx = self.begin_read(OPERATION).await?;
+                let game: Option<i64> = sqlx::query_scalar(sql::LATEST_GAME_OF_USER_IN_CHAT)
+                    .bind(chat.0)
+                    .bind(user.0)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                tx.commit().await.map_err(db(OPERATION))?;
+                Ok(game.map(GameNo))
             }
 
             pub(super) async fn active_games_of_user(

@@ -55,6 +55,19 @@ impl Store {
         dispatch!(self, store => store.active_games_in_chat(chat).await)
     }
 
+    /// The newest game of `chat` in which `user` holds a seat, whatever its status (so that a
+    /// finished game can still be shown).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn latest_game_of_user_in_chat(
+        &self,
+        chat: ChatId,
+        user: UserId,
+    ) -> Result<Option<GameNo>, StoreError> {
+        dispatch!(self, store => store.latest_game_of_user_in_chat(chat, user).await)
+    }
+
     /// The active games in which `user` holds a seat (in one chat, or anywhere), oldest first.
     ///
     /// # Errors
