@@ -979,6 +979,25 @@ impl Run {
         };
         let time = if one_day { " time=1d" } else { "" };
         let command = format!("/play {game_words} @{} stake={stake}{time}", invitee.key);
+        // The same challenge still waiting (the store is the oracle of what waits).
+        let chat = self.table.chat;
+        let move_millis = if one_day {
+            24 * 3600 * 1000
+        } else {
+            self.model.settings.default_move_millis
+        };
+        let same = ok(self.table.store().pending_challenges(chat).await, "pending")
+            .into_iter()
+            .find(|c| {
+                c.challenger == challenger.id
+                    && c.game == id
+                    && c.options == options
+                    && c.invited == [invitee.id]
+                    && c.stake == stake
+                    && c.move_millis == move_millis
+                    && c.expires_at > self.table.clock().now()
+            })
+            .map(|c| c.id);
         let reply = self.table.cmd(challenger, &command).await;
         let body = text(&reply);
         let balance = self.model.balance(challenger.id);
@@ -994,7 +1013,7 @@ impl Run {
         } else if stake > 0 && stake > balance {
             Some(UserError::TooPoor { balance, stake })
         } else {
-            None
+            same.map(UserError::SameChallenge)
         };
         let made = refusal.is_none();
         match refusal {
@@ -1642,9 +1661,13 @@ async fn stakes_under_concurrency(url: DatabaseUrl) {
     assert!(affordable < CHALLENGES);
 
     let mut challenges = Vec::new();
-    for _ in 0..CHALLENGES {
+    for hours in 1..=CHALLENGES {
+        // Each with its own time per move: an identical challenge would be refused.
         let reply = table
-            .cmd(alice, &format!("/play konane @bob size=6 stake={STAKE}"))
+            .cmd(
+                alice,
+                &format!("/play konane @bob size=6 stake={STAKE} time={hours}h"),
+            )
             .await;
         assert!(reply.is_done(), "{}", text(&reply));
         challenges.push(common::table::challenge_no(&reply));

@@ -82,8 +82,9 @@ impl Service {
         }
         let invited_ids: Vec<UserId> = invited.iter().map(|u| u.id).collect();
         let options_text = options.join(" ");
-        // The same challenge twice would make the invited person's plain /accept ambiguous:
-        // the second is refused, pointing at the first.
+        // The same challenge twice (same challenger, game, options, people, stake and time)
+        // would make the invited person's plain /accept ambiguous: the second is refused,
+        // pointing at the first.
         for waiting in self.store.pending_challenges(ctx.chat.id).await? {
             let mut same_people: Vec<UserId> = waiting.invited.clone();
             same_people.sort_unstable();
@@ -101,6 +102,9 @@ impl Service {
             if waiting.challenger == ctx.user.id
                 && waiting.game == id
                 && waiting.expires_at > ctx.now
+                && waiting.options == options_text
+                && waiting.stake == terms.stake
+                && waiting.move_millis == terms.move_millis
                 && same_people == asked
                 && waiting_names == asked_names
             {

@@ -100,7 +100,8 @@ pub enum UserError {
     /// Accepting one's own challenge.
     #[error("you cannot accept your own challenge #{0}; /cancel withdraws it")]
     OwnChallenge(ChallengeNo),
-    /// The same challenge (same challenger, game and people) is already waiting.
+    /// The same challenge (same challenger, game, options, people, stake and time) is already
+    /// waiting.
     #[error(
         "the same challenge is already waiting: challenge #{0}. /cancel #{0} first to change it"
     )]
