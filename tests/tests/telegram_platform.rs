@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use tabula_tests::bot_process::{BotProcess, free_port};
-use tabula_tests::telegram::{Failure, FakeMessage, TgChat};
+use tabula_tests::telegram::{Failure, FakeMessage, TgChat, TgUser};
 use tabula_tests::telegram_table::{ANSWER, Table, callbacks, is_photo};
 
 fn button(message: &FakeMessage, prefix: char) -> String {
@@ -21,6 +21,21 @@ async fn offer(table: &Table, chat: &TgChat) -> FakeMessage {
     table
         .wait_new(chat, 0, "challenge", |m| !button_list(m).is_empty())
         .await
+}
+
+/// `who` presses Accept on `offer`: the game's first board.
+async fn accept(
+    table: &Table,
+    chat: &TgChat,
+    who: &TgUser,
+    offer: &FakeMessage,
+    what: &str,
+) -> FakeMessage {
+    table
+        .fake
+        .press(chat, who, offer.message_id, &button(offer, 'a'))
+        .expect("Accept can be pressed");
+    table.wait_new(chat, offer.message_id, what, is_photo).await
 }
 
 fn button_list(message: &FakeMessage) -> Vec<String> {
@@ -74,11 +89,7 @@ async fn a_challenge_to_a_username_that_never_wrote() {
     assert!(!button_list(&still).is_empty(), "the challenge still waits");
     // Zed, who has that username, takes the seat.
     let zed = table.person("Zed");
-    fake.press(&group, &zed, offer.message_id, &button(&offer, 'a'))
-        .expect("zed can press");
-    let board = table
-        .wait_new(&group, offer.message_id, "board", is_photo)
-        .await;
+    let board = accept(&table, &group, &zed, &offer, "board").await;
     assert!(
         board.text().contains("@alice_tg") || board.text().contains("@zed_tg"),
         "the player to act is named: {}",
@@ -120,11 +131,7 @@ async fn a_reply_challenges_and_a_text_mention_names_a_person_without_username()
         "Dana, without a username, is mentioned by a link: {:?}",
         second.content.entities
     );
-    fake.press(&group, &dana, second.message_id, &button(&second, 'a'))
-        .expect("dana presses");
-    table
-        .wait_new(&group, second.message_id, "board", is_photo)
-        .await;
+    accept(&table, &group, &dana, &second, "board").await;
     table.stop().await;
     table.assert_clean();
 }
@@ -174,11 +181,7 @@ async fn webhook_mode_checks_the_secret() {
     let offer = table
         .wait_new(&group, last, "challenge", |m| !button_list(m).is_empty())
         .await;
-    fake.press(&group, &bob, offer.message_id, &button(&offer, 'a'))
-        .expect("bob presses");
-    table
-        .wait_new(&group, offer.message_id, "board", is_photo)
-        .await;
+    accept(&table, &group, &bob, &offer, "board").await;
     assert!(
         fake.webhook_attempts()
             .iter()
@@ -207,11 +210,7 @@ async fn a_forum_topic_is_answered_in_its_topic() {
         Some(topic),
         "the challenge is in the topic"
     );
-    fake.press(&forum, &bob, offer.message_id, &button(&offer, 'a'))
-        .expect("bob presses");
-    let board = table
-        .wait_new(&forum, offer.message_id, "board", is_photo)
-        .await;
+    let board = accept(&table, &forum, &bob, &offer, "board").await;
     assert_eq!(board.thread_id, Some(topic), "the board is in the topic");
     // The general chat of the forum is another table: no game there.
     fake.user_writes(&forum, &alice, "/board");
@@ -302,11 +301,7 @@ async fn a_group_that_became_a_supergroup_keeps_its_games() {
     let bob = table.person("Bob");
     fake.user_writes(&group, &alice, "/play konane @bob_tg");
     let offer = offer(&table, &group).await;
-    fake.press(&group, &bob, offer.message_id, &button(&offer, 'a'))
-        .expect("bob presses");
-    table
-        .wait_new(&group, offer.message_id, "board", is_photo)
-        .await;
+    accept(&table, &group, &bob, &offer, "board").await;
     let supergroup = fake.migrate_to_supergroup(&group);
     // Once the bot has read the migration, the game is found in the supergroup.
     let found = async {
@@ -482,16 +477,7 @@ async fn a_dropped_connection_is_retried_without_losing_the_board() {
     let offer = offer(&table, &group).await;
     fake.fail_next("sendPhoto", Failure::DropConnection);
     fake.fail_next("sendPhoto", Failure::ServerError);
-    fake.press(&group, &bob, offer.message_id, &button(&offer, 'a'))
-        .expect("bob presses");
-    table
-        .wait_new(
-            &group,
-            offer.message_id,
-            "board, after two failures",
-            is_photo,
-        )
-        .await;
+    accept(&table, &group, &bob, &offer, "board, after two failures").await;
     let photos = fake
         .requests()
         .iter()
