@@ -1,8 +1,11 @@
 //! End-to-end tests of Tabula and local fakes of the chat platforms.
 //!
 //! - [`telegram`]: a fake Telegram Bot API server, checked against the Bot API specification.
+//! - [`discord`]: a fake Discord (REST API checked against its OpenAPI description, the
+//!   gateway, and a client that signs interactions).
 //! - [`bot_process`]: the real `tabula` binary started as a user would, stopped and killed.
 
 pub mod bot_process;
+pub mod discord;
 pub mod telegram;
 pub mod telegram_table;
