@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::adapters::telegram::{self, Mode, Receiver, Secret, Telegram, TelegramSettings};
+use crate::adapters::Secret;
+use crate::adapters::discord::{self, Discord, DiscordSettings, Gateway};
+use crate::adapters::telegram::{self, Mode, Receiver, Telegram, TelegramSettings};
 use crate::outbox::{DispatchSettings, Dispatcher};
 use crate::service::{Dice, Service};
 use crate::store::{DatabaseUrl, Platform, Store};
@@ -44,7 +46,28 @@ pub struct RunArgs {
     /// Telegram: messages per second in all chats together (Telegram's limit: 30).
     #[arg(long, env = "TELEGRAM_MESSAGES_PER_SECOND", default_value_t = 30)]
     pub telegram_messages_per_second: u32,
-    /// Where the HTTP listener for webhooks listens (host:port).
+    /// Discord: the bot token (Developer Portal, Bot). Discord is started when it and
+    /// DISCORD_APPLICATION_ID are set.
+    #[arg(long, env = "DISCORD_BOT_TOKEN", hide_env_values = true)]
+    pub discord_bot_token: Option<String>,
+    /// Discord: the application's id (Developer Portal, General Information).
+    #[arg(long, env = "DISCORD_APPLICATION_ID")]
+    pub discord_application_id: Option<String>,
+    /// Discord: the application's public key (General Information). When set, interactions
+    /// arrive at the HTTP endpoint TABULA_LISTEN + /discord/interactions instead of the
+    /// gateway.
+    #[arg(long, env = "DISCORD_PUBLIC_KEY")]
+    pub discord_public_key: Option<String>,
+    /// Discord: the API's base URL in place of https://discord.com (for tests; serenity's rate
+    /// limiter is then off).
+    #[arg(long, env = "DISCORD_API_URL")]
+    pub discord_api_url: Option<String>,
+    /// Discord: register the commands in this server only (instant; for development).
+    /// Unset: globally.
+    #[arg(long, env = "DISCORD_GUILD_ID")]
+    pub discord_guild_id: Option<String>,
+    /// Where the HTTP listener for webhooks and the Discord interactions endpoint listens
+    /// (host:port).
     #[arg(long, env = "TABULA_LISTEN", default_value = "0.0.0.0:8080")]
     pub listen: String,
     /// How often the scheduler looks for reminders, time-outs and expired challenges, in
@@ -76,6 +99,7 @@ pub enum RunError {
 struct Checked {
     database: DatabaseUrl,
     telegram: Option<TelegramSettings>,
+    discord: Option<DiscordSettings>,
     listen: String,
     scheduler: Duration,
     challenge_ttl: Duration,
@@ -100,10 +124,12 @@ fn check(args: &RunArgs) -> Result<Checked, RunError> {
         None => None,
         Some(token) => Some(telegram_settings(args, token)?),
     };
-    if telegram.is_none() {
+    let discord = discord_settings(args)?;
+    if telegram.is_none() && discord.is_none() {
         return Err(RunError::Settings(
             "no chat platform is configured: set TELEGRAM_BOT_TOKEN (a Telegram bot token from \
-             @BotFather), in the environment or in .env; see `tabula run --help` and \
+             @BotFather), or DISCORD_BOT_TOKEN and DISCORD_APPLICATION_ID (from Discord's \
+             Developer Portal), in the environment or in .env; see `tabula run --help` and \
              .env.example"
                 .into(),
         ));
@@ -120,6 +146,7 @@ fn check(args: &RunArgs) -> Result<Checked, RunError> {
     Ok(Checked {
         database,
         telegram,
+        discord,
         listen: args.listen.clone(),
         scheduler: Duration::from_secs(args.scheduler_seconds),
         challenge_ttl: Duration::from_secs(args.challenge_seconds),
@@ -174,6 +201,77 @@ fn telegram_settings(args: &RunArgs, token: &str) -> Result<TelegramSettings, Ru
         mode,
         limits,
     })
+}
+
+fn discord_settings(args: &RunArgs) -> Result<Option<DiscordSettings>, RunError> {
+    let token = given(args.discord_bot_token.as_ref());
+    let application = given(args.discord_application_id.as_ref());
+    let (token, application) = match (token, application) {
+        (None, None) => {
+            if given(args.discord_public_key.as_ref()).is_some() {
+                return Err(RunError::Settings(
+                    "DISCORD_PUBLIC_KEY is set but DISCORD_BOT_TOKEN and DISCORD_APPLICATION_ID \
+                     are not: set both (Developer Portal: Bot, and General Information)"
+                        .into(),
+                ));
+            }
+            return Ok(None);
+        }
+        (Some(_), None) => {
+            return Err(RunError::Settings(
+                "DISCORD_APPLICATION_ID is required with DISCORD_BOT_TOKEN (the application's id, \
+                 on the Developer Portal's General Information page)"
+                    .into(),
+            ));
+        }
+        (None, Some(_)) => {
+            return Err(RunError::Settings(
+                "DISCORD_BOT_TOKEN is required with DISCORD_APPLICATION_ID (the Developer Portal's \
+                 Bot page: Reset Token)"
+                    .into(),
+            ));
+        }
+        (Some(token), Some(application)) => (token, application),
+    };
+    let snowflake = |name: &str, value: &str| {
+        value
+            .parse::<u64>()
+            .ok()
+            .filter(|id| *id > 0)
+            .ok_or_else(|| {
+                RunError::Settings(format!("{name} must be a Discord id (digits): {value}"))
+            })
+    };
+    let application_id = snowflake("DISCORD_APPLICATION_ID", application)?;
+    let guild_id = given(args.discord_guild_id.as_ref())
+        .map(|value| snowflake("DISCORD_GUILD_ID", value))
+        .transpose()?;
+    let public_key = given(args.discord_public_key.as_ref()).map(str::to_string);
+    if let Some(key) = &public_key
+        && (key.len() != 64 || !key.bytes().all(|b| b.is_ascii_hexdigit()))
+    {
+        return Err(RunError::Settings(
+            "DISCORD_PUBLIC_KEY must be the application's public key: 64 hex digits (Developer \
+             Portal, General Information)"
+                .into(),
+        ));
+    }
+    let api_url = given(args.discord_api_url.as_ref())
+        .map(|value| {
+            url::Url::parse(value)
+                .map(|_| value.to_string())
+                .map_err(|error| {
+                    RunError::Settings(format!("DISCORD_API_URL: not a URL ({error}): {value}"))
+                })
+        })
+        .transpose()?;
+    Ok(Some(DiscordSettings {
+        token: Secret::new(token),
+        application_id,
+        public_key,
+        api_url,
+        guild_id,
+    }))
 }
 
 /// The database, described without secrets: backend, and host and database or file.
@@ -235,6 +333,7 @@ async fn run_platforms(
     let mut router = axum::Router::new();
     let mut routes = 0;
     let mut platforms = Vec::new();
+    let mut discord_adapter: Option<Arc<Discord>> = None;
     if let Some(settings) = &checked.telegram {
         let telegram = Telegram::connect(settings, Arc::clone(service))
             .await
@@ -264,6 +363,31 @@ async fn run_platforms(
             .insert(Platform::Telegram, telegram_pace(&settings.limits));
         builder = builder.deliver(Platform::Telegram, Arc::clone(&telegram));
         receivers.push(receiver);
+    }
+    let mut gateway = None;
+    if let Some(settings) = &checked.discord {
+        let discord = Discord::connect(settings, Arc::clone(service))
+            .await
+            .map(Arc::new)
+            .map_err(|error| RunError::Failed(error.to_string()))?;
+        if let Some(route) = discord::endpoint_route(Arc::clone(&discord), shutdown.clone()) {
+            router = router.route(discord::ENDPOINT_PATH, route);
+            routes += 1;
+            platforms.push(format!(
+                "Discord {} (interactions endpoint {})",
+                discord.username(),
+                discord::ENDPOINT_PATH
+            ));
+        } else {
+            platforms.push(format!("Discord {} (gateway)", discord.username()));
+            gateway = Some(Arc::clone(&discord));
+        }
+        // Discord allows about 5 messages per 5 seconds in a channel.
+        dispatch
+            .pace
+            .insert(Platform::Discord, Duration::from_secs(1));
+        builder = builder.deliver(Platform::Discord, Arc::clone(&discord));
+        discord_adapter = Some(discord);
     }
     let listener = if routes > 0 {
         Some(
@@ -313,6 +437,24 @@ async fn run_platforms(
                 .with_graceful_shutdown(shutdown.cancelled_owned())
                 .await
                 .map_err(|error| RunError::Failed(format!("the HTTP listener failed: {error}")))
+        });
+    }
+    if let Some(discord) = gateway {
+        let shutdown = shutdown.clone();
+        tasks.spawn(async move {
+            let result = Gateway::run(discord, shutdown.clone())
+                .await
+                .map_err(|error| RunError::Failed(error.to_string()));
+            // A gateway that cannot go on stops the whole bot.
+            shutdown.cancel();
+            result
+        });
+    } else if let Some(discord) = discord_adapter {
+        let shutdown = shutdown.clone();
+        tasks.spawn(async move {
+            shutdown.cancelled().await;
+            discord.finish().await;
+            Ok(())
         });
     }
     for receiver in receivers {

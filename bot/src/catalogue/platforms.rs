@@ -80,3 +80,127 @@ pub fn telegram_commands() -> Vec<(String, String)> {
         .map(|spec| (spec.name.to_string(), spec.description.to_string()))
         .collect()
 }
+
+/// A value of a Discord command option, as the interaction gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SlashValue {
+    /// A STRING option.
+    Text(String),
+    /// An INTEGER option.
+    Integer(i64),
+    /// A USER option: the user's id.
+    User(String),
+}
+
+/// A Discord slash command as the text the parser reads, so that a command typed with
+/// Discord's options and one typed as text are the same request: `play` with `game: konane`,
+/// `opponent: 123`, `stake: 50` becomes `/play konane <@123> stake=50`. Each option is written
+/// in its [`TextForm`]; the option that is the rest of the line (a move, a reason) comes last.
+/// Line breaks in typed strings become spaces. `None`: no such command.
+pub fn command_text(name: &str, options: &[(String, SlashValue)]) -> Option<String> {
+    let spec = COMMANDS.iter().find(|c| c.name == name)?;
+    let mut words: Vec<String> = vec![format!("/{}", spec.name)];
+    let mut rest: Option<String> = None;
+    for option in spec.options {
+        let Some((_, value)) = options.iter().find(|(n, _)| n == option.name) else {
+            continue;
+        };
+        let value = match value {
+            SlashValue::Text(text) => text
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect::<String>()
+                .trim()
+                .to_string(),
+            SlashValue::Integer(number) => number.to_string(),
+            SlashValue::User(id) => format!("<@{id}>"),
+        };
+        if value.is_empty() {
+            continue;
+        }
+        let word = match (option.form, option.kind) {
+            (TextForm::Keyed, _) => format!("{}={value}", option.name),
+            (TextForm::Word { key, .. }, _) => format!("{} {key}={value}", option.name),
+            (TextForm::Positional, Kind::GameNumber) => format!("#{value}"),
+            (TextForm::Positional, Kind::Move | Kind::Text) => {
+                rest = Some(value);
+                continue;
+            }
+            (TextForm::Positional, _) => value,
+        };
+        words.push(word);
+    }
+    words.extend(rest);
+    Some(words.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(value: &str) -> SlashValue {
+        SlashValue::Text(value.into())
+    }
+
+    #[test]
+    fn slash_commands_read_as_their_text_forms() {
+        let play = command_text(
+            "play",
+            &[
+                ("time".into(), text("3d")),
+                ("stake".into(), SlashValue::Integer(50)),
+                ("game".into(), text("konane")),
+                ("options".into(), text("size=10")),
+                ("opponent".into(), SlashValue::User("123".into())),
+            ],
+        );
+        assert_eq!(
+            play.as_deref(),
+            Some("/play konane <@123> size=10 stake=50 time=3d")
+        );
+        let computer = command_text(
+            "play",
+            &[
+                ("game".into(), text("koan")),
+                ("computer".into(), SlashValue::Integer(3)),
+            ],
+        );
+        assert_eq!(computer.as_deref(), Some("/play koan computer level=3"));
+        let mv = command_text(
+            "move",
+            &[
+                ("move".into(), text(" d4-f4\n")),
+                ("game".into(), SlashValue::Integer(2)),
+            ],
+        );
+        assert_eq!(mv.as_deref(), Some("/move #2 d4-f4"));
+        assert_eq!(command_text("help", &[]).as_deref(), Some("/help"));
+        assert_eq!(command_text("nosuch", &[]), None);
+    }
+
+    #[test]
+    fn every_slash_command_parses_back() {
+        for spec in COMMANDS {
+            let text = command_text(spec.name, &[]).expect("known");
+            assert!(
+                !matches!(parse(&text, None), Parse::NotForUs | Parse::Unknown { .. }),
+                "{text}"
+            );
+        }
+        let text = command_text(
+            "grant",
+            &[
+                ("user".into(), SlashValue::User("42".into())),
+                ("coins".into(), SlashValue::Integer(50)),
+                ("reason".into(), text("for the tournament")),
+            ],
+        )
+        .expect("known");
+        let Parse::Command(parsed) = parse(&text, None) else {
+            panic!("{text}");
+        };
+        assert_eq!(parsed.mentions, vec![MentionToken::Id("42".into())]);
+        assert_eq!(parsed.integer("coins"), Some(50));
+        assert_eq!(parsed.text.as_deref(), Some("for the tournament"));
+    }
+}

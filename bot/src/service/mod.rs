@@ -35,6 +35,7 @@ mod play;
 mod routing;
 mod scheduler;
 mod seen;
+mod suggest;
 mod text;
 mod time;
 
@@ -67,6 +68,7 @@ use seen::*;
 use config::Terms;
 pub use dice::Dice;
 pub use scheduler::spawn_scheduler;
+pub use suggest::{MAX_SUGGESTION_CHARS, MAX_SUGGESTIONS};
 pub use time::{Clock, duration, parse_duration};
 
 /// Who sent a request, where, and when.

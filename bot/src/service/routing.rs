@@ -40,23 +40,7 @@ impl Service {
             },
             Input::Button(_) => None,
         };
-        let chat = self.chat_of(request).await?;
-        let user = self.user_of(request.platform, &request.actor).await?;
-        let ctx = Ctx {
-            chat,
-            user,
-            key: RequestKey {
-                platform: request.platform,
-                key: request.request_key.clone(),
-            },
-            moderator: request.moderator,
-            mentions: request.mentions.clone(),
-            now: self.clock.now(),
-            typed: match &request.input {
-                Input::Command(text) => Some(text.clone()),
-                Input::Button(_) => None,
-            },
-        };
+        let ctx = self.ctx_of(request).await?;
         let result = match (&request.input, parsed) {
             (Input::Command(_), Some(parsed)) => self.command(&ctx, parsed).await,
             (Input::Button(data), _) => self.button(&ctx, data).await,
@@ -100,6 +84,28 @@ impl Service {
             }
             Err(Failure::Internal(error)) => Err(error),
         }
+    }
+
+    /// Who sent a request, where and when: its chat and user, looked up (and made on first
+    /// sight).
+    pub(super) async fn ctx_of(&self, request: &Request) -> Result<Ctx, ServiceError> {
+        let chat = self.chat_of(request).await?;
+        let user = self.user_of(request.platform, &request.actor).await?;
+        Ok(Ctx {
+            chat,
+            user,
+            key: RequestKey {
+                platform: request.platform,
+                key: request.request_key.clone(),
+            },
+            moderator: request.moderator,
+            mentions: request.mentions.clone(),
+            now: self.clock.now(),
+            typed: match &request.input {
+                Input::Command(text) => Some(text.clone()),
+                Input::Button(_) => None,
+            },
+        })
     }
 
     /// A chat's platform id changed (Telegram: a group became a supergroup, and the update

@@ -36,27 +36,7 @@ pub use teloxide::adaptors::throttle::Limits;
 /// How long the list of a group's administrators is trusted.
 const ADMINS_TTL: Duration = Duration::from_secs(60);
 
-/// A secret (the bot token, the webhook secret) whose `Debug` never shows it.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    /// Wraps a secret.
-    pub fn new(secret: impl Into<String>) -> Secret {
-        Secret(secret.into())
-    }
-
-    /// The secret itself, for the one place that needs it.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("***")
-    }
-}
+pub use super::Secret;
 
 /// How updates arrive.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,553 @@
+//! A reply as Discord's answer to an interaction, and outbox rows as channel messages.
+//!
+//! Every interaction is answered within Discord's 3 seconds: when the service's reply is
+//! ready within [`DEFER_AFTER`], it is answered at once with the right response; otherwise it
+//! is deferred (a "thinking" message for a command, type 5; a silent acknowledgement for a
+//! button, type 6) and edited or followed up when the reply comes.
+//!
+//! - A reply for the actor alone (refusals, looks at moves) is ephemeral (flag 64). Whether a
+//!   deferred command is ephemeral is fixed when deferring, and a command is deferred publicly;
+//!   a refusal that comes after that deletes the "thinking" message and follows up
+//!   ephemerally. Refusals are fast (no picture), so this is rare.
+//! - A picture is a PNG attachment shown by an embed (`attachment://board.png`). Pictures never
+//!   travel in the first response (the HTTP endpoint answers with JSON only): a command with a
+//!   picture is deferred and its "thinking" message edited into the board.
+//! - A button press that brings a new board: the pressed message loses its buttons (type 7),
+//!   and the board is posted as a new message (a follow-up), so that the player to act is
+//!   notified; the game's previous board loses its buttons too. A press that changes only the
+//!   pressed message updates it in place (type 7, or type 6 and an edit with a picture).
+//! - `allowed_mentions` names only the people in [`Reply::notify`].
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use serenity::all::{ChannelId, CreateAttachment, InteractionId, MessageId};
+use tokio::sync::oneshot;
+
+use super::Discord;
+use super::markdown;
+use crate::outbox::{Deliver, Delivered, DeliveryError};
+use crate::service::{Audience, Placement, Reply, Request, ServiceError};
+use crate::store::OutboxRow;
+
+/// How long a reply may take before the interaction is deferred.
+pub(super) const DEFER_AFTER: Duration = Duration::from_millis(1_200);
+
+/// The board picture's file name.
+const PICTURE: &str = "board.png";
+
+/// The message flag of an ephemeral message.
+const EPHEMERAL: u64 = 1 << 6;
+
+/// Interaction callback types.
+pub(super) const PONG: u8 = 1;
+const CHANNEL_MESSAGE: u8 = 4;
+const DEFERRED_CHANNEL_MESSAGE: u8 = 5;
+const DEFERRED_UPDATE_MESSAGE: u8 = 6;
+const UPDATE_MESSAGE: u8 = 7;
+pub(super) const AUTOCOMPLETE_RESULT: u8 = 8;
+
+/// The answer to a command while its sender cools down after a flood of refused commands
+/// (the service then gives no reply; a command still needs an answer on Discord).
+const COOLING_DOWN: &str = "Too many refused commands in a row: please wait a couple of minutes.";
+
+/// Discord's error code for an interaction webhook it does not know (yet).
+const UNKNOWN_WEBHOOK: isize = 10015;
+
+/// How the first response reaches Discord.
+pub(super) enum First {
+    /// `POST /interactions/{id}/{token}/callback` (gateway mode).
+    Rest,
+    /// The HTTP answer of the interactions endpoint; `sent` fires once it has been written.
+    Body {
+        answer: oneshot::Sender<Value>,
+        sent: oneshot::Receiver<()>,
+    },
+}
+
+/// An interaction being answered.
+pub(super) struct Pending {
+    pub id: InteractionId,
+    pub token: String,
+    pub channel: ChannelId,
+    /// A button press: the message pressed.
+    pub pressed: Option<MessageId>,
+    pub first: Option<First>,
+}
+
+/// A message's JSON and its files.
+struct Message {
+    payload: Value,
+    files: Vec<CreateAttachment>,
+}
+
+/// The buttons as Discord components: rows of up to 5 secondary buttons; a `custom_id`
+/// repeated in a message is left out (Discord refuses duplicates).
+fn components(reply: &Reply) -> Value {
+    let mut seen = std::collections::HashSet::new();
+    let rows: Vec<Value> = reply
+        .buttons
+        .iter()
+        .map(|row| {
+            row.iter()
+                .filter(|b| !b.data.is_empty() && seen.insert(b.data.clone()))
+                .map(|b| {
+                    let label: String = b.label.chars().take(80).collect();
+                    json!({
+                        "type": 2,
+                        "style": 2,
+                        "label": if label.trim().is_empty() { "·".to_string() } else { label },
+                        "custom_id": b.data,
+                    })
+                })
+                .collect::<Vec<_>>()
+        })
+        .filter(|row| !row.is_empty())
+        .take(5)
+        .map(|row| json!({"type": 1, "components": row}))
+        .collect();
+    Value::Array(rows)
+}
+
+/// Who is notified: only the people who must act, never everyone or roles.
+fn allowed_mentions(reply: &Reply) -> Value {
+    let mut users: Vec<&String> = Vec::new();
+    for id in &reply.notify {
+        if !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) && !users.contains(&id) {
+            users.push(id);
+        }
+    }
+    users.truncate(100);
+    json!({"parse": [], "users": users})
+}
+
+/// The reply as a message. `create`: a new message (flags may be set); else an edit.
+fn message(reply: &Reply, create: bool) -> Message {
+    let mut content = markdown::content(&reply.spans);
+    if content.trim().is_empty() && reply.picture.is_none() && reply.buttons.is_empty() {
+        content = "…".into();
+    }
+    let mut payload = json!({
+        "content": content,
+        "components": components(reply),
+        "allowed_mentions": allowed_mentions(reply),
+    });
+    let mut files = Vec::new();
+    if let Some(png) = &reply.picture {
+        payload["embeds"] = json!([{"image": {"url": format!("attachment://{PICTURE}")}}]);
+        payload["attachments"] = json!([{"id": 0, "filename": PICTURE}]);
+        files.push(CreateAttachment::bytes(png.clone(), PICTURE));
+    }
+    if create && reply.audience == Audience::Actor {
+        payload["flags"] = json!(EPHEMERAL);
+    }
+    Message { payload, files }
+}
+
+/// A short ephemeral text.
+fn ephemeral_text(text: &str) -> Value {
+    json!({"content": markdown::escape(text), "flags": EPHEMERAL, "allowed_mentions": {"parse": []}})
+}
+
+fn status_and_code(error: &serenity::Error) -> Option<(u16, isize)> {
+    match error {
+        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(response)) => {
+            Some((response.status_code.as_u16(), response.error.code))
+        }
+        _ => None,
+    }
+}
+
+impl Discord {
+    /// Answers an interaction with the service's reply to `request`.
+    pub(super) async fn answer(&self, request: Request, mut pending: Pending) {
+        let work = self.service.handle(&request);
+        tokio::pin!(work);
+        match tokio::time::timeout(DEFER_AFTER, &mut work).await {
+            Ok(result) => {
+                let reply = outcome(result, &request);
+                self.at_once(&mut pending, reply).await;
+            }
+            Err(_) => {
+                let kind = if pending.pressed.is_some() {
+                    DEFERRED_UPDATE_MESSAGE
+                } else {
+                    DEFERRED_CHANNEL_MESSAGE
+                };
+                self.first(&mut pending, kind, None).await;
+                let reply = outcome(work.await, &request);
+                self.after_deferring(&pending, reply).await;
+            }
+        }
+    }
+
+    /// The reply is ready within [`DEFER_AFTER`].
+    async fn at_once(&self, pending: &mut Pending, reply: Option<Reply>) {
+        let component = pending.pressed.is_some();
+        let Some(reply) = reply else {
+            if component {
+                self.first(pending, DEFERRED_UPDATE_MESSAGE, None).await;
+            } else {
+                self.first(pending, CHANNEL_MESSAGE, Some(ephemeral_text(COOLING_DOWN)))
+                    .await;
+            }
+            return;
+        };
+        let private = reply.audience == Audience::Actor;
+        let board = reply.placement == Placement::NewBoard && reply.game.is_some();
+        let heavy = reply.picture.is_some() || board;
+        if !component || private {
+            if !heavy {
+                let data = message(&reply, true).payload;
+                self.first(pending, CHANNEL_MESSAGE, Some(data)).await;
+                self.after_board(&reply, pending.channel, None, pending.pressed)
+                    .await;
+                return;
+            }
+            let flags = if private { EPHEMERAL } else { 0 };
+            self.first(
+                pending,
+                DEFERRED_CHANNEL_MESSAGE,
+                Some(json!({ "flags": flags })),
+            )
+            .await;
+            let posted = self.edit_original(pending, message(&reply, false)).await;
+            self.after_board(&reply, pending.channel, posted, pending.pressed)
+                .await;
+            return;
+        }
+        match reply.placement {
+            Placement::UpdatePressed if reply.picture.is_none() => {
+                let mut data = message(&reply, false).payload;
+                if let Some(object) = data.as_object_mut() {
+                    object.remove("allowed_mentions");
+                }
+                self.first(pending, UPDATE_MESSAGE, Some(data)).await;
+            }
+            Placement::UpdatePressed => {
+                self.first(pending, DEFERRED_UPDATE_MESSAGE, None).await;
+                self.edit_original(pending, message(&reply, false)).await;
+            }
+            Placement::NewBoard => {
+                self.first(pending, UPDATE_MESSAGE, Some(json!({"components": []})))
+                    .await;
+                let posted = self.followup(pending, message(&reply, true)).await;
+                self.after_board(&reply, pending.channel, posted, pending.pressed)
+                    .await;
+            }
+            Placement::New if !heavy => {
+                let data = message(&reply, true).payload;
+                self.first(pending, CHANNEL_MESSAGE, Some(data)).await;
+            }
+            Placement::New => {
+                self.first(pending, DEFERRED_UPDATE_MESSAGE, None).await;
+                self.followup(pending, message(&reply, true)).await;
+            }
+        }
+    }
+
+    /// The reply came after the interaction was deferred.
+    async fn after_deferring(&self, pending: &Pending, reply: Option<Reply>) {
+        if pending.pressed.is_none() {
+            // A public "thinking" message stands in the channel.
+            match reply {
+                None => {
+                    self.delete_original(pending).await;
+                    self.followup(
+                        pending,
+                        Message {
+                            payload: ephemeral_text(COOLING_DOWN),
+                            files: Vec::new(),
+                        },
+                    )
+                    .await;
+                }
+                Some(reply) if reply.audience == Audience::Actor => {
+                    self.delete_original(pending).await;
+                    self.followup(pending, message(&reply, true)).await;
+                }
+                Some(reply) => {
+                    let posted = self.edit_original(pending, message(&reply, false)).await;
+                    self.after_board(&reply, pending.channel, posted, None)
+                        .await;
+                }
+            }
+            return;
+        }
+        let Some(reply) = reply else {
+            return;
+        };
+        if reply.audience == Audience::Actor {
+            self.followup(pending, message(&reply, true)).await;
+            return;
+        }
+        match reply.placement {
+            Placement::UpdatePressed => {
+                self.edit_original(pending, message(&reply, false)).await;
+            }
+            Placement::NewBoard => {
+                self.edit_original(
+                    pending,
+                    Message {
+                        payload: json!({"components": []}),
+                        files: Vec::new(),
+                    },
+                )
+                .await;
+                let posted = self.followup(pending, message(&reply, true)).await;
+                self.after_board(&reply, pending.channel, posted, pending.pressed)
+                    .await;
+            }
+            Placement::New => {
+                self.followup(pending, message(&reply, true)).await;
+            }
+        }
+    }
+
+    /// Sends the interaction's first response (once; later calls do nothing).
+    pub(super) async fn first(&self, pending: &mut Pending, kind: u8, data: Option<Value>) {
+        let Some(first) = pending.first.take() else {
+            return;
+        };
+        let mut response = json!({ "type": kind });
+        if let Some(data) = data {
+            response["data"] = data;
+        }
+        match first {
+            First::Rest => {
+                if let Err(error) = self
+                    .http
+                    .create_interaction_response(pending.id, &pending.token, &response, Vec::new())
+                    .await
+                {
+                    tracing::warn!(%error, interaction = %pending.id, kind, "cannot answer the interaction");
+                }
+            }
+            First::Body { answer, sent } => {
+                if answer.send(response).is_err() {
+                    tracing::warn!(interaction = %pending.id, "the endpoint's answer came too late");
+                    return;
+                }
+                // Follow-ups need Discord to have the answer first.
+                let _ = tokio::time::timeout(Duration::from_secs(3), sent).await;
+            }
+        }
+    }
+
+    /// Runs a call to the interaction's webhook; right after the HTTP endpoint answered,
+    /// Discord may not know the interaction yet: "Unknown Webhook" is tried again shortly.
+    async fn webhook<T, F, Fut>(&self, what: &str, call: F) -> Option<T>
+    where
+        F: Fn() -> Fut,
+        Fut: Future<Output = serenity::Result<T>>,
+    {
+        let mut attempt = 0;
+        loop {
+            match call().await {
+                Ok(value) => return Some(value),
+                Err(error) => {
+                    let unknown =
+                        status_and_code(&error).is_some_and(|(_, c)| c == UNKNOWN_WEBHOOK);
+                    attempt += 1;
+                    if unknown && self.endpoint && attempt < 4 {
+                        tokio::time::sleep(Duration::from_millis(150 * attempt)).await;
+                        continue;
+                    }
+                    tracing::warn!(%error, what, "Discord refused an interaction follow-up");
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// Edits the interaction's original message (the "thinking" message, or the pressed one).
+    async fn edit_original(&self, pending: &Pending, message: Message) -> Option<MessageId> {
+        self.webhook("edit the original response", || {
+            self.http.edit_original_interaction_response(
+                &pending.token,
+                &message.payload,
+                message.files.clone(),
+            )
+        })
+        .await
+        .map(|m| m.id)
+    }
+
+    /// Posts a follow-up message.
+    async fn followup(&self, pending: &Pending, message: Message) -> Option<MessageId> {
+        self.webhook("post a follow-up", || {
+            self.http.create_followup_message(
+                &pending.token,
+                &message.payload,
+                message.files.clone(),
+            )
+        })
+        .await
+        .map(|m| m.id)
+    }
+
+    /// Deletes the original "thinking" message.
+    async fn delete_original(&self, pending: &Pending) {
+        self.webhook("delete the original response", || {
+            self.http
+                .delete_original_interaction_response(&pending.token)
+        })
+        .await;
+    }
+
+    /// After a new board was posted: the previous board loses its buttons (unless it is the
+    /// pressed message, already updated), and the service learns the new board's message.
+    async fn after_board(
+        &self,
+        reply: &Reply,
+        channel: ChannelId,
+        posted: Option<MessageId>,
+        pressed: Option<MessageId>,
+    ) {
+        if reply.placement != Placement::NewBoard {
+            return;
+        }
+        let previous = reply
+            .previous_board
+            .as_deref()
+            .and_then(|id| id.parse::<u64>().ok())
+            .filter(|id| *id != 0)
+            .map(MessageId::new);
+        if let Some(previous) = previous
+            && Some(previous) != pressed
+            && Some(previous) != posted
+            && let Err(error) = self
+                .http
+                .edit_message(channel, previous, &json!({"components": []}), Vec::new())
+                .await
+        {
+            tracing::debug!(%error, "cannot take the buttons off the previous board");
+        }
+        if let (Some(game), Some(posted)) = (reply.game, posted)
+            && let Err(error) = self.service.board_posted(game, &posted.to_string()).await
+        {
+            tracing::warn!(error = %crate::service::error_chain(&error), "cannot record the board");
+        }
+    }
+}
+
+/// The reply to hand on: an internal failure becomes its reply for the actor.
+fn outcome(result: Result<Option<Reply>, ServiceError>, request: &Request) -> Option<Reply> {
+    match result {
+        Ok(reply) => reply,
+        Err(error) => Some(error.reply_to(request)),
+    }
+}
+
+impl Deliver for Discord {
+    async fn deliver(&self, row: &OutboxRow) -> Result<Delivered, DeliveryError> {
+        let reply =
+            self.service
+                .render_outbox(row)
+                .await
+                .map_err(|error| DeliveryError::Retry {
+                    after: None,
+                    reason: crate::service::error_chain(&error),
+                })?;
+        let Some(reply) = reply else {
+            return Err(DeliveryError::Drop {
+                reason: "no longer applies".into(),
+            });
+        };
+        let Some(channel) = row
+            .platform_chat_id
+            .parse::<u64>()
+            .ok()
+            .filter(|id| *id != 0)
+            .map(ChannelId::new)
+        else {
+            return Err(DeliveryError::Drop {
+                reason: format!("not a Discord channel id: {}", row.platform_chat_id),
+            });
+        };
+        let mut reply = reply;
+        // A channel message cannot be for one person only.
+        reply.audience = Audience::Chat;
+        let message = message(&reply, true);
+        match self
+            .http
+            .send_message(channel, message.files, &message.payload)
+            .await
+        {
+            Ok(sent) => {
+                self.after_board(&reply, channel, Some(sent.id), None).await;
+                Ok(Delivered {
+                    message_id: Some(sent.id.to_string()),
+                })
+            }
+            Err(error) => Err(classify(&error)),
+        }
+    }
+}
+
+/// What the dispatcher should do after Discord refused a message.
+fn classify(error: &serenity::Error) -> DeliveryError {
+    let reason = error.to_string();
+    match status_and_code(error) {
+        // The channel is gone, or the bot may no longer see or write in it.
+        Some((403 | 404, _)) => DeliveryError::Gone { reason },
+        Some((429 | 500..=599, _)) | None => DeliveryError::Retry {
+            after: None,
+            reason,
+        },
+        Some(_) => DeliveryError::Drop { reason },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::service::{Button, Span};
+
+    fn button(data: &str) -> Button {
+        Button {
+            label: data.to_string(),
+            data: data.to_string(),
+        }
+    }
+
+    #[test]
+    fn buttons_become_rows_without_repeated_ids() {
+        let reply = Reply {
+            buttons: vec![
+                vec![button("a"), button("b"), button("a")],
+                vec![],
+                vec![button("c")],
+            ],
+            ..Reply::default()
+        };
+        let rows = components(&reply);
+        assert_eq!(rows.as_array().map(Vec::len), Some(2));
+        assert_eq!(rows[0]["components"].as_array().map(Vec::len), Some(2));
+        assert_eq!(rows[1]["components"][0]["custom_id"], "c");
+    }
+
+    #[test]
+    fn only_the_people_to_act_are_notified() {
+        let reply = Reply {
+            spans: vec![Span::Text("hi".into())],
+            notify: vec!["12".into(), "12".into(), "x".into(), "34".into()],
+            picture: Some(vec![1, 2, 3]),
+            audience: Audience::Actor,
+            ..Reply::default()
+        };
+        let created = message(&reply, true);
+        assert_eq!(
+            created.payload["allowed_mentions"],
+            json!({"parse": [], "users": ["12", "34"]})
+        );
+        assert_eq!(created.payload["flags"], json!(EPHEMERAL));
+        assert_eq!(
+            created.payload["embeds"][0]["image"]["url"],
+            "attachment://board.png"
+        );
+        assert_eq!(created.files.len(), 1);
+        let edited = message(&reply, false);
+        assert!(edited.payload.get("flags").is_none());
+    }
+}
