@@ -11,7 +11,7 @@ use tokio::io::AsyncBufReadExt;
 use tokio::process::{Child, Command};
 
 /// The variables `tabula run` reads; a started process gets only those the test sets.
-const SETTINGS: [&str; 15] = [
+const SETTINGS: [&str; 18] = [
     "DATABASE_URL",
     "TELEGRAM_BOT_TOKEN",
     "TELEGRAM_API_URL",
@@ -27,6 +27,9 @@ const SETTINGS: [&str; 15] = [
     "TABULA_LOG",
     "DISCORD_BOT_TOKEN",
     "DISCORD_APPLICATION_ID",
+    "DISCORD_PUBLIC_KEY",
+    "DISCORD_API_URL",
+    "DISCORD_GUILD_ID",
 ];
 
 /// The `tabula` binary of this build (`target/<profile>/tabula`), built first if missing.
