@@ -1,6 +1,6 @@
 //! Reply text as Discord message content: Markdown with everything typed by people escaped,
-//! real mentions (`<@id>`, which notify only those `allowed_mentions` names), within Discord's
-//! 2,000 characters.
+//! within Discord's 2,000 characters. The people to notify are real mentions (`<@id>`, and
+//! `allowed_mentions` names them); everyone else is shown by name, in bold, as on Telegram.
 
 use crate::service::Span;
 
@@ -43,8 +43,9 @@ fn code(text: &str) -> String {
     }
 }
 
-/// The spans as message content, cut to [`CONTENT_LIMIT`] characters.
-pub fn content(spans: &[Span]) -> String {
+/// The spans as message content, cut to [`CONTENT_LIMIT`] characters; the people in `notify`
+/// are mentioned, others named.
+pub fn content(spans: &[Span], notify: &[String]) -> String {
     let mut out = String::new();
     for span in spans {
         match span {
@@ -56,12 +57,17 @@ pub fn content(spans: &[Span]) -> String {
                 out.push_str("**");
             }
             Span::Code(text) => out.push_str(&code(text)),
-            Span::Mention(person) if person.id.bytes().all(|b| b.is_ascii_digit()) => {
+            Span::Mention(person)
+                if notify.contains(&person.id)
+                    && !person.id.is_empty()
+                    && person.id.bytes().all(|b| b.is_ascii_digit()) =>
+            {
                 out.push_str(&format!("<@{}>", person.id));
             }
             Span::Mention(person) => {
-                out.push('@');
+                out.push_str("**");
                 out.push_str(&escape(&person.name));
+                out.push_str("**");
             }
             Span::Game(game) => out.push_str(&format!("#{game}")),
         }
@@ -95,11 +101,12 @@ mod tests {
             Span::Mention(Person::new("123", "alice")),
             Span::Text(" vs *bob* <@456> `x` [a](b) # 1:0\n# big\n> quote".into()),
             Span::Game(GameNo(4)),
+            Span::Mention(Person::new("789", "c_d")),
         ];
-        let text = content(&spans);
+        let text = content(&spans, &["123".to_string()]);
         assert_eq!(
             text,
-            "<@123> vs \\*bob\\* \\<@456> \\`x\\` \\[a\\](b) # 1:0\n\\# big\n\\> quote#4"
+            "<@123> vs \\*bob\\* \\<@456> \\`x\\` \\[a\\](b) # 1:0\n\\# big\n\\> quote#4**c\\_d**"
         );
     }
 
@@ -111,13 +118,13 @@ mod tests {
             Span::Code("a1+5".into()),
             Span::Code("x`y".into()),
         ];
-        assert_eq!(content(&spans), "**Game over**: `a1+5``` x`y ``");
+        assert_eq!(content(&spans, &[]), "**Game over**: `a1+5``` x`y ``");
     }
 
     #[test]
     fn long_text_is_cut_to_the_limit() {
         let spans = vec![Span::Text("*".repeat(1_500))];
-        let text = content(&spans);
+        let text = content(&spans, &[]);
         assert!(text.chars().count() <= CONTENT_LIMIT);
         assert!(text.chars().count() >= CONTENT_LIMIT - 2);
         assert!(text.ends_with("\\*…"), "{}", &text[text.len() - 8..]);

@@ -123,7 +123,7 @@ fn allowed_mentions(reply: &Reply) -> Value {
 
 /// The reply as a message. `create`: a new message (flags may be set); else an edit.
 fn message(reply: &Reply, create: bool) -> Message {
-    let mut content = markdown::content(&reply.spans);
+    let mut content = markdown::content(&reply.spans, &reply.notify);
     if content.trim().is_empty() && reply.picture.is_none() && reply.buttons.is_empty() {
         content = "…".into();
     }
