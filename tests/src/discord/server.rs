@@ -1213,11 +1213,17 @@ pub(crate) fn message_json(s: &World, mid: u64) -> Value {
         "mentions": mentions,
         "mention_roles": [],
         "attachments": attachments,
-        "embeds": m.embeds,
+        "embeds": m.embeds.iter().map(|e| {
+            let mut e = e.clone();
+            if e.get("type").is_none_or(Value::is_null) {
+                e["type"] = json!("rich");
+            }
+            e
+        }).collect::<Vec<_>>(),
         "timestamp": snowflake_time(m.id),
         "edited_timestamp": if m.edited { Value::String(snowflake_time(m.id)) } else { Value::Null },
         "flags": m.flags,
-        "components": m.components,
+        "components": numbered_components(&m.components),
         "id": m.id.to_string(),
         "channel_id": m.channel_id.to_string(),
         "author": author,
@@ -1230,6 +1236,32 @@ pub(crate) fn message_json(s: &World, mid: u64) -> Value {
         v["application_id"] = json!(APPLICATION_ID.to_string());
     }
     v
+}
+
+/// Components as Discord answers them: every one with a numeric `id` (depth first, from 1).
+fn numbered_components(components: &[Value]) -> Vec<Value> {
+    fn walk(v: &mut Value, next: &mut u64) {
+        if let Some(o) = v.as_object_mut() {
+            if o.get("id").is_none_or(Value::is_null) {
+                o.insert("id".into(), json!(*next));
+            }
+            *next += 1;
+            if let Some(Value::Array(children)) = o.get_mut("components") {
+                for c in children {
+                    walk(c, next);
+                }
+            }
+        }
+    }
+    let mut next = 1;
+    components
+        .iter()
+        .map(|c| {
+            let mut c = c.clone();
+            walk(&mut c, &mut next);
+            c
+        })
+        .collect()
 }
 
 impl DcMessage {

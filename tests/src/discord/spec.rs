@@ -232,6 +232,12 @@ impl Spec {
                 Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
                 _ => Vec::new(),
             };
+            // Bitfields (permissions) are documented as integers and sent as strings of digits.
+            let big = s
+                .get("maximum")
+                .and_then(Value::as_f64)
+                .is_some_and(|m| m > 4_294_967_295.0);
+            let format = if big { "int64" } else { format };
             if !types.is_empty() && !types.iter().any(|t| type_ok(t, format, value)) {
                 errors.push(format!(
                     "{at}: expected {}, got {}",
