@@ -34,8 +34,13 @@ struct Endpoint {
 }
 
 async fn endpoint(public_key: &str) -> Endpoint {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/interactions", listener.local_addr().unwrap());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("the test's setup");
+    let url = format!(
+        "http://{}/interactions",
+        listener.local_addr().expect("the test's setup")
+    );
     let seen = Arc::new(Mutex::new(Vec::new()));
     let answer = Arc::new(Mutex::new(json!({"type": 5})));
     let problems = Arc::new(Mutex::new(Vec::new()));
@@ -67,21 +72,21 @@ async fn endpoint(public_key: &str) -> Endpoint {
                         "invalid request signature".to_owned(),
                     );
                 }
-                let v: Value = serde_json::from_slice(&body).unwrap();
+                let v: Value = serde_json::from_slice(&body).expect("the test's setup");
                 if let Err(e) = serde_json::from_value::<Interaction>(v.clone()) {
                     problems
                         .lock()
-                        .unwrap()
+                        .expect("lock")
                         .push(format!("serenity cannot read {v}: {e}"));
                 }
-                seen.lock().unwrap().push(v.clone());
+                seen.lock().expect("lock").push(v.clone());
                 let reply = match v["type"].as_u64() {
                     Some(1) => json!({"type": 1}),
                     Some(4) => json!({"type": 8, "data": {"choices": [
                         {"name": "Konane", "value": "konane"},
                         {"name": "Go", "value": "go"},
                     ]}}),
-                    _ => answer.lock().unwrap().clone(),
+                    _ => answer.lock().expect("lock").clone(),
                 };
                 if reply.is_null() {
                     return (StatusCode::INTERNAL_SERVER_ERROR, "no".to_owned());
@@ -125,7 +130,7 @@ struct World {
 }
 
 async fn world() -> World {
-    let fake = FakeDiscord::start().await.unwrap();
+    let fake = FakeDiscord::start().await.expect("the test's setup");
     let http = http(&fake);
     let guild = fake.guild("Club");
     let channel = fake.text_channel(&guild, "games");
@@ -133,7 +138,9 @@ async fn world() -> World {
     let bob = fake.user("Bob");
     fake.join(&guild, &alice, DEFAULT_MEMBER_PERMISSIONS);
     fake.join(&guild, &bob, DEFAULT_MEMBER_PERMISSIONS);
-    http.create_global_commands(&commands()).await.unwrap();
+    http.create_global_commands(&commands())
+        .await
+        .expect("the test's setup");
     World {
         fake,
         http,
@@ -419,7 +426,7 @@ async fn interactions_over_http_answered_and_followed_up() {
         .await;
     assert!(again.is_err());
     assert_eq!(fake.violations().len(), 1);
-    assert_eq!(fake.violations()[0].body_summary.contains("40060"), true);
+    assert!(fake.violations()[0].body_summary.contains("40060"));
 
     // Bob presses Accept (answered with 6: @original is the button's message).
     *ep.answer.lock().unwrap() = json!({"type": 6});
