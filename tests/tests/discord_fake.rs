@@ -526,7 +526,7 @@ async fn late_and_wrong_acknowledgements_are_refused() {
     let ep = endpoint(&fake.public_key_hex()).await;
     *ep.answer.lock().unwrap() = Value::Null; // the endpoint fails: the bot answers by REST
     fake.deliver_over_http(&ep.url);
-    fake.set_interaction_deadlines(Duration::from_millis(300), Duration::from_millis(900));
+    fake.set_interaction_deadlines(Duration::from_millis(1000), Duration::from_millis(2000));
     let token_of = |ep: &Endpoint| {
         ep.seen.lock().unwrap().last().unwrap()["token"]
             .as_str()
@@ -563,7 +563,7 @@ async fn late_and_wrong_acknowledgements_are_refused() {
         .await
         .unwrap();
     let late_token = token_of(&ep);
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    tokio::time::sleep(Duration::from_millis(1100)).await;
     let late = http
         .create_interaction_response(
             InteractionId::new(late_id),
@@ -575,7 +575,7 @@ async fn late_and_wrong_acknowledgements_are_refused() {
     assert!(format!("{late:?}").contains("10062"), "{late:?}");
     assert_eq!(fake.unacknowledged().len(), 1);
     // The token expires.
-    tokio::time::sleep(Duration::from_millis(600)).await;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
     let expired = http
         .create_followup_message(&token, &json!({"content": "x"}), vec![])
         .await;
@@ -616,4 +616,42 @@ fn signatures_verify_with_serenity() {
         v.verify(&fake.sign("124", body), "123", body.as_bytes())
             .is_err()
     );
+}
+
+#[tokio::test]
+async fn global_limit_and_gateway_delivery_without_a_session() {
+    let w = world().await;
+    let fake = &w.fake;
+    let client = reqwest::Client::new();
+    let requests = (0..60).map(|_| {
+        client
+            .get(format!("{}/api/v10/users/@me", fake.api_url()))
+            .header("Authorization", format!("Bot {}", fake.token()))
+            .send()
+    });
+    let statuses: Vec<(u16, bool)> = futures_util::future::join_all(requests)
+        .await
+        .into_iter()
+        .map(|r| {
+            let r = r.unwrap();
+            (
+                r.status().as_u16(),
+                r.headers().get("x-ratelimit-global").is_some(),
+            )
+        })
+        .collect();
+    // At most 50 bot requests a second (the world's command registration was one of them).
+    assert!(
+        statuses.iter().filter(|s| s.0 == 200).count() <= 49,
+        "{statuses:?}"
+    );
+    assert!(statuses.contains(&(429, true)), "{statuses:?}");
+    assert!(!fake.rate_limited().is_empty());
+    // Over the gateway with no session: the interaction is not delivered.
+    let r = fake
+        .slash(&w.channel, &w.alice, "play", &[("game", json!("go"))])
+        .await;
+    assert!(r.is_err());
+    assert!(fake.interactions().is_empty());
+    assert!(fake.violations().is_empty());
 }
