@@ -655,3 +655,83 @@ async fn global_limit_and_gateway_delivery_without_a_session() {
     assert!(fake.interactions().is_empty());
     assert!(fake.violations().is_empty());
 }
+
+struct Bot;
+
+#[serenity::async_trait]
+impl serenity::all::EventHandler for Bot {
+    async fn interaction_create(&self, ctx: serenity::all::Context, interaction: Interaction) {
+        use serenity::all::{
+            CreateActionRow, CreateButton, CreateInteractionResponse,
+            CreateInteractionResponseMessage,
+        };
+        match interaction {
+            Interaction::Command(c) => {
+                let msg = CreateInteractionResponseMessage::new()
+                    .content(format!("{} starts", c.user.name))
+                    .components(vec![CreateActionRow::Buttons(vec![
+                        CreateButton::new("accept").label("Accept"),
+                    ])]);
+                let _ = c
+                    .create_response(&ctx.http, CreateInteractionResponse::Message(msg))
+                    .await;
+            }
+            Interaction::Component(c) => {
+                let msg = CreateInteractionResponseMessage::new()
+                    .content("accepted")
+                    .components(vec![]);
+                let _ = c
+                    .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(msg))
+                    .await;
+            }
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_serenity_bot_over_the_gateway() {
+    let w = world().await;
+    let fake = &w.fake;
+    let mut client = serenity::all::ClientBuilder::new_with_http(
+        http(fake),
+        serenity::all::GatewayIntents::empty(),
+    )
+    .event_handler(Bot)
+    .await
+    .unwrap();
+    let running = tokio::spawn(async move { client.start().await });
+    fake.gateway()
+        .wait_for_ready(1, Duration::from_secs(5))
+        .await
+        .unwrap();
+    fake.slash(&w.channel, &w.alice, "play", &[("game", json!("go"))])
+        .await
+        .unwrap();
+    let wait = Duration::from_secs(5);
+    let board = fake
+        .wait_for(wait, |f| {
+            f.newest_bot_message(&w.channel, |m| !m.buttons().is_empty())
+        })
+        .await
+        .unwrap();
+    assert_eq!(board.content, "alice starts");
+    fake.press(&w.channel, &w.bob, board.id, "accept")
+        .await
+        .unwrap();
+    fake.wait_for(wait, |f| {
+        f.message(board.id)
+            .filter(|m| m.content == "accepted" && m.buttons().is_empty())
+    })
+    .await
+    .unwrap();
+    let kinds: Vec<Option<u8>> = fake
+        .interactions()
+        .iter()
+        .map(|i| i.initial.map(|x| x.0))
+        .collect();
+    assert_eq!(kinds, [Some(4), Some(7)]);
+    assert!(fake.gateway().violations().is_empty());
+    assert_clean(fake);
+    running.abort();
+}
