@@ -174,6 +174,27 @@ async fn serenity_rest_calls_are_accepted() {
     assert_eq!(app.id.get(), fake.application_id());
     assert_eq!(fake.commands(None).len(), 3);
     assert_eq!(fake.command_overwrites(), 1);
+    let listed = http.get_global_commands().await.unwrap();
+    assert_eq!(listed.len(), 3);
+    let guild_id = w.channel.guild_id.unwrap();
+    let guild = http.get_guild(guild_id.into()).await.unwrap();
+    assert_eq!(guild.name, "Club");
+    let channel = http
+        .get_channel(ChannelId::new(w.channel.id))
+        .await
+        .unwrap();
+    assert_eq!(channel.id().get(), w.channel.id);
+    let dm = fake.dm_channel(&w.bob);
+    let dm_json = http.get_channel(ChannelId::new(dm.id)).await.unwrap();
+    assert!(dm_json.private().is_some());
+    http.create_guild_commands(
+        guild_id.into(),
+        &json!([{"name": "local", "description": "Here only"}]),
+    )
+    .await
+    .unwrap();
+    assert_eq!(fake.commands(Some(guild_id)).len(), 1);
+    assert_eq!(fake.command_overwrites(), 2);
     let sent = http
         .send_message(
             ChannelId::new(w.channel.id),
