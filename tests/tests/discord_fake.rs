@@ -69,7 +69,8 @@ async fn endpoint(public_key: &str) -> Endpoint {
                 {
                     return (
                         StatusCode::UNAUTHORIZED,
-                        "invalid request signature".to_owned(),
+                        [("content-type", "text/plain".to_owned())],
+                        b"invalid request signature".to_vec(),
                     );
                 }
                 let v: Value = serde_json::from_slice(&body).expect("the test's setup");
@@ -89,9 +90,34 @@ async fn endpoint(public_key: &str) -> Endpoint {
                     _ => answer.lock().expect("lock").clone(),
                 };
                 if reply.is_null() {
-                    return (StatusCode::INTERNAL_SERVER_ERROR, "no".to_owned());
+                    return (
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        [("content-type", "text/plain".to_owned())],
+                        b"no".to_vec(),
+                    );
                 }
-                (StatusCode::OK, reply.to_string())
+                // `{"multipart": payload}`: the answer with a PNG as `files[0]`.
+                if let Some(payload) = reply.get("multipart") {
+                    let mut body = Vec::new();
+                    body.extend_from_slice(
+                        format!(
+                            "--XyZ\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n\r\n{payload}\r\n--XyZ\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"board.png\"\r\nContent-Type: image/png\r\n\r\n"
+                        )
+                        .as_bytes(),
+                    );
+                    body.extend_from_slice(PNG);
+                    body.extend_from_slice(b"\r\n--XyZ--\r\n");
+                    return (
+                        StatusCode::OK,
+                        [("content-type", "multipart/form-data; boundary=XyZ".to_owned())],
+                        body,
+                    );
+                }
+                (
+                    StatusCode::OK,
+                    [("content-type", "application/json".to_owned())],
+                    reply.to_string().into_bytes(),
+                )
             }
         }),
     );
@@ -512,13 +538,17 @@ async fn interactions_over_http_answered_and_followed_up() {
             .await
             .is_err()
     );
-    *ep.answer.lock().unwrap() = json!({"type": 4, "data": {"content": "hello", "flags": 64}});
+    *ep.answer.lock().unwrap() = json!({"multipart": {"type": 4, "data": {
+        "content": "hello", "flags": 64,
+        "attachments": [{"id": 0, "filename": "board.png"}],
+        "embeds": [{"image": {"url": "attachment://board.png"}}]}}});
     let dm = fake.dm_channel(&w.alice);
     fake.slash(&dm, &w.alice, "play", &[("game", json!("go"))])
         .await
         .unwrap();
     let reply = fake.messages(&dm).pop().unwrap();
     assert_eq!(reply.ephemeral_for, Some(w.alice.id));
+    assert!(reply.image_attachment().is_some_and(|a| a.is_png()));
     assert!(fake.newest_bot_message(&dm, |_| true).is_none());
 
     assert!(

@@ -469,11 +469,12 @@ impl FakeDiscord {
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         });
         match self.post_signed(url, &payload).await {
-            Ok((status, body)) => {
+            Ok((status, ct, bytes)) => {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
                 if status == 200 {
-                    self.take_http_answer(id, &token, &body);
+                    self.take_http_answer(id, &token, &ct, bytes).await;
                 }
-                (status, body)
+                (status, text)
             }
             Err(e) => (0, e),
         }
@@ -495,7 +496,12 @@ impl FakeDiscord {
         }
     }
 
-    async fn post_signed(&self, url: &str, payload: &Value) -> Result<(u16, String), String> {
+    /// POSTs a signed payload; the answer's status, content type and bytes.
+    async fn post_signed(
+        &self,
+        url: &str,
+        payload: &Value,
+    ) -> Result<(u16, String, Vec<u8>), String> {
         let body = payload.to_string();
         let ts = unix_secs().to_string();
         let sig = self.sign(&ts, &body);
@@ -516,16 +522,43 @@ impl FakeDiscord {
             .await
             .map_err(|e| e.to_string())?;
         let status = r.status().as_u16();
-        Ok((status, r.text().await.unwrap_or_default()))
+        let ct = r
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let bytes = r.bytes().await.map(|b| b.to_vec()).unwrap_or_default();
+        Ok((status, ct, bytes))
     }
 
-    /// Takes an HTTP answer's body as the initial response; a wrong one is logged as a
-    /// violation (method `ANSWER`).
-    fn take_http_answer(&self, id: u64, token: &str, body: &str) {
+    /// Takes an HTTP answer's body (JSON, or multipart with `payload_json` and files) as the
+    /// initial response; a wrong one is logged as a violation (method `ANSWER`).
+    async fn take_http_answer(&self, id: u64, token: &str, content_type: &str, bytes: Vec<u8>) {
         let at = Instant::now();
-        let result = match serde_json::from_str::<Value>(body) {
-            Err(_) => Err(format!("the answer is not JSON: {body:.200}")),
-            Ok(v) => {
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let body = text.as_str();
+        let parsed: Result<(Value, Vec<super::server::Upload>), String> =
+            if content_type.starts_with("multipart/form-data") {
+                let req = axum::http::Request::builder()
+                    .method("POST")
+                    .header("content-type", content_type)
+                    .body(axum::body::Body::from(bytes))
+                    .map_err(|e| e.to_string());
+                match req {
+                    Ok(req) => super::server::read_multipart(req)
+                        .await
+                        .map_err(|e| e.body().to_string()),
+                    Err(e) => Err(e),
+                }
+            } else {
+                serde_json::from_str::<Value>(body)
+                    .map(|v| (v, Vec::new()))
+                    .map_err(|_| format!("the answer is not JSON: {body:.200}"))
+            };
+        let result = match parsed {
+            Err(e) => Err(e),
+            Ok((v, uploads)) => {
                 let schema = self
                     .inner
                     .spec
@@ -541,7 +574,7 @@ impl FakeDiscord {
                 };
                 match spec_ok {
                     Err(e) => Err(e),
-                    Ok(()) => initial_response(&self.inner, id, token, &v, &[], Via::HttpBody)
+                    Ok(()) => initial_response(&self.inner, id, token, &v, &uploads, Via::HttpBody)
                         .map_err(|e| e.body().to_string()),
                 }
             }
@@ -581,11 +614,12 @@ impl FakeDiscord {
             Some(url) => {
                 let token = payload["token"].as_str().unwrap_or_default().to_owned();
                 match self.post_signed(&url, &payload).await {
-                    Ok((200, body)) => {
-                        self.take_http_answer(id, &token, &body);
+                    Ok((200, ct, bytes)) => {
+                        self.take_http_answer(id, &token, &ct, bytes).await;
                         Ok(())
                     }
-                    Ok((status, body)) => {
+                    Ok((status, _, bytes)) => {
+                        let body = String::from_utf8_lossy(&bytes);
                         self.inner.lock().requests.push(RequestRecord {
                             method: "ANSWER".into(),
                             path: format!("interaction {id}"),

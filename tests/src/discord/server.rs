@@ -257,7 +257,7 @@ async fn handle(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     }
 }
 
-async fn read_multipart(req: Request) -> Result<(Value, Vec<Upload>), ApiError> {
+pub(crate) async fn read_multipart(req: Request) -> Result<(Value, Vec<Upload>), ApiError> {
     let bad = |m: &str| ApiError::violation(400, 50035, m);
     let mut mp = Multipart::from_request(req, &())
         .await
