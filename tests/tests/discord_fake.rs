@@ -786,3 +786,58 @@ async fn a_serenity_bot_over_the_gateway() {
     assert_clean(fake);
     running.abort();
 }
+
+#[tokio::test]
+async fn a_webhook_call_made_before_the_http_answer_is_read_waits_for_it() {
+    let w = world().await;
+    let fake = w.fake.clone();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/i", listener.local_addr().unwrap());
+    let api = fake.api_url();
+    let patched = Arc::new(Mutex::new(None));
+    let p2 = patched.clone();
+    let app = axum::Router::new().route(
+        "/i",
+        axum::routing::post(move |body: Bytes| {
+            let (api, patched) = (api.clone(), p2.clone());
+            async move {
+                let v: Value = serde_json::from_slice(&body).unwrap();
+                let token = v["token"].as_str().unwrap().to_owned();
+                // The bot completes the deferred message before its answer has left.
+                tokio::spawn(async move {
+                    let r = reqwest::Client::new()
+                        .patch(format!(
+                            "{api}/api/v10/webhooks/{}/{token}/messages/@original",
+                            v["application_id"].as_str().unwrap()
+                        ))
+                        .json(&json!({"content": "done"}))
+                        .send()
+                        .await
+                        .unwrap();
+                    *patched.lock().unwrap() = Some(r.status().as_u16());
+                });
+                tokio::time::sleep(Duration::from_millis(150)).await;
+                (
+                    [("content-type", "application/json")],
+                    json!({"type": 5}).to_string(),
+                )
+            }
+        }),
+    );
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    fake.deliver_over_http(&url);
+    fake.slash(&w.channel, &w.alice, "play", &[("game", json!("go"))])
+        .await
+        .unwrap();
+    let status = fake
+        .wait_for(Duration::from_secs(5), |_| *patched.lock().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(status, 200);
+    assert!(fake.incomplete_deferrals().is_empty());
+    assert!(
+        fake.newest_bot_message(&w.channel, |m| m.content == "done")
+            .is_some()
+    );
+    assert_clean(&fake);
+}

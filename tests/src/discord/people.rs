@@ -114,6 +114,7 @@ impl Inner {
             deferred_pending: false,
             autocomplete: None,
             answered_at: None,
+            awaiting_http: false,
         });
         Ok((id, p))
     }
@@ -455,6 +456,7 @@ impl FakeDiscord {
                 deferred_pending: false,
                 autocomplete: None,
                 answered_at: None,
+                awaiting_http: false,
             });
             (id, token)
         };
@@ -613,7 +615,11 @@ impl FakeDiscord {
             }
             Some(url) => {
                 let token = payload["token"].as_str().unwrap_or_default().to_owned();
-                match self.post_signed(&url, &payload).await {
+                self.set_awaiting_http(id, true);
+                let answer = self.post_signed(&url, &payload).await;
+                // The bot may call the webhook routes before its HTTP answer is read here: they
+                // wait until it is (see `server::handle`).
+                let result = match answer {
                     Ok((200, ct, bytes)) => {
                         self.take_http_answer(id, &token, &ct, bytes).await;
                         Ok(())
@@ -635,8 +641,23 @@ impl FakeDiscord {
                         self.forget(id);
                         Err(format!("the interactions endpoint failed: {e}"))
                     }
-                }
+                };
+                self.set_awaiting_http(id, false);
+                self.inner.bump();
+                result
             }
+        }
+    }
+
+    fn set_awaiting_http(&self, id: u64, on: bool) {
+        if let Some(i) = self
+            .inner
+            .lock()
+            .interactions
+            .iter_mut()
+            .find(|i| i.record.id == id)
+        {
+            i.awaiting_http = on;
         }
     }
 

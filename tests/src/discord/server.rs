@@ -184,6 +184,28 @@ async fn handle(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     };
     ctx.summary = summarize(&body, &uploads);
 
+    // A webhook call for an interaction whose signed POST the fake is still reading the answer
+    // of waits for it (the bot may answer and call at once).
+    if matched
+        .template
+        .starts_with("/webhooks/{webhook_id}/{webhook_token}")
+        && let Some(token) = matched.params.get("webhook_token")
+    {
+        let mut rx = inner.changed.subscribe();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(4);
+        loop {
+            let waiting = inner
+                .lock()
+                .interactions
+                .iter()
+                .any(|i| &i.token == token && i.awaiting_http);
+            if !waiting || tokio::time::Instant::now() >= deadline {
+                break;
+            }
+            let _ = tokio::time::timeout(Duration::from_millis(50), rx.changed()).await;
+        }
+    }
+
     // Injected failures.
     let failure = {
         let mut s = inner.lock();

@@ -241,6 +241,8 @@ pub(crate) struct InterState {
     pub autocomplete: Option<Vec<(String, Value)>>,
     /// When the initial response came.
     pub answered_at: Option<Instant>,
+    /// The signed POST to the bot's endpoint has not been answered yet.
+    pub awaiting_http: bool,
 }
 
 pub(crate) struct State {
