@@ -200,6 +200,27 @@ async fn serenity_rest_calls_are_accepted() {
     assert_eq!(app.id.get(), fake.application_id());
     assert_eq!(fake.commands(None).len(), 3);
     assert_eq!(fake.command_overwrites(), 1);
+    let client = reqwest::Client::new();
+    let r = client
+        .get(format!("{}/api/v10/applications/@me", fake.api_url()))
+        .header("Authorization", format!("Bot {}", fake.token()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let r = client
+        .post(format!(
+            "{}/api/v10/channels/{}/messages",
+            fake.api_url(),
+            w.channel.id
+        ))
+        .header("Authorization", format!("Bot {}", fake.token()))
+        .json(&json!({"content": "hello"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["x-ratelimit-limit"], "5");
+    assert_eq!(r.headers()["x-ratelimit-remaining"], "4");
     let listed = http.get_global_commands().await.unwrap();
     assert_eq!(listed.len(), 3);
     let guild_id = w.channel.guild_id.unwrap();
