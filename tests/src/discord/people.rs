@@ -224,6 +224,7 @@ impl FakeDiscord {
         if let Some(req) = cmd["default_member_permissions"]
             .as_str()
             .and_then(|p| p.parse::<u64>().ok())
+            .or_else(|| cmd["default_member_permissions"].as_u64())
             && perms & 8 == 0
             && perms & req != req
         {

@@ -982,7 +982,8 @@ pub(crate) fn create_message(
         ));
     }
     let id = s.snowflake();
-    let flags = (data["flags"].as_u64().unwrap_or(0) & (64 | 4 | 4096))
+    // SUPPRESS_EMBEDS and SUPPRESS_NOTIFICATIONS; EPHEMERAL only where an interaction allows it.
+    let flags = (data["flags"].as_u64().unwrap_or(0) & (4 | 4096))
         | extra_flags
         | if ephemeral_for.is_some() { 64 } else { 0 };
     let pinged = if loading || ephemeral_for.is_some() {
