@@ -32,7 +32,7 @@ const SETTINGS: [&str; 18] = [
     "DISCORD_GUILD_ID",
 ];
 
-/// The `tabula` binary of this build (`target/<profile>/tabula`), built first if missing.
+/// The `tabula` binary of this build (`target/<profile>/tabula`), brought up to date first.
 ///
 /// # Panics
 /// If it cannot be found or built.
@@ -44,13 +44,18 @@ pub fn binary() -> PathBuf {
         .and_then(Path::parent)
         .expect("a test binary lives in target/<profile>/deps");
     let binary = profile_dir.join(format!("tabula{}", std::env::consts::EXE_SUFFIX));
-    if !binary.exists() {
-        let status = std::process::Command::new(env!("CARGO"))
-            .args(["build", "-p", "tabula-bot", "--bin", "tabula"])
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "cannot build the tabula binary");
-    }
+    // Built (or found up to date) once per test process: a test run of this package alone
+    // does not rebuild the bot, and an old binary would be tested in silence.
+    static BUILT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let built = BUILT.get_or_init(|| {
+        let mut command = std::process::Command::new(env!("CARGO"));
+        command.args(["build", "--quiet", "-p", "tabula-bot", "--bin", "tabula"]);
+        if profile_dir.file_name().is_some_and(|name| name == "release") {
+            command.arg("--release");
+        }
+        command.status().is_ok_and(|status| status.success())
+    });
+    assert!(*built, "cannot build the tabula binary");
     binary
 }
 

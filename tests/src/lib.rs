@@ -7,5 +7,6 @@
 
 pub mod bot_process;
 pub mod discord;
+pub mod discord_table;
 pub mod telegram;
 pub mod telegram_table;
