@@ -33,7 +33,7 @@ use std::time::Duration;
 use tabula_core::{AnyGame, Status};
 
 pub mod knowledge;
-mod rng;
+pub mod rng;
 pub mod search;
 pub mod solver;
 

@@ -75,15 +75,20 @@ fn final_score(outcome: Outcome) -> f64 {
     }
 }
 
-/// Plays the default policy from `state` to the end (or the playout limit) and scores it.
-pub fn playout<G: Knowledge>(state: &mut G, rng: &mut Rng, moves: &mut Vec<G::Move>) -> f64 {
+/// Plays the default policy from `state` to the end (or the playout limit) and returns the
+/// score of team 0 and the number of actions played.
+pub fn playout<G: Knowledge>(
+    state: &mut G,
+    rng: &mut Rng,
+    moves: &mut Vec<G::Move>,
+) -> (f64, usize) {
     let mut outcomes = Vec::new();
     let mut events = Vec::new();
     let mut pick = |n: u32| rng.below(n);
-    for _ in 0..G::PLAYOUT_LIMIT {
+    for played in 0..G::PLAYOUT_LIMIT {
         events.clear();
         match state.status() {
-            Status::Done(outcome) => return final_score(outcome),
+            Status::Done(outcome) => return (final_score(outcome), played),
             Status::Decision(_) => {
                 moves.clear();
                 state.legal_moves(moves);
@@ -98,10 +103,11 @@ pub fn playout<G: Knowledge>(state: &mut G, rng: &mut Rng, moves: &mut Vec<G::Mo
             }
         }
     }
-    match state.status() {
+    let score = match state.status() {
         Status::Done(outcome) => final_score(outcome),
         _ => state.estimate(),
-    }
+    };
+    (score, G::PLAYOUT_LIMIT)
 }
 
 /// An index drawn by the exact weights.
@@ -249,12 +255,12 @@ impl<G: Knowledge> Tree<G> {
                 node = next;
                 if existing.is_none() {
                     path.push(node);
-                    break playout(&mut state, rng, moves);
+                    break playout(&mut state, rng, moves).0;
                 }
             }
             if path.contains(&node) || path.len() >= MAX_DEPTH {
                 // A cycle (or a very long line): score this state by a playout.
-                break playout(&mut state, rng, moves);
+                break playout(&mut state, rng, moves).0;
             }
             path.push(node);
         };
