@@ -83,7 +83,11 @@ fn play<G: Knowledge>(start: &G, first: Player, second: Player, seed: u64) -> (O
         match game.status() {
             Status::Done(outcome) => return (outcome, actions),
             Status::Decision(seat) => {
-                let player = if G::team_of(seat).0 == 0 { first } else { second };
+                let player = if G::team_of(seat).0 == 0 {
+                    first
+                } else {
+                    second
+                };
                 let mv = player.pick(&game, &mut rng);
                 game.apply_move_unchecked(&mv, &mut events);
             }
@@ -169,7 +173,13 @@ fn main() {
             (GameId::Konane, vec!["size=8"], l(2), l(1)),
             (GameId::Koan, vec![], l(3), l(2)),
         ] {
-            matches.push((id, opts.into_iter().map(String::from).collect(), a, b, games));
+            matches.push((
+                id,
+                opts.into_iter().map(String::from).collect(),
+                a,
+                b,
+                games,
+            ));
         }
     }
     println!("| game | options | player | against | won–drawn–lost | score | time |");

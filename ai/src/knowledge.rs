@@ -90,7 +90,11 @@ impl Knowledge for Koan {
     }
 
     fn rank(&self, mv: &Self::Move) -> u32 {
-        let far = if self.to_act() == Some(Seat(0)) { 11 } else { 1 };
+        let far = if self.to_act() == Some(Seat(0)) {
+            11
+        } else {
+            1
+        };
         if mv.to.row() == far {
             2
         } else {

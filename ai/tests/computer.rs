@@ -97,12 +97,21 @@ fn level_2_plays_whole_games_against_random_players() {
         // turns (its games are long).
         for seat in 0..seats.min(2) {
             let seat = (seat + i as u8) % seats;
-            let mut budget = if *id == GameId::Pachisi { 25 } else { usize::MAX };
-            play(start(*id, options), Level::Casual, 10 + u64::from(seat), |s, _| {
-                let mine = s == seat && budget > 0;
-                budget -= usize::from(mine);
-                mine
-            });
+            let mut budget = if *id == GameId::Pachisi {
+                25
+            } else {
+                usize::MAX
+            };
+            play(
+                start(*id, options),
+                Level::Casual,
+                10 + u64::from(seat),
+                |s, _| {
+                    let mine = s == seat && budget > 0;
+                    budget -= usize::from(mine);
+                    mine
+                },
+            );
         }
     }
 }

@@ -59,7 +59,11 @@ fn wins<G: Game>(game: &G, budget: &mut u32) -> Option<bool> {
             Status::Done(Outcome::Draw) | Status::Chance => return None,
             Status::Decision(other) => {
                 let theirs = wins(&next, budget)?;
-                if G::team_of(other) == me { theirs } else { !theirs }
+                if G::team_of(other) == me {
+                    theirs
+                } else {
+                    !theirs
+                }
             }
         };
         if won {
