@@ -24,7 +24,7 @@ impl Rng {
 
     /// A number below `n` (`n` > 0).
     pub fn below(&mut self, n: u32) -> u32 {
-        ((self.next_u64() >> 32) * u64::from(n) >> 32) as u32
+        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
     }
 
     /// A number in [0, 1).
@@ -57,7 +57,7 @@ impl Hasher for KeyHasher {
         if !rest.is_empty() {
             let mut word = [0u8; 8];
             word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word) ^ (rest.len() as u64) << 56);
+            self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 56));
         }
     }
     fn write_u8(&mut self, i: u8) {
