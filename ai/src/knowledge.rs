@@ -134,9 +134,12 @@ impl Knowledge for CoanKi {
 }
 
 /// Pachisi: always throw rather than skip, never give up values while something can use them,
-/// and take a capture or a win when one is there.
+/// and take a capture or a win when one is there. Its playouts would run about 1,250 actions to
+/// the end; they stop after 400 and are scored by the teams' progress along the track, which
+/// makes a search about five times faster.
 impl Knowledge for Pachisi {
     const EXACT: bool = false;
+    const PLAYOUT_LIMIT: usize = 400;
 
     fn playout_move(&self, moves: &[Self::Move], pick: &mut impl FnMut(u32) -> u32) -> usize {
         if let Some(i) = moves.iter().position(|m| *m == pachisi::Move::Throw) {
