@@ -1,7 +1,8 @@
-//! `tabula rules legal|show`: the command-line contract of `shared/rules/README.md`.
+//! `tabula rules legal|show|render|ai`: the command-line contract of `shared/rules/README.md`.
 //!
 //! Output goes to stdout only on success; any bad input prints one line on stderr naming the
-//! offending token and exits with status 2.
+//! offending token and exits with status 2. `ai` prints the computer's move (`tabula-ai`) in
+//! canonical notation, and refuses a position that is not a decision the same way.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -29,6 +30,31 @@ enum RulesCommand {
         /// Where to write the picture.
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: std::path::PathBuf,
+    },
+    /// Print the computer's move in canonical notation (the position must be a decision).
+    Ai {
+        #[command(flatten)]
+        setup: Setup,
+        /// How strongly to play, 1 (a beginner) to 4 (the strongest).
+        #[arg(
+            long,
+            default_value = "3",
+            value_name = "1-4",
+            allow_hyphen_values = true
+        )]
+        level: String,
+        /// The seed of the search: the same level and seed always give the same move.
+        #[arg(
+            long,
+            default_value = "0",
+            value_name = "N",
+            allow_hyphen_values = true
+        )]
+        seed: String,
+        /// Stop searching after this many milliseconds (the move then depends on the
+        /// machine's speed).
+        #[arg(long = "time-ms", value_name = "N", allow_hyphen_values = true)]
+        time_ms: Option<String>,
     },
 }
 
@@ -63,7 +89,10 @@ impl Setup {
 /// Runs `tabula rules`.
 pub fn run(args: &RulesArgs) -> ExitCode {
     let setup = match &args.command {
-        RulesCommand::Legal(s) | RulesCommand::Show(s) | RulesCommand::Render { setup: s, .. } => s,
+        RulesCommand::Legal(s)
+        | RulesCommand::Show(s)
+        | RulesCommand::Render { setup: s, .. }
+        | RulesCommand::Ai { setup: s, .. } => s,
     };
     let (game, last) = match setup.game() {
         Ok(found) => found,
@@ -93,6 +122,18 @@ pub fn run(args: &RulesArgs) -> ExitCode {
             }
             format!("wrote {} ({} bytes)\n", output.display(), png.len())
         }
+        RulesCommand::Ai {
+            level,
+            seed,
+            time_ms,
+            ..
+        } => match computer_move(&game, level, seed, time_ms.as_deref()) {
+            Ok(mv) => format!("{mv}\n"),
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitCode::from(2);
+            }
+        },
     };
     let mut stdout = std::io::stdout().lock();
     if stdout
@@ -103,4 +144,27 @@ pub fn run(args: &RulesArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+/// The computer's move for `tabula rules ai`, or the one-line error naming what was wrong.
+fn computer_move(
+    game: &AnyGame,
+    level: &str,
+    seed: &str,
+    time_ms: Option<&str>,
+) -> Result<String, String> {
+    let level: tabula_ai::Level = level.parse().map_err(|e| format!("{e}"))?;
+    let seed: u64 = seed
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad seed `{seed}`: expected a whole number"))?;
+    let cap = match time_ms {
+        None => None,
+        Some(ms) => Some(std::time::Duration::from_millis(
+            ms.trim()
+                .parse()
+                .map_err(|_| format!("bad time limit `{ms}`: expected milliseconds"))?,
+        )),
+    };
+    tabula_ai::choose(game, level, seed, cap).map_err(|e| e.to_string())
 }

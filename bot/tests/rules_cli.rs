@@ -240,3 +240,74 @@ fn render_writes_a_png() {
         "A1-A5",
     );
 }
+
+#[test]
+fn ai_prints_one_legal_move_and_nothing_else() {
+    for (game, moves) in [
+        ("konane", "e4 d4"),
+        ("koan", ""),
+        ("kolowis", ""),
+        ("coan-ki", "roll:2v5"),
+        ("pachisi", "throw roll:2"),
+    ] {
+        let run = tabula(&[
+            "rules", "ai", game, "--moves", moves, "--level", "2", "--seed", "7",
+        ]);
+        assert_eq!(run.status, 0, "{game}: {}", run.stderr);
+        assert_eq!(run.stdout.lines().count(), 1, "{game}: {}", run.stdout);
+        let legal = tabula(&["rules", "legal", game, "--moves", moves]);
+        let mv = run.stdout.trim_end();
+        assert!(
+            legal.stdout.lines().any(|l| l == mv),
+            "{game}: {mv} not in {}",
+            legal.stdout
+        );
+        let again = tabula(&[
+            "rules", "ai", game, "--moves", moves, "--level", "2", "--seed", "7",
+        ]);
+        assert_eq!(
+            again.stdout, run.stdout,
+            "{game}: the same seed, the same move"
+        );
+    }
+}
+
+#[test]
+fn ai_finds_the_winning_chain() {
+    let run = tabula(&[
+        "rules",
+        "ai",
+        "konane",
+        "--position",
+        "size=8 turn=black black=e4 white=e5,e7,f6",
+        "--level",
+        "4",
+    ]);
+    assert_eq!(
+        (run.status, run.stdout.as_str()),
+        (0, "e4-e6-e8\n"),
+        "{}",
+        run.stderr
+    );
+    let run = tabula(&["rules", "ai", "koan", "--level", "1", "--time-ms", "0"]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+}
+
+#[test]
+fn ai_refuses_a_position_that_is_not_a_decision() {
+    assert_rejected(&["rules", "ai", "coan-ki"], "not a decision");
+    assert_rejected(
+        &[
+            "rules",
+            "ai",
+            "konane",
+            "--position",
+            "size=8 turn=black black=b1 white=a1",
+        ],
+        "not a decision",
+    );
+    assert_rejected(&["rules", "ai", "konane", "--level", "5"], "5");
+    assert_rejected(&["rules", "ai", "konane", "--seed", "x"], "x");
+    assert_rejected(&["rules", "ai", "konane", "--time-ms", "soon"], "soon");
+    assert_rejected(&["rules", "ai", "konane", "--moves", "e4 d3"], "d3");
+}
