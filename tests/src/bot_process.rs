@@ -50,7 +50,10 @@ pub fn binary() -> PathBuf {
     let built = BUILT.get_or_init(|| {
         let mut command = std::process::Command::new(env!("CARGO"));
         command.args(["build", "--quiet", "-p", "tabula-bot", "--bin", "tabula"]);
-        if profile_dir.file_name().is_some_and(|name| name == "release") {
+        if profile_dir
+            .file_name()
+            .is_some_and(|name| name == "release")
+        {
             command.arg("--release");
         }
         command.status().is_ok_and(|status| status.success())

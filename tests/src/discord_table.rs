@@ -8,7 +8,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::bot_process::{BotProcess, free_port, scratch_dir};
-use crate::discord::{DEFAULT_MEMBER_PERMISSIONS, DcChannel, DcGuild, DcMessage, DcUser, FakeDiscord};
+use crate::discord::{
+    DEFAULT_MEMBER_PERMISSIONS, DcChannel, DcGuild, DcMessage, DcUser, FakeDiscord,
+};
 
 /// How long a test waits for the bot's answer to one action.
 pub const ANSWER: Duration = Duration::from_secs(20);
@@ -216,16 +218,13 @@ impl Table {
         let found = self
             .fake
             .wait_for(ANSWER, |f| {
-                f.messages(&channel)
-                    .into_iter()
-                    .rev()
-                    .find(|m| {
-                        m.id > after
-                            && m.author_id == f.bot_user_id()
-                            && !m.deleted
-                            && !m.is_loading()
-                            && accept(m)
-                    })
+                f.messages(&channel).into_iter().rev().find(|m| {
+                    m.id > after
+                        && m.author_id == f.bot_user_id()
+                        && !m.deleted
+                        && !m.is_loading()
+                        && accept(m)
+                })
             })
             .await;
         match found {
@@ -364,7 +363,10 @@ pub async fn challenge(table: &Table, game: &str) -> (Vec<DcUser>, DcMessage) {
         .slash(
             &alice,
             "play",
-            &[("game", json!(game)), ("opponent", json!(bob.id.to_string()))],
+            &[
+                ("game", json!(game)),
+                ("opponent", json!(bob.id.to_string())),
+            ],
         )
         .await;
     let offer = table
