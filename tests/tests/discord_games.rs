@@ -1,0 +1,40 @@
+//! Whole games through Discord (Konane so far): the real `tabula run` against the fake Discord,
+//! two members of a server playing by button presses and `/move`, the bot stopped by SIGTERM in
+//! the middle and started again on the same database; over the gateway and over the HTTP
+//! interactions endpoint.
+
+use tabula_tests::discord_table::{Mode, Table, challenge, play_to_end};
+
+async fn whole_game(name: &str, game: &str, mode: Mode, seed: u64) {
+    let mut table = Table::new(name, mode).await;
+    table.start().await;
+    let (players, board) = challenge(&table, game).await;
+    let moves = play_to_end(&mut table, &players, board, seed, 7).await;
+    assert!(
+        moves > 7,
+        "{game} ended after {moves} moves, before the restart"
+    );
+    // The finished game is still there for /games.
+    let last = table.last_id();
+    table.slash(&players[0], "games", &[]).await;
+    table.wait_message(last, "answer to /games", |_| true).await;
+    table.stop().await;
+    table.assert_clean();
+}
+
+macro_rules! games {
+    ($($test:ident: $game:expr, $mode:expr, $seed:expr;)*) => {
+        $(
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                whole_game(stringify!($test), $game, $mode, $seed).await;
+            }
+        )*
+    };
+}
+
+// Konane in both modes so far; the other four games follow with the rest of issue 16.
+games! {
+    konane_over_the_gateway: "konane", Mode::Gateway, 1;
+    konane_over_http_interactions: "konane", Mode::Http, 11;
+}
