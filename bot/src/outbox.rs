@@ -38,6 +38,27 @@ pub trait Deliver: Send + Sync {
     ) -> impl Future<Output = Result<Delivered, DeliveryError>> + Send;
 }
 
+/// The message of an outbox row, as the service renders it now, for a [`Deliver`]: a
+/// failure to render is retried later; a row that no longer applies is dropped.
+///
+/// # Errors
+/// [`DeliveryError::Retry`] or [`DeliveryError::Drop`], as said.
+pub async fn render(
+    service: &crate::service::Service,
+    row: &OutboxRow,
+) -> Result<crate::service::Reply, DeliveryError> {
+    service
+        .render_outbox(row)
+        .await
+        .map_err(|error| DeliveryError::Retry {
+            after: None,
+            reason: crate::service::error_chain(&error),
+        })?
+        .ok_or_else(|| DeliveryError::Drop {
+            reason: "no longer applies".into(),
+        })
+}
+
 /// A message the platform accepted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Delivered {

@@ -441,19 +441,7 @@ fn outcome(result: Result<Option<Reply>, ServiceError>, request: &Request) -> Op
 
 impl Deliver for Discord {
     async fn deliver(&self, row: &OutboxRow) -> Result<Delivered, DeliveryError> {
-        let reply =
-            self.service
-                .render_outbox(row)
-                .await
-                .map_err(|error| DeliveryError::Retry {
-                    after: None,
-                    reason: crate::service::error_chain(&error),
-                })?;
-        let Some(reply) = reply else {
-            return Err(DeliveryError::Drop {
-                reason: "no longer applies".into(),
-            });
-        };
+        let reply = crate::outbox::render(&self.service, row).await?;
         let Some(channel) = row
             .platform_chat_id
             .parse::<u64>()

@@ -390,19 +390,7 @@ impl Telegram {
 
 impl Deliver for Telegram {
     async fn deliver(&self, row: &OutboxRow) -> Result<Delivered, DeliveryError> {
-        let reply =
-            self.service
-                .render_outbox(row)
-                .await
-                .map_err(|error| DeliveryError::Retry {
-                    after: None,
-                    reason: crate::service::error_chain(&error),
-                })?;
-        let Some(reply) = reply else {
-            return Err(DeliveryError::Drop {
-                reason: "no longer applies".into(),
-            });
-        };
+        let reply = crate::outbox::render(&self.service, row).await?;
         let Some((chat, thread)) = parse_chat_key(&row.platform_chat_id) else {
             return Err(DeliveryError::Drop {
                 reason: format!("not a Telegram chat id: {}", row.platform_chat_id),
