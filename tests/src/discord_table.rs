@@ -172,19 +172,47 @@ impl Table {
     /// # Panics
     /// If Discord's client would refuse it (an unregistered command, a bad option).
     pub async fn slash(&self, user: &DcUser, command: &str, options: &[(&str, Value)]) -> u64 {
+        self.slash_in(&self.channel, user, command, options).await
+    }
+
+    /// `user` runs a slash command in `channel`.
+    ///
+    /// # Panics
+    /// If Discord's client would refuse it (an unregistered command, a bad option).
+    pub async fn slash_in(
+        &self,
+        channel: &DcChannel,
+        user: &DcUser,
+        command: &str,
+        options: &[(&str, Value)],
+    ) -> u64 {
         self.fake
-            .slash(&self.channel, user, command, options)
+            .slash(channel, user, command, options)
             .await
             .unwrap_or_else(|error| panic!("/{command} cannot be sent: {error}"))
     }
 
-    /// `user` presses a button.
+    /// `user` presses a button in the table's channel.
     ///
     /// # Panics
     /// If the button is not there for them.
     pub async fn press(&self, user: &DcUser, message: u64, custom_id: &str) -> u64 {
+        self.press_in(&self.channel, user, message, custom_id).await
+    }
+
+    /// `user` presses a button in `channel`.
+    ///
+    /// # Panics
+    /// If the button is not there for them.
+    pub async fn press_in(
+        &self,
+        channel: &DcChannel,
+        user: &DcUser,
+        message: u64,
+        custom_id: &str,
+    ) -> u64 {
         self.fake
-            .press(&self.channel, user, message, custom_id)
+            .press(channel, user, message, custom_id)
             .await
             .unwrap_or_else(|error| panic!("cannot press {custom_id}: {error}"))
     }
@@ -200,8 +228,24 @@ impl Table {
         what: &str,
         accept: impl Fn(&DcMessage) -> bool,
     ) -> DcMessage {
-        self.wait_message(after, what, |m| m.ephemeral_for.is_none() && accept(m))
-            .await
+        self.wait_new_in(&self.channel, after, what, accept).await
+    }
+
+    /// [`Table::wait_new`] in `channel`.
+    ///
+    /// # Panics
+    /// If none comes within [`ANSWER`].
+    pub async fn wait_new_in(
+        &self,
+        channel: &DcChannel,
+        after: u64,
+        what: &str,
+        accept: impl Fn(&DcMessage) -> bool,
+    ) -> DcMessage {
+        self.wait_message_in(channel, after, what, |m| {
+            m.ephemeral_for.is_none() && accept(m)
+        })
+        .await
     }
 
     /// Waits for a message of the bot after `after` that `accept` takes, ephemeral or not.
@@ -214,11 +258,25 @@ impl Table {
         what: &str,
         accept: impl Fn(&DcMessage) -> bool,
     ) -> DcMessage {
-        let channel = self.channel.clone();
+        self.wait_message_in(&self.channel, after, what, accept)
+            .await
+    }
+
+    /// [`Table::wait_message`] in `channel`.
+    ///
+    /// # Panics
+    /// If none comes within [`ANSWER`].
+    pub async fn wait_message_in(
+        &self,
+        channel: &DcChannel,
+        after: u64,
+        what: &str,
+        accept: impl Fn(&DcMessage) -> bool,
+    ) -> DcMessage {
         let found = self
             .fake
             .wait_for(ANSWER, |f| {
-                f.messages(&channel).into_iter().rev().find(|m| {
+                f.messages(channel).into_iter().rev().find(|m| {
                     m.id > after
                         && m.author_id == f.bot_user_id()
                         && !m.deleted
@@ -232,7 +290,7 @@ impl Table {
             Err(_) => panic!(
                 "no {what} after message {after}; the bot's messages: {:#?}\nits log:\n{}",
                 self.fake
-                    .messages(&self.channel)
+                    .messages(channel)
                     .iter()
                     .map(|m| (m.id, m.ephemeral_for, m.content.clone(), m.buttons().len()))
                     .collect::<Vec<_>>(),
@@ -241,10 +299,15 @@ impl Table {
         }
     }
 
-    /// The newest message id of the channel (0 when none).
+    /// The newest message id of the table's channel (0 when none).
     pub fn last_id(&self) -> u64 {
+        self.last_id_in(&self.channel)
+    }
+
+    /// The newest message id of `channel` (0 when none).
+    pub fn last_id_in(&self, channel: &DcChannel) -> u64 {
         self.fake
-            .messages(&self.channel)
+            .messages(channel)
             .iter()
             .map(|m| m.id)
             .max()
@@ -350,18 +413,35 @@ pub fn choose(choices: &[(String, String)], lcg: &mut Lcg) -> (String, String) {
     }
 }
 
-/// Alice challenges Bob to `game` with `/play` and Bob accepts by button; returns the players
-/// and the first board.
+/// Alice challenges Bob to `game` with `/play` in the table's channel and Bob accepts by
+/// button; returns the players and the first board.
 ///
 /// # Panics
 /// If the bot does not answer as it should.
 pub async fn challenge(table: &Table, game: &str) -> (Vec<DcUser>, DcMessage) {
     let alice = table.person("Alice");
     let bob = table.person("Bob");
-    let before = table.last_id();
+    let board = challenge_in(table, &table.channel, &alice, &bob, game).await;
+    (vec![alice, bob], board)
+}
+
+/// `alice` challenges `bob` to `game` with `/play` in `channel` and `bob` accepts by button;
+/// returns the first board, once the challenge has lost its buttons.
+///
+/// # Panics
+/// If the bot does not answer as it should.
+pub async fn challenge_in(
+    table: &Table,
+    channel: &DcChannel,
+    alice: &DcUser,
+    bob: &DcUser,
+    game: &str,
+) -> DcMessage {
+    let before = table.last_id_in(channel);
     table
-        .slash(
-            &alice,
+        .slash_in(
+            channel,
+            alice,
             "play",
             &[
                 ("game", json!(game)),
@@ -370,7 +450,7 @@ pub async fn challenge(table: &Table, game: &str) -> (Vec<DcUser>, DcMessage) {
         )
         .await;
     let offer = table
-        .wait_new(before, "challenge", |m| {
+        .wait_new_in(channel, before, "challenge", |m| {
             buttons(m).iter().any(|(_, id)| id.starts_with('a'))
         })
         .await;
@@ -383,8 +463,10 @@ pub async fn challenge(table: &Table, game: &str) -> (Vec<DcUser>, DcMessage) {
         .find(|(_, id)| id.starts_with('a'))
         .map(|(_, id)| id)
         .expect("an Accept button");
-    table.press(&bob, offer.id, &accept).await;
-    let board = table.wait_new(offer.id, "first board", is_board).await;
+    table.press_in(channel, bob, offer.id, &accept).await;
+    let board = table
+        .wait_new_in(channel, offer.id, "first board", is_board)
+        .await;
     let offer_id = offer.id;
     table
         .fake
@@ -393,7 +475,7 @@ pub async fn challenge(table: &Table, game: &str) -> (Vec<DcUser>, DcMessage) {
         })
         .await
         .expect("the challenge's buttons are taken off once the game started");
-    (vec![alice, bob], board)
+    board
 }
 
 /// Plays the game on `board` to its end, choosing moves at random (seeded) from the board's
@@ -410,6 +492,7 @@ pub async fn play_to_end(
     restart_at: usize,
 ) -> usize {
     let mut lcg = Lcg(seed);
+    let channel = table.channel.clone();
     for step in 0..6000 {
         if step == restart_at {
             table.stop().await;
@@ -423,68 +506,126 @@ pub async fn play_to_end(
             );
             return step;
         }
-        // People read a board before they act; the bot records which message is the game's
-        // board right after posting it (its id is known only then), and a press within the
-        // same millisecond would find the previous board recorded.
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        let actor = to_act(&board, players)
-            .unwrap_or_else(|| panic!("nobody is named to act: {}", board.content))
-            .clone();
-        assert!(
-            board.notified.contains(&actor.id),
-            "the player to act is notified: {board:?}"
-        );
-        let (label, data) = choose(&buttons(&board), &mut lcg);
-        let last = table.last_id();
-        if data.starts_with('p') {
-            // A piece with several moves: its moves come as a choice shown to the player only.
-            table.press(&actor, board.id, &data).await;
-            let choice = table
-                .wait_message(last, "choice of moves", |m| {
-                    m.ephemeral_for == Some(actor.id) && has_moves(m)
-                })
-                .await;
-            let (_, data) = choose(&buttons(&choice), &mut lcg);
-            table.press(&actor, choice.id, &data).await;
-        } else if step % 2 == 0 && data.starts_with('m') {
-            table.slash(&actor, "move", &[("move", json!(label))]).await;
-        } else {
-            table.press(&actor, board.id, &data).await;
-        }
-        board = table.wait_new(last, "next board", is_board).await;
-        // The boards before lose their buttons.
-        let newest = board.id;
-        let channel = table.channel.clone();
-        table
-            .fake
-            .wait_for(ANSWER, |f| {
-                (!f.messages(&channel)
-                    .iter()
-                    .any(|m| is_board(m) && m.id < newest && has_moves(m) && !m.deleted))
-                .then_some(())
-            })
-            .await
-            .unwrap_or_else(|_| {
-                panic!(
-                    "old boards keep their move buttons at move {step}: {:?}\nrequests: {:#?}\nlog:\n{}",
-                    table
-                        .fake
-                        .messages(&table.channel)
-                        .iter()
-                        .filter(|m| is_board(m) && has_moves(m))
-                        .map(|m| (m.id, m.interaction_id))
-                        .collect::<Vec<_>>(),
-                    table
-                        .fake
-                        .requests()
-                        .iter()
-                        .rev()
-                        .take(12)
-                        .map(|r| format!("{} {} {} {:?} {}", r.method, r.path, r.status, r.outcome, r.body_summary))
-                        .collect::<Vec<_>>(),
-                    table.log()
-                )
-            });
+        board = one_move(table, &channel, players, &board, &mut lcg, step % 2 == 0).await;
     }
     panic!("the game did not end in 6000 moves")
+}
+
+/// The player to act on `board` makes a move chosen at random from its buttons: typed with
+/// `/move` when `typed` (and the button is a move), pressed otherwise; a piece's button opens
+/// its choice of moves, shown to the player only, and one of them is pressed. Returns the next
+/// board, once every board before it has lost its move buttons.
+///
+/// # Panics
+/// If the bot does not answer as it should.
+pub async fn one_move(
+    table: &Table,
+    channel: &DcChannel,
+    players: &[DcUser],
+    board: &DcMessage,
+    lcg: &mut Lcg,
+    typed: bool,
+) -> DcMessage {
+    // People read a board before they act; the bot records which message is the game's board
+    // right after posting it (its id is known only then), and a press within the same
+    // millisecond would find the previous board recorded.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let actor = to_act(board, players)
+        .unwrap_or_else(|| panic!("nobody is named to act: {}", board.content))
+        .clone();
+    assert!(
+        board.notified.contains(&actor.id),
+        "the player to act is notified: {board:?}"
+    );
+    let (label, data) = choose(&buttons(board), lcg);
+    let last = table.last_id_in(channel);
+    if data.starts_with('p') {
+        table.press_in(channel, &actor, board.id, &data).await;
+        let choice = table
+            .wait_message_in(channel, last, "choice of moves", |m| {
+                m.ephemeral_for == Some(actor.id) && has_moves(m)
+            })
+            .await;
+        let (_, data) = choose(&buttons(&choice), lcg);
+        table.press_in(channel, &actor, choice.id, &data).await;
+    } else if typed && data.starts_with('m') {
+        table
+            .slash_in(channel, &actor, "move", &[("move", json!(label))])
+            .await;
+    } else {
+        table.press_in(channel, &actor, board.id, &data).await;
+    }
+    let next = table
+        .wait_new_in(channel, last, "next board", is_board)
+        .await;
+    let newest = next.id;
+    table
+        .fake
+        .wait_for(ANSWER, |f| {
+            (!f.messages(channel)
+                .iter()
+                .any(|m| is_board(m) && m.id < newest && has_moves(m) && !m.deleted))
+            .then_some(())
+        })
+        .await
+        .unwrap_or_else(|_| {
+            panic!(
+                "old boards keep their move buttons: {:?}\nrequests: {:#?}\nlog:\n{}",
+                table
+                    .fake
+                    .messages(channel)
+                    .iter()
+                    .filter(|m| is_board(m) && has_moves(m))
+                    .map(|m| (m.id, m.interaction_id))
+                    .collect::<Vec<_>>(),
+                table
+                    .fake
+                    .requests()
+                    .iter()
+                    .rev()
+                    .take(12)
+                    .map(|r| format!(
+                        "{} {} {} {:?} {}",
+                        r.method, r.path, r.status, r.outcome, r.body_summary
+                    ))
+                    .collect::<Vec<_>>(),
+                table.log()
+            )
+        });
+    next
+}
+
+/// Plays `games` games of Konane at once, each in its own channel of the table's server
+/// between two people of its own: the challenges, the acceptances, then `moves` moves in each
+/// (pressed, or typed every third move), all in flight together.
+///
+/// # Panics
+/// If any game does not go as it should.
+pub async fn many_games(table: &std::sync::Arc<Table>, games: usize, moves: usize, seed: u64) {
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..games {
+        let table = std::sync::Arc::clone(table);
+        tasks.spawn(async move {
+            let channel = table.fake.text_channel(&table.guild, &format!("table-{i}"));
+            let alice = table.person(&format!("Alice{i}"));
+            let bob = table.person(&format!("Bob{i}"));
+            let mut board = challenge_in(&table, &channel, &alice, &bob, "konane").await;
+            let players = [alice, bob];
+            let mut lcg = Lcg(seed.wrapping_add(i as u64));
+            for step in 0..moves {
+                if !has_moves(&board) {
+                    break;
+                }
+                board = one_move(&table, &channel, &players, &board, &mut lcg, step % 3 == 0).await;
+            }
+        });
+    }
+    while let Some(done) = tasks.join_next().await {
+        if let Err(error) = done {
+            if error.is_panic() {
+                std::panic::resume_unwind(error.into_panic());
+            }
+            panic!("a game's task failed: {error}");
+        }
+    }
 }

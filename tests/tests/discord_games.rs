@@ -1,4 +1,4 @@
-//! Whole games through Discord (Konane so far): the real `tabula run` against the fake Discord,
+//! Whole games of all five through Discord: the real `tabula run` against the fake Discord,
 //! two members of a server playing by button presses and `/move`, the bot stopped by SIGTERM in
 //! the middle and started again on the same database; over the gateway and over the HTTP
 //! interactions endpoint.
@@ -33,8 +33,15 @@ macro_rules! games {
     };
 }
 
-// Konane in both modes so far; the other four games follow with the rest of issue 16.
 games! {
     konane_over_the_gateway: "konane", Mode::Gateway, 1;
     konane_over_http_interactions: "konane", Mode::Http, 11;
+    koan_over_the_gateway: "koan", Mode::Gateway, 2;
+    koan_over_http_interactions: "koan", Mode::Http, 12;
+    kolowis_over_the_gateway: "kolowis", Mode::Gateway, 3;
+    kolowis_over_http_interactions: "kolowis", Mode::Http, 13;
+    coan_ki_over_the_gateway: "coan-ki", Mode::Gateway, 4;
+    coan_ki_over_http_interactions: "coan-ki", Mode::Http, 14;
+    pachisi_over_the_gateway: "pachisi", Mode::Gateway, 5;
+    pachisi_over_http_interactions: "pachisi", Mode::Http, 15;
 }

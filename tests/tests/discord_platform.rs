@@ -1,0 +1,444 @@
+//! Discord beyond whole games: the interactions endpoint's signatures, moves out of turn,
+//! autocomplete, 32 games at once, command registration and settings. The real `tabula run`
+//! against the fake Discord.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tabula_tests::bot_process::{BotProcess, scratch_dir};
+use tabula_tests::discord::DcMessage;
+use tabula_tests::discord_table::{
+    Lcg, Mode, Table, buttons, challenge, is_board, many_games, one_move, to_act,
+};
+
+/// The labels of the move buttons of a board.
+fn move_labels(board: &DcMessage) -> BTreeSet<String> {
+    buttons(board)
+        .into_iter()
+        .filter(|(_, id)| id.starts_with('m'))
+        .map(|(label, _)| label)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_endpoint_refuses_bad_signatures_and_answers_a_ping() {
+    let mut table = Table::new("dc-signatures", Mode::Http).await;
+    table.start().await;
+    let url = table.endpoint().expect("an endpoint");
+    let fake = &table.fake;
+    let body = json!({
+        "id": "1234567890",
+        "application_id": fake.application_id().to_string(),
+        "type": 1,
+        "token": "aW50ZXJhY3Rpb246dGVzdA",
+        "version": 1
+    })
+    .to_string();
+    let ts = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs()
+        .to_string();
+    let good = fake.sign(&ts, &body);
+    let json_type = ("Content-Type", "application/json");
+    let random: String = {
+        let mut lcg = Lcg(77);
+        (0..128)
+            .map(|_| char::from_digit(lcg.below(16) as u32, 16).expect("a hex digit"))
+            .collect()
+    };
+    let other = fake.sign_with_other_key(&ts, &body);
+    let later = (ts.parse::<u64>().expect("a number") + 1).to_string();
+    let tampered_body = body.replace("\"version\":1", "\"version\":2");
+    assert_ne!(tampered_body, body, "the body was changed");
+    let refused: Vec<(&str, Vec<(&str, &str)>, &str)> = vec![
+        ("no signature", vec![json_type], &body),
+        (
+            "no timestamp",
+            vec![json_type, ("X-Signature-Ed25519", &good)],
+            &body,
+        ),
+        (
+            "no signature beside the timestamp",
+            vec![json_type, ("X-Signature-Timestamp", &ts)],
+            &body,
+        ),
+        (
+            "a random signature",
+            vec![
+                json_type,
+                ("X-Signature-Ed25519", &random),
+                ("X-Signature-Timestamp", &ts),
+            ],
+            &body,
+        ),
+        (
+            "a signature that is not hex",
+            vec![
+                json_type,
+                ("X-Signature-Ed25519", "not-a-signature"),
+                ("X-Signature-Timestamp", &ts),
+            ],
+            &body,
+        ),
+        (
+            "another application's key",
+            vec![
+                json_type,
+                ("X-Signature-Ed25519", &other),
+                ("X-Signature-Timestamp", &ts),
+            ],
+            &body,
+        ),
+        (
+            "a tampered body",
+            vec![
+                json_type,
+                ("X-Signature-Ed25519", &good),
+                ("X-Signature-Timestamp", &ts),
+            ],
+            &tampered_body,
+        ),
+        (
+            "a tampered timestamp",
+            vec![
+                json_type,
+                ("X-Signature-Ed25519", &good),
+                ("X-Signature-Timestamp", &later),
+            ],
+            &body,
+        ),
+    ];
+    for (what, headers, body) in &refused {
+        let (status, answer) = fake.post_raw(&url, headers, body).await;
+        assert_eq!(status, 401, "{what}: {status} {answer}");
+        assert!(
+            !answer.contains("\"type\""),
+            "{what}: nothing is answered beyond the refusal: {answer}"
+        );
+    }
+    // The same body, signed right, is answered.
+    let (status, answer) = fake
+        .post_raw(
+            &url,
+            &[
+                json_type,
+                ("X-Signature-Ed25519", &good),
+                ("X-Signature-Timestamp", &ts),
+            ],
+            &body,
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    // The developer portal's PING when the endpoint is saved.
+    let (status, answer) = fake.ping_endpoint(&url).await;
+    assert_eq!(status, 200, "{answer}");
+    let answer: Value = serde_json::from_str(&answer).expect("JSON");
+    assert_eq!(answer, json!({"type": 1}));
+    assert!(
+        fake.messages(&table.channel).is_empty(),
+        "nothing was posted"
+    );
+    table.stop().await;
+    table.assert_clean();
+}
+
+/// Autocomplete offers the player to move exactly the board's moves, filtered by what is
+/// typed, and nothing to the other; a move out of turn, typed or pressed, gets a reply only
+/// its author sees and no board; then the game goes on.
+async fn out_of_turn_and_autocomplete(name: &str, mode: Mode) {
+    let mut table = Table::new(name, mode).await;
+    table.start().await;
+    let (players, board) = challenge(&table, "konane").await;
+    let actor = to_act(&board, &players).expect("someone to act").clone();
+    let other = players
+        .iter()
+        .find(|p| p.id != actor.id)
+        .expect("two players")
+        .clone();
+    let legal = move_labels(&board);
+    assert!(!legal.is_empty(), "the first board offers moves");
+    let channel = table.channel.clone();
+    let suggest = |user, typed: &str| {
+        let fake = &table.fake;
+        let channel = &channel;
+        let typed = typed.to_owned();
+        async move {
+            fake.autocomplete(channel, user, "move", &[("move", json!(typed))], "move")
+                .await
+                .unwrap_or_else(|error| panic!("autocomplete: {error}"))
+        }
+    };
+    let all = suggest(&actor, "").await;
+    for (name, value) in &all {
+        assert_eq!(Some(name.as_str()), value.as_str(), "name and value agree");
+        assert!(name.chars().count() <= 100, "{name}");
+    }
+    let offered: BTreeSet<String> = all.into_iter().map(|(name, _)| name).collect();
+    assert_eq!(
+        offered, legal,
+        "autocomplete offers exactly the legal moves"
+    );
+    let one = legal.iter().next().expect("a move").clone();
+    let typed: String = one.chars().take(2).collect();
+    let narrowed = suggest(&actor, &typed).await;
+    assert!(
+        narrowed.iter().any(|(name, _)| *name == one),
+        "{typed} still offers {one}: {narrowed:?}"
+    );
+    for (name, _) in &narrowed {
+        assert!(legal.contains(name), "{name} is legal");
+        assert!(
+            name.to_lowercase().contains(&typed.to_lowercase()),
+            "{name} matches {typed}"
+        );
+    }
+    let nothing = suggest(&actor, "zz9").await;
+    assert!(nothing.is_empty(), "nothing matches zz9: {nothing:?}");
+    let theirs = suggest(&other, "").await;
+    assert!(
+        theirs.is_empty(),
+        "the player not to move is offered nothing: {theirs:?}"
+    );
+
+    // Out of turn, typed then pressed.
+    let before = table.last_id();
+    table.slash(&other, "move", &[("move", json!(one))]).await;
+    let typed_reply = table
+        .wait_message(before, "reply to a move out of turn", |m| {
+            m.ephemeral_for == Some(other.id)
+        })
+        .await;
+    assert!(!is_board(&typed_reply), "{typed_reply:?}");
+    assert!(!typed_reply.content.is_empty(), "{typed_reply:?}");
+    let data = buttons(&board)
+        .into_iter()
+        .find(|(_, id)| id.starts_with('m'))
+        .map(|(_, id)| id)
+        .expect("a move button");
+    let before = table.last_id();
+    table.press(&other, board.id, &data).await;
+    let pressed_reply = table
+        .wait_message(before, "reply to a press out of turn", |m| {
+            m.ephemeral_for == Some(other.id)
+        })
+        .await;
+    assert!(!is_board(&pressed_reply), "{pressed_reply:?}");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let public_after: Vec<_> = table
+        .fake
+        .messages(&table.channel)
+        .into_iter()
+        .filter(|m| m.id > board.id && m.ephemeral_for.is_none() && !m.deleted)
+        .collect();
+    assert!(
+        public_after.is_empty(),
+        "nothing is posted for everyone: {public_after:#?}"
+    );
+    let still = table.fake.message(board.id).expect("the board");
+    assert_eq!(move_labels(&still), legal, "the board keeps its moves");
+
+    // The player to move still moves.
+    let mut lcg = Lcg(5);
+    let next = one_move(&table, &channel, &players, &board, &mut lcg, false).await;
+    assert!(is_board(&next));
+    table.stop().await;
+    table.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn out_of_turn_and_autocomplete_over_the_gateway() {
+    out_of_turn_and_autocomplete("dc-turn-gw", Mode::Gateway).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn out_of_turn_and_autocomplete_over_http() {
+    out_of_turn_and_autocomplete("dc-turn-http", Mode::Http).await;
+}
+
+/// 32 games at once: every interaction acknowledged in time by the right kind of response,
+/// every deferral completed, no request over a limit.
+async fn thirty_two_games(name: &str, mode: Mode) {
+    let mut table = Table::new(name, mode).await;
+    table.start().await;
+    let table = Arc::new(table);
+    many_games(&table, 32, 3, 100).await;
+    let mut table = Arc::try_unwrap(table).expect("the games are over");
+    table.stop().await;
+    table.assert_clean();
+    let interactions = table.fake.interactions();
+    let commands = interactions.iter().filter(|i| i.kind == 2).count();
+    let presses = interactions.iter().filter(|i| i.kind == 3).count();
+    assert!(
+        commands >= 32 && presses >= 64,
+        "{commands} commands, {presses} presses"
+    );
+    for i in &interactions {
+        let (kind, _, ephemeral, _) = i.initial.expect("acknowledged");
+        match i.kind {
+            // A command: a message now, or deferred.
+            2 => assert!(matches!(kind, 4 | 5), "a command answered by {kind}: {i:?}"),
+            // A press: an update of its message (now or deferred), or a message only the
+            // presser sees.
+            3 => assert!(
+                matches!(kind, 6 | 7) || (kind == 4 && ephemeral),
+                "a press answered by {kind}: {i:?}"
+            ),
+            4 => assert_eq!(kind, 8, "autocomplete answered by {kind}"),
+            _ => {}
+        }
+    }
+    let limited = table.fake.rate_limited();
+    assert!(limited.is_empty(), "requests over a limit: {limited:#?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thirty_two_games_at_once_over_http() {
+    thirty_two_games("dc-32-http", Mode::Http).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn thirty_two_games_at_once_over_the_gateway() {
+    thirty_two_games("dc-32-gw", Mode::Gateway).await;
+}
+
+/// The option names of a registered command.
+fn option_names(command: &Value) -> Vec<String> {
+    command["options"]
+        .as_array()
+        .map(|options| {
+            options
+                .iter()
+                .filter_map(|o| o["name"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_are_registered_once_with_typed_options() {
+    let mut table = Table::new("dc-commands", Mode::Gateway).await;
+    table.start().await;
+    table.stop().await;
+    table.start().await;
+    table.stop().await;
+    assert_eq!(
+        table.fake.command_overwrites(),
+        1,
+        "the commands are overwritten once, and not again when unchanged"
+    );
+    let commands = table.fake.commands(None);
+    let by_name = |name: &str| {
+        commands
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap_or_else(|| panic!("/{name} is registered: {commands:#?}"))
+            .clone()
+    };
+    let play = by_name("play");
+    let names = option_names(&play);
+    for option in [
+        "game",
+        "opponent",
+        "opponent2",
+        "opponent3",
+        "computer",
+        "options",
+        "stake",
+        "time",
+    ] {
+        assert!(names.iter().any(|n| n == option), "/play has {option}");
+    }
+    let option = |command: &Value, name: &str| {
+        command["options"]
+            .as_array()
+            .and_then(|options| options.iter().find(|o| o["name"] == name))
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let game = option(&play, "game");
+    assert_eq!(game["type"], 3, "game is a string");
+    assert_eq!(game["required"], true);
+    let choices: BTreeSet<&str> = game["choices"]
+        .as_array()
+        .expect("game has choices")
+        .iter()
+        .filter_map(|c| c["value"].as_str())
+        .collect();
+    assert_eq!(
+        choices,
+        ["coan-ki", "koan", "kolowis", "konane", "pachisi"]
+            .into_iter()
+            .collect()
+    );
+    assert_eq!(option(&play, "opponent")["type"], 6, "a user");
+    let computer = option(&play, "computer");
+    assert_eq!(computer["type"], 4, "an integer");
+    assert_eq!(computer["min_value"], 1);
+    assert_eq!(computer["max_value"], 4);
+    assert_eq!(option(&play, "stake")["type"], 4);
+    let mv = by_name("move");
+    let typed = option(&mv, "move");
+    assert_eq!(typed["required"], true);
+    assert_eq!(typed["autocomplete"], true);
+    assert_eq!(option(&mv, "game")["type"], 4);
+    for moderators_only in ["grant", "take"] {
+        assert!(
+            !by_name(moderators_only)["default_member_permissions"].is_null(),
+            "/{moderators_only} is for moderators"
+        );
+    }
+    for anyone in ["config", "abort", "play", "move"] {
+        assert!(
+            by_name(anyone)["default_member_permissions"].is_null(),
+            "/{anyone} is visible to everyone"
+        );
+    }
+    // A development server gets them at once, in the server.
+    let guild = table.guild.id;
+    table.set("DISCORD_GUILD_ID", guild.to_string());
+    table.start().await;
+    table.stop().await;
+    assert_eq!(table.fake.commands(Some(guild)).len(), commands.len());
+    table.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_settings_that_are_half_set_or_wrong_stop_it_at_once() {
+    let dir = scratch_dir("dc-settings");
+    let cases: [(&[(&str, &str)], &str); 4] = [
+        (&[("DISCORD_BOT_TOKEN", "x.y.z")], "DISCORD_APPLICATION_ID"),
+        (
+            &[("DISCORD_APPLICATION_ID", "1234567890")],
+            "DISCORD_BOT_TOKEN",
+        ),
+        (
+            &[
+                ("DISCORD_BOT_TOKEN", "x.y.z"),
+                ("DISCORD_APPLICATION_ID", "1234567890"),
+                ("DISCORD_PUBLIC_KEY", "not-a-key"),
+            ],
+            "DISCORD_PUBLIC_KEY",
+        ),
+        (
+            &[
+                ("DISCORD_BOT_TOKEN", "x.y.z"),
+                ("DISCORD_APPLICATION_ID", "an-id"),
+            ],
+            "DISCORD_APPLICATION_ID",
+        ),
+    ];
+    for (settings, named) in cases {
+        let env: Vec<(&str, String)> = settings
+            .iter()
+            .map(|(k, v)| (*k, (*v).to_string()))
+            .collect();
+        let mut bot = BotProcess::start(&dir, &["run"], &env);
+        let status = bot.wait(Duration::from_secs(20)).await;
+        assert_eq!(status.code(), Some(2), "{settings:?}: {}", bot.log());
+        assert!(bot.log().contains(named), "{settings:?}: {}", bot.log());
+        assert!(!bot.log().contains("x.y.z"), "the token is not shown");
+    }
+}
