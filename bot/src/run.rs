@@ -430,6 +430,15 @@ async fn run_platforms(
             Ok(())
         });
     }
+    {
+        let shutdown = shutdown.clone();
+        let service = Arc::clone(service);
+        let period = checked.scheduler;
+        tasks.spawn(async move {
+            play_computer(&service, period, &shutdown).await;
+            Ok(())
+        });
+    }
     if let Some(listener) = listener {
         let shutdown = shutdown.clone();
         tasks.spawn(async move {
@@ -501,6 +510,28 @@ async fn schedule(service: &Service, period: Duration, shutdown: &CancellationTo
         }
         if let Err(error) = service.schedule().await {
             tracing::error!(error = %crate::service::error_chain(&error), "scheduler failed; trying again at the next tick");
+        }
+    }
+}
+
+/// The computer worker: plays the computer's moves when a board shows it to move, and every
+/// `period` in case one was left (a restart while it was thinking, another instance's board).
+/// Stopping drops a move being thought about: nothing of it was written, and the next start
+/// thinks again.
+async fn play_computer(service: &Service, period: Duration, shutdown: &CancellationToken) {
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            result = service.computer_moves() => {
+                if let Err(error) = result {
+                    tracing::error!(error = %crate::service::error_chain(&error), "the computer failed; trying again later");
+                }
+            }
+        }
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            () = service.computer_woken() => {}
+            () = tokio::time::sleep(period) => {}
         }
     }
 }

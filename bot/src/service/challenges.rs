@@ -24,11 +24,6 @@ impl Service {
         };
         // The people invited are the request's mentions, as the platform resolved them.
         let named_people = self.mentioned(ctx).await?;
-        if command.integer("computer").is_some() {
-            // The computer opponent comes with a later issue; until then the game's setup
-            // refuses the word, as it refuses any word that is not `key=value`.
-            return Err(UserError::Setup(SetupError::MalformedOption("computer".into())).into());
-        }
         let options: Vec<String> = command
             .options
             .iter()
@@ -36,6 +31,18 @@ impl Service {
             .collect();
         let options: Vec<&str> = options.iter().map(String::as_str).collect();
         AnyGame::start(id, &options, None).map_err(UserError::Setup)?;
+        if let Some(level) = command.integer("computer") {
+            return self
+                .play_computer(
+                    ctx,
+                    command,
+                    id,
+                    &options.join(" "),
+                    level,
+                    named_people.len(),
+                )
+                .await;
+        }
         let terms = self
             .terms(ctx, id, command.integer("stake"), command.time_millis)
             .await?;
@@ -622,7 +629,7 @@ impl Service {
 
     /// The reply to a game's start: its opening rolls (a roll-off, stored before anyone
     /// moves), the seats and the terms, and the board.
-    async fn game_started(
+    pub(super) async fn game_started(
         &self,
         mut record: GameRecord,
         mut state: AnyGame,
@@ -634,7 +641,7 @@ impl Service {
         let mut consequences = None;
         if !played.actions.is_empty() {
             consequences = Some(
-                self.append_played(&mut record, &state, &played, None, now)
+                self.append_played(&mut record, &state, &played, None, None, now)
                     .await?,
             );
         }

@@ -42,6 +42,23 @@ pub enum UserError {
     /// A `@username` the bot has never seen: money only moves to people it knows.
     #[error("I do not know @{0} yet: they must write here first")]
     UnknownPerson(String),
+    /// A stake named for a game against the computer.
+    #[error(
+        "a game against the computer cannot be staked: leave out stake= (coins are won and lost \
+         between people only)"
+    )]
+    ComputerStake,
+    /// People named beside the computer in a game of two seats.
+    #[error(
+        "{game} against the computer is for you alone: `/play {slug} computer`, or challenge \
+         a person without `computer`"
+    )]
+    ComputerAndPeople {
+        /// The game's name.
+        game: &'static str,
+        /// What is typed for it.
+        slug: &'static str,
+    },
     /// A person named twice, or the challenger named.
     #[error("name each other player once, and not yourself")]
     RepeatedPlayer,

@@ -22,6 +22,7 @@
 
 mod challenges;
 mod clocks;
+mod computer;
 mod config;
 mod contract;
 mod cooldown;
@@ -56,6 +57,7 @@ use crate::store::{
     User, UserId,
 };
 
+use computer::*;
 pub use contract::*;
 pub use cooldown::Cooldown;
 pub use errors::*;
@@ -150,6 +152,8 @@ pub struct Service {
     dice: Dice,
     challenge_ttl: Duration,
     pictures: bool,
+    /// Rung when a board shows the computer to move ([`Service::computer_woken`]).
+    computer_wake: tokio::sync::Notify,
 }
 
 impl Service {
@@ -163,6 +167,7 @@ impl Service {
             dice,
             challenge_ttl: Duration::from_secs(15 * 60),
             pictures: true,
+            computer_wake: tokio::sync::Notify::new(),
         }
     }
 

@@ -38,12 +38,19 @@ impl Service {
             }
             (GameStatus::Active, Status::Decision(seat)) => {
                 spans.push(Span::Text(format!("Game #{} ({}): ", record.id, id.name())));
+                let computer = holder(record, seat).is_some_and(is_computer);
                 if let Some(user) = holder(record, seat) {
                     spans.push(mention(user));
-                    notify.push(user.platform_user_id.clone());
+                    if !computer {
+                        notify.push(user.platform_user_id.clone());
+                    }
                 }
                 let lines = loaded.state.legal_lines();
-                let task = if !lines.is_empty() && lines.iter().all(|l| l.starts_with("remove:")) {
+                let task = if computer {
+                    // Its move comes from the computer worker, through the outbox.
+                    self.wake_computer();
+                    "is thinking"
+                } else if !lines.is_empty() && lines.iter().all(|l| l.starts_with("remove:")) {
                     // Coan Ki's double one (rule 5.8): the buttons are removals.
                     "must take one of their travelling pieces out of the game (a double one)"
                 } else {
@@ -51,7 +58,9 @@ impl Service {
                 };
                 spans.push(Span::Text(format!(" ({}) {task}.", seat_label(id, seat.0))));
                 spans.extend(self.clock_spans(record));
-                buttons = move_buttons(record, &lines);
+                if !computer {
+                    buttons = move_buttons(record, &lines);
+                }
             }
             (GameStatus::Active, Status::Chance) => spans.push(Span::Text(format!(
                 "Game #{} ({}): the dice are being rolled.",
@@ -483,6 +492,10 @@ pub(super) fn button(label: &str, data: String) -> Button {
 }
 
 pub(super) fn mention(user: &User) -> Span {
+    if is_computer(user) {
+        // Not a person of any platform: its name, never a mention.
+        return Span::Strong(user.display_name.clone());
+    }
     Span::Mention(Person {
         id: user.platform_user_id.clone(),
         name: user.display_name.clone(),

@@ -116,7 +116,7 @@ impl Service {
         self.resolve_chance(&mut state, &mut played)?;
         let mut record = loaded.record.clone();
         let appended = self
-            .append_played(&mut record, &state, &played, None, ctx.now)
+            .append_played(&mut record, &state, &played, None, None, ctx.now)
             .await;
         match appended {
             Ok(_) => {
@@ -282,7 +282,7 @@ impl Service {
         self.resolve_chance(&mut state, &mut played)?;
         let mut record = loaded.record.clone();
         let appended = self
-            .append_played(&mut record, &state, &played, Some(&ctx.key), ctx.now)
+            .append_played(&mut record, &state, &played, Some(&ctx.key), None, ctx.now)
             .await;
         match appended {
             Ok(consequences) => {
@@ -352,25 +352,28 @@ impl Service {
         state: &AnyGame,
         played: &Played,
         request: Option<&RequestKey>,
+        announce: Option<&str>,
         now: Timestamp,
     ) -> Result<Consequences, StoreError> {
         let consequences = consequences(record, state, &played.penalties, now);
-        let appended = self
-            .store
-            .append_actions(
-                record.id,
-                &Append {
-                    expected_seq: record.seq,
-                    actions: &played.actions,
-                    request,
-                    finish: consequences.finish.as_deref(),
-                    snapshot: None,
-                    turn: consequences.turn,
-                    fines: &consequences.fines,
-                    payout: consequences.payout.as_ref(),
-                },
-            )
-            .await?;
+        let append = Append {
+            expected_seq: record.seq,
+            actions: &played.actions,
+            request,
+            finish: consequences.finish.as_deref(),
+            snapshot: None,
+            turn: consequences.turn,
+            fines: &consequences.fines,
+            payout: consequences.payout.as_ref(),
+        };
+        let appended = match announce {
+            Some(payload) => {
+                self.store
+                    .append_actions_announced(record.id, &append, payload)
+                    .await?
+            }
+            None => self.store.append_actions(record.id, &append).await?,
+        };
         record.seq = appended.seq;
         record.clock = appended.clock;
         if consequences.finish.is_some() {

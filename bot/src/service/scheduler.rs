@@ -108,9 +108,18 @@ impl Service {
                 Some(no) => self.expired_reply(ChallengeNo(no)).await?,
                 None => None,
             },
-            // Boards and texts are written by later work (the computer's moves); nothing
-            // writes them yet.
-            OutboxKind::Board | OutboxKind::Text => None,
+            // The computer's moves.
+            OutboxKind::Board => match (number("game"), number("seq")) {
+                (Some(game), Some(seq)) => self.computer_board(GameNo(game), seq).await?,
+                _ => {
+                    return Err(ServiceError::Corrupt(format!(
+                        "outbox row {}: no game or seq",
+                        row.id.0
+                    )));
+                }
+            },
+            // A board superseded by a newer one before it was sent.
+            OutboxKind::Text => None,
         };
         Ok(reply.map(|mut reply| {
             reply.address.platform = row.platform;
@@ -180,11 +189,23 @@ impl Service {
     /// # Errors
     /// Internal failures (the database).
     pub async fn board_posted(&self, game: GameNo, message_id: &str) -> Result<(), ServiceError> {
+        // Boards of one game may be reported out of order (a person's board answered in an
+        // interaction, the computer's reply from the outbox right after): where both ids are
+        // numbers (Discord's and Telegram's grow with time), an older one never replaces a
+        // newer one.
+        if let Some(record) = self.store.game(game).await?
+            && let Some(known) = record.board_message_id.as_deref()
+            && let (Ok(known), Ok(new)) = (known.parse::<u64>(), message_id.parse::<u64>())
+            && new < known
+        {
+            return Ok(());
+        }
         self.store.set_board_message(game, Some(message_id)).await?;
         Ok(())
     }
 
-    /// The scheduler and the outbox in-process, for `tabula local` and tests: runs
+    /// The computer, the scheduler and the outbox in-process, for `tabula local` and tests:
+    /// plays the computer's due moves ([`Service::computer_moves`]), runs
     /// [`Service::schedule`], then takes every waiting outbox row, marks it delivered and
     /// returns its message (rows whose message no longer applies are dropped). A process that
     /// dies before the rows are marked leaves them to be taken again once their lease ends.
@@ -192,6 +213,7 @@ impl Service {
     /// # Errors
     /// Internal failures (the database).
     pub async fn tick(&self) -> Result<Vec<Reply>, ServiceError> {
+        self.computer_moves().await?;
         self.schedule().await?;
         let mut replies = Vec::new();
         loop {

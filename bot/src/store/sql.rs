@@ -248,6 +248,13 @@ ON CONFLICT (platform, request_key) DO NOTHING";
 /// Compare-and-set on `seq`: `$2` expected seq, `$3` new seq, `$4` new status, `$5` result or
 /// null, `$6` snapshot position or null (taken at `$3`), `$7` now.
 /// `$8` and `$9`: the turn whose clock starts (a null `$8`: none).
+/// Active games whose turn is the computer's (its turn user is of the computer platform),
+/// those waiting longest first.
+pub(super) const COMPUTER_TURNS: &str = "\
+SELECT g.id FROM games g JOIN users u ON u.id = g.turn_user_id
+WHERE g.status = 'active' AND u.platform = 'computer'
+ORDER BY g.updated_at, g.id LIMIT $1";
+
 pub(super) const ADVANCE_GAME: &str = concat!(
     "UPDATE games SET seq = $3, status = $4, result = COALESCE($5, result),
        snapshot_position = COALESCE($6, snapshot_position),
@@ -955,10 +962,23 @@ macro_rules! store_operations {
                 assemble_games(games, seats)
             }
 
+            pub(super) async fn computer_turns(
+                &self,
+                limit: i64,
+            ) -> Result<Vec<GameNo>, StoreError> {
+                let ids: Vec<i64> = sqlx::query_scalar(sql::COMPUTER_TURNS)
+                    .bind(limit)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(db("computer_turns"))?;
+                Ok(ids.into_iter().map(GameNo).collect())
+            }
+
             pub(super) async fn append_actions(
                 &self,
                 game: GameNo,
                 append: &Append<'_>,
+                announce: Option<&str>,
             ) -> Result<Appended, StoreError> {
                 const OPERATION: &str = "append_actions";
                 let new_seq = append
@@ -1037,6 +1057,27 @@ macro_rules! store_operations {
                     let payout = append.payout.cloned().unwrap_or(Payout::Refund);
                     let actor = append.actions.iter().rev().find_map(|action| action.actor);
                     Self::settle_pot(&mut tx, game.0, &payout, actor, now, OPERATION).await?;
+                }
+                if let Some(payload) = announce {
+                    let target =
+                        sqlx::query_as::<_, outbox::GameForOutbox>(outbox::GAME_FOR_OUTBOX)
+                            .bind(game.0)
+                            .fetch_one(&mut *tx)
+                            .await
+                            .map_err(db(OPERATION))?;
+                    Self::insert_outbox(
+                        &mut tx,
+                        &NewOutbox {
+                            platform: Platform::parse(&target.platform)?,
+                            chat: ChatId(target.chat_id),
+                            game: Some(game),
+                            kind: OutboxKind::Board,
+                            payload,
+                            now,
+                        },
+                        OPERATION,
+                    )
+                    .await?;
                 }
                 tx.commit().await.map_err(db(OPERATION))?;
                 Ok(Appended {

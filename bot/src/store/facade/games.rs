@@ -93,7 +93,31 @@ impl Store {
         game: GameNo,
         append: &Append<'_>,
     ) -> Result<Appended, StoreError> {
-        dispatch!(self, store => store.append_actions(game, append).await)
+        dispatch!(self, store => store.append_actions(game, append, None).await)
+    }
+
+    /// [`Store::append_actions`], writing in the same transaction a board to the outbox
+    /// (kind `board`, with `payload`) for the game's chat: what the bot plays on its own (the
+    /// computer's moves) is announced even if the process dies right after. An older board of
+    /// the game still waiting is superseded.
+    ///
+    /// # Errors
+    /// Those of [`Store::append_actions`]; then nothing is written.
+    pub async fn append_actions_announced(
+        &self,
+        game: GameNo,
+        append: &Append<'_>,
+        payload: &str,
+    ) -> Result<Appended, StoreError> {
+        dispatch!(self, store => store.append_actions(game, append, Some(payload)).await)
+    }
+
+    /// Up to `limit` active games whose turn is the computer's, those waiting longest first.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn computer_turns(&self, limit: i64) -> Result<Vec<GameNo>, StoreError> {
+        dispatch!(self, store => store.computer_turns(limit).await)
     }
 
     /// Ends an active game (a resignation, a claim on time, an abort) with a result or
