@@ -84,7 +84,7 @@ async fn previous_board(url: DatabaseUrl) {
     // The adapter posted the first board as message 501.
     table
         .service
-        .board_posted(game, "501")
+        .board_posted(game, "501", true)
         .await
         .expect("board posted");
     let mut lcg = common::table::Lcg(4);

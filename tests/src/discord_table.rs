@@ -480,7 +480,8 @@ pub async fn challenge_in(
 
 /// Plays the game on `board` to its end, choosing moves at random (seeded) from the board's
 /// buttons; every other move is typed with `/move` instead of pressed. At move `restart_at`
-/// the bot is stopped by SIGTERM and started again. Returns how many moves were made.
+/// the bot is stopped by SIGTERM and started again. Where the computer plays, its boards are
+/// waited for. Returns how many moves were made.
 ///
 /// # Panics
 /// If the bot does not answer, or the game does not end in 6,000 moves.
@@ -497,6 +498,13 @@ pub async fn play_to_end(
         if step == restart_at {
             table.stop().await;
             table.start().await;
+        }
+        if !has_moves(&board) && board.content.contains("is thinking") {
+            // The computer's move comes from the outbox.
+            board = table
+                .wait_new(board.id, "the computer's board", is_board)
+                .await;
+            continue;
         }
         if !has_moves(&board) {
             assert!(

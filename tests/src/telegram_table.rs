@@ -305,7 +305,8 @@ pub async fn challenge(table: &Table, game: &str) -> (TgChat, Vec<(TgUser, Strin
 
 /// Plays the game on `board` to its end, choosing moves at random (seeded) from the board's
 /// buttons; every other move is typed instead of pressed. At move `restart_at` the bot is
-/// stopped by SIGTERM and started again. Returns how many moves were made.
+/// stopped by SIGTERM and started again. Where the computer plays, its boards are waited for.
+/// Returns how many moves were made.
 ///
 /// # Panics
 /// If the bot does not answer, or the game does not end in 6,000 moves.
@@ -323,6 +324,16 @@ pub async fn play_to_end(
             table.stop().await;
             table.start().await;
         }
+        if !has_moves(&board) && board.text().contains("is thinking") {
+            // The computer's move comes from the outbox.
+            let id = board.message_id;
+            board = table
+                .wait_new(group, id, "the computer's board", |m| {
+                    is_photo(m) && m.reply_to.is_none()
+                })
+                .await;
+            continue;
+        }
         if !has_moves(&board) {
             assert!(
                 board.text().contains("over") || board.text().contains("wins"),
@@ -331,6 +342,9 @@ pub async fn play_to_end(
             );
             return step;
         }
+        // People read a board before they act (the bot records which message is the game's
+        // board right after posting it).
+        tokio::time::sleep(Duration::from_millis(200)).await;
         let actor = to_act(&board, players)
             .unwrap_or_else(|| panic!("nobody is named to act: {}", board.text()))
             .clone();

@@ -3,7 +3,8 @@
 //! the middle and started again on the same database; over the gateway and over the HTTP
 //! interactions endpoint.
 
-use tabula_tests::discord_table::{Mode, Table, challenge, play_to_end};
+use serde_json::json;
+use tabula_tests::discord_table::{Mode, Table, challenge, is_board, play_to_end};
 
 async fn whole_game(name: &str, game: &str, mode: Mode, seed: u64) {
     let mut table = Table::new(name, mode).await;
@@ -44,4 +45,48 @@ games! {
     coan_ki_over_http_interactions: "coan-ki", Mode::Http, 14;
     pachisi_over_the_gateway: "pachisi", Mode::Gateway, 5;
     pachisi_over_http_interactions: "pachisi", Mode::Http, 15;
+}
+
+/// Alice alone plays the computer: `/play` with its `computer` option, her moves by buttons
+/// and `/move`, the computer's boards posted by the outbox, a restart in the middle.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn against_the_computer_over_http_interactions() {
+    let mut table = Table::new("dc-computer", Mode::Http).await;
+    table.start().await;
+    let alice = table.person("Alice");
+    let before = table.last_id();
+    table
+        .slash(
+            &alice,
+            "play",
+            &[
+                ("game", json!("konane")),
+                ("computer", json!(1)),
+                ("options", json!("size=6")),
+            ],
+        )
+        .await;
+    let board = table.wait_new(before, "first board", is_board).await;
+    assert!(
+        board.content.contains("Computer (level 1)"),
+        "{}",
+        board.content
+    );
+    let players = [alice];
+    play_to_end(&mut table, &players, board, 21, 4).await;
+    let messages = table.fake.messages(&table.channel);
+    let from_outbox = messages
+        .iter()
+        .filter(|m| is_board(m) && m.interaction_id.is_none())
+        .count();
+    assert!(
+        from_outbox > 0,
+        "the computer's boards come from the outbox"
+    );
+    for m in &messages {
+        assert!(!m.content.contains("<@level"), "{}", m.content);
+        assert!(m.notified.iter().all(|id| *id == players[0].id));
+    }
+    table.stop().await;
+    table.assert_clean();
 }

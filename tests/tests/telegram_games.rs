@@ -98,3 +98,26 @@ async fn a_short_game_within_telegrams_documented_limits() {
     );
     let _ = Duration::ZERO;
 }
+
+/// Alice alone plays the computer in a group: `/play koan computer level=1`, her moves by
+/// buttons and typed, the computer's boards posted by the outbox, a restart in the middle.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn against_the_computer_in_a_group() {
+    let mut table = Table::new("computer").await;
+    table.start().await;
+    let fake = &table.fake;
+    let group = fake.group("Board games");
+    let alice = table.person("Alice");
+    fake.add_member(&group, &alice);
+    fake.user_writes(&group, &alice, "/play koan computer level=1");
+    let board = table.wait_new(&group, 0, "first board", is_photo).await;
+    assert!(
+        board.text().contains("Computer (level 1)"),
+        "{}",
+        board.text()
+    );
+    let players = vec![(alice, tabula_tests::telegram_table::username("Alice"))];
+    play_to_end(&mut table, &group, &players, board, 31, 4).await;
+    table.stop().await;
+    table.assert_clean();
+}

@@ -57,7 +57,9 @@ impl Service {
                     "to move"
                 };
                 spans.push(Span::Text(format!(" ({}) {task}.", seat_label(id, seat.0))));
-                spans.extend(self.clock_spans(record));
+                if !computer {
+                    spans.extend(self.clock_spans(record));
+                }
                 if !computer {
                     buttons = move_buttons(record, &lines);
                 }
@@ -79,7 +81,9 @@ impl Service {
             placement: Placement::NewBoard,
             game: Some(record.id),
             // The adapter takes the buttons off the game's previous board.
-            previous_board: record.board_message_id.clone(),
+            previous_board: scheduler::BoardMessage::with_buttons(
+                record.board_message_id.as_deref(),
+            ),
             spans,
             notify,
             picture,

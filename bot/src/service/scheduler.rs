@@ -183,24 +183,33 @@ impl Service {
     }
 
     /// An adapter reports the platform's id of a board it posted (a reply placed
-    /// [`Placement::NewBoard`]), so that the game's next board names it in
-    /// [`Reply::previous_board`] and its buttons can be taken off.
+    /// [`Placement::NewBoard`]) and whether it carries buttons, so that the game's next board
+    /// names it in [`Reply::previous_board`] and its buttons can be taken off (a board without
+    /// buttons, shown while the computer thinks, is not named: there is nothing to take off).
     ///
     /// # Errors
     /// Internal failures (the database).
-    pub async fn board_posted(&self, game: GameNo, message_id: &str) -> Result<(), ServiceError> {
+    pub async fn board_posted(
+        &self,
+        game: GameNo,
+        message_id: &str,
+        buttons: bool,
+    ) -> Result<(), ServiceError> {
         // Boards of one game may be reported out of order (a person's board answered in an
-        // interaction, the computer's reply from the outbox right after): where both ids are
-        // numbers (Discord's and Telegram's grow with time), an older one never replaces a
-        // newer one.
+        // interaction, the computer's from the outbox right after): where both ids are numbers
+        // (Discord's and Telegram's grow with time), an older one never replaces a newer one.
         if let Some(record) = self.store.game(game).await?
             && let Some(known) = record.board_message_id.as_deref()
-            && let (Ok(known), Ok(new)) = (known.parse::<u64>(), message_id.parse::<u64>())
+            && let (Ok(known), Ok(new)) = (
+                BoardMessage::id_of(known).parse::<u64>(),
+                message_id.parse::<u64>(),
+            )
             && new < known
         {
             return Ok(());
         }
-        self.store.set_board_message(game, Some(message_id)).await?;
+        let stored = BoardMessage::store(message_id, buttons);
+        self.store.set_board_message(game, Some(&stored)).await?;
         Ok(())
     }
 
@@ -339,5 +348,32 @@ impl Service {
             )]],
             ..Reply::default()
         }))
+    }
+}
+
+/// How the game's latest board is kept in [`GameRecord::board_message_id`]: the platform's
+/// message id, marked with a leading `~` when the board has no buttons.
+pub(super) struct BoardMessage;
+
+impl BoardMessage {
+    /// What is stored for a board `id` posted with or without buttons.
+    fn store(id: &str, buttons: bool) -> String {
+        if buttons {
+            id.to_owned()
+        } else {
+            format!("~{id}")
+        }
+    }
+
+    /// The platform's message id of a stored board.
+    fn id_of(stored: &str) -> &str {
+        stored.strip_prefix('~').unwrap_or(stored)
+    }
+
+    /// The board whose buttons a new board takes off: the stored one, if it has buttons.
+    pub(super) fn with_buttons(stored: Option<&str>) -> Option<String> {
+        stored
+            .filter(|stored| !stored.starts_with('~'))
+            .map(str::to_owned)
     }
 }

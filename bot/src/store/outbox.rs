@@ -125,7 +125,7 @@ FROM challenges ch JOIN chats c ON c.id = ch.chat_id WHERE ch.id = $1";
 pub(super) const OUTBOX_SENT: &str = "\
 UPDATE outbox SET sent_at = $4, message_id = $3, lease_owner = NULL, lease_until = NULL
 WHERE id = $1 AND lease_owner = $2 AND sent_at IS NULL AND dropped_at IS NULL
-RETURNING chat_id, game_id, kind";
+RETURNING chat_id";
 
 /// `$1` chat, `$2` the earliest moment of its next outbox message.
 pub(super) const PACE_CHAT: &str = "UPDATE chats SET outbox_next_at = $2 WHERE id = $1";
@@ -176,8 +176,6 @@ impl GameForOutbox {
 #[derive(Debug, sqlx::FromRow)]
 pub(super) struct SentRow {
     pub(super) chat_id: i64,
-    pub(super) game_id: Option<i64>,
-    pub(super) kind: String,
 }
 
 /// The outbox operations of a backend store type `$store` (see `sql::store_operations`). The
@@ -362,16 +360,6 @@ macro_rules! outbox_operations {
                     .execute(&mut *tx)
                     .await
                     .map_err(db(OPERATION))?;
-                if let (Some(game), Some(message), OutboxKind::Board) =
-                    (sent.game_id, message_id, OutboxKind::parse(&sent.kind)?)
-                {
-                    sqlx::query(outbox::SET_BOARD_MESSAGE)
-                        .bind(game)
-                        .bind(message)
-                        .execute(&mut *tx)
-                        .await
-                        .map_err(db(OPERATION))?;
-                }
                 tx.commit().await.map_err(db(OPERATION))?;
                 Ok(true)
             }

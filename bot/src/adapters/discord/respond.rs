@@ -413,6 +413,15 @@ impl Discord {
             .and_then(|id| id.parse::<u64>().ok())
             .filter(|id| *id != 0)
             .map(MessageId::new);
+        // Recorded first: a move made right after the board appears then finds it.
+        if let (Some(game), Some(posted)) = (reply.game, posted)
+            && let Err(error) = self
+                .service
+                .board_posted(game, &posted.to_string(), !reply.buttons.is_empty())
+                .await
+        {
+            tracing::warn!(error = %crate::service::error_chain(&error), "cannot record the board");
+        }
         if let Some(previous) = previous
             && Some(previous) != pressed
             && Some(previous) != posted
@@ -422,11 +431,6 @@ impl Discord {
                 .await
         {
             tracing::debug!(%error, "cannot take the buttons off the previous board");
-        }
-        if let (Some(game), Some(posted)) = (reply.game, posted)
-            && let Err(error) = self.service.board_posted(game, &posted.to_string()).await
-        {
-            tracing::warn!(error = %crate::service::error_chain(&error), "cannot record the board");
         }
     }
 }

@@ -219,13 +219,17 @@ impl Telegram {
         if reply.placement != Placement::NewBoard {
             return;
         }
-        if let Some(previous) = reply.previous_board.as_deref().and_then(message_id) {
-            self.take_buttons_off(chat, previous).await;
-        }
+        // Recorded first: a move made right after the board appears then finds it.
         if let (Some(game), Some(posted)) = (reply.game, posted)
-            && let Err(error) = self.service.board_posted(game, &posted.0.to_string()).await
+            && let Err(error) = self
+                .service
+                .board_posted(game, &posted.0.to_string(), !reply.buttons.is_empty())
+                .await
         {
             tracing::warn!(error = %crate::service::error_chain(&error), "cannot record the board");
+        }
+        if let Some(previous) = reply.previous_board.as_deref().and_then(message_id) {
+            self.take_buttons_off(chat, previous).await;
         }
     }
 

@@ -83,9 +83,10 @@ impl Store {
 
     /// Marks a row sent, if `owner` still holds it (true) — false when it lost the row (its
     /// lease expired and someone else claimed it, or it was already marked). Records the
-    /// platform's message id, paces the chat (its next outbox message no earlier than
-    /// `now + pace_millis`) and, for a `board` row of a game with a message id, sets the game's
-    /// [`GameRecord::board_message_id`], in one transaction.
+    /// platform's message id and paces the chat (its next outbox message no earlier than
+    /// `now + pace_millis`), in one transaction. A board's deliverer records the game's
+    /// [`GameRecord::board_message_id`] itself ([`Store::set_board_message`]), as for any
+    /// board it posts.
     ///
     /// # Errors
     /// A database failure.
