@@ -22,6 +22,9 @@ fn move_labels(board: &DcMessage) -> BTreeSet<String> {
         .collect()
 }
 
+/// A POST to the endpoint: what it tries, its headers and its body.
+type Attempt<'a> = (&'a str, Vec<(&'a str, &'a str)>, &'a str);
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_endpoint_refuses_bad_signatures_and_answers_a_ping() {
     let mut table = Table::new("dc-signatures", Mode::Http).await;
@@ -53,7 +56,7 @@ async fn the_endpoint_refuses_bad_signatures_and_answers_a_ping() {
     let later = (ts.parse::<u64>().expect("a number") + 1).to_string();
     let tampered_body = body.replace("\"version\":1", "\"version\":2");
     assert_ne!(tampered_body, body, "the body was changed");
-    let refused: Vec<(&str, Vec<(&str, &str)>, &str)> = vec![
+    let refused: Vec<Attempt<'_>> = vec![
         ("no signature", vec![json_type], &body),
         (
             "no timestamp",
