@@ -93,5 +93,33 @@ async fn previous_board(url: DatabaseUrl) {
     // A look at the board is not a new board: it names none.
     let look = table.cmd("carol", &format!("/board #{game}")).await;
     assert_eq!(look.previous_board, None);
+    // Recording a board names the one whose buttons come off now: the board recorded until
+    // then; a board reported after a newer one loses its own; a board without buttons is
+    // never named.
+    let posted = |id: &'static str, buttons: bool| {
+        let service = &table.service;
+        async move {
+            service
+                .board_posted(game, id, buttons)
+                .await
+                .expect("board posted")
+        }
+    };
+    assert_eq!(posted("503", true).await.as_deref(), Some("501"));
+    assert_eq!(posted("502", true).await.as_deref(), Some("502"), "late");
+    assert_eq!(
+        table.record(game).await.board_message_id.as_deref(),
+        Some("503")
+    );
+    assert_eq!(posted("504", false).await.as_deref(), Some("503"));
+    assert_eq!(posted("505", true).await, None, "504 had no buttons");
+    let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
+    assert_eq!(reply.previous_board.as_deref(), Some("505"));
+    assert_eq!(posted("506", false).await.as_deref(), Some("505"));
+    let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
+    assert_eq!(
+        reply.previous_board, None,
+        "the board shown last has no buttons"
+    );
     store.close().await;
 }

@@ -445,3 +445,59 @@ async fn discord_settings_that_are_half_set_or_wrong_stop_it_at_once() {
         assert!(!bot.log().contains("x.y.z"), "the token is not shown");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_channel_gone_or_closed_to_the_bot_is_tried_once() {
+    let mut table = Table::new("dc-gone", Mode::Gateway).await;
+    table.set("TABULA_CHALLENGE_SECONDS", "2");
+    table.set("TABULA_SCHEDULER_SECONDS", "1");
+    table.start().await;
+    let alice = table.person("Alice");
+    let bob = table.person("Bob");
+    let gone = table.fake.text_channel(&table.guild, "gone");
+    let closed = table.fake.text_channel(&table.guild, "closed");
+    let open = table.channel.clone();
+    for channel in [&gone, &closed, &open] {
+        let before = table.last_id_in(channel);
+        table
+            .slash_in(
+                channel,
+                &alice,
+                "play",
+                &[
+                    ("game", json!("koan")),
+                    ("opponent", json!(bob.id.to_string())),
+                ],
+            )
+            .await;
+        table
+            .wait_new_in(channel, before, "challenge", |m| !buttons(m).is_empty())
+            .await;
+    }
+    table.fake.delete_channel(&gone);
+    table.fake.remove_access(&closed);
+    // The expiry reaches the open channel; the other two are tried once each, then left.
+    let last = table.last_id_in(&open);
+    let expired = table
+        .wait_new_in(&open, last, "expiry", |m| buttons(m).is_empty())
+        .await;
+    assert!(expired.content.contains("expired"), "{}", expired.content);
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let posts_to = |channel: u64| {
+        table
+            .fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.method == "POST" && r.path == format!("/channels/{channel}/messages"))
+            .map(|r| r.status)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(posts_to(gone.id), vec![404], "the deleted channel");
+    assert_eq!(
+        posts_to(closed.id),
+        vec![403],
+        "the channel closed to the bot"
+    );
+    table.stop().await;
+    table.assert_clean();
+}

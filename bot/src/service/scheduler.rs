@@ -184,8 +184,11 @@ impl Service {
 
     /// An adapter reports the platform's id of a board it posted (a reply placed
     /// [`Placement::NewBoard`]) and whether it carries buttons, so that the game's next board
-    /// names it in [`Reply::previous_board`] and its buttons can be taken off (a board without
-    /// buttons, shown while the computer thinks, is not named: there is nothing to take off).
+    /// names it in [`Reply::previous_board`]. Returns the board whose buttons the adapter takes
+    /// off now, if one still shows them: the game's board recorded until now (which is
+    /// [`Reply::previous_board`] unless a move was made before that board was recorded), or
+    /// the posted board itself when a newer one was recorded first. A board without buttons
+    /// (shown while the computer thinks) is never returned: there is nothing to take off.
     ///
     /// # Errors
     /// Internal failures (the database).
@@ -194,23 +197,28 @@ impl Service {
         game: GameNo,
         message_id: &str,
         buttons: bool,
-    ) -> Result<(), ServiceError> {
+    ) -> Result<Option<String>, ServiceError> {
+        let known = self
+            .store
+            .game(game)
+            .await?
+            .and_then(|record| record.board_message_id);
         // Boards of one game may be reported out of order (a person's board answered in an
-        // interaction, the computer's from the outbox right after): where both ids are numbers
-        // (Discord's and Telegram's grow with time), an older one never replaces a newer one.
-        if let Some(record) = self.store.game(game).await?
-            && let Some(known) = record.board_message_id.as_deref()
+        // interaction, the computer's from the outbox right after, a slow write under load):
+        // where both ids are numbers (Discord's and Telegram's grow with time), an older one
+        // never replaces a newer one, and loses its own buttons instead.
+        if let Some(known) = known.as_deref()
             && let (Ok(known), Ok(new)) = (
                 BoardMessage::id_of(known).parse::<u64>(),
                 message_id.parse::<u64>(),
             )
             && new < known
         {
-            return Ok(());
+            return Ok(buttons.then(|| message_id.to_owned()));
         }
         let stored = BoardMessage::store(message_id, buttons);
         self.store.set_board_message(game, Some(&stored)).await?;
-        Ok(())
+        Ok(BoardMessage::with_buttons(known.as_deref()).filter(|known| known != message_id))
     }
 
     /// The computer, the scheduler and the outbox in-process, for `tabula local` and tests:

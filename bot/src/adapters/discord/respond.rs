@@ -395,8 +395,9 @@ impl Discord {
         .await;
     }
 
-    /// After a new board was posted: the previous board loses its buttons (unless it is the
-    /// pressed message, already updated), and the service learns the new board's message.
+    /// After a new board was posted: the service learns the new board's message, and the
+    /// board it names as still showing buttons (the previous board, normally) loses them,
+    /// unless it is the pressed message, already updated.
     async fn after_board(
         &self,
         reply: &Reply,
@@ -407,27 +408,30 @@ impl Discord {
         if reply.placement != Placement::NewBoard {
             return;
         }
-        let previous = reply
-            .previous_board
+        let mut stale = reply.previous_board.clone();
+        if let (Some(game), Some(posted)) = (reply.game, posted) {
+            match self
+                .service
+                .board_posted(game, &posted.to_string(), !reply.buttons.is_empty())
+                .await
+            {
+                Ok(named) => stale = named,
+                Err(error) => {
+                    tracing::warn!(error = %crate::service::error_chain(&error), "cannot record the board");
+                }
+            }
+        }
+        let stale = stale
             .as_deref()
             .and_then(|id| id.parse::<u64>().ok())
             .filter(|id| *id != 0)
             .map(MessageId::new);
-        // Recorded first: a move made right after the board appears then finds it.
-        if let (Some(game), Some(posted)) = (reply.game, posted)
-            && let Err(error) = self
-                .service
-                .board_posted(game, &posted.to_string(), !reply.buttons.is_empty())
-                .await
-        {
-            tracing::warn!(error = %crate::service::error_chain(&error), "cannot record the board");
-        }
-        if let Some(previous) = previous
-            && Some(previous) != pressed
-            && Some(previous) != posted
+        if let Some(stale) = stale
+            && Some(stale) != pressed
+            && Some(stale) != posted
             && let Err(error) = self
                 .http
-                .edit_message(channel, previous, &json!({"components": []}), Vec::new())
+                .edit_message(channel, stale, &json!({"components": []}), Vec::new())
                 .await
         {
             tracing::debug!(%error, "cannot take the buttons off the previous board");

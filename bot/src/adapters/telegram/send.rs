@@ -184,14 +184,13 @@ impl Telegram {
                     }
                     _ => {
                         let posted = self.post_retrying(reply, target).await;
+                        let stale = self.after_post(reply, target.chat, posted).await;
                         if reply.placement == Placement::NewBoard
                             && let Some(pressed) = message
-                            && reply.previous_board.as_deref().and_then(message_id)
-                                != Some(*pressed)
+                            && stale != Some(*pressed)
                         {
                             self.take_buttons_off(target.chat, *pressed).await;
                         }
-                        self.after_post(reply, target.chat, posted).await;
                     }
                 }
             }
@@ -213,24 +212,34 @@ impl Telegram {
         }
     }
 
-    /// After a message is posted: a new board takes the buttons off the game's previous board,
-    /// and the service learns the new board's message id.
-    async fn after_post(&self, reply: &Reply, chat: ChatId, posted: Option<MessageId>) {
+    /// After a message is posted: the service learns a new board's message id, and the board
+    /// it names as still showing buttons (the previous board, normally) loses them. Returns
+    /// that board.
+    async fn after_post(
+        &self,
+        reply: &Reply,
+        chat: ChatId,
+        posted: Option<MessageId>,
+    ) -> Option<MessageId> {
         if reply.placement != Placement::NewBoard {
-            return;
+            return None;
         }
-        // Recorded first: a move made right after the board appears then finds it.
-        if let (Some(game), Some(posted)) = (reply.game, posted)
-            && let Err(error) = self
+        let mut stale = reply.previous_board.clone();
+        if let (Some(game), Some(posted)) = (reply.game, posted) {
+            match self
                 .service
                 .board_posted(game, &posted.0.to_string(), !reply.buttons.is_empty())
                 .await
-        {
-            tracing::warn!(error = %crate::service::error_chain(&error), "cannot record the board");
+            {
+                Ok(named) => stale = named,
+                Err(error) => {
+                    tracing::warn!(error = %crate::service::error_chain(&error), "cannot record the board");
+                }
+            }
         }
-        if let Some(previous) = reply.previous_board.as_deref().and_then(message_id) {
-            self.take_buttons_off(chat, previous).await;
-        }
+        let stale = stale.as_deref().and_then(message_id)?;
+        self.take_buttons_off(chat, stale).await;
+        Some(stale)
     }
 
     /// Answers a callback query, with a toast if there is text.
