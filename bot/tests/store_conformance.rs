@@ -3974,6 +3974,29 @@ mod cases {
             record(store, game.id).await.board_message_id.as_deref(),
             Some("board-9")
         );
+        // Compare-and-set: only over the board read.
+        let replace = |expected: Option<&'static str>, new: &'static str| async move {
+            store
+                .replace_board_message(game.id, expected, new)
+                .await
+                .expect("replace")
+        };
+        assert!(
+            !replace(None, "board-10").await,
+            "the board is board-9, not none"
+        );
+        assert!(!replace(Some("board-1"), "board-10").await);
+        assert!(replace(Some("board-9"), "board-10").await);
+        assert!(
+            !replace(Some("board-9"), "board-11").await,
+            "read before board-10"
+        );
+        store.set_board_message(game.id, None).await.expect("clear");
+        assert!(replace(None, "board-12").await);
+        assert_eq!(
+            record(store, game.id).await.board_message_id.as_deref(),
+            Some("board-12")
+        );
     }
 
     pub async fn a_newer_board_turns_waiting_boards_into_text(store: &Store) {

@@ -198,27 +198,40 @@ impl Service {
         message_id: &str,
         buttons: bool,
     ) -> Result<Option<String>, ServiceError> {
-        let known = self
-            .store
-            .game(game)
-            .await?
-            .and_then(|record| record.board_message_id);
-        // Boards of one game may be reported out of order (a person's board answered in an
-        // interaction, the computer's from the outbox right after, a slow write under load):
-        // where both ids are numbers (Discord's and Telegram's grow with time), an older one
-        // never replaces a newer one, and loses its own buttons instead.
-        if let Some(known) = known.as_deref()
-            && let (Ok(known), Ok(new)) = (
-                BoardMessage::id_of(known).parse::<u64>(),
-                message_id.parse::<u64>(),
-            )
-            && new < known
-        {
-            return Ok(buttons.then(|| message_id.to_owned()));
-        }
         let stored = BoardMessage::store(message_id, buttons);
-        self.store.set_board_message(game, Some(&stored)).await?;
-        Ok(BoardMessage::with_buttons(known.as_deref()).filter(|known| known != message_id))
+        // Two boards of a game may be recorded at the same moment: each read is followed by a
+        // compare-and-set, tried again if another board was recorded in between.
+        for _ in 0..16 {
+            let known = self
+                .store
+                .game(game)
+                .await?
+                .and_then(|record| record.board_message_id);
+            // Boards of one game may be reported out of order (a person's board answered in an
+            // interaction, the computer's from the outbox right after, a slow write under
+            // load): where both ids are numbers (Discord's and Telegram's grow with time), an
+            // older one never replaces a newer one, and loses its own buttons instead.
+            if let Some(known) = known.as_deref()
+                && let (Ok(known), Ok(new)) = (
+                    BoardMessage::id_of(known).parse::<u64>(),
+                    message_id.parse::<u64>(),
+                )
+                && new < known
+            {
+                return Ok(buttons.then(|| message_id.to_owned()));
+            }
+            if self
+                .store
+                .replace_board_message(game, known.as_deref(), &stored)
+                .await?
+            {
+                return Ok(BoardMessage::with_buttons(known.as_deref())
+                    .filter(|known| known != message_id));
+            }
+        }
+        Err(ServiceError::Corrupt(format!(
+            "game {game}: its board kept changing while board {message_id} was recorded"
+        )))
     }
 
     /// The computer, the scheduler and the outbox in-process, for `tabula local` and tests:

@@ -146,6 +146,11 @@ pub(super) const SET_CHAT_INACTIVE: &str = "UPDATE chats SET inactive_at = $2 WH
 /// `$1` game, `$2` message id or null.
 pub(super) const SET_BOARD_MESSAGE: &str = "UPDATE games SET board_message_id = $2 WHERE id = $1";
 
+/// `$1` game, `$2` the board id read (or null), `$3` the new one: only if still `$2`.
+pub(super) const REPLACE_BOARD_MESSAGE: &str = "\
+UPDATE games SET board_message_id = $3
+WHERE id = $1 AND (board_message_id = $2 OR (board_message_id IS NULL AND $2 IS NULL))";
+
 /// A game as a reminder's or time-out's payload reads it.
 #[derive(Debug, sqlx::FromRow)]
 pub(super) struct GameForOutbox {
@@ -427,6 +432,22 @@ macro_rules! outbox_operations {
                     .await
                     .map_err(db("set_board_message"))?;
                 Ok(())
+            }
+
+            pub(super) async fn replace_board_message(
+                &self,
+                game: GameNo,
+                expected: Option<&str>,
+                message_id: &str,
+            ) -> Result<bool, StoreError> {
+                let done = sqlx::query(outbox::REPLACE_BOARD_MESSAGE)
+                    .bind(game.0)
+                    .bind(expected)
+                    .bind(message_id)
+                    .execute(&self.pool)
+                    .await
+                    .map_err(db("replace_board_message"))?;
+                Ok(done.rows_affected() > 0)
             }
 
             pub(super) async fn outbox_rows(
