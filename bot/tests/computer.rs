@@ -1,6 +1,7 @@
 //! The computer at the table (issue 18), through the service over SQLite: whole games of every
 //! game against it, a Pachisi game with three computer seats, a restart while it is to move,
-//! and what is refused (stakes, people beside it in a two-seat game).
+//! Pachisi challenges whose empty seats the computer fills, and what is refused (stakes, people
+//! beside it in a two-seat game or at a full table).
 
 mod common;
 
@@ -44,7 +45,6 @@ fn check_computer_board(reply: &Reply, game: GameNo, level: u8) {
 /// Alice plays `game` against the computer at `level` to the end, moving at random; the
 /// computer's moves come from the scheduler's tick. Returns (Alice's moves, computer boards).
 async fn play_against(table: &Table, game_name: &str, level: u8, seed: u64) -> (usize, usize) {
-    let mut last = String::new();
     let start = table
         .cmd(
             "alice",
@@ -58,6 +58,20 @@ async fn play_against(table: &Table, game_name: &str, level: u8, seed: u64) -> (
     assert!(text(&start).contains(&name), "{}", text(&start));
     let record = table.record(game).await;
     assert_eq!(record.stake, 0);
+    play_out(table, game, level, seed, &["alice"]).await
+}
+
+/// Plays `game`, where the computer at `level` holds some seats and `people` the others, to
+/// the end: the people move at random, the computer at each tick. Returns (the people's moves,
+/// computer boards).
+async fn play_out(
+    table: &Table,
+    game: GameNo,
+    level: u8,
+    seed: u64,
+    people: &[&str],
+) -> (usize, usize) {
+    let mut last = String::new();
     let mut lcg = Lcg(seed);
     let mut mine = 0;
     let mut boards = 0;
@@ -86,8 +100,8 @@ async fn play_against(table: &Table, game_name: &str, level: u8, seed: u64) -> (
         let (actor, reply) = table
             .random_move(game, &mut lcg)
             .await
-            .expect("alice is to move");
-        assert_eq!(actor, "alice");
+            .expect("a person is to move");
+        assert!(people.contains(&actor.as_str()), "{actor} moved");
         mine += 1;
         last = text(&reply);
         if computer_to_move(table, game).await {
@@ -96,7 +110,7 @@ async fn play_against(table: &Table, game_name: &str, level: u8, seed: u64) -> (
             assert!(text(&reply).contains("is thinking"), "{}", text(&reply));
         }
     }
-    panic!("{game_name} against the computer did not end")
+    panic!("game {game} against the computer did not end")
 }
 
 #[tokio::test]
@@ -139,6 +153,133 @@ async fn pachisi_with_three_computer_seats() {
         .count();
     assert_eq!(computers, 3, "{:?}", games.seats);
     assert!(mine > 5 && boards > 5, "{mine} moves, {boards} boards");
+}
+
+/// The seats of `game`: how many the computer holds, and each person's count.
+async fn seat_counts(table: &Table, game: GameNo) -> (usize, Vec<(String, usize)>) {
+    let record = table.record(game).await;
+    let computers = record
+        .seats
+        .iter()
+        .filter(|h| h.user.platform == Platform::Computer)
+        .count();
+    let mut people: Vec<(String, usize)> = Vec::new();
+    for holder in record
+        .seats
+        .iter()
+        .filter(|h| h.user.platform != Platform::Computer)
+    {
+        match people
+            .iter_mut()
+            .find(|(name, _)| *name == holder.user.display_name)
+        {
+            Some((_, n)) => *n += 1,
+            None => people.push((holder.user.display_name.clone(), 1)),
+        }
+    }
+    people.sort();
+    (computers, people)
+}
+
+#[tokio::test]
+async fn a_pachisi_challenge_fills_its_empty_seats_with_the_computer() {
+    let file = SqliteFile::new();
+    let table = Table::new(common::connect(&file.url()).await, 21);
+    // Two people named: the challenge waits for Bob, then the computer takes two seats.
+    let challenge = table
+        .cmd("alice", "/play pachisi @bob computer level=1")
+        .await;
+    assert!(challenge.is_done(), "{}", text(&challenge));
+    assert!(challenge.game.is_none(), "{}", text(&challenge));
+    assert!(
+        text(&challenge).contains("the computer (level 1)"),
+        "{}",
+        text(&challenge)
+    );
+    assert_eq!(table.pending_challenges().await, 1);
+    let started = table.cmd("bob", "/accept").await;
+    let game = started
+        .game
+        .unwrap_or_else(|| panic!("the game starts when Bob accepts: {}", text(&started)));
+    assert_eq!(table.record(game).await.stake, 0);
+    let (computers, people) = seat_counts(&table, game).await;
+    assert_eq!(computers, 2);
+    assert_eq!(
+        people,
+        vec![
+            (table.display_name("alice"), 1),
+            (table.display_name("bob"), 1)
+        ]
+    );
+    let (moves, _) = play_out(&table, game, 1, 5, &["alice", "bob"]).await;
+    assert!(moves > 5, "{moves} moves");
+
+    // Three people named: one computer seat.
+    let challenge = table
+        .cmd("alice", "/play pachisi @bob @carol computer")
+        .await;
+    assert!(challenge.game.is_none(), "{}", text(&challenge));
+    assert!(table.cmd("bob", "/accept").await.game.is_none());
+    let game = table.cmd("carol", "/accept").await.game.expect("a game");
+    let (computers, people) = seat_counts(&table, game).await;
+    assert_eq!(computers, 1);
+    assert_eq!(people.len(), 3, "{people:?}");
+    assert!(people.iter().all(|(_, n)| *n == 1), "{people:?}");
+    assert!(
+        table
+            .record(game)
+            .await
+            .seats
+            .iter()
+            .any(|h| h.user.display_name == "Computer (level 2)"),
+        "level 2 by default"
+    );
+}
+
+/// The data of the Start with computers button of an open challenge.
+fn fill_button(open: &Reply) -> String {
+    open.all_buttons()
+        .find(|b| b.label == "Start with computers")
+        .map(|b| b.data.clone())
+        .unwrap_or_else(|| panic!("no Start with computers button: {}", text(open)))
+}
+
+#[tokio::test]
+async fn an_open_pachisi_challenge_starts_with_computers() {
+    let file = SqliteFile::new();
+    let table = Table::new(common::connect(&file.url()).await, 22);
+    let open = table.cmd("alice", "/play pachisi").await;
+    let fill = fill_button(&open);
+    table.cmd("bob", "/accept").await;
+    // Only the challenger fills the seats; Bob's press changes nothing.
+    let refused = table.press("bob", &fill).await;
+    assert!(
+        matches!(refused.refusal(), Some(UserError::NotChallengerFill(_))),
+        "{}",
+        text(&refused)
+    );
+    assert!(table.active_games().await.is_empty());
+    let started = table.press("alice", &fill).await;
+    let game = started.game.expect("a game");
+    let (computers, people) = seat_counts(&table, game).await;
+    assert_eq!(computers, 2);
+    assert_eq!(people.len(), 2, "{people:?}");
+    assert_eq!(table.pending_challenges().await, 0);
+    // A second press finds the challenge taken.
+    let again = table.press("alice", &fill).await;
+    assert!(again.refusal().is_some(), "{}", text(&again));
+    assert_eq!(table.active_games().await.len(), 1);
+
+    // A staked open challenge cannot take the computer.
+    table.cmd("mod", "/config max_stake=100").await;
+    let staked = table.cmd("carol", "/play pachisi stake=5").await;
+    let refused = table.press("carol", &fill_button(&staked)).await;
+    assert!(
+        matches!(refused.refusal(), Some(UserError::ComputerStake)),
+        "{}",
+        text(&refused)
+    );
+    assert_eq!(table.active_games().await.len(), 1);
 }
 
 /// Alice starts Konane against the computer and, if she is first, moves; the computer is then
@@ -226,6 +367,22 @@ async fn stakes_and_people_beside_the_computer_are_refused() {
         "{:?}: {}",
         with_bob.kind,
         text(&with_bob)
+    );
+    let full_table = table
+        .cmd("alice", "/play pachisi @bob @carol @dave computer")
+        .await;
+    assert!(
+        matches!(full_table.refusal(), Some(UserError::ComputerNoSeat { .. })),
+        "{}",
+        text(&full_table)
+    );
+    let staked_beside = table
+        .cmd("alice", "/play pachisi @bob computer stake=5")
+        .await;
+    assert!(
+        matches!(staked_beside.refusal(), Some(UserError::ComputerStake)),
+        "{}",
+        text(&staked_beside)
     );
     let too_strong = table.cmd("alice", "/play koan computer level=9").await;
     assert!(too_strong.refusal().is_some(), "{}", text(&too_strong));

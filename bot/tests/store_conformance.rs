@@ -333,6 +333,7 @@ mod cases {
             expires_at: now.plus_millis(10 * MINUTE),
             stake: 0,
             move_millis: DAY,
+            computer: None,
         };
 
         let invited = store
@@ -391,6 +392,7 @@ mod cases {
                 expires_at: now.plus_millis(MINUTE),
                 stake: 0,
                 move_millis: DAY,
+                computer: None,
                 ..new(&only_bob)
             })
             .await
@@ -431,6 +433,21 @@ mod cases {
             ),
             Conflict::NoSuchChallenge(missing)
         );
+
+        // The computer's level, when it takes the seats nobody takes, is kept.
+        assert_eq!(invited.computer, None);
+        let with_computer = store
+            .create_challenge(&NewChallenge {
+                computer: Some(3),
+                ..new(&only_bob)
+            })
+            .await
+            .expect("create");
+        assert_eq!(with_computer.computer, Some(3));
+        assert_eq!(
+            store.challenge(with_computer.id).await.expect("get"),
+            Some(with_computer)
+        );
     }
 
     pub async fn concurrent_accepts_exactly_one_wins(store: &Store) {
@@ -453,6 +470,7 @@ mod cases {
                     expires_at: now.plus_millis(MINUTE),
                     stake: 0,
                     move_millis: DAY,
+                    computer: None,
                 })
                 .await
                 .expect("create")
@@ -476,6 +494,7 @@ mod cases {
                                 challenge: open.id,
                                 by,
                                 now,
+                                computer: None,
                             }),
                             community: room.community,
                             stake: 0,
@@ -1139,6 +1158,7 @@ mod cases {
                 expires_at: now.plus_millis(MINUTE),
                 stake: 0,
                 move_millis: DAY,
+                computer: None,
             })
             .await
             .expect("create");
@@ -1191,6 +1211,7 @@ mod cases {
                 challenge: open.id,
                 by: dee.id,
                 now,
+                computer: None,
             }),
             community: room.community,
             stake: 0,
@@ -1219,6 +1240,7 @@ mod cases {
                 expires_at: now.plus_millis(MINUTE),
                 stake: 0,
                 move_millis: DAY,
+                computer: None,
             })
             .await
             .expect("create");
@@ -1261,6 +1283,7 @@ mod cases {
                 expires_at: now.plus_millis(MINUTE),
                 stake: 0,
                 move_millis: DAY,
+                computer: None,
             })
             .await
             .expect("create");
@@ -1333,6 +1356,7 @@ mod cases {
                     expires_at: now.plus_millis(MINUTE),
                     stake: 0,
                     move_millis: DAY,
+                    computer: None,
                 })
                 .await
                 .expect("create");
@@ -1374,6 +1398,7 @@ mod cases {
             expires_at: now.plus_millis(MINUTE),
             stake: 0,
             move_millis: DAY,
+            computer: None,
         };
         let play = key("play");
         let challenge = store
@@ -1404,6 +1429,7 @@ mod cases {
                 challenge: challenge.id,
                 by: bob.id,
                 now,
+                computer: None,
             }),
             community: room.community,
             stake: 0,
@@ -2044,6 +2070,7 @@ mod cases {
                 expires_at: now.plus_millis(10 * MINUTE),
                 stake: 100,
                 move_millis: DAY,
+                computer: None,
             })
             .await
             .expect("challenge");
@@ -2054,6 +2081,7 @@ mod cases {
                 challenge: challenge.id,
                 by: cy.id,
                 now,
+                computer: None,
             }),
             ..game_in(&room, &ann_and_cy)
         };
@@ -3653,6 +3681,7 @@ mod cases {
                 expires_at: T0,
                 stake: 0,
                 move_millis: DAY,
+                computer: None,
             })
             .await
             .expect("challenge");
@@ -4147,6 +4176,7 @@ mod cases {
                     expires_at: now.plus_millis(MINUTE),
                     stake: 0,
                     move_millis: DAY,
+                    computer: None,
                 },
                 &[
                     Invitee::Username("@Cy".to_string()),
@@ -4311,6 +4341,7 @@ mod cases {
                 expires_at: now.plus_millis(MINUTE),
                 stake: 100,
                 move_millis: DAY,
+                computer: None,
             })
             .await
             .expect("create");
@@ -4320,6 +4351,7 @@ mod cases {
                 challenge: challenge.id,
                 by,
                 now,
+                computer: None,
             }),
             ..pachisi(&room, &seats, 100)
         };
@@ -4429,6 +4461,7 @@ mod cases {
                 expires_at: now.plus_millis(MINUTE),
                 stake: 0,
                 move_millis: DAY,
+                computer: None,
             })
             .await
             .expect("create");
@@ -4438,6 +4471,7 @@ mod cases {
                 challenge: open.id,
                 by: bob.id,
                 now,
+                computer: None,
             }),
             ..game_in(&room, seats)
         };
@@ -4489,6 +4523,7 @@ mod cases {
                 expires_at: Timestamp::now().plus_millis(DAY),
                 stake: 0,
                 move_millis: DAY,
+                computer: None,
             })
             .await
             .expect("challenge")

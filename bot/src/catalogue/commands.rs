@@ -235,7 +235,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         hidden_aliases: &[],
         description: "Challenge people (or anyone here) to a game",
         summary: "Name up to three people with @, or nobody for an open challenge anyone may \
-                  accept, or `computer`. Options such as size=10 set up the game; stake=<coins> \
+                  accept, or `computer` (in Pachisi, beside people: it takes the seats they \
+                  leave). Options such as size=10 set up the game; stake=<coins> \
                   and time=<3d|12h> (time per move) set the terms.",
         example: "/play konane @bob size=10 stake=50 time=3d",
         access: Access::Anyone,

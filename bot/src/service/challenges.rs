@@ -7,10 +7,16 @@
 //! once at least one person has joined: two people hold a team each (as a two-person game
 //! always did); of three, one person, by lot, holds both seats of a team. Every player's stake
 //! is taken when the game starts, all or nothing.
+//!
+//! The computer can take the seats people leave (issue 18): a Pachisi challenge naming one or
+//! two people with `computer` keeps its level, and when everyone named has accepted, each
+//! person holds one seat and the computer the others, by lot; the challenger of an open
+//! Pachisi challenge may press Start with computers (`c<no>`) to start at once with the
+//! computer (level 2) in the seats nobody joined. Such games are never staked.
 
 use super::*;
 
-use crate::catalogue::ParsedCommand;
+use crate::catalogue::{DEFAULT_COMPUTER_LEVEL, ParsedCommand};
 use crate::store::{Accepted, Invitation, Invitee, Joined};
 
 impl Service {
@@ -31,24 +37,33 @@ impl Service {
             .collect();
         let options: Vec<&str> = options.iter().map(String::as_str).collect();
         AnyGame::start(id, &options, None).map_err(UserError::Setup)?;
-        if let Some(level) = command.integer("computer") {
-            return self
-                .play_computer(
-                    ctx,
-                    command,
-                    id,
-                    &options.join(" "),
-                    level,
-                    named_people.len(),
-                )
-                .await;
-        }
-        let terms = self
-            .terms(ctx, id, command.integer("stake"), command.time_millis)
-            .await?;
-        let named = named_people.len() + 1;
         let seats = id.seats().len();
-        let (ok, allowed) = if seats == 4 {
+        // The computer: alone against it, the game starts at once; beside people (Pachisi),
+        // it takes the seats nobody takes when the game starts.
+        let computer = command.integer("computer");
+        if let Some(level) = computer {
+            if named_people.is_empty() {
+                return self
+                    .play_computer(ctx, command, id, &options.join(" "), level)
+                    .await;
+            }
+            computer_beside(command, id, named_people.len())?;
+        }
+        let computer = computer.map(computer_level_of);
+        // A game with the computer is friendly whatever the community's default stake.
+        let stake = if computer.is_some() {
+            Some(0)
+        } else {
+            command.integer("stake")
+        };
+        let terms = self.terms(ctx, id, stake, command.time_millis).await?;
+        let named = named_people.len() + 1;
+        let (ok, allowed) = if seats == 4 && computer.is_some() {
+            (
+                (2..4).contains(&named),
+                "2 or 3 players beside the computer",
+            )
+        } else if seats == 4 {
             (
                 named_people.is_empty() || named == 2 || named == 4,
                 "2 or 4 players",
@@ -112,6 +127,7 @@ impl Service {
                 && waiting.options == options_text
                 && waiting.stake == terms.stake
                 && waiting.move_millis == terms.move_millis
+                && waiting.computer == computer
                 && same_people == asked
                 && waiting_names == asked_names
             {
@@ -131,6 +147,7 @@ impl Service {
                     expires_at: ctx.now.plus_millis(ttl),
                     stake: terms.stake,
                     move_millis: terms.move_millis,
+                    computer,
                 },
                 &invitees(&named_people),
                 Some(&ctx.key),
@@ -147,7 +164,10 @@ impl Service {
                 terms.describe()
             )));
             spans.push(mention(&ctx.user));
-            spans.push(Span::Text(" presses Start.".into()));
+            spans.push(Span::Text(
+                " presses Start (Start with computers fills the empty seats with the computer)."
+                    .into(),
+            ));
         } else if named_people.is_empty() {
             spans.push(Span::Text(format!(
                 " offers a game of {}{} to anyone here (challenge #{}), {}. /accept to take it.",
@@ -169,8 +189,11 @@ impl Service {
                     Named::Username(username) => spans.push(Span::Text(format!("@{username}"))),
                 }
             }
+            let beside = computer.map_or_else(String::new, |level| {
+                format!(", the computer (level {level}) taking the other seats")
+            });
             spans.push(Span::Text(format!(
-                " to {}{} (challenge #{}), {}. /accept or /decline.",
+                " to {}{}{beside} (challenge #{}), {}. /accept or /decline.",
                 id.name(),
                 options_suffix(&options_text),
                 challenge.id,
@@ -204,6 +227,25 @@ impl Service {
             }
             _ => Err(UserError::Conflict(Conflict::NoSuchChallenge(no)).into()),
         }
+    }
+
+    /// The Start with computers button of an open challenge: its challenger starts the game
+    /// at once, the computer (level [`DEFAULT_COMPUTER_LEVEL`]) taking the seats nobody took.
+    pub(super) async fn fill_with_computers(&self, ctx: &Ctx, no: ChallengeNo) -> Outcome2<Reply> {
+        self.not_repeated(ctx).await?;
+        self.store.expire_challenges(ctx.now).await?;
+        let challenge = match self.store.challenge(no).await? {
+            Some(challenge) if challenge.chat == ctx.chat.id && challenge.is_open() => challenge,
+            _ => return Err(UserError::Conflict(Conflict::NoSuchChallenge(no)).into()),
+        };
+        if challenge.challenger != ctx.user.id {
+            return Err(UserError::NotChallengerFill(no).into());
+        }
+        if challenge.stake != 0 {
+            return Err(UserError::ComputerStake.into());
+        }
+        let level = u8::try_from(DEFAULT_COMPUTER_LEVEL).unwrap_or(2);
+        self.accept(ctx, challenge, ctx.now, Some(level)).await
     }
 
     /// Refuses a request already applied, before anything else is looked at (the change itself
@@ -343,7 +385,7 @@ impl Service {
         if challenge.is_open() {
             return self.join(ctx, challenge, now).await;
         }
-        self.accept(ctx, challenge, now).await
+        self.accept(ctx, challenge, now, None).await
     }
 
     /// Someone accepts an open challenge: they join it, or, when that fills it (or they are
@@ -359,7 +401,7 @@ impl Service {
                 return Err(UserError::NobodyJoined(challenge.id).into());
             }
             if starting || open_players(&challenge, ctx.user.id).len() >= seats {
-                return self.accept(ctx, challenge, now).await;
+                return self.accept(ctx, challenge, now, None).await;
             }
             let room = seats.saturating_sub(2);
             match self
@@ -442,13 +484,21 @@ impl Service {
     /// an acceptance without its game. Seats are drawn by lot (and wallets opened) only when
     /// the challenge as read shows this acceptance to be the last; if another invitee accepted
     /// or took a username's seat since, the store refuses the seats
-    /// ([`Conflict::PlayersChanged`]) and the challenge is read again, once.
-    async fn accept(&self, ctx: &Ctx, challenge: Challenge, now: Timestamp) -> Outcome2<Reply> {
+    /// ([`Conflict::PlayersChanged`]) and the challenge is read again, once. `fill` puts the
+    /// computer at that level in the seats nobody takes, as the challenge's own level does.
+    async fn accept(
+        &self,
+        ctx: &Ctx,
+        challenge: Challenge,
+        now: Timestamp,
+        fill: Option<u8>,
+    ) -> Outcome2<Reply> {
         let mut challenge = challenge;
         let mut read_again = false;
         loop {
             let start = if last_to_accept(&challenge, ctx.user.id) {
-                Some(self.prepare_start(ctx, &challenge).await?)
+                let computer = challenge.computer.or(fill);
+                Some(self.prepare_start(ctx, &challenge, computer).await?)
             } else {
                 None
             };
@@ -462,6 +512,7 @@ impl Service {
                     challenge: challenge.id,
                     by: ctx.user.id,
                     now,
+                    computer: start.as_ref().and_then(|start| start.computer),
                 }),
                 community: ctx.chat.community,
                 stake: challenge.stake,
@@ -563,8 +614,14 @@ impl Service {
     /// What a game started from `challenge` begins with: seats by lot among the challenger and
     /// the invitees (or, for an open challenge, who accepts), and the start position; the
     /// wallets of a staked game are opened, so new players get their starting grant before
-    /// their stake is taken.
-    async fn prepare_start(&self, ctx: &Ctx, challenge: &Challenge) -> Outcome2<Start> {
+    /// their stake is taken. With `computer`, each person holds one seat and the computer at
+    /// that level the others, all by lot.
+    async fn prepare_start(
+        &self,
+        ctx: &Ctx,
+        challenge: &Challenge,
+        computer: Option<u8>,
+    ) -> Outcome2<Start> {
         let id = challenge.game;
         let people = if challenge.is_open() {
             open_players(challenge, ctx.user.id)
@@ -576,7 +633,17 @@ impl Service {
         // Seats by lot.
         let seat_count = id.seats().len();
         let mut seats: Vec<UserId> = Vec::with_capacity(seat_count);
-        if people.len() == seat_count {
+        let mut computer_id = None;
+        if let Some(level) = computer.filter(|_| people.len() < seat_count) {
+            let computer = self.computer_user(level).await?.id;
+            computer_id = Some(computer);
+            let mut pool = people.clone();
+            pool.resize(seat_count, computer);
+            while !pool.is_empty() {
+                let pick = self.dice.draw(pool.len())?;
+                seats.push(pool.remove(pick));
+            }
+        } else if people.len() == seat_count {
             let mut pool = people.clone();
             while !pool.is_empty() {
                 let pick = self.dice.draw(pool.len())?;
@@ -624,7 +691,11 @@ impl Service {
                 self.store.open_wallet(ctx.chat.community, *person).await?;
             }
         }
-        Ok(Start { seats, state })
+        Ok(Start {
+            seats,
+            state,
+            computer: computer_id,
+        })
     }
 
     /// The reply to a game's start: its opening rolls (a roll-off, stored before anyone
@@ -681,6 +752,8 @@ impl Service {
 struct Start {
     seats: Vec<UserId>,
     state: AnyGame,
+    /// The computer's user, when it holds the seats nobody took.
+    computer: Option<UserId>,
 }
 
 impl Start {
@@ -719,13 +792,46 @@ fn open_players(challenge: &Challenge, actor: UserId) -> Vec<UserId> {
     people
 }
 
-/// The Join, Start and Cancel buttons of an open challenge gathering more than two people.
+/// The Join, Start and Cancel buttons of an open challenge gathering more than two people,
+/// and Start with computers under them.
 fn gathering_buttons(no: ChallengeNo) -> Vec<Vec<Button>> {
-    vec![vec![
-        button("Join", format!("a{no}")),
-        button("Start", format!("s{no}")),
-        button("Cancel", format!("x{no}")),
-    ]]
+    vec![
+        vec![
+            button("Join", format!("a{no}")),
+            button("Start", format!("s{no}")),
+            button("Cancel", format!("x{no}")),
+        ],
+        vec![button("Start with computers", format!("c{no}"))],
+    ]
+}
+
+/// A level asked for (the parser keeps it within 1–4).
+fn computer_level_of(level: i64) -> u8 {
+    u8::try_from(level.clamp(1, 4)).unwrap_or(2)
+}
+
+/// Refuses the computer beside `named` people when it cannot sit there: in a game of two
+/// seats, at a table the people fill, and with a stake.
+fn computer_beside(command: &ParsedCommand, id: GameId, named: usize) -> Outcome2<()> {
+    let seats = id.seats().len();
+    if seats == 2 {
+        return Err(UserError::ComputerAndPeople {
+            game: id.name(),
+            slug: id.as_str(),
+        }
+        .into());
+    }
+    if named + 1 >= seats {
+        return Err(UserError::ComputerNoSeat {
+            game: id.name(),
+            seats,
+        }
+        .into());
+    }
+    if command.integer("stake").is_some_and(|stake| stake != 0) {
+        return Err(UserError::ComputerStake.into());
+    }
+    Ok(())
 }
 
 /// The Accept, Decline and Cancel buttons of a challenge.

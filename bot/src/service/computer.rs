@@ -3,7 +3,8 @@
 //! - `/play <game> computer [level=1-4]` (Discord: the `computer` option of `/play`) starts a
 //!   game at once against the computer, level 2 by default: the person and the computer take
 //!   the seats by lot; in Pachisi the computer holds the three other seats (its partner and
-//!   both opponents). A game with a computer seat is never staked: `stake=` is refused.
+//!   both opponents). A Pachisi challenge can fill its empty seats with the computer (see
+//!   `challenges.rs`). A game with a computer seat is never staked: `stake=` is refused.
 //! - The computer's seats are held by a user of [`Platform::Computer`] whose platform id names
 //!   its level (`level-2`) and whose name says what it is ("Computer (level 2)"). It is never
 //!   mentioned as a person nor notified, and its boards carry no buttons.
@@ -61,7 +62,7 @@ fn seed(game: GameNo, seq: u32) -> u64 {
 
 impl Service {
     /// The user holding the computer's seats at `level`.
-    async fn computer_user(&self, level: u8) -> Result<User, ServiceError> {
+    pub(super) async fn computer_user(&self, level: u8) -> Result<User, ServiceError> {
         Ok(self
             .store
             .upsert_user(
@@ -81,17 +82,9 @@ impl Service {
         id: GameId,
         options: &str,
         level: i64,
-        named: usize,
     ) -> Outcome2<Reply> {
         if command.integer("stake").is_some_and(|stake| stake != 0) {
             return Err(UserError::ComputerStake.into());
-        }
-        if named > 0 {
-            return Err(UserError::ComputerAndPeople {
-                game: id.name(),
-                slug: id.as_str(),
-            }
-            .into());
         }
         let level = u8::try_from(level.clamp(1, 4)).unwrap_or(2);
         // A friendly game whatever the community's default stake.

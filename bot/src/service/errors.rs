@@ -59,6 +59,23 @@ pub enum UserError {
         /// What is typed for it.
         slug: &'static str,
     },
+    /// The computer asked for beside as many people as the game has seats.
+    #[error(
+        "{game} has {seats} seats and you named people for all of them: leave out `computer`, \
+         or name fewer people and the computer takes the other seats"
+    )]
+    ComputerNoSeat {
+        /// The game's name.
+        game: &'static str,
+        /// How many seats it has.
+        seats: usize,
+    },
+    /// The Start with computers button pressed by someone other than the challenger.
+    #[error(
+        "only the challenger may fill the empty seats of challenge #{0} with the computer; \
+         /accept #{0} joins it"
+    )]
+    NotChallengerFill(ChallengeNo),
     /// A person named twice, or the challenger named.
     #[error("name each other player once, and not yourself")]
     RepeatedPlayer,

@@ -320,6 +320,7 @@ impl Service {
                     .to_actor())
             }
             ('s', &[no]) => self.start_early(ctx, ChallengeNo(no)).await,
+            ('c', &[no]) => self.fill_with_computers(ctx, ChallengeNo(no)).await,
             ('x', &[no]) => {
                 self.settle(ctx, Some(ChallengeNo(no)), Settlement::Cancel)
                     .await

@@ -307,7 +307,11 @@ macro_rules! invitation_operations {
                 players.push(challenger);
                 players.sort_unstable();
                 players.dedup();
-                let mut seated: Vec<i64> = seats.iter().map(|user| user.0).collect();
+                let mut seated: Vec<i64> = seats
+                    .iter()
+                    .filter(|user| Some(**user) != acceptance.computer)
+                    .map(|user| user.0)
+                    .collect();
                 seated.sort_unstable();
                 seated.dedup();
                 if seated == players {

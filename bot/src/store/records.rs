@@ -405,6 +405,8 @@ pub struct NewChallenge<'a> {
     pub stake: i64,
     /// The time per move, in milliseconds.
     pub move_millis: i64,
+    /// The computer's level when the computer takes the seats nobody takes (Pachisi).
+    pub computer: Option<u8>,
 }
 
 /// A stored challenge.
@@ -444,6 +446,8 @@ pub struct Challenge {
     pub stake: i64,
     /// The time per move, in milliseconds.
     pub move_millis: i64,
+    /// The computer's level when the computer takes the seats nobody takes (Pachisi).
+    pub computer: Option<u8>,
 }
 
 impl Challenge {
@@ -503,6 +507,9 @@ pub struct Acceptance {
     pub by: UserId,
     /// The time against which expiry is checked.
     pub now: Timestamp,
+    /// The computer's user, when it holds the seats nobody took (Pachisi): its seats are not
+    /// among the challenge's players.
+    pub computer: Option<UserId>,
 }
 
 /// What [`Store::join_open_challenge`] recorded.

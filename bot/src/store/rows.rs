@@ -78,6 +78,7 @@ pub(super) struct ChallengeRow {
     pub(super) game_id: Option<i64>,
     pub(super) stake: i64,
     pub(super) move_millis: i64,
+    pub(super) computer_level: Option<i64>,
 }
 
 impl ChallengeRow {
@@ -114,6 +115,17 @@ impl ChallengeRow {
             started_game: self.game_id.map(GameNo),
             stake: self.stake,
             move_millis: self.move_millis,
+            computer: self
+                .computer_level
+                .map(|level| {
+                    u8::try_from(level).map_err(|_| {
+                        StoreError::Corrupt(format!(
+                            "challenge {}: computer level {level}",
+                            self.id
+                        ))
+                    })
+                })
+                .transpose()?,
         })
     }
 }

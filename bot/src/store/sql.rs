@@ -54,8 +54,8 @@ DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at,
 
 pub(super) const INSERT_CHALLENGE: &str = "\
 INSERT INTO challenges (chat_id, game, options, challenger_id, status, created_at, expires_at,
-                        stake, move_millis)
-VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8)
+                        stake, move_millis, computer_level)
+VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9)
 RETURNING id";
 
 /// `$3` user or `$4` username (exactly one of them not null).
@@ -66,7 +66,8 @@ macro_rules! challenge_columns {
     () => {
         "\
         SELECT c.id, c.chat_id, c.game, c.options, c.challenger_id, c.status, c.created_at,
-               c.expires_at, c.settled_by, c.settled_at, g.id AS game_id, c.stake, c.move_millis
+               c.expires_at, c.settled_by, c.settled_at, g.id AS game_id, c.stake, c.move_millis,
+               c.computer_level
         FROM challenges c LEFT JOIN games g ON g.challenge_id = c.id"
     };
 }
@@ -490,6 +491,7 @@ macro_rules! store_operations {
                     .bind(new.expires_at.0)
                     .bind(new.stake)
                     .bind(new.move_millis)
+                    .bind(new.computer.map(i64::from))
                     .fetch_one(&mut *tx)
                     .await
                     .map_err(db(OPERATION))?;
