@@ -68,4 +68,10 @@ async fn main() {
     let mut all = first(2);
     all.extend(first(3));
     report("all", all);
+    let requests = table.fake.requests();
+    let limited = requests.iter().filter(|r| r.status == 429).count();
+    println!(
+        "{} REST requests, {limited} answered 429 (each tried again after a pause)",
+        requests.len()
+    );
 }

@@ -341,20 +341,36 @@ impl Discord {
         F: Fn() -> Fut,
         Fut: Future<Output = serenity::Result<T>>,
     {
-        let mut attempt = 0;
+        self.retrying(what, call).await.ok()
+    }
+
+    /// Runs a REST call, tried again after a pause when Discord asks the bot to slow down
+    /// (429: serenity's own rate limiter is off when the API is configured, and the global
+    /// limit of 50 requests a second can be met when many games move at once) or fails on
+    /// its side (5xx), and, in HTTP-interactions mode, when a webhook is not known yet.
+    async fn retrying<T, F, Fut>(&self, what: &str, call: F) -> serenity::Result<T>
+    where
+        F: Fn() -> Fut,
+        Fut: Future<Output = serenity::Result<T>>,
+    {
+        let mut attempt: u32 = 0;
         loop {
             match call().await {
-                Ok(value) => return Some(value),
+                Ok(value) => return Ok(value),
                 Err(error) => {
-                    let unknown =
-                        status_and_code(&error).is_some_and(|(_, c)| c == UNKNOWN_WEBHOOK);
                     attempt += 1;
-                    if unknown && self.endpoint && attempt < 4 {
-                        tokio::time::sleep(Duration::from_millis(150 * attempt)).await;
+                    let again = match status_and_code(&error) {
+                        Some((429 | 500..=599, _)) => attempt < 6,
+                        Some((_, code)) if code == UNKNOWN_WEBHOOK => self.endpoint && attempt < 4,
+                        _ => false,
+                    };
+                    if again {
+                        let pause = 150u64.saturating_mul(1 << (attempt - 1)).min(2_000);
+                        tokio::time::sleep(Duration::from_millis(pause)).await;
                         continue;
                     }
-                    tracing::warn!(%error, what, "Discord refused an interaction follow-up");
-                    return None;
+                    tracing::warn!(%error, what, "Discord refused a request");
+                    return Err(error);
                 }
             }
         }
@@ -429,12 +445,15 @@ impl Discord {
         if let Some(stale) = stale
             && Some(stale) != pressed
             && Some(stale) != posted
-            && let Err(error) = self
-                .http
-                .edit_message(channel, stale, &json!({"components": []}), Vec::new())
-                .await
         {
-            tracing::debug!(%error, "cannot take the buttons off the previous board");
+            let components = json!({"components": []});
+            // A failure is logged by `retrying`; the board stays as it was.
+            let _ = self
+                .retrying("take the buttons off the previous board", || {
+                    self.http
+                        .edit_message(channel, stale, &components, Vec::new())
+                })
+                .await;
         }
     }
 }
