@@ -103,6 +103,99 @@ mod tests {
         }
     }
 
+    /// Pachisi's cowries, written from `shared/rules/pachisi.md` rule 5.1 (never from the
+    /// engine): values 25, 10, 2, 3, 4, 5, 6 of weights 1, 6, 15, 20, 15, 6, 1 of 64.
+    fn cowries() -> Vec<(String, u64)> {
+        [(25, 1), (10, 6), (2, 15), (3, 20), (4, 15), (5, 6), (6, 1)]
+            .into_iter()
+            .map(|(value, weight)| (format!("roll:{value}"), weight))
+            .collect()
+    }
+
+    /// Coan Ki's throws of two dice, written from `shared/rules/coan-ki.md` rule 5.3: a double
+    /// has weight 1 and any other pair 2, of 36.
+    fn throws() -> Vec<(String, u64)> {
+        let mut throws = Vec::new();
+        for lo in 1..=6 {
+            for hi in lo..=6 {
+                throws.push((format!("roll:{lo}-{hi}"), if lo == hi { 1 } else { 2 }));
+            }
+        }
+        throws
+    }
+
+    /// How often each outcome was picked in `draws` picks.
+    fn counts(dice: &Dice, outcomes: &[(String, u64)], draws: usize) -> Vec<u64> {
+        let mut counts = vec![0u64; outcomes.len()];
+        for _ in 0..draws {
+            let picked = dice.pick(outcomes).expect("a pick");
+            let at = outcomes
+                .iter()
+                .position(|(outcome, _)| *outcome == picked)
+                .expect("a listed outcome");
+            counts[at] += 1;
+        }
+        counts
+    }
+
+    #[test]
+    fn every_number_below_the_total_picks_by_the_reference_weights() {
+        // Each number below the total weight once: the picks are exactly the weights.
+        for outcomes in [cowries(), throws()] {
+            let total: u64 = outcomes.iter().map(|(_, w)| w).sum();
+            let dice = Dice::scripted(0..total);
+            let picked = counts(&dice, &outcomes, usize::try_from(total).expect("small"));
+            let weights: Vec<u64> = outcomes.iter().map(|(_, w)| *w).collect();
+            assert_eq!(picked, weights);
+        }
+    }
+
+    /// χ² of `observed` against `outcomes`' weights.
+    fn chi_square(observed: &[u64], outcomes: &[(String, u64)]) -> f64 {
+        let total: u64 = outcomes.iter().map(|(_, w)| w).sum();
+        let n: u64 = observed.iter().sum();
+        observed
+            .iter()
+            .zip(outcomes)
+            .map(|(o, (_, w))| {
+                let expected = n as f64 * *w as f64 / total as f64;
+                (*o as f64 - expected).powi(2) / expected
+            })
+            .sum()
+    }
+
+    #[test]
+    fn os_dice_follow_the_reference_weights() {
+        // A χ² goodness-of-fit test of the operating system's dice against the rules
+        // reference, rejecting above the 1 − 10⁻⁶ quantile (38.26 for Pachisi's 6 degrees of
+        // freedom, 65.42 for Coan Ki's 20): a correct generator fails once in a million runs.
+        // Power: one way of 64 (or 36) moved between neighbouring outcomes would give on
+        // average N·Σ(Δp)²/p, checked to be at least ten times the critical value.
+        const DRAWS: usize = 256_000;
+        let dice = Dice::Os;
+        for (outcomes, critical) in [(cowries(), 38.26), (throws(), 65.42)] {
+            let total: f64 = outcomes.iter().map(|(_, w)| *w as f64).sum();
+            let moved = (0..outcomes.len() - 1)
+                .map(|i| {
+                    let (a, b) = (outcomes[i].1 as f64, outcomes[i + 1].1 as f64);
+                    DRAWS as f64 * (1.0 / total).powi(2) * (total / a + total / b)
+                })
+                .fold(f64::INFINITY, f64::min);
+            assert!(moved >= 10.0 * critical, "too weak: {moved}");
+            let statistic = chi_square(&counts(&dice, &outcomes, DRAWS), &outcomes);
+            assert!(statistic < critical, "χ² {statistic} ≥ {critical}");
+        }
+        // The same test rejects dice that favour one outcome by a single way.
+        let mut biased = cowries();
+        biased[2].1 += 1;
+        biased[3].1 -= 1;
+        let statistic = chi_square(&counts(&dice, &biased, DRAWS), &cowries());
+        assert!(
+            statistic > 38.26,
+            "a bias of one way in 64 went unseen: {statistic}"
+        );
+    }
+
     #[test]
     fn scripted_dice_pick_by_weight_and_run_out() {
         let dice = Dice::scripted([0, 1, 6, 7]);
