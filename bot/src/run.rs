@@ -313,10 +313,28 @@ pub async fn run(args: &RunArgs) -> Result<(), RunError> {
     })?;
     let service =
         Arc::new(Service::new(store.clone(), Dice::Os).with_challenge_ttl(checked.challenge_ttl));
+    // In the background: the platforms connect meanwhile.
+    tokio::spawn(warm_up_pictures());
     let result = run_platforms(&checked, &service, &shutdown).await;
     shutdown.cancel();
     store.close().await;
     result
+}
+
+/// Draws the start position of every game once as the bot starts, so that the first boards
+/// after a start come from the renderer's caches (the font, its glyphs, each board's static
+/// picture at its default size) instead of every game of a burst drawing them at the same time.
+async fn warm_up_pictures() {
+    let drawn = tokio::task::spawn_blocking(|| {
+        tabula_core::GameId::ALL
+            .iter()
+            .filter_map(|id| tabula_core::AnyGame::start(*id, &[], None).ok())
+            .filter(|state| tabula_render::render(state, None).is_ok())
+            .count()
+    })
+    .await
+    .unwrap_or(0);
+    tracing::debug!(drawn, "board pictures warmed up");
 }
 
 async fn run_platforms(

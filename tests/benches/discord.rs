@@ -68,6 +68,23 @@ async fn main() {
     let mut all = first(2);
     all.extend(first(3));
     report("all", all);
+    // The slowest, to see where the tail comes from: when (from the first interaction), what
+    // kind, and how it was answered.
+    let origin = interactions.iter().map(|i| i.sent_at).min();
+    let mut slow: Vec<_> = interactions
+        .iter()
+        .filter_map(|i| i.initial.as_ref().map(|initial| (initial.1, i)))
+        .collect();
+    slow.sort_by_key(|(after, _)| std::cmp::Reverse(*after));
+    for (after, i) in slow.iter().take(8) {
+        println!(
+            "    slow: {:>6.1} ms, type {}, sent at +{:.2} s, answered by type {}",
+            after.as_secs_f64() * 1e3,
+            i.kind,
+            origin.map_or(0.0, |o| i.sent_at.duration_since(o).as_secs_f64()),
+            i.initial.as_ref().map_or(0, |initial| initial.0),
+        );
+    }
     let requests = table.fake.requests();
     let limited = requests.iter().filter(|r| r.status == 429).count();
     println!(

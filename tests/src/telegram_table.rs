@@ -314,12 +314,32 @@ pub async fn play_to_end(
     table: &mut Table,
     group: &TgChat,
     players: &[(TgUser, String)],
-    mut board: FakeMessage,
+    board: FakeMessage,
     seed: u64,
     restart_at: usize,
 ) -> usize {
+    match play_moves(table, group, players, board, seed, restart_at, 6000).await {
+        Ok(moves) => moves,
+        Err(_) => panic!("the game did not end in 6000 moves"),
+    }
+}
+
+/// Plays at most `limit` moves of the game on `board` as [`play_to_end`] does: `Ok(moves)` when
+/// the game ended, `Err(board)` with the latest board when the limit came first.
+///
+/// # Panics
+/// If the bot does not answer as it should.
+pub async fn play_moves(
+    table: &mut Table,
+    group: &TgChat,
+    players: &[(TgUser, String)],
+    mut board: FakeMessage,
+    seed: u64,
+    restart_at: usize,
+    limit: usize,
+) -> Result<usize, Box<FakeMessage>> {
     let mut lcg = Lcg(seed);
-    for step in 0..6000 {
+    for step in 0..limit {
         if step == restart_at {
             table.stop().await;
             table.start().await;
@@ -340,7 +360,7 @@ pub async fn play_to_end(
                 "a board without moves is the end: {}",
                 board.text()
             );
-            return step;
+            return Ok(step);
         }
         // People read a board before they act (the bot records which message is the game's
         // board right after posting it).
@@ -395,5 +415,5 @@ pub async fn play_to_end(
             .await
             .expect("old boards lose their move buttons");
     }
-    panic!("the game did not end in 6000 moves")
+    Err(Box::new(board))
 }

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use tabula_tests::telegram_table::{
-    Lcg, Table, callbacks, challenge, is_photo, play_to_end, to_act,
+    Lcg, Table, callbacks, challenge, is_photo, play_moves, play_to_end, to_act,
 };
 
 async fn whole_game(name: &str, game: &str, seed: u64) {
@@ -118,6 +118,76 @@ async fn against_the_computer_in_a_group() {
     );
     let players = vec![(alice, tabula_tests::telegram_table::username("Alice"))];
     play_to_end(&mut table, &group, &players, board, 31, 4).await;
+    table.stop().await;
+    table.assert_clean();
+}
+
+/// An open Pachisi challenge: Bob joins with the Join button, Alice presses Start with
+/// computers, and the computer (level 2) takes the two seats nobody joined; 16 moves are played
+/// (a restart among them), the computer's moves arriving as boards of their own. (A whole game
+/// takes too long against a debug build's computer; the service tests play one to the end.)
+#[tokio::test]
+async fn pachisi_with_people_and_computers_in_a_group() {
+    let mut table = Table::new("pachisi-computers").await;
+    table.start().await;
+    let fake = &table.fake;
+    let group = fake.group("Board games");
+    let alice = table.person("Alice");
+    let bob = table.person("Bob");
+    fake.add_member(&group, &alice);
+    fake.add_member(&group, &bob);
+    fake.user_writes(&group, &alice, "/play pachisi");
+    let button = |m: &tabula_tests::telegram::FakeMessage, label: &str| {
+        callbacks(m)
+            .into_iter()
+            .find(|(l, _)| l == label)
+            .map(|(_, d)| d)
+    };
+    let offer = table
+        .wait_new(&group, 0, "open challenge", |m| {
+            button(m, "Start with computers").is_some()
+        })
+        .await;
+    let join = button(&offer, "Join").expect("a Join button");
+    fake.press(&group, &bob, offer.message_id, &join)
+        .expect("Bob presses Join");
+    let joined = table
+        .fake
+        .wait_for(
+            |f| {
+                f.message(&group, offer.message_id)
+                    .filter(|m| m.text().contains("joined"))
+            },
+            tabula_tests::telegram_table::ANSWER,
+        )
+        .await
+        .expect("the challenge shows Bob joined");
+    let fill = button(&joined, "Start with computers").expect("still offered");
+    fake.press(&group, &alice, offer.message_id, &fill)
+        .expect("Alice presses Start with computers");
+    let board = table
+        .wait_new(&group, offer.message_id, "first board", is_photo)
+        .await;
+    assert!(
+        board.text().contains("Computer (level 2)"),
+        "{}",
+        board.text()
+    );
+    let players = vec![
+        (alice, tabula_tests::telegram_table::username("Alice")),
+        (bob, tabula_tests::telegram_table::username("Bob")),
+    ];
+    let played = play_moves(&mut table, &group, &players, board, 41, 6, 16).await;
+    assert!(played.is_err(), "Pachisi does not end in 16 moves");
+    // Every move of the people was answered by a board, and the computer's turns by boards of
+    // their own.
+    let boards = table
+        .fake
+        .requests()
+        .iter()
+        .filter(|r| r.method == "sendPhoto" && r.status == 200)
+        .count();
+    assert!(boards > 17, "{boards} boards for 16 moves of the people");
     table.stop().await;
     table.assert_clean();
 }

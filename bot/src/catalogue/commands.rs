@@ -262,7 +262,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             ),
             OptionSpec {
                 name: "computer",
-                description: "Play the computer, at this level (1-4)",
+                description: "The computer at this level (1-4): your opponent, or in Pachisi the empty seats",
                 required: false,
                 kind: Kind::Integer { min: 1, max: 4 },
                 form: TextForm::Word {
