@@ -42,12 +42,15 @@ impl Service {
         // it takes the seats nobody takes when the game starts.
         let computer = command.integer("computer");
         if let Some(level) = computer {
+            if command.integer("stake").is_some_and(|stake| stake != 0) {
+                return Err(UserError::ComputerStake.into());
+            }
             if named_people.is_empty() {
                 return self
                     .play_computer(ctx, command, id, &options.join(" "), level)
                     .await;
             }
-            computer_beside(command, id, named_people.len())?;
+            computer_beside(id, named_people.len())?;
         }
         let computer = computer.map(computer_level_of);
         // A game with the computer is friendly whatever the community's default stake.
@@ -244,7 +247,7 @@ impl Service {
         if challenge.stake != 0 {
             return Err(UserError::ComputerStake.into());
         }
-        let level = u8::try_from(DEFAULT_COMPUTER_LEVEL).unwrap_or(2);
+        let level = computer_level_of(DEFAULT_COMPUTER_LEVEL);
         self.accept(ctx, challenge, ctx.now, Some(level)).await
     }
 
@@ -633,18 +636,14 @@ impl Service {
         // Seats by lot.
         let seat_count = id.seats().len();
         let mut seats: Vec<UserId> = Vec::with_capacity(seat_count);
+        let mut pool = people.clone();
         let mut computer_id = None;
         if let Some(level) = computer.filter(|_| people.len() < seat_count) {
             let computer = self.computer_user(level).await?.id;
             computer_id = Some(computer);
-            let mut pool = people.clone();
             pool.resize(seat_count, computer);
-            while !pool.is_empty() {
-                let pick = self.dice.draw(pool.len())?;
-                seats.push(pool.remove(pick));
-            }
-        } else if people.len() == seat_count {
-            let mut pool = people.clone();
+        }
+        if pool.len() == seat_count {
             while !pool.is_empty() {
                 let pick = self.dice.draw(pool.len())?;
                 seats.push(pool.remove(pick));
@@ -806,13 +805,13 @@ fn gathering_buttons(no: ChallengeNo) -> Vec<Vec<Button>> {
 }
 
 /// A level asked for (the parser keeps it within 1–4).
-fn computer_level_of(level: i64) -> u8 {
+pub(super) fn computer_level_of(level: i64) -> u8 {
     u8::try_from(level.clamp(1, 4)).unwrap_or(2)
 }
 
 /// Refuses the computer beside `named` people when it cannot sit there: in a game of two
-/// seats, at a table the people fill, and with a stake.
-fn computer_beside(command: &ParsedCommand, id: GameId, named: usize) -> Outcome2<()> {
+/// seats, and at a table the people fill.
+fn computer_beside(id: GameId, named: usize) -> Outcome2<()> {
     let seats = id.seats().len();
     if seats == 2 {
         return Err(UserError::ComputerAndPeople {
@@ -827,9 +826,6 @@ fn computer_beside(command: &ParsedCommand, id: GameId, named: usize) -> Outcome
             seats,
         }
         .into());
-    }
-    if command.integer("stake").is_some_and(|stake| stake != 0) {
-        return Err(UserError::ComputerStake.into());
     }
     Ok(())
 }

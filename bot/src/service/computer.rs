@@ -83,10 +83,7 @@ impl Service {
         options: &str,
         level: i64,
     ) -> Outcome2<Reply> {
-        if command.integer("stake").is_some_and(|stake| stake != 0) {
-            return Err(UserError::ComputerStake.into());
-        }
-        let level = u8::try_from(level.clamp(1, 4)).unwrap_or(2);
+        let level = super::challenges::computer_level_of(level);
         // A friendly game whatever the community's default stake.
         let terms = self.terms(ctx, id, Some(0), command.time_millis).await?;
         let computer = self.computer_user(level).await?;
