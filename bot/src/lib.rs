@@ -2,6 +2,7 @@
 
 pub mod adapters;
 pub mod catalogue;
+pub mod export;
 pub mod local;
 pub mod outbox;
 pub mod run;

@@ -228,6 +228,17 @@ impl<'a> Session<'a> {
                 None => writeln!(output, "  (picture not saved: pass --images DIR)")?,
             }
         }
+        if let Some(file) = &reply.file {
+            // Into the pictures' folder, or the working directory without one.
+            let dir = self.images.clone().unwrap_or_else(|| PathBuf::from("."));
+            let path = dir.join(&file.name);
+            let written =
+                std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &file.bytes));
+            match written {
+                Ok(()) => writeln!(output, "  file: {}", path.display())?,
+                Err(error) => writeln!(output, "! cannot write {}: {error}", path.display())?,
+            }
+        }
         if !reply.buttons.is_empty() {
             self.buttons = reply.all_buttons().cloned().collect();
             let labels: Vec<String> = self

@@ -29,6 +29,13 @@ enum Command {
     /// Run the bot on the chat platforms whose credentials are set (Telegram), until SIGTERM
     /// or Ctrl-C. Every setting is also an environment variable, read from `.env` too.
     Run(tabula_bot::run::RunArgs),
+    /// Check a game's record (from /export): every action legal, the seed against the
+    /// commitment, every roll the one the seed gives. Exit 0 when it verifies, 1 when it does
+    /// not (the first line that fails), 2 when the file cannot be read.
+    Verify {
+        /// The record file.
+        file: PathBuf,
+    },
 }
 
 /// Arguments of `tabula local`.
@@ -67,6 +74,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Rules(args) => rules_cli::run(&args),
         Command::Run(args) => run(&args),
+        Command::Verify { file } => verify(&file),
         Command::Local(args) => match local(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
@@ -74,6 +82,39 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+    }
+}
+
+/// `tabula verify <file>`: the summary on stdout and 0, or the failing line on stderr and 1
+/// (2 when the file cannot be read or parsed).
+fn verify(file: &std::path::Path) -> ExitCode {
+    use tabula_bot::export::{Record, verify};
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(error) => {
+            eprintln!("tabula verify: cannot read {}: {error}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let record = match Record::parse(&text) {
+        Ok(record) => record,
+        Err(error) => {
+            eprintln!("tabula verify: {}: {error}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    match verify(&record) {
+        Ok(verified) => {
+            println!("{}", verified.summary());
+            ExitCode::SUCCESS
+        }
+        Err(failure) => {
+            eprintln!(
+                "tabula verify: {}: does not verify: {failure}",
+                file.display()
+            );
+            ExitCode::FAILURE
+        }
     }
 }
 

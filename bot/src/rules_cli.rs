@@ -31,6 +31,15 @@ enum RulesCommand {
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: std::path::PathBuf,
     },
+    /// Animate the game: one frame for the start and one per action of --moves, the last
+    /// action highlighted; a GIF, or an APNG when the file name ends in .png.
+    Replay {
+        #[command(flatten)]
+        setup: Setup,
+        /// Where to write the animation.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: std::path::PathBuf,
+    },
     /// Print the computer's move in canonical notation (the position must be a decision).
     Ai {
         #[command(flatten)]
@@ -92,6 +101,7 @@ pub fn run(args: &RulesArgs) -> ExitCode {
         RulesCommand::Legal(s)
         | RulesCommand::Show(s)
         | RulesCommand::Render { setup: s, .. }
+        | RulesCommand::Replay { setup: s, .. }
         | RulesCommand::Ai { setup: s, .. } => s,
     };
     let (game, last) = match setup.game() {
@@ -122,6 +132,13 @@ pub fn run(args: &RulesArgs) -> ExitCode {
             }
             format!("wrote {} ({} bytes)\n", output.display(), png.len())
         }
+        RulesCommand::Replay { setup, output } => match replay(setup, output) {
+            Ok(done) => done,
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitCode::FAILURE;
+            }
+        },
         RulesCommand::Ai {
             level,
             seed,
@@ -167,4 +184,49 @@ fn computer_move(
         )),
     };
     tabula_ai::choose(game, level, seed, cap).map_err(|e| e.to_string())
+}
+
+/// `tabula rules replay`: the animation written to `output` (its moves already checked), with
+/// progress on stderr for long games; the line to print.
+fn replay(setup: &Setup, output: &std::path::Path) -> Result<String, String> {
+    use tabula_render::replay::{Format, animate, steps};
+    let id: GameId = setup
+        .game
+        .to_lowercase()
+        .parse()
+        .map_err(|e: SetupError| e.to_string())?;
+    let options: Vec<&str> = setup.options.iter().map(String::as_str).collect();
+    let start =
+        AnyGame::start(id, &options, setup.position.as_deref()).map_err(|e| e.to_string())?;
+    let actions: Vec<&str> = setup.moves.split_whitespace().collect();
+    let steps = steps(&start, &actions).map_err(|(i, e)| format!("action {i}: {e}"))?;
+    let format = if output
+        .extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("png"))
+    {
+        Format::Apng
+    } else {
+        Format::Gif
+    };
+    let started = std::time::Instant::now();
+    let mut told = 0;
+    let replay = animate(&steps, format, |done, total| {
+        // A long replay says how far it is, every tenth.
+        if total >= 200 && done * 10 / total > told {
+            told = done * 10 / total;
+            eprintln!("frame {done} of {total}");
+        }
+    })
+    .map_err(|e| format!("cannot draw the replay: {e}"))?;
+    std::fs::write(output, &replay.bytes)
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    Ok(format!(
+        "wrote {} ({} frames, {}x{} px, {} bytes, {:.1} ms per frame)\n",
+        output.display(),
+        replay.frames,
+        replay.size.0,
+        replay.size.1,
+        replay.bytes.len(),
+        started.elapsed().as_secs_f64() * 1000.0 / replay.frames as f64
+    ))
 }

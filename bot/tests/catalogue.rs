@@ -267,6 +267,8 @@ fn the_catalogue_has_every_command_once() {
         "board",
         "moves",
         "history",
+        "export",
+        "replay",
         "resign",
         "abort",
         "claim",

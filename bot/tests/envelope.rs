@@ -710,6 +710,7 @@ async fn a_claim_in_a_game_without_a_clock_is_refused() {
             stake: 0,
             move_millis: DAY,
             turn: None,
+            dice: None,
         })
         .await
     {

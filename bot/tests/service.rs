@@ -595,6 +595,7 @@ async fn a_game_left_on_a_chance_node_rolls_when_next_loaded() {
             stake: 0,
             move_millis: 3 * tabula_bot::store::DAY_MILLIS,
             turn: None,
+            dice: None,
         })
         .await
     {

@@ -88,6 +88,7 @@ conformance! {
     store: [
         users_and_chats_are_upserted,
         challenge_lifecycle,
+        committed_dice_are_kept,
         concurrent_accepts_exactly_one_wins,
         game_is_created_with_its_seats,
         append_with_the_right_seq,
@@ -225,6 +226,7 @@ mod cases {
                 stake: 0,
                 move_millis: DAY,
                 turn: None,
+                dice: None,
             })
             .await
             .expect("create game");
@@ -334,6 +336,7 @@ mod cases {
             stake: 0,
             move_millis: DAY,
             computer: None,
+            dice_seed: None,
         };
 
         let invited = store
@@ -450,6 +453,83 @@ mod cases {
         );
     }
 
+    /// Committed dice (issue 19): a challenge's seed, and the seed and nonce of the game started
+    /// from it, read back as written.
+    pub async fn committed_dice_are_kept(store: &Store) {
+        let room = chat(store, "dice").await;
+        let (ann, bob) = (user(store, "ann").await, user(store, "bob").await);
+        let now = Timestamp::now();
+        let seed = "00ff".repeat(16);
+        let challenge = store
+            .create_challenge(&NewChallenge {
+                chat: room.id,
+                game: GameId::CoanKi,
+                options: "",
+                challenger: ann.id,
+                invited: &[bob.id],
+                expires_at: now.plus_millis(MINUTE),
+                stake: 0,
+                move_millis: DAY,
+                computer: None,
+                dice_seed: Some(seed.clone()),
+            })
+            .await
+            .expect("create");
+        assert_eq!(challenge.dice_seed.as_deref(), Some(seed.as_str()));
+        assert_eq!(
+            store.challenge(challenge.id).await.expect("get"),
+            Some(challenge.clone())
+        );
+        let dice = tabula_bot::store::GameDice {
+            seed: seed.clone(),
+            nonce: Some("callback-8841".into()),
+        };
+        let game = store
+            .create_game(&NewGame {
+                chat: room.id,
+                game: GameId::CoanKi,
+                options: "",
+                start_position: None,
+                seats: &[ann.id, bob.id],
+                accepting: Some(Acceptance {
+                    challenge: challenge.id,
+                    by: bob.id,
+                    now,
+                    computer: None,
+                }),
+                community: room.community,
+                stake: 0,
+                move_millis: DAY,
+                turn: None,
+                dice: Some(dice.clone()),
+            })
+            .await
+            .expect("create game");
+        assert_eq!(game.dice, Some(dice.clone()));
+        assert_eq!(load(store, game.id).await.record.dice, Some(dice));
+        // No nonce: the salt says `none`.
+        let unsalted = tabula_bot::store::GameDice { seed, nonce: None };
+        let alone = store
+            .create_game(&NewGame {
+                chat: room.id,
+                game: GameId::Pachisi,
+                options: "",
+                start_position: None,
+                seats: &[ann.id, bob.id, ann.id, bob.id],
+                accepting: None,
+                community: room.community,
+                stake: 0,
+                move_millis: DAY,
+                turn: None,
+                dice: Some(unsalted.clone()),
+            })
+            .await
+            .expect("create game");
+        let loaded = load(store, alone.id).await.record;
+        assert_eq!(loaded.dice, Some(unsalted.clone()));
+        assert_eq!(unsalted.salt(alone.id), format!("{}:none", alone.id));
+    }
+
     pub async fn concurrent_accepts_exactly_one_wins(store: &Store) {
         const RACERS: usize = 8;
         let room = chat(store, "room").await;
@@ -471,6 +551,7 @@ mod cases {
                     stake: 0,
                     move_millis: DAY,
                     computer: None,
+                    dice_seed: None,
                 })
                 .await
                 .expect("create")
@@ -500,6 +581,7 @@ mod cases {
                             stake: 0,
                             move_millis: DAY,
                             turn: None,
+                            dice: None,
                         })
                         .await
                 })
@@ -578,6 +660,7 @@ mod cases {
                 stake: 0,
                 move_millis: DAY,
                 turn: None,
+                dice: None,
             })
             .await
             .expect("create");
@@ -608,6 +691,7 @@ mod cases {
                 stake: 0,
                 move_millis: DAY,
                 turn: None,
+                dice: None,
             })
             .await
             .expect("create");
@@ -1159,6 +1243,7 @@ mod cases {
                 stake: 0,
                 move_millis: DAY,
                 computer: None,
+                dice_seed: None,
             })
             .await
             .expect("create");
@@ -1217,6 +1302,7 @@ mod cases {
             stake: 0,
             move_millis: DAY,
             turn: None,
+            dice: None,
         };
         assert_eq!(
             conflict(store.accept_and_create_game(&new, None).await),
@@ -1241,6 +1327,7 @@ mod cases {
                 stake: 0,
                 move_millis: DAY,
                 computer: None,
+                dice_seed: None,
             })
             .await
             .expect("create");
@@ -1284,6 +1371,7 @@ mod cases {
                 stake: 0,
                 move_millis: DAY,
                 computer: None,
+                dice_seed: None,
             })
             .await
             .expect("create");
@@ -1357,6 +1445,7 @@ mod cases {
                     stake: 0,
                     move_millis: DAY,
                     computer: None,
+                    dice_seed: None,
                 })
                 .await
                 .expect("create");
@@ -1399,6 +1488,7 @@ mod cases {
             stake: 0,
             move_millis: DAY,
             computer: None,
+            dice_seed: None,
         };
         let play = key("play");
         let challenge = store
@@ -1435,6 +1525,7 @@ mod cases {
             stake: 0,
             move_millis: DAY,
             turn: None,
+            dice: None,
         };
         let record = store
             .create_game_once(&game, &accept)
@@ -1512,6 +1603,7 @@ mod cases {
             stake: 0,
             move_millis: DAY,
             turn: None,
+            dice: None,
         }
     }
 
@@ -2071,6 +2163,7 @@ mod cases {
                 stake: 100,
                 move_millis: DAY,
                 computer: None,
+                dice_seed: None,
             })
             .await
             .expect("challenge");
@@ -3682,6 +3775,7 @@ mod cases {
                 stake: 0,
                 move_millis: DAY,
                 computer: None,
+                dice_seed: None,
             })
             .await
             .expect("challenge");
@@ -4177,6 +4271,7 @@ mod cases {
                     stake: 0,
                     move_millis: DAY,
                     computer: None,
+                    dice_seed: None,
                 },
                 &[
                     Invitee::Username("@Cy".to_string()),
@@ -4342,6 +4437,7 @@ mod cases {
                 stake: 100,
                 move_millis: DAY,
                 computer: None,
+                dice_seed: None,
             })
             .await
             .expect("create");
@@ -4462,6 +4558,7 @@ mod cases {
                 stake: 0,
                 move_millis: DAY,
                 computer: None,
+                dice_seed: None,
             })
             .await
             .expect("create");
@@ -4524,6 +4621,7 @@ mod cases {
                 stake: 0,
                 move_millis: DAY,
                 computer: None,
+                dice_seed: None,
             })
             .await
             .expect("challenge")

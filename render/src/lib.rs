@@ -4,6 +4,7 @@
 //! in `tabula-core`. The font is bundled (Inter, OFL); system fonts are never used.
 
 pub mod raster;
+pub mod replay;
 pub mod scene;
 
 use thiserror::Error;

@@ -465,49 +465,9 @@ fn bin(p: u32) -> usize {
 /// other rows is mapped to its nearest palette entry when first seen. Both passes go run by
 /// run (a run: equal pixels side by side), since boards are mostly long runs of one colour.
 fn quantise(rgba: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
-    const BINS: usize = 1 << 15;
-    const UNSET: u16 = u16::MAX;
     let width = width.max(1);
+    let mut palette = Palette::of(&[rgba], width, 256);
     let (pixels, _) = rgba.as_chunks::<4>();
-    let mut count = vec![0u32; BINS];
-    let mut sum = vec![[0u32; 3]; BINS];
-    for row in pixels.chunks_exact(width).step_by(4) {
-        for_each_run(row, |p, _, len| {
-            let n = len as u32;
-            let b = bin(p);
-            count[b] += n;
-            let s = &mut sum[b];
-            s[0] += (p & 0xff) * n;
-            s[1] += ((p >> 8) & 0xff) * n;
-            s[2] += ((p >> 16) & 0xff) * n;
-        });
-    }
-    let mut used: Vec<usize> = (0..BINS).filter(|b| count[*b] > 0).collect();
-    used.sort_unstable_by_key(|b| std::cmp::Reverse(count[*b]));
-    let chosen = &used[..used.len().min(256)];
-    let palette: Vec<[u8; 3]> = chosen
-        .iter()
-        .map(|b| {
-            let n = count[*b];
-            [0, 1, 2].map(|c| ((sum[*b][c] + n / 2) / n) as u8)
-        })
-        .collect();
-    let nearest = |p: u32| -> u16 {
-        let c = [p & 0xff, (p >> 8) & 0xff, (p >> 16) & 0xff];
-        palette
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, q)| {
-                (0..3)
-                    .map(|k| (i32::from(q[k]) - c[k] as i32).pow(2))
-                    .sum::<i32>()
-            })
-            .map_or(0, |(i, _)| i as u16)
-    };
-    let mut lookup = vec![UNSET; BINS];
-    for (i, b) in chosen.iter().enumerate() {
-        lookup[*b] = i as u16;
-    }
     let rows = pixels.len() / width;
     // Filter bytes stay 0 (no filter).
     let mut raw = vec![0u8; rows * (width + 1)];
@@ -517,12 +477,94 @@ fn quantise(rgba: &[u8], width: usize) -> (Vec<u8>, Vec<u8>) {
     {
         let out = &mut out[1..];
         for_each_run(row, |p, at, len| {
-            let b = bin(p);
-            if lookup[b] == UNSET {
-                lookup[b] = nearest(p);
-            }
-            out[at..at + len].fill(lookup[b] as u8);
+            out[at..at + len].fill(palette.index(p));
         });
     }
-    (palette.concat(), raw)
+    (palette.rgb(), raw)
+}
+
+/// An adaptive palette of opaque pixels: the most frequent bins of a 15-bit colour histogram,
+/// each with the average colour of its pixels; every other bin maps to its nearest entry
+/// (found once, then remembered).
+#[derive(Debug, Clone)]
+pub struct Palette {
+    colours: Vec<[u8; 3]>,
+    lookup: Vec<u16>,
+}
+
+impl Palette {
+    const BINS: usize = 1 << 15;
+    const UNSET: u16 = u16::MAX;
+
+    /// The palette of at most `max` colours (at most 256) of the pixels of `images` (RGBA,
+    /// `width` per row; every fourth row is counted).
+    pub fn of(images: &[&[u8]], width: usize, max: usize) -> Palette {
+        let width = width.max(1);
+        let mut count = vec![0u32; Self::BINS];
+        let mut sum = vec![[0u32; 3]; Self::BINS];
+        for rgba in images {
+            let (pixels, _) = rgba.as_chunks::<4>();
+            for row in pixels.chunks_exact(width).step_by(4) {
+                for_each_run(row, |p, _, len| {
+                    let n = len as u32;
+                    let b = bin(p);
+                    count[b] += n;
+                    let s = &mut sum[b];
+                    s[0] += (p & 0xff) * n;
+                    s[1] += ((p >> 8) & 0xff) * n;
+                    s[2] += ((p >> 16) & 0xff) * n;
+                });
+            }
+        }
+        let mut used: Vec<usize> = (0..Self::BINS).filter(|b| count[*b] > 0).collect();
+        used.sort_unstable_by_key(|b| std::cmp::Reverse(count[*b]));
+        let chosen = &used[..used.len().min(max.min(256))];
+        let colours: Vec<[u8; 3]> = chosen
+            .iter()
+            .map(|b| {
+                let n = count[*b];
+                [0, 1, 2].map(|c| ((sum[*b][c] + n / 2) / n) as u8)
+            })
+            .collect();
+        let mut lookup = vec![Self::UNSET; Self::BINS];
+        for (i, b) in chosen.iter().enumerate() {
+            lookup[*b] = i as u16;
+        }
+        Palette { colours, lookup }
+    }
+
+    /// The palette index of an opaque pixel (read as a little-endian `u32`: red in the low
+    /// byte).
+    pub fn index(&mut self, p: u32) -> u8 {
+        let b = bin(p);
+        if self.lookup[b] == Self::UNSET {
+            let c = [p & 0xff, (p >> 8) & 0xff, (p >> 16) & 0xff];
+            self.lookup[b] = self
+                .colours
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, q)| {
+                    (0..3)
+                        .map(|k| (i32::from(q[k]) - c[k] as i32).pow(2))
+                        .sum::<i32>()
+                })
+                .map_or(0, |(i, _)| i as u16);
+        }
+        self.lookup[b] as u8
+    }
+
+    /// How many colours it has.
+    pub fn len(&self) -> usize {
+        self.colours.len()
+    }
+
+    /// Whether it has no colour (made from no pixels).
+    pub fn is_empty(&self) -> bool {
+        self.colours.is_empty()
+    }
+
+    /// The colours as RGB triples, in index order.
+    pub fn rgb(&self) -> Vec<u8> {
+        self.colours.concat()
+    }
 }

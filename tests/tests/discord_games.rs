@@ -90,3 +90,71 @@ async fn against_the_computer_over_http_interactions() {
     table.stop().await;
     table.assert_clean();
 }
+
+/// Issue 19 on Discord: a Coan Ki challenge accepted by button (Discord's interaction id salts
+/// the dice), a few moves, a resignation that reveals the seed, then `/export` posts the record
+/// and `/replay` the animation as attachments; the real `tabula verify` accepts the record.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_coan_ki_record_and_replay_over_http_interactions() {
+    use tabula_tests::discord_table::{Lcg, one_move};
+    let mut table = Table::new("dc-export", Mode::Http).await;
+    table.start().await;
+    let (players, mut board) = challenge(&table, "coan-ki").await;
+    let channel = table.channel.clone();
+    let mut lcg = Lcg(31);
+    for step in 0..4 {
+        board = one_move(&table, &channel, &players, &board, &mut lcg, step % 2 == 0).await;
+    }
+    let last = table.last_id();
+    table.slash(&players[0], "resign", &[]).await;
+    let over = table
+        .wait_message(last, "the end", |m| m.content.contains("is over"))
+        .await;
+    assert!(
+        over.content.contains("dice seed, now revealed"),
+        "{}",
+        over.content
+    );
+
+    let last = table.last_id();
+    table.slash(&players[1], "export", &[]).await;
+    let exported = table
+        .wait_message(last, "the record", |m| {
+            m.attachments.iter().any(|a| a.filename.ends_with(".txt"))
+        })
+        .await;
+    assert_eq!(
+        exported.ephemeral_for, None,
+        "the record is posted to the channel"
+    );
+    let file = &exported.attachments[0];
+    let record = String::from_utf8(file.bytes.clone()).expect("UTF-8");
+    assert!(record.contains("[SaltSource \"platform\"]"), "{record}");
+    assert!(record.contains("[Seed \""), "{record}");
+    let path = std::env::temp_dir().join(format!("tabula-dc-export-{}.txt", std::process::id()));
+    std::fs::write(&path, &record).expect("write the record");
+    let verified = std::process::Command::new(tabula_tests::bot_process::binary())
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .expect("run tabula verify");
+    let _ = std::fs::remove_file(&path);
+    assert!(
+        verified.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verified.stderr)
+    );
+
+    let last = table.last_id();
+    table.slash(&players[0], "replay", &[]).await;
+    let replay = table
+        .wait_message(last, "the replay", |m| {
+            m.attachments.iter().any(|a| a.filename.ends_with(".gif"))
+        })
+        .await;
+    let gif = &replay.attachments[0];
+    assert!(gif.bytes.starts_with(b"GIF89a"), "a GIF");
+    assert!(gif.bytes.len() < 10 * 1024 * 1024);
+    table.stop().await;
+    table.assert_clean();
+}

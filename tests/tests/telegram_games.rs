@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use tabula_tests::telegram::MediaKind;
+
 use tabula_tests::telegram_table::{
     Lcg, Table, callbacks, challenge, is_photo, play_moves, play_to_end, to_act,
 };
@@ -181,6 +183,123 @@ async fn pachisi_with_people_and_computers_in_a_group() {
     // Sixteen moves of the people went round a table where the computer holds two of the four
     // seats: `play_moves` waited through every board on which the computer was to move.
     assert!(played.is_err(), "Pachisi does not end in 16 moves");
+    table.stop().await;
+    table.assert_clean();
+}
+
+/// Issue 19 on Telegram: a Coan Ki challenge shows its commitment before Bob accepts by button
+/// (so Telegram's callback query id salts the dice), the end reveals the seed, `/export` posts
+/// the record as a document (`sendDocument`), and the real `tabula verify` accepts it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_coan_ki_record_is_exported_and_verified() {
+    let mut table = Table::new("export").await;
+    table.start().await;
+    let (group, players, board) = challenge(&table, "coan-ki").await;
+    let committed: Vec<String> = table
+        .fake
+        .bot_messages(&group)
+        .iter()
+        .filter(|m| m.text().contains("Dice committed before anyone accepts"))
+        .map(|m| m.text().to_string())
+        .collect();
+    assert_eq!(committed.len(), 1, "the challenge shows the commitment");
+    let commitment = committed[0]
+        .split_whitespace()
+        .map(|w| w.trim_end_matches('.'))
+        .find(|w| w.len() == 64 && w.bytes().all(|b| b.is_ascii_hexdigit()))
+        .expect("64 hex digits")
+        .to_string();
+    let board = match play_moves(&mut table, &group, &players, board, 21, usize::MAX, 6).await {
+        Ok(moves) => panic!("coan-ki ended after {moves} moves"),
+        Err(board) => board,
+    };
+    let alice = &players[0].0;
+    table.fake.user_writes(&group, alice, "/resign");
+    let over = table
+        .wait_new(&group, board.message_id, "the end", |m| {
+            m.text().contains("is over")
+        })
+        .await;
+    assert!(
+        over.text().contains("dice seed, now revealed"),
+        "{}",
+        over.text()
+    );
+    table.fake.user_writes(&group, alice, "/export");
+    let document = table
+        .wait_new(&group, over.message_id, "the record", |m| {
+            m.content
+                .media
+                .as_ref()
+                .is_some_and(|media| media.kind == MediaKind::Document)
+        })
+        .await;
+    let media = document.content.media.clone().expect("a document");
+    assert!(media.source.ends_with(".txt"), "{}", media.source);
+    let bytes = media.bytes.expect("uploaded");
+    let record = String::from_utf8(bytes).expect("UTF-8");
+    assert!(
+        record.contains(&format!("[Commitment \"{commitment}\"]")),
+        "{record}"
+    );
+    assert!(record.contains("[SaltSource \"platform\"]"), "{record}");
+    assert!(record.contains("[Seed \""), "{record}");
+    let path = std::env::temp_dir().join(format!("tabula-export-{}.txt", std::process::id()));
+    std::fs::write(&path, &record).expect("write the record");
+    let verified = std::process::Command::new(tabula_tests::bot_process::binary())
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .expect("run tabula verify");
+    let stdout = String::from_utf8_lossy(&verified.stdout);
+    assert!(
+        verified.status.success() && stdout.starts_with("verified: coan-ki"),
+        "{}: {stdout}{}",
+        verified.status,
+        String::from_utf8_lossy(&verified.stderr)
+    );
+    // One roll changed: `tabula verify` exits 1 naming the line.
+    let (line, roll) = record
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.starts_with("roll:"))
+        .expect("a roll");
+    let other = if roll == "roll:1-1" {
+        "roll:2-2"
+    } else {
+        "roll:1-1"
+    };
+    let tampered: Vec<&str> = record
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i == line { other } else { l })
+        .collect();
+    std::fs::write(&path, tampered.join("\n")).expect("write the copy");
+    let refused = std::process::Command::new(tabula_tests::bot_process::binary())
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .expect("run tabula verify");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains(&format!("line {}:", line + 1)), "{stderr}");
+    let _ = std::fs::remove_file(&path);
+    // `/replay` posts the game as an animation (`sendAnimation`), which Telegram plays.
+    table.fake.user_writes(&group, alice, "/replay");
+    let animation = table
+        .wait_new(&group, document.message_id, "the replay", |m| {
+            m.content
+                .media
+                .as_ref()
+                .is_some_and(|media| media.kind == MediaKind::Animation)
+        })
+        .await;
+    let gif = animation
+        .content
+        .media
+        .and_then(|m| m.bytes)
+        .expect("uploaded");
+    assert!(gif.starts_with(b"GIF89a"), "a GIF");
     table.stop().await;
     table.assert_clean();
 }

@@ -53,6 +53,10 @@ pub enum CommandId {
     Moves,
     /// `/history`: list a game's actions.
     History,
+    /// `/export`: a game's record as a file.
+    Export,
+    /// `/replay`: a game as an animation.
+    Replay,
     /// `/resign`: give a game up.
     Resign,
     /// `/abort`: call a game off without a result.
@@ -376,6 +380,31 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[WHICH_GAME],
     },
     CommandSpec {
+        id: CommandId::Export,
+        name: "export",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "A game's record as a file, to keep or to check",
+        summary: "Sends a game's record as a text file: its players, options and every move and \
+                  roll; for dice games, what `tabula verify` needs to check that no roll was \
+                  chosen by the bot (the seed, once the game is over).",
+        example: "/export #2",
+        access: Access::Anyone,
+        options: &[WHICH_GAME],
+    },
+    CommandSpec {
+        id: CommandId::Replay,
+        name: "replay",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "Watch a game again as an animation",
+        summary: "Posts a game as an animated picture: the start, then every move and roll in \
+                  turn, the last one highlighted as on the boards.",
+        example: "/replay #2",
+        access: Access::Anyone,
+        options: &[WHICH_GAME],
+    },
+    CommandSpec {
         id: CommandId::Resign,
         name: "resign",
         aliases: &[],
@@ -570,18 +599,20 @@ pub fn spec(id: CommandId) -> &'static CommandSpec {
         CommandId::Board => 5,
         CommandId::Moves => 6,
         CommandId::History => 7,
-        CommandId::Resign => 8,
-        CommandId::Abort => 9,
-        CommandId::Claim => 10,
-        CommandId::Vacation => 11,
-        CommandId::Games => 12,
-        CommandId::Wallet => 13,
-        CommandId::Leaderboard => 14,
-        CommandId::Config => 15,
-        CommandId::Grant => 16,
-        CommandId::Take => 17,
-        CommandId::Rules => 18,
-        CommandId::Help => 19,
+        CommandId::Export => 8,
+        CommandId::Replay => 9,
+        CommandId::Resign => 10,
+        CommandId::Abort => 11,
+        CommandId::Claim => 12,
+        CommandId::Vacation => 13,
+        CommandId::Games => 14,
+        CommandId::Wallet => 15,
+        CommandId::Leaderboard => 16,
+        CommandId::Config => 17,
+        CommandId::Grant => 18,
+        CommandId::Take => 19,
+        CommandId::Rules => 20,
+        CommandId::Help => 21,
     };
     &COMMANDS[index]
 }

@@ -138,6 +138,7 @@ impl Service {
             }
         }
         let ttl = i64::try_from(self.challenge_ttl.as_millis()).unwrap_or(i64::MAX);
+        let dice_seed = self.fresh_seed(id)?;
         let challenge = self
             .store
             .create_challenge_with_invitees(
@@ -151,6 +152,7 @@ impl Service {
                     stake: terms.stake,
                     move_millis: terms.move_millis,
                     computer,
+                    dice_seed,
                 },
                 &invitees(&named_people),
                 Some(&ctx.key),
@@ -203,6 +205,7 @@ impl Service {
                 terms.describe()
             )));
         }
+        spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
         let no = challenge.id;
         Ok(Reply {
             // The invited must act; an open offer calls nobody.
@@ -473,6 +476,7 @@ impl Service {
             None => spans.push(Span::Text("the challenger".into())),
         }
         spans.push(Span::Text(" presses Start.".into()));
+        spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
         Ok(Reply {
             placement: Placement::UpdatePressed,
             notify,
@@ -521,6 +525,12 @@ impl Service {
                 stake: challenge.stake,
                 move_millis: challenge.move_millis,
                 turn: start.as_ref().and_then(|start| start.turn(now)),
+                // The seed shown with the challenge, salted with the platform's id of this
+                // acceptance when the bot could not have predicted it.
+                dice: challenge.dice_seed.clone().map(|seed| GameDice {
+                    seed,
+                    nonce: ctx.nonce.clone(),
+                }),
             };
             match self
                 .store
@@ -605,6 +615,7 @@ impl Service {
             spans.push(Span::Text(format!("@{username}")));
         }
         spans.push(Span::Text(".".into()));
+        spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
         Ok(Reply {
             placement: Placement::UpdatePressed,
             notify,
@@ -707,7 +718,7 @@ impl Service {
     ) -> Outcome2<Reply> {
         let id = record.game;
         let mut played = Played::default();
-        self.resolve_chance(&mut state, &mut played)?;
+        self.resolve_chance(&record, 0, &mut state, &mut played)?;
         let mut consequences = None;
         if !played.actions.is_empty() {
             consequences = Some(
@@ -731,6 +742,13 @@ impl Service {
             ". {}.",
             Terms::of(&record).describe_sentence()
         )));
+        if let Some(dice) = &record.dice {
+            spans.push(Span::Text(" Dice: committed to ".into()));
+            spans.push(Span::Code(crate::export::commitment_of_hex(&dice.seed)));
+            spans.push(Span::Text(", salt ".into()));
+            spans.push(Span::Code(dice.salt(record.id)));
+            spans.push(Span::Text("; the seed is shown when the game ends.".into()));
+        }
         let told = played_spans(&record, &played, consequences.as_ref());
         if !told.is_empty() {
             spans.push(Span::Text(" ".into()));
@@ -738,6 +756,7 @@ impl Service {
         }
         spans.push(Span::Text("\n".into()));
         let loaded = Loaded {
+            rolls: played.rolls(),
             record,
             state,
             last: played.last,
@@ -845,4 +864,20 @@ pub(super) fn options_suffix(options: &str) -> String {
     } else {
         format!(" ({options})")
     }
+}
+
+/// The commitment line of a challenge to a game with chance: the SHA-256 of its seed, shown
+/// before anyone accepts.
+fn commitment_spans(seed: Option<&str>) -> Vec<Span> {
+    let Some(seed) = seed else {
+        return Vec::new();
+    };
+    vec![
+        Span::Text("\nDice committed before anyone accepts: SHA-256 of the seed ".into()),
+        Span::Code(crate::export::commitment_of_hex(seed)),
+        Span::Text(
+            ". The seed is shown when the game ends; /export and `tabula verify` check every roll."
+                .into(),
+        ),
+    ]
 }

@@ -121,6 +121,11 @@ impl Service {
                     stake: 0,
                     move_millis: terms.move_millis,
                     turn,
+                    // Against the computer the game starts at once: its seed is committed in
+                    // the start message, and nothing unpredictable salts it.
+                    dice: self
+                        .fresh_seed(id)?
+                        .map(|seed| GameDice { seed, nonce: None }),
                 },
                 &ctx.key,
             )
@@ -166,9 +171,11 @@ impl Service {
 
     /// The computer's move in `game`, if it is to move there; whether one was appended.
     async fn computer_move(&self, game: GameNo) -> Result<bool, ServiceError> {
-        let Some(stored) = self.store.load_game(game, History::SinceSnapshot).await? else {
+        // The whole log: committed dice count the rolls before.
+        let Some(stored) = self.store.load_game(game, History::Full).await? else {
             return Ok(false);
         };
+        let rolls = super::play::rolls_in(&stored.actions);
         if stored.record.status != GameStatus::Active {
             return Ok(false);
         }
@@ -211,7 +218,7 @@ impl Service {
             .map_err(|e| ServiceError::Corrupt(format!("the computer's move {chosen}: {e}")))?;
         let mut played = Played::default();
         played.push(applied, Some(computer_id), Some(seat));
-        self.resolve_chance(&mut state, &mut played)?;
+        self.resolve_chance(&record, rolls, &mut state, &mut played)?;
         let seq = record.seq + u32::try_from(played.actions.len()).unwrap_or(u32::MAX);
         let payload = json!({"game": game.0, "seq": seq}).to_string();
         match self
@@ -307,6 +314,8 @@ impl Service {
             state,
             last: played.last.take().or(last),
             moved: true,
+            // A board only: nothing is rolled from it.
+            rolls: 0,
         };
         match self.board_reply(&loaded, spans).await {
             Ok(reply) => Ok(Some(reply)),

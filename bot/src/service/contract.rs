@@ -95,6 +95,11 @@ pub struct Request {
     /// The platform's unique id of this update (update id, interaction id), so that a
     /// re-delivered request is applied once.
     pub request_key: String,
+    /// The platform's id of this action when the bot cannot predict it (a Telegram callback
+    /// query id, a Discord interaction id): a game started by it salts its dice with it, so
+    /// that the bot cannot have chosen a seed that favours anyone (issue 19). `None` for a
+    /// typed Telegram command (update ids count up) and for `tabula local`.
+    pub nonce: Option<String>,
     /// The bot's own username: a command addressed to another bot (`/help@otherbot`) is not
     /// for us and gets no answer.
     pub bot_username: Option<String>,
@@ -125,6 +130,7 @@ impl Request {
             locale: None,
             mentions: Vec::new(),
             request_key: request_key.into(),
+            nonce: None,
             bot_username: None,
             sent_at: None,
             input,
@@ -220,11 +226,34 @@ pub struct Reply {
     pub notify: Vec<String>,
     /// A PNG picture of the board.
     pub picture: Option<Vec<u8>>,
+    /// A file sent with the text (a game's record); never with a picture.
+    pub file: Option<Attachment>,
     /// Buttons, in rows.
     pub buttons: Vec<Vec<Button>>,
     /// For a new board: the platform's id of the game's previous board message, whose buttons
     /// the adapter takes off.
     pub previous_board: Option<String>,
+}
+
+/// A file a reply carries: Telegram sends it as a document (the text as its caption when it
+/// fits), Discord as an attachment, `tabula local` writes it to its folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attachment {
+    /// The file's name, e.g. `tabula-game-12.txt`.
+    pub name: String,
+    /// Its contents.
+    pub bytes: Vec<u8>,
+    /// What it is.
+    pub kind: FileKind,
+}
+
+/// What a reply's file is: how a platform shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// A file to keep (a game's record): Telegram's `sendDocument`.
+    Document,
+    /// An animation (a replay, GIF): Telegram's `sendAnimation`, which plays it in the chat.
+    Animation,
 }
 
 impl Reply {

@@ -91,6 +91,20 @@ pub enum UserError {
     /// The game is over.
     #[error("game #{0} is over")]
     GameOver(GameNo),
+    /// A replay larger than a chat takes.
+    #[error(
+        "the replay of game #{game} would be {megabytes} MB, more than a chat takes \
+         ({limit} MB); /export #{game} gives its record, and `tabula rules replay` makes the \
+         animation from it"
+    )]
+    ReplayTooLarge {
+        /// The game.
+        game: GameNo,
+        /// How large the replay is, in megabytes (rounded up).
+        megabytes: usize,
+        /// The largest file posted, in megabytes.
+        limit: usize,
+    },
     /// Not a player of the game.
     #[error("you are not playing in game #{0}; anyone may look with /board #{0}")]
     NotAPlayer(GameNo),

@@ -28,6 +28,7 @@ mod contract;
 mod cooldown;
 mod dice;
 mod errors;
+mod export;
 mod limits;
 mod money;
 mod narration;
@@ -52,9 +53,9 @@ use tabula_core::{
 
 use crate::store::{
     Acceptance, Append, Challenge, ChallengeNo, ChallengeStatus, Chat, Conflict, Ending, Fine,
-    GameNo, GameRecord, GameStatus, History, MovedChat, NewAction, NewChallenge, NewGame, Payout,
-    Platform, RequestKey, SEEN_REFRESH_MILLIS, Settlement, Store, StoreError, Timestamp, TurnStart,
-    User, UserId,
+    GameDice, GameNo, GameRecord, GameStatus, History, MovedChat, NewAction, NewChallenge, NewGame,
+    Payout, Platform, RequestKey, SEEN_REFRESH_MILLIS, Settlement, Store, StoreError, Timestamp,
+    TurnStart, User, UserId,
 };
 
 use computer::*;
@@ -69,15 +70,18 @@ use seen::*;
 
 use config::Terms;
 pub use dice::Dice;
+pub use export::record_of;
 pub use scheduler::spawn_scheduler;
 pub use suggest::{MAX_SUGGESTION_CHARS, MAX_SUGGESTIONS};
-pub use time::{Clock, duration, parse_duration};
+pub use time::{Clock, duration, parse_duration, rfc3339};
 
 /// Who sent a request, where, and when.
 struct Ctx {
     chat: Chat,
     user: User,
     key: RequestKey,
+    /// The platform's unpredictable id of the request, if it has one ([`Request::nonce`]).
+    nonce: Option<String>,
     moderator: bool,
     /// The people the request mentions, as the platform resolved them.
     mentions: Vec<Mention>,
@@ -93,6 +97,8 @@ struct Loaded {
     last: Option<AnyApplied>,
     /// Whether anything was played yet: a move, or a roll (a roll-off included).
     moved: bool,
+    /// How many rolls its log holds (the next roll's k, for committed dice).
+    rolls: u64,
 }
 
 /// Actions played in one request: a move and the rolls after it, each with what it did (told
@@ -116,6 +122,14 @@ struct Step {
 }
 
 impl Played {
+    /// How many of its actions are rolls.
+    fn rolls(&self) -> u64 {
+        self.steps
+            .iter()
+            .filter(|step| step.notation.starts_with("roll:"))
+            .count() as u64
+    }
+
     /// Adds an action that `actor` (or the dice) played for `seat`.
     fn push(&mut self, applied: AnyApplied, actor: Option<UserId>, seat: Option<Seat>) {
         let notation = applied.notation();
@@ -273,6 +287,26 @@ fn seated(record: &GameRecord, id: UserId) -> Option<&User> {
 
 fn team_of(id: GameId, seat: u8) -> u8 {
     tabula_core::with_game_type!(id, G => G::team_of(Seat(seat)).0)
+}
+
+/// Whether a game has chance (dice, cowries): its rolls are committed (issue 19).
+fn has_chance(id: GameId) -> bool {
+    use std::any::TypeId;
+    tabula_core::with_game_type!(id, G => TypeId::of::<<G as tabula_core::Game>::Roll>()
+        != TypeId::of::<tabula_core::NoRoll>())
+}
+
+impl Service {
+    /// A new secret seed for a game of `id`, as 64 hex digits: `None` for a game without
+    /// chance, and with scripted dice (tests choose their rolls).
+    fn fresh_seed(&self, id: GameId) -> Result<Option<String>, ServiceError> {
+        if !has_chance(id) || !matches!(self.dice, Dice::Os) {
+            return Ok(None);
+        }
+        let seed =
+            crate::export::Seed::fresh().map_err(|error| ServiceError::Dice(error.to_string()))?;
+        Ok(Some(seed.to_hex()))
+    }
 }
 
 fn team_name(id: GameId, team: u8) -> &'static str {

@@ -168,6 +168,14 @@ pub(super) fn result_sentence(
         Verdict::Draw => spans.push(Span::Text("it is a draw.".into())),
         Verdict::Aborted => spans.push(Span::Text("there is no result.".into())),
     }
+    if let Some(dice) = &record.dice {
+        spans.push(Span::Text(" The dice seed, now revealed: ".into()));
+        spans.push(Span::Code(dice.seed.clone()));
+        spans.push(Span::Text(format!(
+            " (/export #{} gives the record; `tabula verify` checks every roll).",
+            record.id
+        )));
+    }
     spans
 }
 

@@ -95,11 +95,13 @@ impl Service {
         // Any action counts, the dice included: after a roll-off a staked game can no longer
         // be aborted by a player for free (issue 14).
         let moved = !loaded.actions.is_empty();
+        let rolls = rolls_in(&loaded.actions);
         let mut loaded = Loaded {
             record,
             state,
             last,
             moved,
+            rolls,
         };
         if loaded.record.status == GameStatus::Active && loaded.state.status() == Status::Chance {
             self.heal(ctx, &mut loaded).await?;
@@ -113,7 +115,7 @@ impl Service {
     pub(super) async fn heal(&self, ctx: &Ctx, loaded: &mut Loaded) -> Outcome2<()> {
         let mut state = loaded.state.clone();
         let mut played = Played::default();
-        self.resolve_chance(&mut state, &mut played)?;
+        self.resolve_chance(&loaded.record, loaded.rolls, &mut state, &mut played)?;
         let mut record = loaded.record.clone();
         let appended = self
             .append_played(&mut record, &state, &played, None, None, ctx.now)
@@ -122,6 +124,7 @@ impl Service {
             Ok(_) => {
                 loaded.record = record;
                 loaded.state = state;
+                loaded.rolls += played.rolls();
                 loaded.last = played.last;
                 Ok(())
             }
@@ -279,7 +282,7 @@ impl Service {
         let applied = state.apply_text(&text).map_err(UserError::Illegal)?;
         let mut played = Played::default();
         played.push(applied, Some(ctx.user.id), seat);
-        self.resolve_chance(&mut state, &mut played)?;
+        self.resolve_chance(&loaded.record, loaded.rolls, &mut state, &mut played)?;
         let mut record = loaded.record.clone();
         let appended = self
             .append_played(&mut record, &state, &played, Some(&ctx.key), None, ctx.now)
@@ -294,6 +297,7 @@ impl Service {
                 let new = Loaded {
                     record,
                     state,
+                    rolls: loaded.rolls + played.rolls(),
                     last: played.last,
                     moved: true,
                 };
@@ -317,19 +321,28 @@ impl Service {
         }
     }
 
-    /// Draws outcomes while the state is at a chance node, adding them to `played`.
+    /// Rolls while the state is at a chance node, adding the rolls to `played`: derived from
+    /// the game's committed seed when it has one (`rolls` is how many rolls its log already
+    /// holds), else drawn.
     pub(super) fn resolve_chance(
         &self,
+        record: &GameRecord,
+        rolls: u64,
         state: &mut AnyGame,
         played: &mut Played,
     ) -> Result<(), ServiceError> {
+        let mut k = rolls;
         while state.status() == Status::Chance {
             let outcomes: Vec<(String, u64)> = state
                 .chance_outcomes()
                 .into_iter()
                 .map(|(roll, weight)| (roll, u64::from(weight)))
                 .collect();
-            let roll = self.dice.pick(&outcomes)?;
+            let roll = match &record.dice {
+                Some(dice) => committed_roll(dice, record.id, k, &outcomes)?,
+                None => self.dice.pick(&outcomes)?,
+            };
+            k += 1;
             let applied = state
                 .apply_text(&roll)
                 .map_err(|e| ServiceError::Corrupt(format!("roll {roll}: {e}")))?;
@@ -559,4 +572,28 @@ pub(super) fn consequences(
 
 pub(super) fn finish_text(state: &AnyGame) -> Option<String> {
     matches!(state.status(), Status::Done(_)).then(|| state.status_line())
+}
+
+/// The k-th roll of a game with committed dice: derived from its seed ([`crate::export`]).
+fn committed_roll(
+    dice: &crate::store::GameDice,
+    game: GameNo,
+    k: u64,
+    outcomes: &[(String, u64)],
+) -> Result<String, ServiceError> {
+    let seed = crate::export::Seed::from_hex(&dice.seed)
+        .ok_or_else(|| ServiceError::Corrupt(format!("game {game}: its dice seed is not hex")))?;
+    let weights: Vec<u64> = outcomes.iter().map(|(_, weight)| *weight).collect();
+    crate::export::derive_roll(&seed, &dice.salt(game), k, &weights)
+        .and_then(|index| outcomes.get(index))
+        .map(|(roll, _)| roll.clone())
+        .ok_or_else(|| ServiceError::Dice("weights do not add up".into()))
+}
+
+/// How many rolls a log holds.
+pub(super) fn rolls_in(actions: &[crate::store::ActionRecord]) -> u64 {
+    actions
+        .iter()
+        .filter(|action| action.action.starts_with("roll:"))
+        .count() as u64
 }

@@ -98,6 +98,7 @@ impl Service {
                 platform: request.platform,
                 key: request.request_key.clone(),
             },
+            nonce: request.nonce.clone(),
             moderator: request.moderator,
             mentions: request.mentions.clone(),
             now: self.clock.now(),
@@ -235,6 +236,14 @@ impl Service {
             CommandId::History => {
                 let game = self.pick_game_to_look(ctx, number).await?;
                 Ok(self.history_page(ctx, game, None).await?.to_actor())
+            }
+            CommandId::Export => {
+                let game = self.pick_game_to_look(ctx, number).await?;
+                self.export(ctx, game).await
+            }
+            CommandId::Replay => {
+                let game = self.pick_game_to_look(ctx, number).await?;
+                self.replay(ctx, game).await
             }
             CommandId::Resign => {
                 // Before picking the game, which a repeated resignation has already ended.

@@ -124,8 +124,10 @@ pub fn history(
     let mut out = format!("Game #{} ({}):", record.id, record.game.name());
     if let Some(first) = earlier {
         out.push_str(&format!(
-            " moves {first} to {} (the Earlier button shows those before {first}).",
-            shown.last().map_or(first, |last| last.seq)
+            " moves {first} to {} (the Earlier button shows those before {first}; /export #{} \
+             sends the whole record as a file).",
+            shown.last().map_or(first, |last| last.seq),
+            record.id
         ));
     }
     for line in lines {

@@ -90,6 +90,19 @@ pub fn moment(at: Timestamp) -> String {
     )
 }
 
+/// A moment in RFC 3339, UTC, to the second: `2026-11-28T14:05:09Z`.
+pub fn rfc3339(at: Timestamp) -> String {
+    let days = at.0.div_euclid(DAY_MILLIS);
+    let rest = at.0.rem_euclid(DAY_MILLIS);
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / HOUR_MILLIS,
+        (rest % HOUR_MILLIS) / MINUTE_MILLIS,
+        (rest % MINUTE_MILLIS) / 1000
+    )
+}
+
 /// The calendar month (UTC) of a moment: its first millisecond and the next month's.
 pub fn month_of(at: Timestamp) -> (Timestamp, Timestamp) {
     let (year, month, _) = civil_from_days(at.0.div_euclid(DAY_MILLIS));
@@ -182,6 +195,21 @@ pub fn duration_code(millis: i64) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn rfc3339_is_utc_to_the_second() {
+        // 2027-01-10 12:00:00 UTC.
+        assert_eq!(
+            super::rfc3339(Timestamp(1_799_582_400_000)),
+            "2027-01-10T12:00:00Z"
+        );
+        assert_eq!(
+            super::rfc3339(Timestamp(1_799_582_400_000 + 61_999)),
+            "2027-01-10T12:01:01Z"
+        );
+        assert_eq!(super::rfc3339(Timestamp(0)), "1970-01-01T00:00:00Z");
+    }
+
     use super::*;
 
     #[test]

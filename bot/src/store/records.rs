@@ -407,6 +407,9 @@ pub struct NewChallenge<'a> {
     pub move_millis: i64,
     /// The computer's level when the computer takes the seats nobody takes (Pachisi).
     pub computer: Option<u8>,
+    /// The secret seed of a game with chance (64 hex digits), whose commitment the challenge
+    /// shows ([`crate::export`]); `None`: its rolls are drawn, not derived.
+    pub dice_seed: Option<String>,
 }
 
 /// A stored challenge.
@@ -448,6 +451,8 @@ pub struct Challenge {
     pub move_millis: i64,
     /// The computer's level when the computer takes the seats nobody takes (Pachisi).
     pub computer: Option<u8>,
+    /// The secret seed of a game with chance (64 hex digits); see [`NewChallenge::dice_seed`].
+    pub dice_seed: Option<String>,
 }
 
 impl Challenge {
@@ -566,6 +571,26 @@ pub struct NewGame<'a> {
     pub move_millis: i64,
     /// The first turn, when someone is to move at once.
     pub turn: Option<TurnStart>,
+    /// Its committed dice, for a game with chance.
+    pub dice: Option<GameDice>,
+}
+
+/// The committed dice of a game with chance ([`crate::export`]): every roll is derived from
+/// the seed and the salt `<game number>:<nonce>` (`none` without a nonce).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameDice {
+    /// The secret seed, 64 hex digits; told when the game ends.
+    pub seed: String,
+    /// The platform's id of the action that started the game, when the bot cannot predict it
+    /// (a Telegram callback query id, a Discord interaction id).
+    pub nonce: Option<String>,
+}
+
+impl GameDice {
+    /// The salt of game `game`'s rolls.
+    pub fn salt(&self, game: GameNo) -> String {
+        format!("{}:{}", game, self.nonce.as_deref().unwrap_or("none"))
+    }
 }
 
 /// A seat of a game and the user holding it.
@@ -629,6 +654,9 @@ pub struct GameRecord {
     /// `board` row, or [`Store::set_board_message`]), so that an adapter can take the buttons
     /// off the old board when it posts a new one.
     pub board_message_id: Option<String>,
+    /// Its committed dice: `None` for a game without chance, or one started before committed
+    /// dice (its rolls were drawn and cannot be checked).
+    pub dice: Option<GameDice>,
 }
 
 impl GameRecord {

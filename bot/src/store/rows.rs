@@ -79,6 +79,7 @@ pub(super) struct ChallengeRow {
     pub(super) stake: i64,
     pub(super) move_millis: i64,
     pub(super) computer_level: Option<i64>,
+    pub(super) dice_seed: Option<String>,
 }
 
 impl ChallengeRow {
@@ -126,6 +127,7 @@ impl ChallengeRow {
                     })
                 })
                 .transpose()?,
+            dice_seed: self.dice_seed,
         })
     }
 }
@@ -184,6 +186,8 @@ pub(super) struct GameRow {
     pub(super) timeout_announced_at: Option<i64>,
     pub(super) settled_at: Option<i64>,
     pub(super) board_message_id: Option<String>,
+    pub(super) dice_seed: Option<String>,
+    pub(super) dice_nonce: Option<String>,
 }
 
 impl GameRow {
@@ -234,6 +238,10 @@ impl GameRow {
             },
             settled_at: self.settled_at.map(Timestamp),
             board_message_id: self.board_message_id,
+            dice: self.dice_seed.map(|seed| GameDice {
+                seed,
+                nonce: self.dice_nonce,
+            }),
         })
     }
 }

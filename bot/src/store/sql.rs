@@ -54,8 +54,8 @@ DO UPDATE SET title = excluded.title, updated_at = excluded.updated_at,
 
 pub(super) const INSERT_CHALLENGE: &str = "\
 INSERT INTO challenges (chat_id, game, options, challenger_id, status, created_at, expires_at,
-                        stake, move_millis, computer_level)
-VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9)
+                        stake, move_millis, computer_level, dice_seed)
+VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10)
 RETURNING id";
 
 /// `$3` user or `$4` username (exactly one of them not null).
@@ -67,7 +67,7 @@ macro_rules! challenge_columns {
         "\
         SELECT c.id, c.chat_id, c.game, c.options, c.challenger_id, c.status, c.created_at,
                c.expires_at, c.settled_by, c.settled_at, g.id AS game_id, c.stake, c.move_millis,
-               c.computer_level
+               c.computer_level, c.dice_seed
         FROM challenges c LEFT JOIN games g ON g.challenge_id = c.id"
     };
 }
@@ -114,8 +114,9 @@ RETURNING id";
 
 pub(super) const INSERT_GAME: &str = "\
 INSERT INTO games (chat_id, challenge_id, game, options, start_position, status, seq,
-                   created_at, updated_at, community_id, stake, move_millis)
-VALUES ($1, $2, $3, $4, $5, 'active', 0, $6, $6, $7, $8, $9)
+                   created_at, updated_at, community_id, stake, move_millis, dice_seed,
+                   dice_nonce)
+VALUES ($1, $2, $3, $4, $5, 'active', 0, $6, $6, $7, $8, $9, $10, $11)
 RETURNING id";
 
 /// When a clock for user `$u` from moment `$t` really starts: at the end of the user's
@@ -179,7 +180,7 @@ macro_rules! game_columns {
         SELECT id, chat_id, challenge_id, game, options, start_position, status, result, seq,
                snapshot_position, snapshot_seq, created_at, updated_at, community_id, stake,
                move_millis, turn_user_id, turn_started_at, remind_at, deadline_at, reminded_at,
-               timeout_announced_at, settled_at, board_message_id
+               timeout_announced_at, settled_at, board_message_id, dice_seed, dice_nonce
         FROM games"
     };
 }
@@ -492,6 +493,7 @@ macro_rules! store_operations {
                     .bind(new.stake)
                     .bind(new.move_millis)
                     .bind(new.computer.map(i64::from))
+                    .bind(new.dice_seed.as_deref())
                     .fetch_one(&mut *tx)
                     .await
                     .map_err(db(OPERATION))?;
@@ -797,6 +799,8 @@ macro_rules! store_operations {
                     .bind(new.community.0)
                     .bind(new.stake)
                     .bind(new.move_millis)
+                    .bind(new.dice.as_ref().map(|dice| dice.seed.as_str()))
+                    .bind(new.dice.as_ref().and_then(|dice| dice.nonce.as_deref()))
                     .fetch_one(&mut **tx)
                     .await
                     .map_err(db(operation))?;

@@ -12,6 +12,7 @@
 //! - A picture is a PNG attachment shown by an embed (`attachment://board.png`). Pictures never
 //!   travel in the first response (the HTTP endpoint answers with JSON only): a command with a
 //!   picture is deferred and its "thinking" message edited into the board.
+//! - A file (a game's record) is an attachment of the message, sent the way pictures are.
 //! - A button press that brings a new board: the pressed message loses its buttons (type 7),
 //!   and the board is posted as a new message (a follow-up), so that the player to act is
 //!   notified; the game's previous board loses its buttons too. A press that changes only the
@@ -137,6 +138,12 @@ fn message(reply: &Reply, create: bool) -> Message {
         payload["embeds"] = json!([{"image": {"url": format!("attachment://{PICTURE}")}}]);
         payload["attachments"] = json!([{"id": 0, "filename": PICTURE}]);
         files.push(CreateAttachment::bytes(png.clone(), PICTURE));
+    } else if let Some(file) = &reply.file {
+        payload["attachments"] = json!([{"id": 0, "filename": file.name}]);
+        files.push(CreateAttachment::bytes(
+            file.bytes.clone(),
+            file.name.clone(),
+        ));
     }
     if create && reply.audience == Audience::Actor {
         payload["flags"] = json!(EPHEMERAL);
@@ -195,7 +202,8 @@ impl Discord {
         };
         let private = reply.audience == Audience::Actor;
         let board = reply.placement == Placement::NewBoard && reply.game.is_some();
-        let heavy = reply.picture.is_some() || board;
+        // Files never travel in the first response either.
+        let heavy = reply.picture.is_some() || reply.file.is_some() || board;
         if !component || private {
             if !heavy {
                 let data = message(&reply, true).payload;
@@ -217,7 +225,7 @@ impl Discord {
             return;
         }
         match reply.placement {
-            Placement::UpdatePressed if reply.picture.is_none() => {
+            Placement::UpdatePressed if reply.picture.is_none() && reply.file.is_none() => {
                 let mut data = message(&reply, false).payload;
                 if let Some(object) = data.as_object_mut() {
                     object.remove("allowed_mentions");

@@ -177,6 +177,11 @@ fn lane_of(update: &Update) -> ChatId {
     }
 }
 
+/// How long a request may take before the chat shows that the bot is at work.
+const PROGRESS_AFTER: std::time::Duration = std::time::Duration::from_millis(1_000);
+/// How often that is renewed (Telegram shows a chat action for five seconds).
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(4_500);
+
 impl Telegram {
     /// Handles one update: translated, given to the service, answered.
     pub(super) async fn process(&self, update: Update) {
@@ -188,7 +193,7 @@ impl Telegram {
                     if !origin.private {
                         request.moderator = self.is_admin(origin.chat, &request.actor.id).await;
                     }
-                    let reply = match self.service.handle(&request).await {
+                    let reply = match self.handle_showing_progress(&request, &origin).await {
                         Ok(reply) => reply,
                         // Logged by the service; the person is told.
                         Err(error) => Some(error.reply_to(&request)),
@@ -214,6 +219,37 @@ impl Telegram {
         }
         .instrument(span)
         .await;
+    }
+
+    /// The service's reply to `request`; while it takes longer than [`PROGRESS_AFTER`] (an
+    /// animated replay, a long export), the chat shows that the bot is at work
+    /// (`sendChatAction`, renewed before Telegram's five seconds run out).
+    async fn handle_showing_progress(
+        &self,
+        request: &crate::service::Request,
+        origin: &super::translate::Origin,
+    ) -> Result<Option<crate::service::Reply>, crate::service::ServiceError> {
+        use teloxide::prelude::Requester;
+        let work = self.service.handle(request);
+        tokio::pin!(work);
+        let mut wait = PROGRESS_AFTER;
+        loop {
+            match tokio::time::timeout(wait, &mut work).await {
+                Ok(result) => return result,
+                Err(_) => {
+                    let mut action = self
+                        .client
+                        .send_chat_action(origin.chat, teloxide::types::ChatAction::Typing);
+                    if let Some(thread) = origin.thread {
+                        action = action.message_thread_id(thread);
+                    }
+                    if let Err(error) = action.await {
+                        tracing::debug!(%error, "cannot show that the bot is at work");
+                    }
+                    wait = PROGRESS_EVERY;
+                }
+            }
+        }
     }
 
     /// A group became a supergroup: its games, settings and wallets move with it.

@@ -33,7 +33,7 @@ use super::Telegram;
 use super::html::{self, CAPTION_LIMIT, MESSAGE_LIMIT};
 use super::translate::{Origin, Trigger, parse_chat_key};
 use crate::outbox::{Deliver, Delivered, DeliveryError};
-use crate::service::{Audience, Placement, Reply};
+use crate::service::{Audience, FileKind, Placement, Reply};
 use crate::store::OutboxRow;
 
 /// How long the fallback for a private reply stays in a group.
@@ -179,7 +179,9 @@ impl Telegram {
                     return;
                 }
                 match (reply.placement, message) {
-                    (Placement::UpdatePressed, Some(pressed)) if reply.picture.is_none() => {
+                    (Placement::UpdatePressed, Some(pressed))
+                        if reply.picture.is_none() && reply.file.is_none() =>
+                    {
                         self.edit(reply, target.chat, *pressed, *photo).await;
                     }
                     _ => {
@@ -347,9 +349,10 @@ impl Telegram {
     /// Posts a reply as new messages: its text, and its picture last with the end of the
     /// text as caption; the buttons go on the last message, whose id is returned.
     async fn post(&self, reply: &Reply, target: Target) -> Result<Option<MessageId>, SendError> {
-        let (texts, caption) = match &reply.picture {
-            Some(_) => html::with_caption(reply),
-            None => (html::chunks(reply, MESSAGE_LIMIT), None),
+        let (texts, caption) = if reply.picture.is_some() || reply.file.is_some() {
+            html::with_caption(reply)
+        } else {
+            (html::chunks(reply, MESSAGE_LIMIT), None)
         };
         let mut last = None;
         let count = texts.len();
@@ -368,6 +371,7 @@ impl Telegram {
             }
             if i + 1 == count
                 && reply.picture.is_none()
+                && reply.file.is_none()
                 && let Some(markup) = keyboard(reply)
             {
                 request = request.reply_markup(markup);
@@ -396,6 +400,35 @@ impl Telegram {
                 request = request.reply_markup(markup);
             }
             last = Some(request.await.map_err(classify)?.id);
+        } else if let Some(file) = &reply.file {
+            let input = InputFile::memory(file.bytes.clone()).file_name(file.name.clone());
+            // The same optional parameters for both methods.
+            macro_rules! send_file {
+                ($request:expr) => {{
+                    let mut request = $request.parse_mode(ParseMode::Html);
+                    if let Some(caption) = caption {
+                        request = request.caption(caption);
+                    }
+                    if let Some(thread) = target.thread {
+                        request = request.message_thread_id(thread);
+                    }
+                    if let Some(to) = target.reply_to.filter(|_| last.is_none()) {
+                        request = request.reply_parameters(
+                            ReplyParameters::new(to).allow_sending_without_reply(),
+                        );
+                    }
+                    if let Some(markup) = keyboard(reply) {
+                        request = request.reply_markup(markup);
+                    }
+                    request.await.map_err(classify)?.id
+                }};
+            }
+            last = Some(match file.kind {
+                FileKind::Document => send_file!(self.client.send_document(target.chat, input)),
+                FileKind::Animation => {
+                    send_file!(self.client.send_animation(target.chat, input))
+                }
+            });
         }
         Ok(last)
     }

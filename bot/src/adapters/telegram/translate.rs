@@ -178,6 +178,8 @@ fn from_query(query: &CallbackQuery, bot_username: &str) -> Incoming {
     request.locale.clone_from(&query.from.language_code);
     request.bot_username = Some(bot_username.to_string());
     request.moderator = origin.private;
+    // Telegram chooses a callback query's id; the bot cannot predict it (committed dice).
+    request.nonce = Some(query.id.0.clone());
     Incoming::Request(Box::new(request), origin)
 }
 
@@ -376,6 +378,8 @@ mod tests {
             Some(("-5001".to_string(), "Players".to_string()))
         );
         assert_eq!(request.request_key, "u5");
+        // Update ids count up: a typed command salts nothing.
+        assert_eq!(request.nonce, None);
         assert_eq!(
             request.actor,
             Person::new("11", "Alice").with_username("alice")
@@ -452,6 +456,7 @@ mod tests {
         let (request, origin) = request_of(translate(&u, "tabula_bot"));
         assert_eq!(request.input, Input::Button("m1.0.3".into()));
         assert_eq!(request.request_key, "cbq1");
+        assert_eq!(request.nonce.as_deref(), Some("q1"));
         assert_eq!(
             origin.trigger,
             Trigger::Button {

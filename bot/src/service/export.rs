@@ -1,0 +1,170 @@
+//! `/export`: a game's record as a file ([`crate::export::file`]), which `tabula verify`
+//! checks; `/replay`: the game as an animated GIF ([`tabula_render::replay`]).
+
+use super::*;
+
+use crate::export::{Record, commitment_of_hex};
+use crate::store::ActionRecord;
+
+impl Service {
+    /// `/export [#game]`: the record of `game` as a text file, posted to the chat. A running
+    /// game's record leaves its seed out.
+    pub(super) async fn export(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Reply> {
+        let full = self.store.load_game(game, History::Full).await?;
+        let Some(full) = full.filter(|full| full.record.chat == ctx.chat.id) else {
+            return Err(UserError::NoSuchGame(game).into());
+        };
+        let record = &full.record;
+        let text = record_of(record, &full.actions).to_string();
+        let mut spans = vec![Span::Text(format!(
+            "The record of game #{} ({}): {} actions.",
+            record.id,
+            record.game.name(),
+            full.actions.len()
+        ))];
+        if record.dice.is_some() {
+            if record.status == GameStatus::Active {
+                spans.push(Span::Text(
+                    " Its seed is revealed when the game ends; export it again then, and \
+                     `tabula verify` checks every roll."
+                        .into(),
+                ));
+            } else {
+                spans.push(Span::Text(
+                    " `tabula verify` on this file checks every move and every roll.".into(),
+                ));
+            }
+        } else if has_chance(record.game) {
+            spans.push(Span::Text(
+                " Its dice were rolled before committed dice, so its rolls cannot be checked."
+                    .into(),
+            ));
+        }
+        Ok(Reply {
+            game: Some(record.id),
+            spans,
+            file: Some(Attachment {
+                name: format!("tabula-game-{}.txt", record.id),
+                bytes: text.into_bytes(),
+                kind: FileKind::Document,
+            }),
+            ..Reply::default()
+        })
+    }
+}
+
+/// The largest replay posted, in bytes: Discord takes files of up to 10 MiB from a bot in any
+/// server (Telegram's `sendAnimation`, 50 MB).
+pub const MAX_REPLAY_BYTES: usize = 10 * 1024 * 1024;
+
+impl Service {
+    /// `/replay [#game]`: the game from its start to where it stands, as an animated GIF
+    /// posted to the chat.
+    pub(super) async fn replay(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Reply> {
+        let full = self.store.load_game(game, History::Full).await?;
+        let Some(full) = full.filter(|full| full.record.chat == ctx.chat.id) else {
+            return Err(UserError::NoSuchGame(game).into());
+        };
+        let record = full.record;
+        let start = AnyGame::start(
+            record.game,
+            &record.option_list(),
+            record.start_position.as_deref(),
+        )
+        .map_err(|e| ServiceError::Corrupt(format!("game {game}: {e}")))?;
+        let actions: Vec<String> = full.actions.into_iter().map(|a| a.action).collect();
+        let replay = tokio::task::spawn_blocking(move || {
+            let refs: Vec<&str> = actions.iter().map(String::as_str).collect();
+            let steps = tabula_render::replay::steps(&start, &refs).map_err(|(i, e)| {
+                ServiceError::Corrupt(format!("game {game} action {}: {e}", i + 1))
+            })?;
+            tabula_render::replay::animate(&steps, tabula_render::replay::Format::Gif, |_, _| {})
+                .map_err(ServiceError::from)
+        })
+        .await
+        .map_err(ServiceError::from)??;
+        if replay.bytes.len() > MAX_REPLAY_BYTES {
+            return Err(UserError::ReplayTooLarge {
+                game,
+                megabytes: replay.bytes.len().div_ceil(1024 * 1024),
+                limit: MAX_REPLAY_BYTES / (1024 * 1024),
+            }
+            .into());
+        }
+        let moves = replay.frames - 1;
+        let spans = vec![Span::Text(format!(
+            "Game #{} ({}) from the start: {moves} {}.",
+            record.id,
+            record.game.name(),
+            if moves == 1 { "action" } else { "actions" }
+        ))];
+        Ok(Reply {
+            game: Some(record.id),
+            spans,
+            file: Some(Attachment {
+                name: format!("tabula-game-{}.gif", record.id),
+                bytes: replay.bytes,
+                kind: FileKind::Animation,
+            }),
+            ..Reply::default()
+        })
+    }
+}
+
+/// The record of a game and its actions (the whole log), as `/export` writes it.
+pub fn record_of(record: &GameRecord, actions: &[ActionRecord]) -> Record {
+    let id = record.game;
+    let mut out = Record::default();
+    out.header("Game", id.as_str());
+    out.header("Id", record.id.to_string());
+    out.header("Options", record.options.clone());
+    if let Some(position) = &record.start_position {
+        out.header("Position", position.clone());
+    }
+    let seats: Vec<String> = record
+        .seats
+        .iter()
+        .map(|holder| {
+            format!(
+                "{} {}",
+                seat_name(id, holder.seat),
+                holder.user.display_name
+            )
+        })
+        .collect();
+    out.header("Seats", seats.join("; "));
+    out.header("Started", rfc3339(record.created_at));
+    let result = match record.status {
+        GameStatus::Active => "*".to_string(),
+        GameStatus::Finished => record.result.clone().unwrap_or_else(|| "*".into()),
+        GameStatus::Aborted => "aborted".to_string(),
+    };
+    out.header("Result", result);
+    match &record.dice {
+        Some(dice) => {
+            out.header("Dice", "committed");
+            out.header("Commitment", commitment_of_hex(&dice.seed));
+            out.header("Salt", dice.salt(record.id));
+            out.header(
+                "SaltSource",
+                if dice.nonce.is_some() {
+                    "platform"
+                } else {
+                    "none"
+                },
+            );
+            if record.status != GameStatus::Active {
+                out.header("Seed", dice.seed.clone());
+            }
+        }
+        None if has_chance(id) => {
+            out.header("Dice", "not verifiable (rolled before committed dice)");
+        }
+        None => {}
+    }
+    out.actions = actions
+        .iter()
+        .map(|action| (action.action.clone(), 0))
+        .collect();
+    out
+}

@@ -1,0 +1,87 @@
+//! Benchmark of animated replays (issue 19): for each game, the first 100 actions of seeded
+//! random games (fewer when a game ends sooner), animated as a GIF and as an APNG; time per frame
+//! (everything: drawing each position, the palette, the changed rectangles, encoding) and file
+//! size. Run with `cargo bench -p tabula-render --bench replay [game ...]`; prints a Markdown
+//! table for `docs/benchmarks.md`.
+
+use std::time::Instant;
+
+use tabula_core::{AnyGame, GameId};
+use tabula_render::replay::{Format, animate, steps};
+
+/// The first `limit` actions of a random game (seeded), real moves before Pachisi's `skip` and
+/// `done`.
+fn game(id: GameId, seed: u64, limit: usize) -> Vec<String> {
+    let mut x = seed | 1;
+    let mut next = |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let mut state = AnyGame::start(id, &[], None).expect("start");
+    let mut actions = Vec::new();
+    while actions.len() < limit {
+        let lines = state.legal_lines();
+        if lines.is_empty() {
+            break;
+        }
+        let keen: Vec<&String> = lines
+            .iter()
+            .filter(|l| !matches!(l.as_str(), "skip" | "done"))
+            .collect();
+        let choice = if keen.is_empty() {
+            &lines[next(lines.len())]
+        } else {
+            keen[next(keen.len())]
+        };
+        let action = choice.split(' ').next().unwrap_or_default().to_string();
+        state.apply_text(&action).expect("legal");
+        actions.push(action);
+    }
+    actions
+}
+
+fn main() {
+    let wanted: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    println!(
+        "| game | format | frames | size (px) | median ms per frame | max ms per frame | KB |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for &id in GameId::ALL {
+        if !wanted.is_empty() && !wanted.iter().any(|w| w == id.as_str()) {
+            continue;
+        }
+        let actions = game(id, 0x9e37_79b9_7f4a_7c15, 100);
+        let refs: Vec<&str> = actions.iter().map(String::as_str).collect();
+        let start = AnyGame::start(id, &[], None).expect("start");
+        let steps = steps(&start, &refs).expect("replays");
+        for (format, name) in [(Format::Gif, "GIF"), (Format::Apng, "APNG")] {
+            // Warm the renderer's caches (static board, sprites, glyphs) once.
+            animate(&steps[..2.min(steps.len())], format, |_, _| {}).expect("warm-up");
+            let mut per_frame = Vec::new();
+            let mut bytes = 0;
+            let mut size = (0, 0);
+            for _ in 0..5 {
+                let started = Instant::now();
+                let replay = animate(&steps, format, |_, _| {}).expect("a replay");
+                per_frame.push(started.elapsed().as_secs_f64() * 1000.0 / replay.frames as f64);
+                bytes = replay.bytes.len();
+                size = replay.size;
+            }
+            per_frame.sort_by(f64::total_cmp);
+            println!(
+                "| {id} | {name} | {} | {}x{} | {:.2} | {:.2} | {:.1} |",
+                steps.len(),
+                size.0,
+                size.1,
+                per_frame[per_frame.len() / 2],
+                per_frame[per_frame.len() - 1],
+                bytes as f64 / 1024.0
+            );
+        }
+    }
+}

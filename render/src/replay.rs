@@ -1,0 +1,358 @@
+//! Animated replays (issue 19): a game's positions as a GIF or an APNG, one frame for the start
+//! and one per action (rolls included: each shows its dice), the last action highlighted as on
+//! the boards.
+//!
+//! Every frame is the board picture of [`crate::scene`], rasterised once. To keep files small:
+//! one palette for the whole animation (the adaptive palette of the board pictures, made from
+//! the first two frames and the last, with one more index kept for transparency), and after the
+//! first frame only the rectangle that changed is stored, its unchanged pixels transparent, over
+//! the frame before (GIF disposal "keep"; APNG blend "over", dispose "none").
+
+use std::borrow::Cow;
+
+use tabula_core::{AnyApplied, AnyGame};
+use tiny_skia::Pixmap;
+
+use crate::RenderError;
+use crate::raster::{Palette, rasterise};
+
+/// The file format of a replay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// An animated GIF.
+    Gif,
+    /// An animated PNG.
+    Apng,
+}
+
+/// How long the start is shown, in milliseconds.
+pub const START_MS: u16 = 1_000;
+/// How long a move is shown.
+pub const MOVE_MS: u16 = 700;
+/// How long a roll is shown (the move it allows follows).
+pub const ROLL_MS: u16 = 350;
+/// How long the last position is held before the animation starts again.
+pub const END_MS: u16 = 3_000;
+
+/// The palette index left transparent in frames after the first.
+const CLEAR: u8 = 255;
+
+/// One frame: a position and the action that led to it (`None` for the start).
+pub type Step = (AnyGame, Option<AnyApplied>);
+
+/// What a replay made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replay {
+    /// The file.
+    pub bytes: Vec<u8>,
+    /// How many frames it has.
+    pub frames: usize,
+    /// Its width and height in pixels.
+    pub size: (u32, u32),
+}
+
+/// The steps of a game: its start and the position after each action, with the action.
+///
+/// # Errors
+/// The first action that cannot be applied, with its index (from 0).
+pub fn steps(
+    start: &AnyGame,
+    actions: &[&str],
+) -> Result<Vec<Step>, (usize, tabula_core::ActionError)> {
+    let mut state = start.clone();
+    let mut out = Vec::with_capacity(actions.len() + 1);
+    out.push((state.clone(), None));
+    for (i, action) in actions.iter().enumerate() {
+        let applied = state.apply_text(action).map_err(|error| (i, error))?;
+        out.push((state.clone(), Some(applied)));
+    }
+    Ok(out)
+}
+
+/// The replay of `steps` (at least one) as `format`; `progress(done, total)` is called after
+/// each frame.
+///
+/// # Errors
+/// Internal failures only (see [`RenderError`]), or frames of different sizes.
+pub fn animate(
+    steps: &[Step],
+    format: Format,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<Replay, RenderError> {
+    let Some(((first_state, first_last), rest)) = steps.split_first() else {
+        return Err(RenderError::Size {
+            width: 0,
+            height: 0,
+        });
+    };
+    let draw = |(state, last): &Step| rasterise(&crate::scene(state, last.as_ref()));
+    let first = rasterise(&crate::scene(first_state, first_last.as_ref()))?;
+    let (width, height) = (first.width(), first.height());
+    // The palette: the start, the first action's highlight, and the end.
+    let second = rest.first().map(draw).transpose()?;
+    let last = if rest.len() > 1 {
+        rest.last().map(draw).transpose()?
+    } else {
+        None
+    };
+    let mut samples = vec![first.data()];
+    samples.extend(second.as_ref().map(Pixmap::data));
+    samples.extend(last.as_ref().map(Pixmap::data));
+    let palette = Palette::of(&samples, width as usize, usize::from(CLEAR));
+    let mut out = Vec::new();
+    let mut sink = match format {
+        Format::Gif => Sink::gif(&mut out, width, height, &palette)?,
+        Format::Apng => Sink::apng(&mut out, width, height, &palette, steps.len())?,
+    };
+    let mut encoder = Frames {
+        palette,
+        width: width as usize,
+        previous: Vec::new(),
+    };
+    let total = steps.len();
+    for (i, step) in steps.iter().enumerate() {
+        let pixmap = if i == 0 { None } else { Some(draw(step)?) };
+        let pixmap = pixmap.as_ref().unwrap_or(&first);
+        if (pixmap.width(), pixmap.height()) != (width, height) {
+            return Err(RenderError::Size {
+                width: pixmap.width(),
+                height: pixmap.height(),
+            });
+        }
+        let delay = if i == 0 {
+            START_MS
+        } else if i + 1 == total {
+            END_MS
+        } else if step
+            .1
+            .as_ref()
+            .is_some_and(|a| a.notation().starts_with("roll:"))
+        {
+            ROLL_MS
+        } else {
+            MOVE_MS
+        };
+        let frame = encoder.next(pixmap);
+        sink.write(&frame, delay)?;
+        progress(i + 1, total);
+    }
+    sink.finish()?;
+    Ok(Replay {
+        bytes: out,
+        frames: total,
+        size: (width, height),
+    })
+}
+
+/// One frame as stored: a rectangle of palette indices.
+struct Frame {
+    left: u32,
+    top: u32,
+    width: u32,
+    height: u32,
+    /// Whether unchanged pixels are [`CLEAR`] (every frame but the first).
+    over: bool,
+    indices: Vec<u8>,
+}
+
+/// Turns pixmaps into frames: the first whole, the others as their changed rectangle.
+struct Frames {
+    palette: Palette,
+    width: usize,
+    /// The previous frame's pixels (little-endian RGBA words).
+    previous: Vec<u32>,
+}
+
+impl Frames {
+    fn next(&mut self, pixmap: &Pixmap) -> Frame {
+        let (words, _) = pixmap.data().as_chunks::<4>();
+        let current: Vec<u32> = words.iter().map(|w| u32::from_le_bytes(*w)).collect();
+        let width = self.width.max(1);
+        let height = current.len() / width;
+        if self.previous.len() != current.len() {
+            let indices = current.iter().map(|p| self.palette.index(*p)).collect();
+            self.previous = current;
+            return Frame {
+                left: 0,
+                top: 0,
+                width: width as u32,
+                height: height as u32,
+                over: false,
+                indices,
+            };
+        }
+        // The rectangle of changed pixels.
+        let (mut x0, mut y0, mut x1, mut y1) = (width, height, 0, 0);
+        for (y, (now, before)) in current
+            .chunks_exact(width)
+            .zip(self.previous.chunks_exact(width))
+            .enumerate()
+        {
+            if now == before {
+                continue;
+            }
+            let first = now
+                .iter()
+                .zip(before)
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            let last = width
+                - 1
+                - now
+                    .iter()
+                    .rev()
+                    .zip(before.iter().rev())
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(0);
+            x0 = x0.min(first);
+            x1 = x1.max(last + 1);
+            y0 = y0.min(y);
+            y1 = y + 1;
+        }
+        if x1 <= x0 || y1 <= y0 {
+            // Nothing changed (a pass): one transparent pixel keeps the frame and its delay.
+            return Frame {
+                left: 0,
+                top: 0,
+                width: 1,
+                height: 1,
+                over: true,
+                indices: vec![CLEAR],
+            };
+        }
+        let mut indices = Vec::with_capacity((x1 - x0) * (y1 - y0));
+        for y in y0..y1 {
+            let row = y * width;
+            for x in x0..x1 {
+                let p = current[row + x];
+                indices.push(if p == self.previous[row + x] {
+                    CLEAR
+                } else {
+                    self.palette.index(p)
+                });
+            }
+        }
+        self.previous = current;
+        Frame {
+            left: x0 as u32,
+            top: y0 as u32,
+            width: (x1 - x0) as u32,
+            height: (y1 - y0) as u32,
+            over: true,
+            indices,
+        }
+    }
+}
+
+/// Where frames are written.
+enum Sink<'a> {
+    Gif(gif::Encoder<&'a mut Vec<u8>>),
+    Apng(png::Writer<&'a mut Vec<u8>>),
+}
+
+fn gif_error(error: gif::EncodingError) -> RenderError {
+    RenderError::Encode(format!("GIF: {error}"))
+}
+
+fn png_error(error: png::EncodingError) -> RenderError {
+    RenderError::Encode(format!("APNG: {error}"))
+}
+
+/// The palette as 256 RGB entries, the unused ones black.
+fn full_palette(palette: &Palette) -> Vec<u8> {
+    let mut rgb = palette.rgb();
+    rgb.resize(256 * 3, 0);
+    rgb
+}
+
+impl<'a> Sink<'a> {
+    fn gif(
+        out: &'a mut Vec<u8>,
+        width: u32,
+        height: u32,
+        palette: &Palette,
+    ) -> Result<Sink<'a>, RenderError> {
+        let size = |n: u32| u16::try_from(n).map_err(|_| RenderError::Size { width, height });
+        let mut encoder =
+            gif::Encoder::new(out, size(width)?, size(height)?, &full_palette(palette))
+                .map_err(gif_error)?;
+        encoder
+            .set_repeat(gif::Repeat::Infinite)
+            .map_err(gif_error)?;
+        Ok(Sink::Gif(encoder))
+    }
+
+    fn apng(
+        out: &'a mut Vec<u8>,
+        width: u32,
+        height: u32,
+        palette: &Palette,
+        frames: usize,
+    ) -> Result<Sink<'a>, RenderError> {
+        let mut encoder = png::Encoder::new(out, width, height);
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_palette(full_palette(palette));
+        // Only the transparent index is not opaque.
+        let mut alpha = vec![255u8; 256];
+        alpha[usize::from(CLEAR)] = 0;
+        encoder.set_trns(alpha);
+        encoder.set_compression(png::Compression::Fast);
+        let frames = u32::try_from(frames).map_err(|_| RenderError::Size { width, height })?;
+        encoder.set_animated(frames, 0).map_err(png_error)?;
+        let writer = encoder.write_header().map_err(png_error)?;
+        Ok(Sink::Apng(writer))
+    }
+
+    fn write(&mut self, frame: &Frame, delay_ms: u16) -> Result<(), RenderError> {
+        match self {
+            Sink::Gif(encoder) => {
+                let size = |n: u32| u16::try_from(n).unwrap_or(u16::MAX);
+                let gif_frame = gif::Frame {
+                    left: size(frame.left),
+                    top: size(frame.top),
+                    width: size(frame.width),
+                    height: size(frame.height),
+                    delay: delay_ms / 10,
+                    dispose: gif::DisposalMethod::Keep,
+                    transparent: frame.over.then_some(CLEAR),
+                    buffer: Cow::Borrowed(&frame.indices),
+                    ..gif::Frame::default()
+                };
+                encoder.write_frame(&gif_frame).map_err(gif_error)
+            }
+            Sink::Apng(writer) => {
+                writer.set_frame_delay(delay_ms, 1000).map_err(png_error)?;
+                writer.set_frame_position(0, 0).map_err(png_error)?;
+                writer
+                    .set_frame_dimension(frame.width, frame.height)
+                    .map_err(png_error)?;
+                writer
+                    .set_frame_position(frame.left, frame.top)
+                    .map_err(png_error)?;
+                writer
+                    .set_blend_op(if frame.over {
+                        png::BlendOp::Over
+                    } else {
+                        png::BlendOp::Source
+                    })
+                    .map_err(png_error)?;
+                writer
+                    .set_dispose_op(png::DisposeOp::None)
+                    .map_err(png_error)?;
+                writer.write_image_data(&frame.indices).map_err(png_error)
+            }
+        }
+    }
+
+    /// Writes the end of the file.
+    fn finish(self) -> Result<(), RenderError> {
+        match self {
+            Sink::Gif(encoder) => encoder
+                .into_inner()
+                .map(|_| ())
+                .map_err(|e| RenderError::Encode(format!("GIF: {e}"))),
+            Sink::Apng(writer) => writer.finish().map_err(png_error),
+        }
+    }
+}
