@@ -210,7 +210,8 @@ fn replay(setup: &Setup, output: &std::path::Path) -> Result<String, String> {
     };
     let started = std::time::Instant::now();
     let mut told = 0;
-    let replay = animate(&steps, format, |done, total| {
+    let subtitle = setup.options.join(" ");
+    let replay = animate(&steps, format, (id.name(), &subtitle), |done, total| {
         // A long replay says how far it is, every tenth.
         if total >= 200 && done * 10 / total > told {
             told = done * 10 / total;

@@ -8,7 +8,7 @@ mod common;
 use common::SqliteFile;
 use common::table::{Lcg, T0, Table, challenge_no, text};
 use tabula_bot::export::{Record, Seed, commitment, verify};
-use tabula_bot::service::{Clock, Dice, Reply, Service, Span, UserError};
+use tabula_bot::service::{Clock, Dice, FileKind, Reply, Service, Span, UserError};
 use tabula_bot::store::{GameNo, GameStatus};
 use tabula_core::{AnyGame, GameId, Status};
 
@@ -240,6 +240,26 @@ async fn a_coan_ki_game_is_committed_exported_and_verified() {
         stored.result.as_deref()
     );
     check_record(GameId::CoanKi, &record);
+
+    // `/replay`: the game as an animated GIF, one frame for the start and one per action.
+    let replay = table.cmd("carol", &format!("/replay #{game}")).await;
+    assert!(replay.is_done(), "{:?}: {}", replay.kind, text(&replay));
+    let file = replay.file.clone().expect("the animation is attached");
+    assert_eq!(file.kind, FileKind::Animation);
+    assert_eq!(file.name, format!("tabula-game-{game}.gif"));
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(file.bytes.as_slice())
+        .expect("a GIF");
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("a frame").is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, record.actions.len() + 1);
+    assert!(
+        text(&replay).contains(&format!("{} actions", record.actions.len())),
+        "{}",
+        text(&replay)
+    );
 }
 
 #[tokio::test]

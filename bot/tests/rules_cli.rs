@@ -311,3 +311,52 @@ fn ai_refuses_a_position_that_is_not_a_decision() {
     assert_rejected(&["rules", "ai", "konane", "--time-ms", "soon"], "soon");
     assert_rejected(&["rules", "ai", "konane", "--moves", "e4 d3"], "d3");
 }
+
+/// `tabula rules replay`: a GIF (or an APNG for a `.png` name) with one frame for the start and
+/// one per action; a bad move is refused like the other commands' (exit 2, the token named).
+#[test]
+fn replay_writes_an_animation() {
+    let dir = std::env::temp_dir().join(format!("tabula-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let gif = dir.join("k.gif");
+    let gif_path = gif.to_string_lossy().into_owned();
+    let moves = "d5 e5 b5-d5 g5-e5";
+    let run = tabula(&[
+        "rules", "replay", "konane", "--moves", moves, "-o", &gif_path,
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("(5 frames"), "{}", run.stdout);
+    let bytes = std::fs::read(&gif).expect("written");
+    assert!(bytes.starts_with(b"GIF89a"));
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(bytes.as_slice())
+        .expect("a GIF");
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("a frame").is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 5);
+
+    let apng = dir.join("k.png");
+    let apng_path = apng.to_string_lossy().into_owned();
+    let run = tabula(&[
+        "rules", "replay", "konane", "--moves", moves, "-o", &apng_path,
+    ]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let bytes = std::fs::read(&apng).expect("written");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+    // acTL: the animation control chunk, saying five frames.
+    let at = bytes
+        .windows(4)
+        .position(|w| w == b"acTL")
+        .expect("an animated PNG");
+    assert_eq!(&bytes[at + 4..at + 8], &5u32.to_be_bytes());
+
+    assert_rejected(
+        &[
+            "rules", "replay", "konane", "--moves", "d5 zz9", "-o", &gif_path,
+        ],
+        "zz9",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

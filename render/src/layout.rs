@@ -55,6 +55,9 @@ pub fn page(
     scene
 }
 
+/// The lowest point of the header's texts (the subtitle's second line).
+pub const HEADER_BOTTOM: f32 = 90.0;
+
 /// The size of the header's subtitle.
 pub const SUBTITLE: f32 = 21.0;
 /// The smallest size a subtitle shrinks to on one line; a longer one takes two lines.

@@ -92,6 +92,32 @@ pub fn scene_titled(game: &AnyGame, last: Option<&AnyApplied>, title: &str) -> S
     scene
 }
 
+/// The scene of a position with a fixed header instead of the turn and the last action's
+/// account: `title`, and `subtitle` below it (if not empty). Every frame of a replay has the
+/// same header, so that only the board changes from one frame to the next.
+pub fn scene_with_header(
+    game: &AnyGame,
+    last: Option<&AnyApplied>,
+    title: &str,
+    subtitle: &str,
+) -> Scene {
+    let mut scene = scene(game, last);
+    // The header is the first items of the pieces layer (see `layout::page`): the turn's
+    // icon, the title, then the subtitle's one or two lines, all above the board.
+    let header = scene
+        .pieces
+        .iter()
+        .take_while(|item| match item {
+            scene::Item::Group { at, .. } => at.1 <= 40.0,
+            scene::Item::Text { at, .. } => at.1 <= layout::HEADER_BOTTOM,
+            scene::Item::Path { .. } => false,
+        })
+        .count();
+    let own = layout::page(0.0, String::new(), title, None, subtitle).pieces;
+    scene.pieces.splice(..header, own);
+    scene
+}
+
 /// The PNG picture of a game ended by resignation, time or abort: see [`scene_titled`].
 ///
 /// # Errors

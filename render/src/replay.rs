@@ -2,7 +2,10 @@
 //! and one per action (rolls included: each shows its dice), the last action highlighted as on
 //! the boards.
 //!
-//! Every frame is the board picture of [`crate::scene`], rasterised once. To keep files small:
+//! Every frame is the board picture of [`crate::scene_with_header`], rasterised once: the same
+//! header on every frame (a title and a subtitle the caller chooses, such as the game and its
+//! players), not the turn and the account of the last action, which would change the top of
+//! every frame; the last action is highlighted on the board. To keep files small:
 //! one palette for the whole animation (the adaptive palette of the board pictures, made from
 //! the first two frames and the last, with one more index kept for transparency), and after the
 //! first frame only the rectangle that changed is stored, its unchanged pixels transparent, over
@@ -69,14 +72,15 @@ pub fn steps(
     Ok(out)
 }
 
-/// The replay of `steps` (at least one) as `format`; `progress(done, total)` is called after
-/// each frame.
+/// The replay of `steps` (at least one) as `format`, every frame under the header `title` and
+/// `subtitle`; `progress(done, total)` is called after each frame.
 ///
 /// # Errors
 /// Internal failures only (see [`RenderError`]), or frames of different sizes.
 pub fn animate(
     steps: &[Step],
     format: Format,
+    (title, subtitle): (&str, &str),
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Replay, RenderError> {
     let Some(((first_state, first_last), rest)) = steps.split_first() else {
@@ -85,8 +89,15 @@ pub fn animate(
             height: 0,
         });
     };
-    let draw = |(state, last): &Step| rasterise(&crate::scene(state, last.as_ref()));
-    let first = rasterise(&crate::scene(first_state, first_last.as_ref()))?;
+    let draw = |(state, last): &Step| {
+        rasterise(&crate::scene_with_header(
+            state,
+            last.as_ref(),
+            title,
+            subtitle,
+        ))
+    };
+    let first = draw(&(first_state.clone(), first_last.clone()))?;
     let (width, height) = (first.width(), first.height());
     // The palette: the start, the first action's highlight, and the end.
     let second = rest.first().map(draw).transpose()?;
@@ -159,19 +170,90 @@ struct Frame {
 struct Frames {
     palette: Palette,
     width: usize,
-    /// The previous frame's pixels (little-endian RGBA words).
-    previous: Vec<u32>,
+    /// The previous frame's pixels (RGBA bytes).
+    previous: Vec<u8>,
+}
+
+/// The index of the first differing 4-byte pixel of two equal-length rows (which differ).
+fn first_difference(a: &[u8], b: &[u8]) -> usize {
+    let (a8, _) = a.as_chunks::<8>();
+    let (b8, _) = b.as_chunks::<8>();
+    let start = a8
+        .iter()
+        .zip(b8)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a8.len())
+        * 8;
+    let offset = a[start..]
+        .iter()
+        .zip(&b[start..])
+        .position(|(x, y)| x != y)
+        .unwrap_or(0);
+    (start + offset) / 4
+}
+
+/// The index of the last differing 4-byte pixel of two equal-length rows (which differ).
+fn last_difference(a: &[u8], b: &[u8]) -> usize {
+    let (_, a8) = a.as_rchunks::<8>();
+    let (_, b8) = b.as_rchunks::<8>();
+    let from_end = a8
+        .iter()
+        .rev()
+        .zip(b8.iter().rev())
+        .position(|(x, y)| x != y)
+        .unwrap_or(a8.len())
+        * 8;
+    let end = a.len() - from_end;
+    let back = a[..end]
+        .iter()
+        .rev()
+        .zip(b[..end].iter().rev())
+        .position(|(x, y)| x != y)
+        .unwrap_or(0);
+    (end - 1 - back) / 4
 }
 
 impl Frames {
+    /// Palette indices of pixels, remembering the last pixel's index (boards are runs).
+    fn map(&mut self, pixels: &[u8], out: &mut Vec<u8>, previous: Option<&[u8]>) {
+        let mut last = (u32::MAX, 0u8);
+        let (now, _) = pixels.as_chunks::<4>();
+        match previous {
+            None => {
+                for pixel in now {
+                    let p = u32::from_le_bytes(*pixel);
+                    if p != last.0 {
+                        last = (p, self.palette.index(p));
+                    }
+                    out.push(last.1);
+                }
+            }
+            Some(before) => {
+                let (before, _) = before.as_chunks::<4>();
+                for (pixel, old) in now.iter().zip(before) {
+                    if pixel == old {
+                        out.push(CLEAR);
+                        continue;
+                    }
+                    let p = u32::from_le_bytes(*pixel);
+                    if p != last.0 {
+                        last = (p, self.palette.index(p));
+                    }
+                    out.push(last.1);
+                }
+            }
+        }
+    }
+
     fn next(&mut self, pixmap: &Pixmap) -> Frame {
-        let (words, _) = pixmap.data().as_chunks::<4>();
-        let current: Vec<u32> = words.iter().map(|w| u32::from_le_bytes(*w)).collect();
+        let data = pixmap.data();
         let width = self.width.max(1);
-        let height = current.len() / width;
-        if self.previous.len() != current.len() {
-            let indices = current.iter().map(|p| self.palette.index(*p)).collect();
-            self.previous = current;
+        let stride = width * 4;
+        let height = data.len() / stride;
+        if self.previous.len() != data.len() {
+            let mut indices = Vec::with_capacity(width * height);
+            self.map(data, &mut indices, None);
+            self.previous = data.to_vec();
             return Frame {
                 left: 0,
                 top: 0,
@@ -183,29 +265,16 @@ impl Frames {
         }
         // The rectangle of changed pixels.
         let (mut x0, mut y0, mut x1, mut y1) = (width, height, 0, 0);
-        for (y, (now, before)) in current
-            .chunks_exact(width)
-            .zip(self.previous.chunks_exact(width))
+        for (y, (now, before)) in data
+            .chunks_exact(stride)
+            .zip(self.previous.chunks_exact(stride))
             .enumerate()
         {
             if now == before {
                 continue;
             }
-            let first = now
-                .iter()
-                .zip(before)
-                .position(|(a, b)| a != b)
-                .unwrap_or(0);
-            let last = width
-                - 1
-                - now
-                    .iter()
-                    .rev()
-                    .zip(before.iter().rev())
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(0);
-            x0 = x0.min(first);
-            x1 = x1.max(last + 1);
+            x0 = x0.min(first_difference(now, before));
+            x1 = x1.max(last_difference(now, before) + 1);
             y0 = y0.min(y);
             y1 = y + 1;
         }
@@ -221,18 +290,15 @@ impl Frames {
             };
         }
         let mut indices = Vec::with_capacity((x1 - x0) * (y1 - y0));
+        let previous = std::mem::take(&mut self.previous);
         for y in y0..y1 {
-            let row = y * width;
-            for x in x0..x1 {
-                let p = current[row + x];
-                indices.push(if p == self.previous[row + x] {
-                    CLEAR
-                } else {
-                    self.palette.index(p)
-                });
-            }
+            let span = y * stride + x0 * 4..y * stride + x1 * 4;
+            self.map(&data[span.clone()], &mut indices, Some(&previous[span]));
         }
-        self.previous = current;
+        self.previous = previous;
+        // Only the changed rows differ from what is kept.
+        let rows = y0 * stride..y1 * stride;
+        self.previous[rows.clone()].copy_from_slice(&data[rows]);
         Frame {
             left: x0 as u32,
             top: y0 as u32,

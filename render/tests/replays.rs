@@ -84,7 +84,8 @@ fn check_game(id: GameId, seed: u64) {
     let steps = steps(&start, &refs).expect("the actions replay");
     assert_eq!(steps.len(), actions.len() + 1);
     let mut reported = 0;
-    let replay = animate(&steps, Format::Gif, |done, total| {
+    let header = (id.name(), "Alice against Bob");
+    let replay = animate(&steps, Format::Gif, header, |done, total| {
         assert_eq!(done, reported + 1);
         assert_eq!(total, steps.len());
         reported = done;
@@ -101,8 +102,13 @@ fn check_game(id: GameId, seed: u64) {
     assert_eq!((width as u32, height as u32), replay.size);
     // The last picture shown is the last position, up to the palette's rounding.
     let (state, last) = steps.last().expect("steps");
-    let pixmap = tabula_render::raster::rasterise(&tabula_render::scene(state, last.as_ref()))
-        .expect("drawn");
+    let pixmap = tabula_render::raster::rasterise(&tabula_render::scene_with_header(
+        state,
+        last.as_ref(),
+        header.0,
+        header.1,
+    ))
+    .expect("drawn");
     let mut far = 0;
     let mut total_error = 0u64;
     for (shown, drawn) in picture.iter().zip(pixmap.data().chunks_exact(4)) {
@@ -127,7 +133,7 @@ fn check_game(id: GameId, seed: u64) {
     );
 
     // The same frames as an APNG.
-    let apng = animate(&steps, Format::Apng, |_, _| {}).expect("an APNG");
+    let apng = animate(&steps, Format::Apng, header, |_, _| {}).expect("an APNG");
     let decoder = png::Decoder::new(std::io::Cursor::new(apng.bytes));
     let mut reader = decoder.read_info().expect("a PNG");
     let control = *reader.info().animation_control().expect("animated");
@@ -167,5 +173,5 @@ fn a_whole_pachisi_game_replays() {
 
 #[test]
 fn an_empty_list_of_steps_is_refused() {
-    assert!(animate(&[], Format::Gif, |_, _| {}).is_err());
+    assert!(animate(&[], Format::Gif, ("", ""), |_, _| {}).is_err());
 }

@@ -73,13 +73,32 @@ impl Service {
         )
         .map_err(|e| ServiceError::Corrupt(format!("game {game}: {e}")))?;
         let actions: Vec<String> = full.actions.into_iter().map(|a| a.action).collect();
+        // Every frame's header: the game, and who held which seat.
+        let title = format!("Game #{}: {}", record.id, record.game.name());
+        let seats: Vec<String> = record
+            .seats
+            .iter()
+            .map(|holder| {
+                format!(
+                    "{} {}",
+                    seat_label(record.game, holder.seat),
+                    holder.user.display_name
+                )
+            })
+            .collect();
+        let subtitle = seats.join(", ");
         let replay = tokio::task::spawn_blocking(move || {
             let refs: Vec<&str> = actions.iter().map(String::as_str).collect();
             let steps = tabula_render::replay::steps(&start, &refs).map_err(|(i, e)| {
                 ServiceError::Corrupt(format!("game {game} action {}: {e}", i + 1))
             })?;
-            tabula_render::replay::animate(&steps, tabula_render::replay::Format::Gif, |_, _| {})
-                .map_err(ServiceError::from)
+            tabula_render::replay::animate(
+                &steps,
+                tabula_render::replay::Format::Gif,
+                (&title, &subtitle),
+                |_, _| {},
+            )
+            .map_err(ServiceError::from)
         })
         .await
         .map_err(ServiceError::from)??;
