@@ -9,38 +9,8 @@ use std::time::Instant;
 use tabula_core::{AnyGame, GameId};
 use tabula_render::replay::{Format, animate, steps};
 
-/// The first `limit` actions of a random game (seeded), real moves before Pachisi's `skip` and
-/// `done`.
-fn game(id: GameId, options: &[&str], seed: u64, limit: usize) -> Vec<String> {
-    let mut x = seed | 1;
-    let mut next = |n: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % n as u64) as usize
-    };
-    let mut state = AnyGame::start(id, options, None).expect("start");
-    let mut actions = Vec::new();
-    while actions.len() < limit {
-        let lines = state.legal_lines();
-        if lines.is_empty() {
-            break;
-        }
-        let keen: Vec<&String> = lines
-            .iter()
-            .filter(|l| !matches!(l.as_str(), "skip" | "done"))
-            .collect();
-        let choice = if keen.is_empty() {
-            &lines[next(lines.len())]
-        } else {
-            keen[next(keen.len())]
-        };
-        let action = choice.split(' ').next().unwrap_or_default().to_string();
-        state.apply_text(&action).expect("legal");
-        actions.push(action);
-    }
-    actions
-}
+#[path = "../tests/common/games.rs"]
+mod games;
 
 fn main() {
     let wanted: Vec<String> = std::env::args()
@@ -61,7 +31,7 @@ fn main() {
         } else {
             &[]
         };
-        let actions = game(id, options, 0x9e37_79b9_7f4a_7c15, 100);
+        let actions = games::random_actions(id, options, 0x9e37_79b9_7f4a_7c15, 100);
         let refs: Vec<&str> = actions.iter().map(String::as_str).collect();
         let start = AnyGame::start(id, options, None).expect("start");
         let steps = steps(&start, &refs).expect("replays");

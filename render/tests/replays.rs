@@ -6,37 +6,14 @@
 use tabula_core::{AnyGame, GameId};
 use tabula_render::replay::{Format, animate, steps};
 
-/// A whole game played at random (seeded), as its actions; Pachisi's `skip` and `done` only
-/// when nothing else is left, so that games end within a few thousand actions.
+#[path = "common/games.rs"]
+mod games;
+
+/// A whole game played at random (seeded), as its actions.
 fn whole_game(id: GameId, seed: u64) -> Vec<String> {
-    let mut x = seed | 1;
-    let mut next = |n: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % n as u64) as usize
-    };
-    let mut game = AnyGame::start(id, &[], None).expect("start");
-    let mut actions = Vec::new();
-    for _ in 0..20_000 {
-        let lines = game.legal_lines();
-        if lines.is_empty() {
-            return actions;
-        }
-        let keen: Vec<&String> = lines
-            .iter()
-            .filter(|l| !matches!(l.as_str(), "skip" | "done"))
-            .collect();
-        let choice = if keen.is_empty() {
-            &lines[next(lines.len())]
-        } else {
-            keen[next(keen.len())]
-        };
-        let action = choice.split(' ').next().unwrap_or_default().to_string();
-        game.apply_text(&action).expect("legal");
-        actions.push(action);
-    }
-    panic!("{id}: no end in 20,000 actions");
+    let actions = games::random_actions(id, &[], seed, 20_000);
+    assert!(actions.len() < 20_000, "{id}: no end in 20,000 actions");
+    actions
 }
 
 /// The frames of a GIF as a viewer shows them: each frame's rectangle drawn over the picture

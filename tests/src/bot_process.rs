@@ -231,3 +231,22 @@ impl BotProcess {
         }
     }
 }
+
+/// Runs `tabula verify` (the binary of this build) on a record's text, as a user would on the
+/// file `/export` posted.
+///
+/// # Panics
+/// If the file cannot be written or the binary not run.
+pub fn tabula_verify(record: &str) -> std::process::Output {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("tabula-record-{}-{n}.txt", std::process::id()));
+    std::fs::write(&path, record).expect("write the record");
+    let output = std::process::Command::new(binary())
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .expect("run tabula verify");
+    let _ = std::fs::remove_file(&path);
+    output
+}

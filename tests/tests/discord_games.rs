@@ -131,14 +131,7 @@ async fn a_coan_ki_record_and_replay_over_http_interactions() {
     let record = String::from_utf8(file.bytes.clone()).expect("UTF-8");
     assert!(record.contains("[SaltSource \"platform\"]"), "{record}");
     assert!(record.contains("[Seed \""), "{record}");
-    let path = std::env::temp_dir().join(format!("tabula-dc-export-{}.txt", std::process::id()));
-    std::fs::write(&path, &record).expect("write the record");
-    let verified = std::process::Command::new(tabula_tests::bot_process::binary())
-        .arg("verify")
-        .arg(&path)
-        .output()
-        .expect("run tabula verify");
-    let _ = std::fs::remove_file(&path);
+    let verified = tabula_tests::bot_process::tabula_verify(&record);
     assert!(
         verified.status.success(),
         "{}",

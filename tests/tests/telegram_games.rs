@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use tabula_tests::telegram::MediaKind;
+use tabula_tests::bot_process::tabula_verify;
+use tabula_tests::telegram::{FakeMessage, MediaKind};
 
 use tabula_tests::telegram_table::{
     Lcg, Table, callbacks, challenge, is_photo, play_moves, play_to_end, to_act,
@@ -228,10 +229,7 @@ async fn a_coan_ki_record_is_exported_and_verified() {
     table.fake.user_writes(&group, alice, "/export");
     let document = table
         .wait_new(&group, over.message_id, "the record", |m| {
-            m.content
-                .media
-                .as_ref()
-                .is_some_and(|media| media.kind == MediaKind::Document)
+            has_media(m, MediaKind::Document)
         })
         .await;
     let media = document.content.media.clone().expect("a document");
@@ -244,13 +242,7 @@ async fn a_coan_ki_record_is_exported_and_verified() {
     );
     assert!(record.contains("[SaltSource \"platform\"]"), "{record}");
     assert!(record.contains("[Seed \""), "{record}");
-    let path = std::env::temp_dir().join(format!("tabula-export-{}.txt", std::process::id()));
-    std::fs::write(&path, &record).expect("write the record");
-    let verified = std::process::Command::new(tabula_tests::bot_process::binary())
-        .arg("verify")
-        .arg(&path)
-        .output()
-        .expect("run tabula verify");
+    let verified = tabula_verify(&record);
     let stdout = String::from_utf8_lossy(&verified.stdout);
     assert!(
         verified.status.success() && stdout.starts_with("verified: coan-ki"),
@@ -274,24 +266,15 @@ async fn a_coan_ki_record_is_exported_and_verified() {
         .enumerate()
         .map(|(i, l)| if i == line { other } else { l })
         .collect();
-    std::fs::write(&path, tampered.join("\n")).expect("write the copy");
-    let refused = std::process::Command::new(tabula_tests::bot_process::binary())
-        .arg("verify")
-        .arg(&path)
-        .output()
-        .expect("run tabula verify");
+    let refused = tabula_verify(&tampered.join("\n"));
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains(&format!("line {}:", line + 1)), "{stderr}");
-    let _ = std::fs::remove_file(&path);
     // `/replay` posts the game as an animation (`sendAnimation`), which Telegram plays.
     table.fake.user_writes(&group, alice, "/replay");
     let animation = table
         .wait_new(&group, document.message_id, "the replay", |m| {
-            m.content
-                .media
-                .as_ref()
-                .is_some_and(|media| media.kind == MediaKind::Animation)
+            has_media(m, MediaKind::Animation)
         })
         .await;
     let gif = animation
@@ -302,4 +285,13 @@ async fn a_coan_ki_record_is_exported_and_verified() {
     assert!(gif.starts_with(b"GIF89a"), "a GIF");
     table.stop().await;
     table.assert_clean();
+}
+
+/// Whether a message carries a file of this kind.
+fn has_media(message: &FakeMessage, kind: MediaKind) -> bool {
+    message
+        .content
+        .media
+        .as_ref()
+        .is_some_and(|media| media.kind == kind)
 }

@@ -10,10 +10,7 @@ impl Service {
     /// `/export [#game]`: the record of `game` as a text file, posted to the chat. A running
     /// game's record leaves its seed out.
     pub(super) async fn export(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Reply> {
-        let full = self.store.load_game(game, History::Full).await?;
-        let Some(full) = full.filter(|full| full.record.chat == ctx.chat.id) else {
-            return Err(UserError::NoSuchGame(game).into());
-        };
+        let full = self.whole_log(ctx, game).await?;
         let record = &full.record;
         let text = record_of(record, &full.actions).to_string();
         let mut spans = vec![Span::Text(format!(
@@ -53,6 +50,36 @@ impl Service {
     }
 }
 
+impl Service {
+    /// Game `game` of this chat with its whole log (a game of another chat is "no such
+    /// game").
+    pub(super) async fn whole_log(
+        &self,
+        ctx: &Ctx,
+        game: GameNo,
+    ) -> Outcome2<crate::store::LoadedGame> {
+        let full = self.store.load_game(game, History::Full).await?;
+        full.filter(|full| full.record.chat == ctx.chat.id)
+            .ok_or_else(|| UserError::NoSuchGame(game).into())
+    }
+}
+
+/// Each seat (named by `name`) and who holds it, separated by `separator`.
+fn seat_list(record: &GameRecord, name: fn(GameId, u8) -> &'static str, separator: &str) -> String {
+    let seats: Vec<String> = record
+        .seats
+        .iter()
+        .map(|holder| {
+            format!(
+                "{} {}",
+                name(record.game, holder.seat),
+                holder.user.display_name
+            )
+        })
+        .collect();
+    seats.join(separator)
+}
+
 /// The largest replay posted, in bytes: Discord takes files of up to 10 MiB from a bot in any
 /// server (Telegram's `sendAnimation`, 50 MB).
 pub const MAX_REPLAY_BYTES: usize = 10 * 1024 * 1024;
@@ -61,10 +88,7 @@ impl Service {
     /// `/replay [#game]`: the game from its start to where it stands, as an animated GIF
     /// posted to the chat.
     pub(super) async fn replay(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Reply> {
-        let full = self.store.load_game(game, History::Full).await?;
-        let Some(full) = full.filter(|full| full.record.chat == ctx.chat.id) else {
-            return Err(UserError::NoSuchGame(game).into());
-        };
+        let full = self.whole_log(ctx, game).await?;
         let record = full.record;
         let start = AnyGame::start(
             record.game,
@@ -75,18 +99,7 @@ impl Service {
         let actions: Vec<String> = full.actions.into_iter().map(|a| a.action).collect();
         // Every frame's header: the game, and who held which seat.
         let title = format!("Game #{}: {}", record.id, record.game.name());
-        let seats: Vec<String> = record
-            .seats
-            .iter()
-            .map(|holder| {
-                format!(
-                    "{} {}",
-                    seat_label(record.game, holder.seat),
-                    holder.user.display_name
-                )
-            })
-            .collect();
-        let subtitle = seats.join(", ");
+        let subtitle = seat_list(&record, seat_label, ", ");
         let replay = tokio::task::spawn_blocking(move || {
             let refs: Vec<&str> = actions.iter().map(String::as_str).collect();
             let steps = tabula_render::replay::steps(&start, &refs).map_err(|(i, e)| {
@@ -140,18 +153,7 @@ pub fn record_of(record: &GameRecord, actions: &[ActionRecord]) -> Record {
     if let Some(position) = &record.start_position {
         out.header("Position", position.clone());
     }
-    let seats: Vec<String> = record
-        .seats
-        .iter()
-        .map(|holder| {
-            format!(
-                "{} {}",
-                seat_name(id, holder.seat),
-                holder.user.display_name
-            )
-        })
-        .collect();
-    out.header("Seats", seats.join("; "));
+    out.header("Seats", seat_list(record, seat_name, "; "));
     out.header("Started", rfc3339(record.created_at));
     let result = match record.status {
         GameStatus::Active => "*".to_string(),

@@ -343,10 +343,7 @@ impl Service {
     /// One page of `/history` of `game` (see [`text::history`]): the latest actions before
     /// `before`, with an Earlier button for the page before when there is one.
     async fn history_page(&self, ctx: &Ctx, game: GameNo, before: Option<u32>) -> Outcome2<Reply> {
-        let full = self.store.load_game(game, History::Full).await?;
-        let Some(full) = full.filter(|full| full.record.chat == ctx.chat.id) else {
-            return Err(UserError::NoSuchGame(game).into());
-        };
+        let full = self.whole_log(ctx, game).await?;
         let (page, earlier) = text::history(&full.record, &full.actions, before);
         let mut reply = text_reply(page).about(game);
         if let Some(first) = earlier {
