@@ -1,4 +1,4 @@
-//! `tabula rules legal|show` as a user runs it: the binary, its stdout, stderr and exit status,
+//! `tabula rules legal|show|replay` and `tabula verify` as a user runs them: the binary, its stdout, stderr and exit status,
 //! checked against the contract of `shared/rules/README.md`.
 
 use std::process::Command;
@@ -358,5 +358,40 @@ fn replay_writes_an_animation() {
         ],
         "zz9",
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tabula verify`: 0 with a summary for a record that verifies, 1 naming the line that does
+/// not, 2 for a file that cannot be read or parsed.
+#[test]
+fn verify_exits_as_documented() {
+    let dir = std::env::temp_dir().join(format!("tabula-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let file = dir.join("r.txt");
+    let path = file.to_string_lossy().into_owned();
+    // A Konane record: no dice to check.
+    let good = "[Game \"konane\"]\n[Options \"\"]\n[Result \"*\"]\n\nd5\ne5\nb5-d5\n";
+    std::fs::write(&file, good).expect("write");
+    let run = tabula(&["verify", &path]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("verified: konane, 3 actions legal"),
+        "{}",
+        run.stdout
+    );
+    // An illegal move on line 7.
+    std::fs::write(&file, good.replace("b5-d5", "b5-b7")).expect("write");
+    let run = tabula(&["verify", &path]);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("line 7:"), "{}", run.stderr);
+    // A result the moves do not reach.
+    std::fs::write(&file, good.replace("[Result \"*\"]", "[Result \"draw\"]")).expect("write");
+    let run = tabula(&["verify", &path]);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("line 3:"), "{}", run.stderr);
+    // Cannot be parsed, or read.
+    std::fs::write(&file, "[Game konane]\n").expect("write");
+    assert_eq!(tabula(&["verify", &path]).status, 2);
+    assert_eq!(tabula(&["verify", &format!("{path}.missing")]).status, 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
