@@ -1,5 +1,5 @@
-//! `tabula rules legal|show|replay` and `tabula verify` as a user runs them: the binary, its stdout, stderr and exit status,
-//! checked against the contract of `shared/rules/README.md`.
+//! `tabula rules legal|show|replay` and `tabula verify` as a user runs them: the binary, its
+//! stdout, stderr and exit status, checked against the contract of `shared/rules/README.md`.
 
 use std::process::Command;
 
