@@ -78,11 +78,15 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
+/// A moment's UTC date and the milliseconds since its midnight.
+fn civil(at: Timestamp) -> (i64, i64, i64, i64) {
+    let (year, month, day) = civil_from_days(at.0.div_euclid(DAY_MILLIS));
+    (year, month, day, at.0.rem_euclid(DAY_MILLIS))
+}
+
 /// A moment as people read it: `2026-11-28 14:05 UTC`.
 pub fn moment(at: Timestamp) -> String {
-    let days = at.0.div_euclid(DAY_MILLIS);
-    let rest = at.0.rem_euclid(DAY_MILLIS);
-    let (year, month, day) = civil_from_days(days);
+    let (year, month, day, rest) = civil(at);
     format!(
         "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
         rest / HOUR_MILLIS,
@@ -92,9 +96,7 @@ pub fn moment(at: Timestamp) -> String {
 
 /// A moment in RFC 3339, UTC, to the second: `2026-11-28T14:05:09Z`.
 pub fn rfc3339(at: Timestamp) -> String {
-    let days = at.0.div_euclid(DAY_MILLIS);
-    let rest = at.0.rem_euclid(DAY_MILLIS);
-    let (year, month, day) = civil_from_days(days);
+    let (year, month, day, rest) = civil(at);
     format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
         rest / HOUR_MILLIS,
