@@ -3,6 +3,7 @@
 pub mod adapters;
 pub mod catalogue;
 pub mod export;
+pub mod l10n;
 pub mod local;
 pub mod outbox;
 pub mod run;

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::service::{
     Audience, Button, Clock, Input, Mention, Person, Placement, Reply, Request, Service,
-    ServiceError, UNAVAILABLE, duration, parse_duration,
+    ServiceError, duration, parse_duration,
 };
 use crate::store::Platform;
 
@@ -33,6 +33,7 @@ pub struct Session<'a> {
     service: &'a Service,
     images: Option<PathBuf>,
     moderators: Vec<String>,
+    language: Option<crate::l10n::Lang>,
     buttons: Vec<Button>,
     run: String,
     line: u64,
@@ -50,6 +51,7 @@ impl<'a> Session<'a> {
             service,
             images: images.map(Path::to_path_buf),
             moderators: Vec::new(),
+            language: None,
             buttons: Vec::new(),
             run: format!("{run:x}"),
             line: 0,
@@ -62,6 +64,15 @@ impl<'a> Session<'a> {
     #[must_use]
     pub fn with_moderators(mut self, moderators: Vec<String>) -> Session<'a> {
         self.moderators = moderators;
+        self
+    }
+
+    /// The language the session speaks (`tabula local --language ru`): every person's
+    /// locale, and the chat's unless its moderators chose one with `/config language=`.
+    /// A person's own `/language` still comes first for what only they see.
+    #[must_use]
+    pub fn with_language(mut self, language: Option<crate::l10n::Lang>) -> Session<'a> {
+        self.language = language;
         self
     }
 
@@ -154,6 +165,8 @@ impl<'a> Session<'a> {
         );
         request.moderator = self.moderators.iter().any(|name| name == user);
         request.mentions = mentions;
+        request.locale = self.language.map(|lang| lang.code().to_string());
+        request.chat_locale.clone_from(&request.locale);
         match self.service.handle(&request).await {
             Ok(Some(reply)) => {
                 if reply.audience == Audience::Actor {
@@ -269,7 +282,12 @@ pub fn typed_mentions(text: &str) -> Vec<Mention> {
 /// plainly: the person may try again).
 fn internal(error: &ServiceError, output: &mut impl Write) -> Result<(), LocalError> {
     if error.is_unavailable() {
-        writeln!(output, "! {UNAVAILABLE}")?;
+        let lang = crate::l10n::Lang::ENGLISH;
+        writeln!(
+            output,
+            "! {}",
+            crate::l10n::text(lang, &crate::l10n::Msg::new("unavailable"))
+        )?;
     } else {
         writeln!(
             output,

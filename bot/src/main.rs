@@ -51,6 +51,22 @@ struct LocalArgs {
     /// for several.
     #[arg(long = "moderator", value_name = "USER")]
     moderators: Vec<String>,
+    /// The language of the session: en, ru or bg (every folder of the message catalogue).
+    #[arg(long = "language", value_name = "CODE", value_parser = parse_language)]
+    language: Option<tabula_bot::l10n::Lang>,
+}
+
+/// A language of the message catalogue, for `--language`.
+fn parse_language(code: &str) -> Result<tabula_bot::l10n::Lang, String> {
+    tabula_bot::l10n::Lang::parse(code).ok_or_else(|| {
+        let known: Vec<&str> = tabula_bot::l10n::Lang::all()
+            .map(|lang| lang.code())
+            .collect();
+        format!(
+            "no language `{code}`; the languages are {}",
+            known.join(", ")
+        )
+    })
 }
 
 fn main() -> ExitCode {
@@ -186,8 +202,9 @@ fn local(args: &LocalArgs) -> anyhow::Result<()> {
                 )
             );
         }
-        let mut session =
-            Session::new(&service, args.images.as_deref()).with_moderators(args.moderators.clone());
+        let mut session = Session::new(&service, args.images.as_deref())
+            .with_moderators(args.moderators.clone())
+            .with_language(args.language);
         let stdin = std::io::stdin();
         let mut stdout = std::io::stdout();
         let result = session.run(stdin.lock(), &mut stdout).await;

@@ -281,6 +281,7 @@ fn the_catalogue_has_every_command_once() {
         "take",
         "rules",
         "help",
+        "language",
     ];
     let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
     assert_eq!(names, expected);

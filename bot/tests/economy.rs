@@ -5,7 +5,7 @@ mod common;
 
 use common::connect;
 use common::table::{Lcg, Table, number_after, start, text};
-use tabula_bot::service::{Input, Kind, Reply, UserError};
+use tabula_bot::service::{Input, Kind, Reply, SettingError, UserError};
 use tabula_bot::store::{
     DatabaseUrl, GameNo, GameStatus, LedgerKind, Platform, Settings, StakedGames,
 };
@@ -354,7 +354,7 @@ async fn settings(url: DatabaseUrl) {
         .cmd(
             "mod",
             "/config games=konane,koan stake=20 max_stake=100 grant=500 time=2d max_time=5d \
-             reminders=off staked_games=moderators vacation=2",
+             reminders=off staked_games=moderators vacation=2 language=BG",
         )
         .await;
     assert!(reply.is_done(), "{}", text(&reply));
@@ -368,6 +368,7 @@ async fn settings(url: DatabaseUrl) {
         reminders: false,
         staked_games: StakedGames::Moderators,
         vacation_days: 2,
+        language: Some("bg".to_string()),
     };
     let community = table.community().await;
     assert_eq!(store.settings(community).await.ok(), Some(expected.clone()));
@@ -387,7 +388,7 @@ async fn settings(url: DatabaseUrl) {
     }
 
     assert_eq!(table.balance("carol").await, 500, "the new starting grant");
-    let cases: [(&str, &str, Check); 14] = [
+    let cases: [(&str, &str, Check); 15] = [
         ("alice", "/play kolowis @bob", |e| {
             matches!(
                 e,
@@ -408,22 +409,25 @@ async fn settings(url: DatabaseUrl) {
         ("alice", "/play konane @bob time=30m", |e| {
             matches!(e, UserError::BadArguments { .. })
         }),
-        // One variant for every bad setting: the reason it gives is what tells them apart.
-        (
-            "mod",
-            "/config stake=200",
-            |e| matches!(e, UserError::BadSetting(why) if why.contains("above the largest stake")),
-        ),
-        (
-            "mod",
-            "/config time=10d",
-            |e| matches!(e, UserError::BadSetting(why) if why.contains("longer than the longest")),
-        ),
-        (
-            "mod",
-            "/config bogus=1",
-            |e| matches!(e, UserError::BadSetting(why) if why.contains("no setting `bogus`")),
-        ),
+        // One variant for every bad setting, with the setting's own reason.
+        ("mod", "/config stake=200", |e| {
+            matches!(
+                e,
+                UserError::BadSetting(SettingError::StakeAboveMax { stake: 200, .. })
+            )
+        }),
+        ("mod", "/config time=10d", |e| {
+            matches!(
+                e,
+                UserError::BadSetting(SettingError::TimeAboveMax { time, .. }) if time == "10d"
+            )
+        }),
+        ("mod", "/config bogus=1", |e| {
+            matches!(
+                e,
+                UserError::BadSetting(SettingError::UnknownKey { key, .. }) if key == "bogus"
+            )
+        }),
         ("mod", "/config games=", |e| {
             matches!(e, UserError::BadArguments { .. })
         }),
@@ -432,26 +436,32 @@ async fn settings(url: DatabaseUrl) {
             "/config games=chess",
             |e| matches!(e, UserError::UnknownGame(name) if name == "chess"),
         ),
-        (
-            "mod",
-            "/config reminders=maybe",
-            |e| matches!(e, UserError::BadSetting(why) if why.starts_with("reminders")),
-        ),
-        (
-            "mod",
-            "/config time=30m",
-            |e| matches!(e, UserError::BadSetting(why) if why.contains("between 1 hour and 365 days")),
-        ),
-        (
-            "mod",
-            "/config vacation=40",
-            |e| matches!(e, UserError::BadSetting(why) if why.starts_with("vacation")),
-        ),
+        ("mod", "/config reminders=maybe", |e| {
+            matches!(
+                e,
+                UserError::BadSetting(SettingError::Reminders(value)) if value == "maybe"
+            )
+        }),
+        ("mod", "/config time=30m", |e| {
+            matches!(
+                e,
+                UserError::BadSetting(SettingError::Time { key: "time", .. })
+            )
+        }),
+        ("mod", "/config vacation=40", |e| {
+            matches!(
+                e,
+                UserError::BadSetting(SettingError::Vacation { value, .. }) if value == "40"
+            )
+        }),
         ("mod", "/config grant", |e| {
             matches!(e, UserError::BadArguments { .. })
         }),
         ("mod", "/config stake=5 bogus=1", |e| {
-            matches!(e, UserError::BadSetting(_))
+            matches!(e, UserError::BadSetting(SettingError::UnknownKey { .. }))
+        }),
+        ("mod", "/config language=klingon", |e| {
+            matches!(e, UserError::BadSetting(SettingError::Language { .. }))
         }),
     ];
     for (user, command, check) in cases {

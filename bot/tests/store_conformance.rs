@@ -89,6 +89,7 @@ conformance! {
         users_and_chats_are_upserted,
         challenge_lifecycle,
         committed_dice_are_kept,
+        languages_are_kept,
         concurrent_accepts_exactly_one_wins,
         game_is_created_with_its_seats,
         append_with_the_right_seq,
@@ -455,6 +456,67 @@ mod cases {
 
     /// Committed dice (issue 19): a challenge's seed, and the seed and nonce of the game started
     /// from it, read back as written.
+    /// A person's own language and the community's default: none until chosen, each kept
+    /// apart, replaced, forgotten; a repeated request changes nothing.
+    pub async fn languages_are_kept(store: &Store) {
+        let room = chat(store, "languages").await;
+        let other = chat(store, "elsewhere").await;
+        let (ann, bob) = (user(store, "ann").await, user(store, "bob").await);
+        let languages = |user: User, community| async move {
+            store
+                .languages(user.id, community)
+                .await
+                .expect("languages")
+        };
+        assert_eq!(languages(ann.clone(), room.community).await, (None, None));
+        store
+            .set_user_language(ann.id, Some("ru"), None)
+            .await
+            .expect("set");
+        let key = RequestKey {
+            platform: Platform::Local,
+            key: "language-1".to_string(),
+        };
+        store
+            .set_user_language(ann.id, Some("bg"), Some(&key))
+            .await
+            .expect("replace");
+        assert_eq!(
+            conflict(
+                store
+                    .set_user_language(ann.id, Some("en"), Some(&key))
+                    .await
+            ),
+            Conflict::Duplicate
+        );
+        let settings = Settings {
+            language: Some("ru".to_string()),
+            ..Settings::default()
+        };
+        store
+            .save_settings(room.community, &settings, bob.id, None)
+            .await
+            .expect("save");
+        assert_eq!(
+            languages(ann.clone(), room.community).await,
+            (Some("bg".to_string()), Some("ru".to_string()))
+        );
+        assert_eq!(languages(bob.clone(), other.community).await, (None, None));
+        assert_eq!(
+            languages(bob.clone(), room.community).await,
+            (None, Some("ru".to_string()))
+        );
+        store
+            .set_user_language(ann.id, None, None)
+            .await
+            .expect("forget");
+        assert_eq!(
+            languages(ann, other.community).await,
+            (None, None),
+            "forgotten"
+        );
+    }
+
     pub async fn committed_dice_are_kept(store: &Store) {
         let room = chat(store, "dice").await;
         let (ann, bob) = (user(store, "ann").await, user(store, "bob").await);
@@ -1850,6 +1912,7 @@ mod cases {
             reminders: false,
             staked_games: StakedGames::Moderators,
             vacation_days: 3,
+            language: Some("bg".to_string()),
         };
         store
             .save_settings(general.community, &custom, moderator.id, None)
@@ -1871,6 +1934,7 @@ mod cases {
             reminders: true,
             staked_games: StakedGames::Everyone,
             vacation_days: 0,
+            language: None,
         };
         let key = RequestKey {
             platform: Platform::Discord,

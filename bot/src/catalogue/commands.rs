@@ -81,6 +81,8 @@ pub enum CommandId {
     Rules,
     /// `/help`: this catalogue, as text.
     Help,
+    /// `/language`: the language the bot speaks to the person.
+    Language,
 }
 
 /// Who may use a command.
@@ -577,6 +579,24 @@ pub static COMMANDS: &[CommandSpec] = &[
         access: Access::Anyone,
         options: &[opt("command", "A command to explain", false, Kind::Command)],
     },
+    CommandSpec {
+        id: CommandId::Language,
+        name: "language",
+        aliases: &["lang"],
+        hidden_aliases: &[],
+        description: "Choose the language the bot speaks to you",
+        summary: "Sets the language of what only you see: en, ru or bg; `auto` follows your \
+                  app's language again. Without a value, says which one you read. What the \
+                  whole chat sees is in the language moderators set with /config language=.",
+        example: "/language ru",
+        access: Access::Anyone,
+        options: &[opt(
+            "language",
+            "en, ru or bg; auto: your app's language",
+            false,
+            Kind::Text,
+        )],
+    },
 ];
 
 /// The command called `name` (lower case, without `/`), aliases included.
@@ -613,6 +633,7 @@ pub fn spec(id: CommandId) -> &'static CommandSpec {
         CommandId::Take => 19,
         CommandId::Rules => 20,
         CommandId::Help => 21,
+        CommandId::Language => 22,
     };
     &COMMANDS[index]
 }

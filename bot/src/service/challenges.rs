@@ -815,11 +815,11 @@ fn open_players(challenge: &Challenge, actor: UserId) -> Vec<UserId> {
 fn gathering_buttons(no: ChallengeNo) -> Vec<Vec<Button>> {
     vec![
         vec![
-            button("Join", format!("a{no}")),
-            button("Start", format!("s{no}")),
-            button("Cancel", format!("x{no}")),
+            said_button("button-join", format!("a{no}")),
+            said_button("button-start", format!("s{no}")),
+            said_button("button-cancel", format!("x{no}")),
         ],
-        vec![button("Start with computers", format!("c{no}"))],
+        vec![said_button("button-start-computers", format!("c{no}"))],
     ]
 }
 
@@ -852,9 +852,9 @@ fn computer_beside(id: GameId, named: usize) -> Outcome2<()> {
 /// The Accept, Decline and Cancel buttons of a challenge.
 pub(super) fn challenge_buttons(no: impl std::fmt::Display) -> Vec<Vec<Button>> {
     vec![vec![
-        button("Accept", format!("a{no}")),
-        button("Decline", format!("d{no}")),
-        button("Cancel", format!("x{no}")),
+        said_button("button-accept", format!("a{no}")),
+        said_button("button-decline", format!("d{no}")),
+        said_button("button-cancel", format!("x{no}")),
     ]]
 }
 

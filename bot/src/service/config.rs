@@ -6,8 +6,11 @@ use tabula_core::GameId;
 use crate::store::{DAY_MILLIS, GameRecord, Settings, StakedGames};
 
 use super::time::{duration, duration_code, parse_duration};
-use super::{Audience, Ctx, Outcome2, Reply, Service, Span, UserError, coins, parse_amount};
+use super::{
+    Audience, Ctx, Outcome2, Reply, Service, SettingError, Span, UserError, coins, parse_amount,
+};
 use crate::catalogue;
+use crate::l10n::Lang;
 
 /// The shortest time per move that may be set.
 pub(super) const MIN_MOVE_MILLIS: i64 = 60 * 60 * 1000;
@@ -80,7 +83,19 @@ const KEYS: &[(&str, &str)] = &[
         "who may start staked games (everyone/moderators)",
     ),
     ("vacation", "vacation days per person per month"),
+    (
+        "language",
+        "the language of what the whole chat sees (en, ru, bg; none: English)",
+    ),
 ];
+
+/// The languages of the catalogue, as `/config language=` and `/language` take them.
+pub(super) fn language_list() -> String {
+    Lang::all()
+        .map(|lang| lang.code())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 impl Service {
     /// The terms of a new challenge: the stake and time asked for (or the community's
@@ -169,25 +184,18 @@ impl Service {
             changed.push(key.clone());
         }
         if settings.default_stake > settings.max_stake {
-            return Err(UserError::BadSetting(format!(
-                "the default stake ({}) is above the largest stake ({}); change both at once, \
-                 e.g. /config stake={} max_stake={}",
-                settings.default_stake,
-                settings.max_stake,
-                settings.default_stake,
-                settings.default_stake
-            ))
+            return Err(UserError::BadSetting(SettingError::StakeAboveMax {
+                stake: settings.default_stake,
+                max: settings.max_stake,
+            })
             .into());
         }
         if settings.default_move_millis > settings.max_move_millis {
-            return Err(UserError::BadSetting(format!(
-                "the default time per move ({}) is longer than the longest ({}); change both \
-                 at once, e.g. /config time={} max_time={}",
-                duration(settings.default_move_millis),
-                duration(settings.max_move_millis),
-                duration_code(settings.default_move_millis),
-                duration_code(settings.default_move_millis)
-            ))
+            return Err(UserError::BadSetting(SettingError::TimeAboveMax {
+                time: duration_code(settings.default_move_millis),
+                default: duration(settings.default_move_millis),
+                longest: duration(settings.max_move_millis),
+            })
             .into());
         }
         self.store
@@ -239,6 +247,10 @@ fn show(community: &str, settings: &Settings) -> String {
         "reminders" => if settings.reminders { "on" } else { "off" }.to_string(),
         "staked_games" => settings.staked_games.as_str().to_string(),
         "vacation" => settings.vacation_days.to_string(),
+        "language" => settings
+            .language
+            .clone()
+            .unwrap_or_else(|| "none".to_string()),
         _ => String::new(),
     };
     let mut lines = vec![format!("Settings of {community}:")];
@@ -251,20 +263,25 @@ fn show(community: &str, settings: &Settings) -> String {
 
 /// Applies one `key=value` to the settings.
 fn set(settings: &mut Settings, key: &str, value: &str) -> Result<(), UserError> {
-    let money = |what: &str| {
+    let bad = |error: SettingError| UserError::BadSetting(error);
+    let quoted = || catalogue::quote(value);
+    let money = |key: &'static str| {
         parse_amount(value, 0, MAX_MONEY).ok_or_else(|| {
-            UserError::BadSetting(format!(
-                "{what} must be a whole number of coins from 0 to {MAX_MONEY}, not `{value}`"
-            ))
+            bad(SettingError::Money {
+                key,
+                value: quoted(),
+                max: MAX_MONEY,
+            })
         })
     };
-    let time = |what: &str| {
+    let time = |key: &'static str| {
         parse_duration(value)
             .filter(|millis| (MIN_MOVE_MILLIS..=MAX_MOVE_MILLIS).contains(millis))
             .ok_or_else(|| {
-                UserError::BadSetting(format!(
-                    "{what} must be between 1 hour and 365 days, e.g. 3d or 12h, not `{value}`"
-                ))
+                bad(SettingError::Time {
+                    key,
+                    value: quoted(),
+                })
             })
     };
     match key {
@@ -281,9 +298,7 @@ fn set(settings: &mut Settings, key: &str, value: &str) -> Result<(), UserError>
                     }
                 }
                 if games.is_empty() {
-                    return Err(UserError::BadSetting(
-                        "name at least one game, e.g. games=konane,koan, or games=all".into(),
-                    ));
+                    return Err(bad(SettingError::NoGames));
                 }
                 GameId::ALL
                     .iter()
@@ -292,47 +307,59 @@ fn set(settings: &mut Settings, key: &str, value: &str) -> Result<(), UserError>
                     .collect()
             };
         }
-        "stake" => settings.default_stake = money("the default stake")?,
-        "max_stake" => settings.max_stake = money("the largest stake")?,
-        "grant" => settings.starting_grant = money("the starting grant")?,
-        "time" => settings.default_move_millis = time("the default time per move")?,
-        "max_time" => settings.max_move_millis = time("the longest time per move")?,
+        "stake" => settings.default_stake = money("stake")?,
+        "max_stake" => settings.max_stake = money("max_stake")?,
+        "grant" => settings.starting_grant = money("grant")?,
+        "time" => settings.default_move_millis = time("time")?,
+        "max_time" => settings.max_move_millis = time("max_time")?,
+        "language" => {
+            settings.language = if ["none", "default", "off"]
+                .iter()
+                .any(|word| value.eq_ignore_ascii_case(word))
+            {
+                None
+            } else {
+                Some(
+                    Lang::parse(value)
+                        .ok_or_else(|| {
+                            bad(SettingError::Language {
+                                value: quoted(),
+                                known: language_list(),
+                            })
+                        })?
+                        .code()
+                        .to_string(),
+                )
+            };
+        }
         "reminders" => {
             settings.reminders = match value.to_lowercase().as_str() {
                 "on" | "yes" | "true" => true,
                 "off" | "no" | "false" => false,
-                _ => {
-                    return Err(UserError::BadSetting(format!(
-                        "reminders is on or off, not `{value}`"
-                    )));
-                }
+                _ => return Err(bad(SettingError::Reminders(quoted()))),
             };
         }
         "staked_games" | "staked_by" => {
             settings.staked_games = match value.to_lowercase().as_str() {
                 "everyone" | "all" => StakedGames::Everyone,
                 "moderators" | "mods" => StakedGames::Moderators,
-                _ => {
-                    return Err(UserError::BadSetting(format!(
-                        "staked_games is everyone or moderators, not `{value}`"
-                    )));
-                }
+                _ => return Err(bad(SettingError::StakedGames(quoted()))),
             };
         }
         "vacation" => {
             settings.vacation_days =
                 parse_amount(value, 0, MAX_VACATION_DAYS).ok_or_else(|| {
-                    UserError::BadSetting(format!(
-                        "vacation is a number of days per month from 0 to {MAX_VACATION_DAYS}, not \
-                     `{value}`"
-                    ))
+                    bad(SettingError::Vacation {
+                        value: quoted(),
+                        max: MAX_VACATION_DAYS,
+                    })
                 })?;
         }
         other => {
-            return Err(UserError::BadSetting(format!(
-                "there is no setting `{other}`; the keys: {}",
-                key_list()
-            )));
+            return Err(bad(SettingError::UnknownKey {
+                key: catalogue::quote(other),
+                keys: key_list(),
+            }));
         }
     }
     Ok(())

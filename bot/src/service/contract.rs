@@ -90,6 +90,9 @@ pub struct Request {
     pub moderator: bool,
     /// The actor's locale as the platform gives it (`en`, `ru-RU`), if any.
     pub locale: Option<String>,
+    /// The chat's language as the front end knows it (`tabula local --language`), if any: used
+    /// for what the whole chat sees when the community chose no language.
+    pub chat_locale: Option<String>,
     /// The people the request mentions, in order, as the platform resolved them.
     pub mentions: Vec<Mention>,
     /// The platform's unique id of this update (update id, interaction id), so that a
@@ -128,6 +131,7 @@ impl Request {
             actor,
             moderator: false,
             locale: None,
+            chat_locale: None,
             mentions: Vec::new(),
             request_key: request_key.into(),
             nonce: None,
@@ -259,21 +263,26 @@ pub enum FileKind {
 impl Reply {
     /// The text with mentions written `@name` and game references `#n`.
     pub fn plain_text(&self) -> String {
-        let mut out = String::new();
-        for span in &self.spans {
-            match span {
-                Span::Text(text) | Span::Strong(text) | Span::Code(text) => out.push_str(text),
-                Span::Mention(person) => {
-                    out.push('@');
-                    out.push_str(&person.name);
-                }
-                Span::Game(game) => {
-                    out.push('#');
-                    out.push_str(&game.to_string());
+        self.spans.iter().map(Span::plain).collect()
+    }
+
+    /// Says every message of the reply (its spans and button labels) in `lang`.
+    pub fn localize(&mut self, lang: crate::l10n::Lang) {
+        if self.spans.iter().any(|span| matches!(span, Span::Msg(_))) {
+            let mut spans = Vec::with_capacity(self.spans.len());
+            for span in self.spans.drain(..) {
+                match span {
+                    Span::Msg(msg) => spans.extend(crate::l10n::spans(lang, &msg)),
+                    span => spans.push(span),
                 }
             }
+            self.spans = spans;
         }
-        out
+        for button in self.buttons.iter_mut().flatten() {
+            if let Some(msg) = button.label_msg.take() {
+                button.label = msg.to_text(lang);
+            }
+        }
     }
 
     /// Every button, row by row.
@@ -346,6 +355,22 @@ pub enum Span {
     Mention(Person),
     /// A reference to a game of the chat, shown `#n`.
     Game(GameNo),
+    /// A message of the catalogue, not yet said in a language. The service says every one
+    /// in the reply's language before the reply leaves it (`l10n::spans`), so adapters never
+    /// meet one; if one did, it would be shown as English text.
+    Msg(crate::l10n::Msg),
+}
+
+impl Span {
+    /// The span as plain text: a mention `@name`, a game `#n`, a message in English.
+    pub fn plain(&self) -> String {
+        match self {
+            Span::Text(text) | Span::Strong(text) | Span::Code(text) => text.clone(),
+            Span::Mention(person) => format!("@{}", person.name),
+            Span::Game(game) => format!("#{game}"),
+            Span::Msg(msg) => msg.to_text(crate::l10n::Lang::ENGLISH),
+        }
+    }
 }
 
 /// A button: what it shows and the data it sends back (at most 64 bytes).
@@ -355,4 +380,7 @@ pub struct Button {
     pub label: String,
     /// What a press sends back as [`Input::Button`].
     pub data: String,
+    /// The label as a message of the catalogue, said in the reply's language (it then
+    /// replaces `label`) before the reply leaves the service; `None`: the label is notation.
+    pub label_msg: Option<crate::l10n::Msg>,
 }

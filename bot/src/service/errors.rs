@@ -2,6 +2,7 @@
 //! reply) and what failed inside ([`ServiceError`], returned to the adapter).
 
 use super::*;
+use crate::l10n::{Arg, Msg};
 
 /// What a user did wrong: answered with a clear message, nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -235,7 +236,15 @@ pub enum UserError {
     NotModerator(&'static str),
     /// A setting that cannot be applied.
     #[error("{0}")]
-    BadSetting(String),
+    BadSetting(SettingError),
+    /// A language the catalogue does not have.
+    #[error("there is no language `{given}`; the languages are {known}")]
+    UnknownLanguage {
+        /// What was typed (quoted).
+        given: String,
+        /// The languages there are.
+        known: String,
+    },
     /// An amount of coins that cannot be read.
     #[error("the amount must be a whole number of coins from 1 to {max}")]
     BadAmount {
@@ -298,6 +307,156 @@ pub enum UserError {
     },
 }
 
+/// Why a `/config key=value` cannot be applied.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingError {
+    /// An amount of coins out of bounds (`stake`, `max_stake`, `grant`).
+    #[error(
+        "{} must be a whole number of coins from 0 to {max}, not `{value}`",
+        what(key)
+    )]
+    Money {
+        /// The key.
+        key: &'static str,
+        /// What was typed (quoted).
+        value: String,
+        /// The largest amount.
+        max: i64,
+    },
+    /// A time per move out of bounds (`time`, `max_time`).
+    #[error(
+        "{} must be between 1 hour and 365 days, e.g. 3d or 12h, not `{value}`",
+        what(key)
+    )]
+    Time {
+        /// The key.
+        key: &'static str,
+        /// What was typed (quoted).
+        value: String,
+    },
+    /// `games=` naming no game.
+    #[error("name at least one game, e.g. games=konane,koan, or games=all")]
+    NoGames,
+    /// `reminders=` neither on nor off.
+    #[error("reminders is on or off, not `{0}`")]
+    Reminders(String),
+    /// `staked_games=` neither everyone nor moderators.
+    #[error("staked_games is everyone or moderators, not `{0}`")]
+    StakedGames(String),
+    /// `vacation=` out of bounds.
+    #[error("vacation is a number of days per month from 0 to {max}, not `{value}`")]
+    Vacation {
+        /// What was typed (quoted).
+        value: String,
+        /// The most days.
+        max: i64,
+    },
+    /// `language=` not a language of the catalogue.
+    #[error(
+        "language is one of {known}, or `none` for English with each person's own, not `{value}`"
+    )]
+    Language {
+        /// What was typed (quoted).
+        value: String,
+        /// The languages there are.
+        known: String,
+    },
+    /// A key there is not.
+    #[error("there is no setting `{key}`; the keys: {keys}")]
+    UnknownKey {
+        /// The key typed (quoted).
+        key: String,
+        /// The keys there are.
+        keys: String,
+    },
+    /// The default stake above the largest.
+    #[error(
+        "the default stake ({stake}) is above the largest stake ({max}); change both at once, \
+         e.g. /config stake={stake} max_stake={stake}"
+    )]
+    StakeAboveMax {
+        /// The default stake.
+        stake: i64,
+        /// The largest.
+        max: i64,
+    },
+    /// The default time per move longer than the longest.
+    #[error(
+        "the default time per move ({default}) is longer than the longest ({longest}); change \
+         both at once, e.g. /config time={time} max_time={time}"
+    )]
+    TimeAboveMax {
+        /// The default time, as typed (`3d`).
+        time: String,
+        /// The default, as people read it.
+        default: String,
+        /// The longest, as people read it.
+        longest: String,
+    },
+}
+
+/// What a setting's key stands for, in English (for logs).
+fn what(key: &str) -> &'static str {
+    match key {
+        "stake" => "the default stake",
+        "max_stake" => "the largest stake",
+        "grant" => "the starting grant",
+        "time" => "the default time per move",
+        _ => "the longest time per move",
+    }
+}
+
+/// What a setting's key stands for, as a message (`setting-what-max-stake`).
+fn what_msg(key: &str) -> Msg {
+    Msg::new(match key {
+        "stake" => "setting-what-stake",
+        "max_stake" => "setting-what-max-stake",
+        "grant" => "setting-what-grant",
+        "time" => "setting-what-time",
+        _ => "setting-what-max-time",
+    })
+}
+
+impl SettingError {
+    /// What the moderator is told.
+    fn msg(&self) -> Msg {
+        use SettingError as S;
+        match self {
+            S::Money { key, value, max } => Msg::new("setting-money")
+                .msg("what", what_msg(key))
+                .text("value", value.clone())
+                .num("max", *max),
+            S::Time { key, value } => Msg::new("setting-time")
+                .msg("what", what_msg(key))
+                .text("value", value.clone()),
+            S::NoGames => Msg::new("setting-no-games"),
+            S::Reminders(value) => Msg::new("setting-reminders").text("value", value.clone()),
+            S::StakedGames(value) => Msg::new("setting-staked-games").text("value", value.clone()),
+            S::Vacation { value, max } => Msg::new("setting-vacation")
+                .text("value", value.clone())
+                .num("max", *max),
+            S::Language { value, known } => Msg::new("setting-language")
+                .text("value", value.clone())
+                .text("known", known.clone()),
+            S::UnknownKey { key, keys } => Msg::new("setting-unknown-key")
+                .text("key", key.clone())
+                .text("keys", keys.clone()),
+            S::StakeAboveMax { stake, max } => Msg::new("setting-stake-above-max")
+                .num("stake", *stake)
+                .num("max", *max)
+                .text("example", stake.to_string()),
+            S::TimeAboveMax {
+                time,
+                default,
+                longest,
+            } => Msg::new("setting-time-above-max")
+                .text("time", time.clone())
+                .text("default", default.clone())
+                .text("longest", longest.clone()),
+        }
+    }
+}
+
 /// An internal failure: logged by the adapter, never the user's fault.
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
@@ -320,14 +479,11 @@ pub enum ServiceError {
 
 impl ServiceError {
     /// Whether the database could not be reached: the adapter tells the person "the bot
-    /// cannot reach its database; try again in a minute" ([`UNAVAILABLE`]).
+    /// cannot reach its database; try again in a minute" ([`ServiceError::reply_to`]).
     pub fn is_unavailable(&self) -> bool {
         matches!(self, ServiceError::Store(error) if error.is_unavailable())
     }
 }
-
-/// What an adapter tells a person when the database cannot be reached.
-pub const UNAVAILABLE: &str = "The bot cannot reach its database; try again in a minute.";
 
 /// Why a request did not succeed.
 pub(super) enum Failure {
@@ -361,17 +517,9 @@ impl From<StoreError> for Failure {
 
 pub(super) type Outcome2<T> = Result<T, Failure>;
 
-/// The answer to a re-delivered request whose change was already made.
-pub(super) const ALREADY_HANDLED: &str = "This request was already handled; nothing was changed.";
-
 /// The answer to a user's mistake.
-pub(super) fn sorry(error: &UserError) -> String {
-    let text = error.to_string();
-    if text.ends_with(['.', '?', '!']) {
-        format!("Sorry: {text}")
-    } else {
-        format!("Sorry: {text}.")
-    }
+pub(super) fn sorry(error: &UserError) -> Msg {
+    Msg::new("sorry").msg("text", error.msg())
 }
 
 /// An error with its sources, on one line.
@@ -386,20 +534,18 @@ pub fn error_chain(error: &dyn std::error::Error) -> String {
     text
 }
 
-/// What an adapter tells a person when the bot failed inside (the failure is logged).
-pub const INTERNAL: &str =
-    "Something went wrong inside the bot; it was logged. Try again in a moment.";
-
 impl ServiceError {
     /// The reply an adapter gives, to the person who acted only, when handling `request`
-    /// failed inside: [`UNAVAILABLE`] when the database is out of reach, else [`INTERNAL`].
+    /// failed inside: that the database is out of reach, or that something failed inside (logged).
     /// Nothing was changed by the failed request.
     pub fn reply_to(&self, request: &Request) -> Reply {
-        let text = if self.is_unavailable() {
-            UNAVAILABLE
+        let id = if self.is_unavailable() {
+            "unavailable"
         } else {
-            INTERNAL
+            "internal"
         };
+        // The database may be out of reach: the platform's locale decides.
+        let lang = crate::l10n::Lang::choose(None, request.locale.as_deref(), None);
         Reply {
             address: Address {
                 platform: request.platform,
@@ -407,8 +553,212 @@ impl ServiceError {
                 thread: request.thread.clone(),
             },
             audience: Audience::Actor,
-            spans: vec![Span::Text(text.into())],
+            spans: crate::l10n::spans(lang, &Msg::new(id)),
             ..Reply::default()
         }
     }
+}
+
+/// A game's name as a message (`game-konane`): game names are translated.
+pub(crate) fn game_msg(id: GameId) -> Msg {
+    Msg::new(match id {
+        GameId::Konane => "game-konane",
+        GameId::Koan => "game-koan",
+        GameId::Kolowis => "game-kolowis",
+        GameId::CoanKi => "game-coan-ki",
+        GameId::Pachisi => "game-pachisi",
+    })
+}
+
+/// The message of a game given by its English name (as some refusals carry it).
+fn game_named(name: &str) -> Arg {
+    GameId::ALL
+        .iter()
+        .find(|id| id.name() == name)
+        .map_or_else(|| Arg::Text(name.to_string()), |id| Arg::Msg(game_msg(*id)))
+}
+
+/// A number of the chat's games or challenges as a refusal writes it: `#3`.
+fn number(n: impl std::fmt::Display) -> String {
+    format!("#{n}")
+}
+
+impl UserError {
+    /// What the person is told, as a message of the catalogue (`Display` is the English
+    /// sentence for logs).
+    pub fn msg(&self) -> Msg {
+        use UserError as E;
+        // Reasons the rules engine, the store or the settings give are English still.
+        let english = |id: &'static str, mut reason: String| {
+            if !reason.ends_with(['.', '?', '!']) {
+                reason.push('.');
+            }
+            Msg::new(id).text("reason", reason)
+        };
+        match self {
+            E::UnknownCommand(name) => {
+                Msg::new("unknown-command").text("command", format!("/{name}"))
+            }
+            E::NotACommand => Msg::new("not-a-command"),
+            E::Usage(usage) => Msg::new("usage").text("usage", *usage),
+            E::BadArguments { usage, error } => Msg::new("bad-arguments")
+                .text("error", error.to_string())
+                .text("usage", usage.clone()),
+            E::UnknownGame(name) => Msg::new("unknown-game").text("name", name.clone()),
+            E::Setup(error) => english("illegal", error.to_string()),
+            E::Players {
+                game,
+                allowed,
+                named,
+            } => {
+                let mut msg = Msg::new("wrong-players");
+                msg.args.push(("game", game_named(game)));
+                msg.msg(
+                    "allowed",
+                    Msg::new(if allowed.contains('4') {
+                        "players-2-or-4"
+                    } else {
+                        "players-2"
+                    }),
+                )
+                .count("named", *named)
+            }
+            E::UnknownPerson(name) => Msg::new("unknown-person").text("name", name.clone()),
+            E::ComputerStake => Msg::new("computer-stake"),
+            E::ComputerAndPeople { game, slug } => {
+                let mut msg = Msg::new("computer-and-people");
+                msg.args.push(("game", game_named(game)));
+                msg.text("command", format!("/play {slug} computer"))
+            }
+            E::ComputerNoSeat { game, seats } => {
+                let mut msg = Msg::new("computer-no-seat");
+                msg.args.push(("game", game_named(game)));
+                msg.count("seats", *seats)
+            }
+            E::NotChallengerFill(no) => {
+                Msg::new("not-challenger-fill").text("challenge", number(no))
+            }
+            E::RepeatedPlayer => Msg::new("repeated-player"),
+            E::NoGame => Msg::new("no-game"),
+            E::WhichGame(games, example) => Msg::new("which-game")
+                .text("games", games.clone())
+                .text("example", example.clone()),
+            E::NoSuchGame(game) => Msg::new("no-such-game").text("game", number(game)),
+            E::GameOver(game) => Msg::new("game-over").text("game", number(game)),
+            E::ReplayTooLarge {
+                game,
+                megabytes,
+                limit,
+            } => Msg::new("replay-too-large")
+                .text("game", number(game))
+                .count("megabytes", *megabytes)
+                .count("limit", *limit),
+            E::NotAPlayer(game) => Msg::new("not-a-player").text("game", number(game)),
+            E::NotYourTurn { game, name, seat } => Msg::new("not-your-turn")
+                .text("game", number(game))
+                .text("name", name.clone())
+                .msg("seat", seat_msg(seat)),
+            E::NoMoveNow(game) => Msg::new("no-move-now").text("game", number(game)),
+            E::Illegal(error) => english("illegal", error.to_string()),
+            E::NoChallenge => Msg::new("no-challenge"),
+            E::WhichChallenge(challenges, example) => Msg::new("which-challenge")
+                .text("challenges", challenges.clone())
+                .text("example", example.clone()),
+            E::NotInvited(no) => Msg::new("not-invited").text("challenge", number(no)),
+            E::DeclineOpen(no) => Msg::new("decline-open").text("challenge", number(no)),
+            E::NotChallenger(no) => Msg::new("not-challenger").text("challenge", number(no)),
+            E::NobodyJoined(no) => Msg::new("nobody-joined").text("challenge", number(no)),
+            E::NotChallengerStart(no) => {
+                Msg::new("not-challenger-start").text("challenge", number(no))
+            }
+            E::OwnChallenge(no) => Msg::new("own-challenge").text("challenge", number(no)),
+            E::SameChallenge(no) => Msg::new("same-challenge").text("challenge", number(no)),
+            E::Conflict(conflict) => english("conflict", conflict.to_string()),
+            E::NoRolling => Msg::new("no-rolling"),
+            E::BadButton => Msg::new("bad-button"),
+            E::NoSuchChoice => Msg::new("no-such-choice"),
+            E::GameDisabled { game, enabled } => {
+                let mut msg = Msg::new("game-disabled");
+                msg.args.push(("game", game_named(game)));
+                msg.text("enabled", enabled.clone())
+            }
+            E::BadStake { max } => Msg::new("bad-stake")
+                .num("max", *max)
+                .text("example", (*max).min(50).to_string()),
+            E::CoanKiStake => Msg::new("coan-ki-stake"),
+            E::StakesOff => Msg::new("stakes-off"),
+            E::StakedByModerators => Msg::new("staked-by-moderators"),
+            E::InDebt { balance } => Msg::new("in-debt").msg("balance", coins_msg(*balance)),
+            E::TooPoor { balance, stake } => Msg::new("too-poor")
+                .msg("balance", coins_msg(*balance))
+                .num("stake", *stake),
+            E::CannotAfford {
+                name,
+                balance,
+                stake,
+                challenge,
+            } => Msg::new("cannot-afford")
+                .text("name", name.clone())
+                .msg("balance", coins_msg(*balance))
+                .num("stake", *stake)
+                .text("challenge", number(challenge)),
+            E::BadTime { max } => Msg::new("bad-time").text("max", max.clone()),
+            E::NotModerator(action) => Msg::new("not-moderator").msg(
+                "action",
+                Msg::new(match *action {
+                    "change the settings" => "moderators-change-settings",
+                    "grant coins" => "moderators-grant",
+                    "take coins" => "moderators-take",
+                    _ => "moderators-abort",
+                }),
+            ),
+            E::BadSetting(error) => error.msg(),
+            E::UnknownLanguage { given, known } => Msg::new("unknown-language")
+                .text("given", given.clone())
+                .text("known", known.clone()),
+            E::BadAmount { max } => Msg::new("bad-amount").num("max", *max),
+            E::TakeTooMuch { name, balance } => Msg::new("take-too-much")
+                .text("name", name.clone())
+                .msg("balance", coins_msg(*balance)),
+            E::NoClock(game) => Msg::new("no-clock").text("game", number(game)),
+            E::OwnTurn(game) => Msg::new("own-turn").text("game", number(game)),
+            E::TooEarly {
+                game,
+                name,
+                left,
+                until,
+            } => Msg::new("too-early")
+                .text("game", number(game))
+                .text("name", name.clone())
+                .text("left", left.clone())
+                .text("until", until.clone()),
+            E::NotDueAnyMore(game) => Msg::new("not-due-any-more").text("game", number(game)),
+            E::AlreadyMoved(game) => Msg::new("already-moved").text("game", number(game)),
+            E::VacationOff => Msg::new("vacation-off"),
+            E::BadVacation { quota } => Msg::new("bad-vacation").num("quota", *quota),
+            E::VacationQuota { used, quota } => Msg::new("vacation-quota")
+                .num("used", *used)
+                .num("quota", *quota),
+        }
+    }
+}
+
+/// A number of coins with its word, by the language's plural rules.
+pub(crate) fn coins_msg(n: i64) -> Msg {
+    Msg::new("coins").num("n", n)
+}
+
+/// A seat's or team's spelled-out English name ("White", "South and North") as a message.
+pub(crate) fn seat_msg(label: &str) -> Msg {
+    Msg::new(match label {
+        "White" => "seat-white",
+        "Black" => "seat-black",
+        "South" => "seat-south",
+        "East" => "seat-east",
+        "North" => "seat-north",
+        "West" => "seat-west",
+        "South and North" => "team-south-north",
+        "East and West" => "team-east-west",
+        _ => "seat-unknown",
+    })
 }

@@ -41,6 +41,7 @@ fn span_len(span: &Span) -> usize {
         Span::Code(text) => text.chars().count() + 2,
         Span::Mention(person) => (person.name.chars().count() + 1).max(MENTION_WIDTH),
         Span::Game(game) => game.to_string().len() + 1,
+        Span::Msg(msg) => msg.to_text(crate::l10n::Lang::ENGLISH).chars().count(),
     }
 }
 

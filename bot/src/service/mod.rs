@@ -29,6 +29,7 @@ mod cooldown;
 mod dice;
 mod errors;
 mod export;
+mod language;
 mod limits;
 mod money;
 mod narration;
@@ -58,6 +59,7 @@ use crate::store::{
     TurnStart, User, UserId,
 };
 
+use crate::l10n::{Lang, Msg};
 use computer::*;
 pub use contract::*;
 pub use cooldown::Cooldown;
@@ -88,6 +90,15 @@ struct Ctx {
     now: Timestamp,
     /// The command as typed (`/move A1-A3`), for hints that repeat it with a number.
     typed: Option<String>,
+    /// The person's language: their own choice, their platform's locale, the community's,
+    /// English (`Lang::choose`).
+    lang: Lang,
+    /// The community's language, for what the whole chat sees.
+    chat_lang: Lang,
+    /// The person's locale as the platform gave it.
+    locale: Option<String>,
+    /// The community's chosen language, if any.
+    community_language: Option<String>,
 }
 
 /// A game as loaded and replayed.
@@ -227,6 +238,15 @@ impl Service {
 }
 
 impl Ctx {
+    /// The language of a reply seen by `audience`: the person's for a private answer, the
+    /// community's for the chat.
+    fn lang_for(&self, audience: Audience) -> Lang {
+        match audience {
+            Audience::Actor => self.lang,
+            Audience::Chat => self.chat_lang,
+        }
+    }
+
     /// The command the person typed with a game's or challenge's number added, for a hint:
     /// `/move A1-A3` becomes `/move #1 A1-A3`. A button press, which types nothing, gets
     /// `fallback` (`/accept`) with the number.

@@ -496,10 +496,23 @@ pub(super) fn rows(buttons: Vec<Button>) -> Vec<Vec<Button>> {
     buttons.chunks(4).map(<[Button]>::to_vec).collect()
 }
 
+/// A button labelled with notation (a move, a cell), the same in every language.
 pub(super) fn button(label: &str, data: String) -> Button {
     Button {
         label: label.to_string(),
         data,
+        label_msg: None,
+    }
+}
+
+/// A button labelled with a word of the catalogue (`button-accept`), said in the reply's
+/// language.
+pub(super) fn said_button(id: &'static str, data: String) -> Button {
+    let msg = crate::l10n::Msg::new(id);
+    Button {
+        label: msg.to_text(crate::l10n::Lang::ENGLISH),
+        data,
+        label_msg: Some(msg),
     }
 }
 

@@ -54,16 +54,21 @@ impl Service {
         match result {
             Ok(mut reply) => {
                 reply.address = address;
+                reply.localize(ctx.lang_for(reply.audience));
                 limits::fit(&mut reply);
                 Ok(Some(reply))
             }
-            Err(Failure::User(UserError::Conflict(Conflict::Duplicate))) => Ok(Some(Reply {
-                address,
-                audience: Audience::Actor,
-                kind: Kind::AlreadyHandled,
-                spans: vec![Span::Text(ALREADY_HANDLED.into())],
-                ..Reply::default()
-            })),
+            Err(Failure::User(UserError::Conflict(Conflict::Duplicate))) => {
+                let mut reply = Reply {
+                    address,
+                    audience: Audience::Actor,
+                    kind: Kind::AlreadyHandled,
+                    spans: vec![Span::Msg(Msg::new("already-handled"))],
+                    ..Reply::default()
+                };
+                reply.localize(ctx.lang);
+                Ok(Some(reply))
+            }
             Err(Failure::User(error)) => {
                 // A flood of mistakes goes quiet (see `cooldown.rs`).
                 if let Some(cooldown) = &self.cooldown
@@ -75,10 +80,11 @@ impl Service {
                 let mut reply = Reply {
                     address,
                     audience: Audience::Actor,
-                    spans: vec![Span::Text(sorry(&error))],
+                    spans: vec![Span::Msg(sorry(&error))],
                     kind: Kind::Refused(error),
                     ..Reply::default()
                 };
+                reply.localize(ctx.lang);
                 limits::fit(&mut reply);
                 Ok(Some(reply))
             }
@@ -91,7 +97,22 @@ impl Service {
     pub(super) async fn ctx_of(&self, request: &Request) -> Result<Ctx, ServiceError> {
         let chat = self.chat_of(request).await?;
         let user = self.user_of(request.platform, &request.actor).await?;
+        let (own, community) = self.store.languages(user.id, chat.community).await?;
         Ok(Ctx {
+            lang: Lang::choose(
+                own.as_deref(),
+                request.locale.as_deref(),
+                community.as_deref(),
+            ),
+            // A direct chat with the bot (Telegram's private chat has the person's id) is
+            // private: it speaks the person's language unless the community chose one.
+            chat_lang: if community.is_none() && request.chat.0 == request.actor.id {
+                Lang::choose(own.as_deref(), request.locale.as_deref(), None)
+            } else {
+                Lang::choose(community.as_deref(), request.chat_locale.as_deref(), None)
+            },
+            locale: request.locale.clone(),
+            community_language: community,
             chat,
             user,
             key: RequestKey {
@@ -269,6 +290,7 @@ impl Service {
                 self.claim(ctx, game).await
             }
             CommandId::Vacation => self.vacation(ctx, command.integer("days")).await,
+            CommandId::Language => self.language(ctx, command.text.as_deref()).await,
             CommandId::Rules => match command.game {
                 None => Err(UserError::Usage("/rules <game>, e.g. /rules konane").into()),
                 Some(id) => Ok(text_reply(text::rules(id).to_string()).to_actor()),
@@ -347,7 +369,10 @@ impl Service {
         let (page, earlier) = text::history(&full.record, &full.actions, before);
         let mut reply = text_reply(page).about(game);
         if let Some(first) = earlier {
-            reply.buttons = vec![vec![button("Earlier", format!("h{game}.{first}"))]];
+            reply.buttons = vec![vec![said_button(
+                "button-earlier",
+                format!("h{game}.{first}"),
+            )]];
         }
         Ok(reply)
     }

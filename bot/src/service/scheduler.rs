@@ -121,12 +121,19 @@ impl Service {
             // A board superseded by a newer one before it was sent.
             OutboxKind::Text => None,
         };
-        Ok(reply.map(|mut reply| {
-            reply.address.platform = row.platform;
-            reply.address.chat.clone_from(&row.platform_chat_id);
-            limits::fit(&mut reply);
-            reply
-        }))
+        let Some(mut reply) = reply else {
+            return Ok(None);
+        };
+        reply.address.platform = row.platform;
+        reply.address.chat.clone_from(&row.platform_chat_id);
+        // Said to the whole chat: in the community's language.
+        let language = match self.store.chat(row.chat).await? {
+            Some(chat) => self.store.settings(chat.community).await?.language,
+            None => None,
+        };
+        reply.localize(Lang::choose(language.as_deref(), None, None));
+        limits::fit(&mut reply);
+        Ok(Some(reply))
     }
 
     /// Claims up to `limit` waiting outbox rows for `owner` (at most one per chat, oldest

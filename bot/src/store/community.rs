@@ -14,21 +14,35 @@ use super::{Settings, StakedGames, StoreError};
 
 pub(super) const SETTINGS: &str = "\
 SELECT enabled_games, default_stake, max_stake, starting_grant, default_move_millis,
-       max_move_millis, reminders, staked_games, vacation_days
+       max_move_millis, reminders, staked_games, vacation_days, language
 FROM community_settings WHERE community_id = $1";
+
+/// A person's own language (`$1`) and their community's (`$2`), each NULL when not chosen.
+pub(super) const LANGUAGES: &str = "\
+SELECT (SELECT language FROM user_languages WHERE user_id = $1),
+       (SELECT language FROM community_settings WHERE community_id = $2)";
+
+/// Sets a person's own language.
+pub(super) const SET_USER_LANGUAGE: &str = "\
+INSERT INTO user_languages (user_id, language, updated_at) VALUES ($1, $2, $3)
+ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, updated_at = excluded.updated_at";
+
+/// Forgets a person's own language.
+pub(super) const CLEAR_USER_LANGUAGE: &str = "DELETE FROM user_languages WHERE user_id = $1";
 
 pub(super) const UPSERT_SETTINGS: &str = "\
 INSERT INTO community_settings (community_id, enabled_games, default_stake, max_stake,
     starting_grant, default_move_millis, max_move_millis, reminders, staked_games,
-    vacation_days, updated_by, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    vacation_days, updated_by, updated_at, language)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 ON CONFLICT (community_id) DO UPDATE SET
     enabled_games = excluded.enabled_games, default_stake = excluded.default_stake,
     max_stake = excluded.max_stake, starting_grant = excluded.starting_grant,
     default_move_millis = excluded.default_move_millis,
     max_move_millis = excluded.max_move_millis, reminders = excluded.reminders,
     staked_games = excluded.staked_games, vacation_days = excluded.vacation_days,
-    updated_by = excluded.updated_by, updated_at = excluded.updated_at";
+    updated_by = excluded.updated_by, updated_at = excluded.updated_at,
+    language = excluded.language";
 
 /// Takes the row lock of a user (a no-op write), so that one person's vacations are taken one
 /// at a time.
@@ -74,6 +88,7 @@ pub(super) struct SettingsRow {
     reminders: i64,
     staked_games: String,
     vacation_days: i64,
+    language: Option<String>,
 }
 
 impl TryFrom<SettingsRow> for Settings {
@@ -93,6 +108,7 @@ impl TryFrom<SettingsRow> for Settings {
             reminders: row.reminders != 0,
             staked_games: StakedGames::parse(&row.staked_games)?,
             vacation_days: row.vacation_days,
+            language: row.language,
         })
     }
 }
@@ -152,9 +168,46 @@ macro_rules! community_operations {
                     .bind(settings.vacation_days)
                     .bind(by.0)
                     .bind(now.0)
+                    .bind(settings.language.as_deref())
                     .execute(&mut *tx)
                     .await
                     .map_err(db(OPERATION))?;
+                tx.commit().await.map_err(db(OPERATION))
+            }
+
+            pub(super) async fn languages(
+                &self,
+                user: UserId,
+                community: CommunityId,
+            ) -> Result<(Option<String>, Option<String>), StoreError> {
+                sqlx::query_as(community::LANGUAGES)
+                    .bind(user.0)
+                    .bind(community.0)
+                    .fetch_one(&self.pool)
+                    .await
+                    .map_err(db("languages"))
+            }
+
+            pub(super) async fn set_user_language(
+                &self,
+                user: UserId,
+                language: Option<&str>,
+                request: Option<&super::RequestKey>,
+            ) -> Result<(), StoreError> {
+                const OPERATION: &str = "set_user_language";
+                let now = Timestamp::now();
+                let mut tx = self.begin_write(OPERATION).await?;
+                Self::record_request(&mut tx, request, None, now, OPERATION).await?;
+                match language {
+                    Some(language) => sqlx::query(community::SET_USER_LANGUAGE)
+                        .bind(user.0)
+                        .bind(language)
+                        .bind(now.0),
+                    None => sqlx::query(community::CLEAR_USER_LANGUAGE).bind(user.0),
+                }
+                .execute(&mut *tx)
+                .await
+                .map_err(db(OPERATION))?;
                 tx.commit().await.map_err(db(OPERATION))
             }
 

@@ -85,6 +85,8 @@ pub struct Settings {
     pub staked_games: StakedGames,
     /// Vacation days each person may take per calendar month (UTC).
     pub vacation_days: i64,
+    /// The community's language (a locale code of the message catalogue); `None`: English.
+    pub language: Option<String>,
 }
 
 impl Default for Settings {
@@ -99,6 +101,7 @@ impl Default for Settings {
             reminders: true,
             staked_games: StakedGames::Everyone,
             vacation_days: 5,
+            language: None,
         }
     }
 }

@@ -419,11 +419,12 @@ pub fn number_after(reply: &Reply, prefix: &str) -> i64 {
         .unwrap_or_else(|| panic!("no `{prefix}<n>` in {body}"))
 }
 
-/// The challenge number of a challenge's reply, read from its Accept button.
+/// The challenge number of a challenge's reply, read from its Accept button (whatever the
+/// language of its label: its data is `a<n>`).
 pub fn challenge_no(reply: &Reply) -> i64 {
     match reply
         .all_buttons()
-        .find(|b| b.label == "Accept")
+        .find(|b| b.data.starts_with('a'))
         .and_then(|b| b.data.strip_prefix('a'))
         .and_then(|no| no.parse().ok())
     {

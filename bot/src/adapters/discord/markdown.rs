@@ -70,6 +70,7 @@ pub fn content(spans: &[Span], notify: &[String]) -> String {
                 out.push_str("**");
             }
             Span::Game(game) => out.push_str(&format!("#{game}")),
+            Span::Msg(_) => out.push_str(&escape(&span.plain())),
         }
     }
     cut(out)

@@ -531,6 +531,7 @@ mod tests {
         Button {
             label: data.to_string(),
             data: data.to_string(),
+            label_msg: None,
         }
     }
 

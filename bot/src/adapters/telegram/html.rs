@@ -84,6 +84,7 @@ fn pieces(reply: &Reply) -> Vec<Piece> {
                 });
             }
             Span::Game(game) => out.push(Piece::plain(&format!("#{game}"))),
+            Span::Msg(_) => out.push(Piece::plain(&span.plain())),
         }
     }
     out

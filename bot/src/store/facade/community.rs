@@ -27,6 +27,33 @@ impl Store {
         dispatch!(self, store => store.save_settings(community, settings, by, request).await)
     }
 
+    /// A person's own language and their community's default (locale codes), each `None`
+    /// when not chosen.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn languages(
+        &self,
+        user: UserId,
+        community: CommunityId,
+    ) -> Result<(Option<String>, Option<String>), StoreError> {
+        dispatch!(self, store => store.languages(user, community).await)
+    }
+
+    /// Sets (`Some`) or forgets (`None`) a person's own language, recording `request` in the
+    /// same transaction.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`]; a database failure.
+    pub async fn set_user_language(
+        &self,
+        user: UserId,
+        language: Option<&str>,
+        request: Option<&RequestKey>,
+    ) -> Result<(), StoreError> {
+        dispatch!(self, store => store.set_user_language(user, language, request).await)
+    }
+
     /// A person's wallet in a community, opened with the community's starting grant (written
     /// in the ledger) if it did not exist.
     ///

@@ -1,0 +1,39 @@
+# Думи, общи за целия бот: игрите, местата и отборите, бутоните.
+
+game-konane = Конане
+game-koan = Коан
+game-kolowis = Коловис Авитлакнаннай
+game-coan-ki = Коан Ки
+game-pachisi = Пачиси
+
+seat-white = Белите
+seat-black = Черните
+seat-south = Юг
+seat-east = Изток
+seat-north = Север
+seat-west = Запад
+seat-unknown = ?
+team-south-north = Юг и Север
+team-east-west = Изток и Запад
+
+players-2 = 2 играчи
+players-2-or-4 = 2 или 4 играчи
+
+moderators-change-settings = променят настройките
+moderators-grant = дават монети
+moderators-take = отнемат монети
+moderators-abort = прекратяват чужди партии
+
+button-join = Включи се
+button-start = Започни
+button-cancel = Отмени
+button-start-computers = Започни с компютъра
+button-accept = Приеми
+button-decline = Откажи
+button-earlier = По-рано
+
+# Името на езика на самия него: казва го `/language`.
+language-name = български
+language-shown = Говоря ви на { $name } ({ $code }). /language <код> избира друг език ({ $known }); /language auto следва езика на приложението ви.
+language-set = Отсега ви говоря на { $name } ({ $code }) във всичко, което виждате само вие; целият чат вижда езика, избран от модераторите.
+language-auto = Изборът ви е забравен: следвам езика на приложението ви, иначе този на чата; сега е { $name } ({ $code }).

@@ -1,0 +1,91 @@
+# Какво отговаря ботът, когато някой е направил нещо, което не може. Всеки отговор казва какво
+# да се направи вместо това. $game и $challenge са номера на партии и покани в чата (пишат се
+# #n), $name е име на човек, $command е команда, както се пише.
+
+sorry = Не стана: { $text }
+
+unknown-command = Не познавам командата `{ $command }`. Изпратете /help за списъка с команди.
+not-a-command = командите започват с `/`; списъкът е в /help.
+usage = как се пише: { $usage }.
+bad-arguments = { $error }; как се пише: { $usage }.
+unknown-game = няма игра `{ $name }`; игрите са konane, koan, kolowis, coan-ki и pachisi.
+wrong-players = { $game } се играе от { $allowed }; посочихте { $named } (заедно със себе си).
+unknown-person = още не познавам @{ $name }: нека първо напише нещо тук.
+computer-stake = партия срещу компютъра не може да е със залог: махнете stake= (монети се печелят и губят само между хора).
+computer-and-people = { $game } срещу компютъра е само за вас: `{ $command }`, или поканете човек без `computer`.
+computer-no-seat = { $game } има { $seats ->
+    [one] { $seats } място
+   *[other] { $seats } места
+} и посочихте хора за всички: махнете `computer` или посочете по-малко хора и компютърът ще заеме останалите места.
+not-challenger-fill = само авторът на поканата { $challenge } може да даде празните места на компютъра; /accept { $challenge } ви включва.
+repeated-player = посочете всеки друг играч по веднъж и не посочвайте себе си.
+no-game = в този чат няма текуща партия; започнете с /play <игра>.
+which-game = тук има няколко партии ({ $games }); добавете номера, например `{ $example }`.
+no-such-game = в този чат няма текуща партия { $game }; списъкът е в /games.
+game-over = партия { $game } е приключила.
+replay-too-large = повторението на партия { $game } би било { $megabytes } MB, повече, отколкото чатът приема ({ $limit } MB); /export { $game } изпраща записа ѝ, а `tabula rules replay` прави анимацията от него.
+not-a-player = не играете в партия { $game }; всеки може да я види с /board { $game }.
+not-your-turn = в партия { $game } не е ваш ред: на ход е @{ $name } ({ $seat }).
+no-move-now = в партия { $game } сега никой не може да играе.
+illegal = { $reason }
+no-challenge = тук няма покана, която да ви чака; започнете с /play <игра>.
+which-challenge = чакат няколко покани ({ $challenges }); добавете номера, например `{ $example }`.
+not-invited = поканата { $challenge } не е към вас.
+decline-open = поканата { $challenge } е отворена за всички: няма какво да откажете (изтича сама).
+not-challenger = само авторът може да отмени поканата { $challenge }.
+nobody-joined = никой още не се е включил в поканата { $challenge }; тя започва, щом някой се включи.
+not-challenger-start = само авторът може да започне поканата { $challenge } по-рано; /accept { $challenge } ви включва.
+own-challenge = не можете да приемете собствената си покана { $challenge }; /cancel я оттегля.
+same-challenge = същата покана вече чака: покана { $challenge }. За да я промените, първо /cancel { $challenge }.
+conflict = { $reason }
+no-rolling = ботът хвърля заровете вместо вас; напишете или натиснете ход.
+bad-button = този бутон не е разбран; изпратете /board за нова дъска.
+no-such-choice = този избор вече не се предлага; изпратете /board за нова дъска.
+game-disabled = { $game } е изключена тук от модераторите; игрите тук: { $enabled }.
+bad-stake = залогът тук е цяло число монети от 0 до { $max }, например stake={ $example }.
+coan-ki-stake = в Коан Ки залогът трябва да е кратен на 10, за да е цяла глобата за две единици (10% от залога).
+stakes-off = залозите тук са изключени: модераторите са задали max_stake=0; играйте без stake=.
+staked-by-moderators = само модераторите започват партии със залог тук; играйте със stake=0.
+in-debt = имате { $balance }: без партии със залог, докато балансът ви не стане отново над нулата (играйте със stake=0).
+too-poor = имате { $balance } и не можете да заложите { $stake }; балансът е в /wallet.
+cannot-afford = @{ $name } има { $balance } и не може да заложи { $stake }, затова партията не започва; поканата { $challenge } остава отворена.
+bad-time = времето за ход тук е от 1 час до { $max }, например time=3d или time=12h.
+not-moderator = само модераторите на този сървър или група могат да { $action }.
+bad-setting = { $reason }
+bad-amount = сумата е цяло число монети от 1 до { $max }.
+take-too-much = @{ $name } има само { $balance }; вземете най-много толкова.
+no-clock = в партия { $game } не тече часовник, така че няма какво да се иска.
+own-turn = в партия { $game } е ред на вашата страна: играйте, вместо да искате победа.
+too-early = @{ $name } има още { $left } в партия { $game } (до { $until }); след това можете да поискате победата.
+not-due-any-more = часовникът на партия { $game } междувременно е спрян; /board показва оставащото време.
+already-moved = партия { $game } е започнала: играчите могат да прекратят партия само преди първото хвърляне или ход; /resign е предаване, а модератор може да я прекрати.
+vacation-off = отпуските тук са изключени от модераторите.
+bad-vacation = вземете от 1 до { $quota } дни отпуск, например /vacation 2.
+vacation-quota = този месец сте взели { $used } от { $quota } дни отпуск; вземете най-много останалите.
+
+already-handled = Тази заявка вече е обработена; нищо не е променено.
+unavailable = Ботът не може да стигне до базата си данни; опитайте след минута.
+internal = Нещо в бота се обърка; записано е в дневника. Опитайте след малко.
+
+# Брой монети с думата.
+coins = { $n ->
+    [one] { $n } монета
+   *[other] { $n } монети
+}
+
+unknown-language = няма език `{ $given }`; езиците са { $known }.
+setting-what-stake = залогът по подразбиране
+setting-what-max-stake = най-големият залог
+setting-what-grant = началната сума
+setting-what-time = времето за ход по подразбиране
+setting-what-max-time = най-дългото време за ход
+setting-money = { $what } е цяло число монети от 0 до { $max }, а не `{ $value }`.
+setting-time = { $what } е между 1 час и 365 дни, например 3d или 12h, а не `{ $value }`.
+setting-no-games = посочете поне една игра, например games=konane,koan или games=all.
+setting-reminders = reminders е on или off, а не `{ $value }`.
+setting-staked-games = staked_games е everyone или moderators, а не `{ $value }`.
+setting-vacation = vacation е брой дни на месец от 0 до { $max }, а не `{ $value }`.
+setting-language = language е един от { $known } или none (английски), а не `{ $value }`.
+setting-unknown-key = няма настройка `{ $key }`; настройките са: { $keys }.
+setting-stake-above-max = залогът по подразбиране ({ $stake }) е над най-големия ({ $max }); сменете двата наведнъж, например /config stake={ $example } max_stake={ $example }.
+setting-time-above-max = времето за ход по подразбиране ({ $default }) е по-дълго от най-дългото ({ $longest }); сменете двете наведнъж, например /config time={ $time } max_time={ $time }.

@@ -1,0 +1,39 @@
+# Words used across the bot: the games, the seats and teams, buttons.
+
+game-konane = Konane
+game-koan = Koan
+game-kolowis = Kolowis Awithlaknannai
+game-coan-ki = Coan Ki
+game-pachisi = Pachisi
+
+seat-white = White
+seat-black = Black
+seat-south = South
+seat-east = East
+seat-north = North
+seat-west = West
+seat-unknown = ?
+team-south-north = South and North
+team-east-west = East and West
+
+players-2 = 2 players
+players-2-or-4 = 2 or 4 players
+
+moderators-change-settings = change the settings
+moderators-grant = grant coins
+moderators-take = take coins
+moderators-abort = abort games they do not play
+
+button-join = Join
+button-start = Start
+button-cancel = Cancel
+button-start-computers = Start with computers
+button-accept = Accept
+button-decline = Decline
+button-earlier = Earlier
+
+# The language's own name, in itself: `/language` says it.
+language-name = English
+language-shown = I speak { $name } ({ $code }) to you. /language <code> chooses another ({ $known }); /language auto follows your app's language.
+language-set = From now on I speak { $name } ({ $code }) to you in what only you see; the chat sees the language its moderators chose.
+language-auto = Your choice is forgotten: I follow your app's language, else the chat's; now { $name } ({ $code }).

@@ -1,0 +1,88 @@
+# What the bot answers when a person did something it cannot do. Every answer says what to do
+# instead. Variables: $game and $challenge are numbers of the chat's games and challenges
+# (written #n), $name a person's name, $command a command as typed.
+
+sorry = Sorry: { $text }
+
+unknown-command = I do not know `{ $command }`. Send /help for the list of commands.
+not-a-command = commands start with `/`; send /help for the list.
+usage = usage: { $usage }.
+bad-arguments = { $error }; usage: { $usage }.
+unknown-game = there is no game `{ $name }`; the games are konane, koan, kolowis, coan-ki and pachisi.
+wrong-players = { $game } is played by { $allowed }; you named { $named } (yourself included).
+unknown-person = I do not know @{ $name } yet: they must write here first.
+computer-stake = a game against the computer cannot be staked: leave out stake= (coins are won and lost between people only).
+computer-and-people = { $game } against the computer is for you alone: `{ $command }`, or challenge a person without `computer`.
+computer-no-seat = { $game } has { $seats } seats and you named people for all of them: leave out `computer`, or name fewer people and the computer takes the other seats.
+not-challenger-fill = only the challenger may fill the empty seats of challenge { $challenge } with the computer; /accept { $challenge } joins it.
+repeated-player = name each other player once, and not yourself.
+no-game = there is no active game in this chat; start one with /play <game>.
+which-game = there are several games here ({ $games }); add the number, e.g. `{ $example }`.
+no-such-game = there is no active game { $game } in this chat; /games lists them.
+game-over = game { $game } is over.
+replay-too-large = the replay of game { $game } would be { $megabytes } MB, more than a chat takes ({ $limit } MB); /export { $game } gives its record, and `tabula rules replay` makes the animation from it.
+not-a-player = you are not playing in game { $game }; anyone may look with /board { $game }.
+not-your-turn = it is not your turn in game { $game }: @{ $name } ({ $seat }) is to move.
+no-move-now = nobody can move in game { $game } now.
+illegal = { $reason }
+no-challenge = there is no challenge waiting for you here; start one with /play <game>.
+which-challenge = several challenges are waiting ({ $challenges }); add the number, e.g. `{ $example }`.
+not-invited = challenge { $challenge } is not addressed to you.
+decline-open = challenge { $challenge } is open to anyone: there is nothing to decline (it expires by itself).
+not-challenger = only the challenger may cancel challenge { $challenge }.
+nobody-joined = nobody has joined challenge { $challenge } yet; it starts once someone has.
+not-challenger-start = only the challenger may start challenge { $challenge } early; /accept { $challenge } joins it.
+own-challenge = you cannot accept your own challenge { $challenge }; /cancel withdraws it.
+same-challenge = the same challenge is already waiting: challenge { $challenge }. /cancel { $challenge } first to change it.
+conflict = { $reason }
+no-rolling = the bot rolls the dice for you; type or press a move instead.
+bad-button = this button is not understood; send /board for a fresh board.
+no-such-choice = that choice is no longer offered; send /board for a fresh board.
+game-disabled = { $game } is switched off here by the moderators; the games here: { $enabled }.
+bad-stake = the stake must be a whole number of coins from 0 to { $max } here, e.g. stake={ $example }.
+coan-ki-stake = in Coan Ki the stake must be a multiple of 10, so that the fine for a double one (10% of the stake) is whole.
+stakes-off = stakes are off here: the moderators set max_stake=0; play without stake=.
+staked-by-moderators = only moderators may start staked games here; play with stake=0.
+in-debt = you have { $balance }: no staked games until your balance is above zero again (play with stake=0).
+too-poor = you have { $balance } and cannot stake { $stake }; /wallet shows your balance.
+cannot-afford = @{ $name } has { $balance } and cannot stake { $stake }, so the game does not start; challenge { $challenge } stays open.
+bad-time = the time per move must be from 1 hour to { $max } here, e.g. time=3d or time=12h.
+not-moderator = only moderators of this server or group may { $action }.
+bad-setting = { $reason }
+bad-amount = the amount must be a whole number of coins from 1 to { $max }.
+take-too-much = @{ $name } has only { $balance }; take at most that.
+no-clock = no clock is running in game { $game }, so there is nothing to claim.
+own-turn = it is your side's turn in game { $game }: move instead of claiming.
+too-early = @{ $name } still has { $left } in game { $game } (until { $until }); you may claim the win after that.
+not-due-any-more = the clock of game { $game } was paused meanwhile; /board shows the time left.
+already-moved = game { $game } has begun: players may abort a game only before the first roll or move; /resign gives it up, and a moderator can abort it.
+vacation-off = vacations are switched off here by the moderators.
+bad-vacation = take from 1 to { $quota } vacation days, e.g. /vacation 2.
+vacation-quota = you have taken { $used } of { $quota } vacation days this month; take at most the rest.
+
+already-handled = This request was already handled; nothing was changed.
+unavailable = The bot cannot reach its database; try again in a minute.
+internal = Something went wrong inside the bot; it was logged. Try again in a moment.
+
+# A number of coins, said with its word.
+coins = { $n ->
+    [one] { $n } coin
+   *[other] { $n } coins
+}
+
+unknown-language = there is no language `{ $given }`; the languages are { $known }.
+setting-what-stake = the default stake
+setting-what-max-stake = the largest stake
+setting-what-grant = the starting grant
+setting-what-time = the default time per move
+setting-what-max-time = the longest time per move
+setting-money = { $what } must be a whole number of coins from 0 to { $max }, not `{ $value }`.
+setting-time = { $what } must be between 1 hour and 365 days, e.g. 3d or 12h, not `{ $value }`.
+setting-no-games = name at least one game, e.g. games=konane,koan, or games=all.
+setting-reminders = reminders is on or off, not `{ $value }`.
+setting-staked-games = staked_games is everyone or moderators, not `{ $value }`.
+setting-vacation = vacation is a number of days per month from 0 to { $max }, not `{ $value }`.
+setting-language = language is one of { $known }, or none (English), not `{ $value }`.
+setting-unknown-key = there is no setting `{ $key }`; the keys: { $keys }.
+setting-stake-above-max = the default stake ({ $stake }) is above the largest stake ({ $max }); change both at once, e.g. /config stake={ $example } max_stake={ $example }.
+setting-time-above-max = the default time per move ({ $default }) is longer than the longest ({ $longest }); change both at once, e.g. /config time={ $time } max_time={ $time }.

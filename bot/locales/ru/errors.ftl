@@ -1,0 +1,94 @@
+# Что бот отвечает, когда человек сделал то, чего сделать нельзя. Каждый ответ говорит, что
+# сделать вместо этого. $game и $challenge — номера партий и вызовов чата (пишутся #n),
+# $name — имя человека, $command — команда, как её набирают.
+
+sorry = Не получилось: { $text }
+
+unknown-command = Я не знаю команды `{ $command }`. Отправьте /help, чтобы увидеть список команд.
+not-a-command = команды начинаются с `/`; список — /help.
+usage = как писать: { $usage }.
+bad-arguments = { $error }; как писать: { $usage }.
+unknown-game = игры `{ $name }` нет; игры: konane, koan, kolowis, coan-ki и pachisi.
+wrong-players = в { $game } играют { $allowed }; вы назвали { $named } (считая себя).
+unknown-person = я ещё не знаю @{ $name }: пусть сначала напишет здесь.
+computer-stake = на партию с компьютером нельзя ставить: уберите stake= (монеты выигрывают и проигрывают только люди).
+computer-and-people = { $game } с компьютером — только для вас: `{ $command }`, или вызовите человека без `computer`.
+computer-no-seat = в { $game } { $seats ->
+    [one] { $seats } место
+    [few] { $seats } места
+   *[other] { $seats } мест
+}, и вы назвали людей на все: уберите `computer` или назовите меньше людей, и компьютер займёт остальные места.
+not-challenger-fill = только автор вызова { $challenge } может отдать пустые места компьютеру; /accept { $challenge } — присоединиться.
+repeated-player = назовите каждого другого игрока один раз и не называйте себя.
+no-game = в этом чате нет идущей партии; начните её командой /play <игра>.
+which-game = здесь идут несколько партий ({ $games }); добавьте номер, например `{ $example }`.
+no-such-game = в этом чате нет идущей партии { $game }; список — /games.
+game-over = партия { $game } окончена.
+replay-too-large = повтор партии { $game } занял бы { $megabytes } МБ, больше, чем принимает чат ({ $limit } МБ); /export { $game } присылает запись партии, а `tabula rules replay` делает из неё анимацию.
+not-a-player = вы не играете в партии { $game }; посмотреть может любой: /board { $game }.
+not-your-turn = в партии { $game } ход не ваш: ходит @{ $name } ({ $seat }).
+no-move-now = в партии { $game } сейчас никто не может ходить.
+illegal = { $reason }
+no-challenge = здесь нет вызова, который ждёт вас; начните партию командой /play <игра>.
+which-challenge = ждут несколько вызовов ({ $challenges }); добавьте номер, например `{ $example }`.
+not-invited = вызов { $challenge } адресован не вам.
+decline-open = вызов { $challenge } открыт для всех: отклонять нечего (он истечёт сам).
+not-challenger = отменить вызов { $challenge } может только его автор.
+nobody-joined = к вызову { $challenge } ещё никто не присоединился; он начнётся, когда кто-нибудь присоединится.
+not-challenger-start = начать вызов { $challenge } досрочно может только его автор; /accept { $challenge } — присоединиться.
+own-challenge = нельзя принять собственный вызов { $challenge }; /cancel отменяет его.
+same-challenge = такой же вызов уже ждёт: вызов { $challenge }. Чтобы изменить его, сначала /cancel { $challenge }.
+conflict = { $reason }
+no-rolling = кости за вас бросает бот; наберите или нажмите ход.
+bad-button = эта кнопка непонятна; отправьте /board, чтобы получить свежую доску.
+no-such-choice = этот вариант больше не предлагается; отправьте /board, чтобы получить свежую доску.
+game-disabled = { $game } здесь отключена модераторами; здесь доступны: { $enabled }.
+bad-stake = ставка здесь — целое число монет от 0 до { $max }, например stake={ $example }.
+coan-ki-stake = в Коан Ки ставка должна быть кратна 10, чтобы штраф за две единицы (10% ставки) был целым.
+stakes-off = ставки здесь отключены: модераторы задали max_stake=0; играйте без stake=.
+staked-by-moderators = партии со ставкой здесь начинают только модераторы; играйте с stake=0.
+in-debt = у вас { $balance }: партии со ставкой недоступны, пока баланс снова не станет больше нуля (играйте с stake=0).
+too-poor = у вас { $balance }, и поставить { $stake } нельзя; баланс — /wallet.
+cannot-afford = у @{ $name } { $balance }, поставить { $stake } нельзя, поэтому партия не начинается; вызов { $challenge } остаётся открытым.
+bad-time = время на ход здесь — от 1 часа до { $max }, например time=3d или time=12h.
+not-moderator = только модераторы этого сервера или группы могут { $action }.
+bad-setting = { $reason }
+bad-amount = сумма — целое число монет от 1 до { $max }.
+take-too-much = у @{ $name } только { $balance }; заберите не больше.
+no-clock = в партии { $game } часы не идут, поэтому требовать нечего.
+own-turn = в партии { $game } ход вашей стороны: ходите, а не требуйте победы.
+too-early = у @{ $name } в партии { $game } ещё { $left } (до { $until }); после этого можно потребовать победу.
+not-due-any-more = часы партии { $game } тем временем остановили; оставшееся время показывает /board.
+already-moved = партия { $game } уже началась: игроки могут прервать партию только до первого броска или хода; /resign — сдаться, а прервать её может модератор.
+vacation-off = отпуска здесь отключены модераторами.
+bad-vacation = возьмите от 1 до { $quota } дней отпуска, например /vacation 2.
+vacation-quota = в этом месяце вы взяли { $used } из { $quota } дней отпуска; возьмите не больше оставшихся.
+
+already-handled = Этот запрос уже обработан; ничего не изменилось.
+unavailable = Бот не может связаться со своей базой данных; попробуйте через минуту.
+internal = Внутри бота что-то пошло не так; это записано в журнал. Попробуйте чуть позже.
+
+# Число монет со словом.
+coins = { $n ->
+    [one] { $n } монета
+    [few] { $n } монеты
+    [many] { $n } монет
+   *[other] { $n } монеты
+}
+
+unknown-language = языка `{ $given }` нет; языки: { $known }.
+setting-what-stake = ставка по умолчанию
+setting-what-max-stake = наибольшая ставка
+setting-what-grant = начальный взнос
+setting-what-time = время на ход по умолчанию
+setting-what-max-time = наибольшее время на ход
+setting-money = { $what } — целое число монет от 0 до { $max }, а не `{ $value }`.
+setting-time = { $what } — от 1 часа до 365 дней, например 3d или 12h, а не `{ $value }`.
+setting-no-games = назовите хотя бы одну игру, например games=konane,koan или games=all.
+setting-reminders = reminders — on или off, а не `{ $value }`.
+setting-staked-games = staked_games — everyone или moderators, а не `{ $value }`.
+setting-vacation = vacation — число дней в месяц от 0 до { $max }, а не `{ $value }`.
+setting-language = language — один из { $known } или none (английский), а не `{ $value }`.
+setting-unknown-key = настройки `{ $key }` нет; настройки: { $keys }.
+setting-stake-above-max = ставка по умолчанию ({ $stake }) больше наибольшей ({ $max }); измените обе сразу, например /config stake={ $example } max_stake={ $example }.
+setting-time-above-max = время на ход по умолчанию ({ $default }) больше наибольшего ({ $longest }); измените оба сразу, например /config time={ $time } max_time={ $time }.

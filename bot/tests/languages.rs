@@ -1,0 +1,177 @@
+//! Languages through the service (issue 17): who reads which language — the person's own
+//! `/language`, then their platform's locale, then the community's `/config language=`, then
+//! English — and that a private answer is in the person's language while the chat sees the
+//! community's. On SQLite and PostgreSQL.
+
+mod common;
+
+use common::connect;
+use common::table::{Table, challenge_no, text};
+use tabula_bot::service::{Audience, Reply, Request, UserError};
+use tabula_bot::store::{DatabaseUrl, Platform};
+
+on_both_databases! {
+    each_person_reads_their_own_language => own_language;
+    the_chat_reads_the_communitys_language => community_language;
+}
+
+/// A request from `user` whose app is set to `locale`.
+fn in_locale(table: &Table, user: &str, text: &str, locale: Option<&str>) -> Request {
+    let mut request = table.command(user, text);
+    request.locale = locale.map(str::to_string);
+    request
+}
+
+fn refused_as(reply: &Reply, check: fn(&UserError) -> bool) {
+    assert!(
+        reply.refusal().is_some_and(check),
+        "{:?}: {}",
+        reply.kind,
+        text(reply)
+    );
+}
+
+async fn own_language(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 3);
+    // No choice: the platform's locale (Russian), else English.
+    let reply = table
+        .send(&in_locale(&table, "alice", "/move d4-f4", Some("ru-RU")))
+        .await;
+    refused_as(&reply, |e| matches!(e, UserError::NoGame));
+    assert_eq!(reply.audience, Audience::Actor);
+    assert!(
+        text(&reply).starts_with("Не получилось: в этом чате нет идущей партии"),
+        "{}",
+        text(&reply)
+    );
+    let reply = table
+        .send(&in_locale(&table, "alice", "/move d4-f4", Some("de")))
+        .await;
+    assert!(
+        text(&reply).starts_with("Sorry: there is no active game"),
+        "{}",
+        text(&reply)
+    );
+
+    // Her own choice comes first, and is answered in the language chosen.
+    let reply = table
+        .send(&in_locale(&table, "alice", "/language bg", Some("ru")))
+        .await;
+    assert!(reply.is_done(), "{}", text(&reply));
+    assert_eq!(reply.audience, Audience::Actor);
+    assert!(text(&reply).contains("български (bg)"), "{}", text(&reply));
+    let reply = table
+        .send(&in_locale(&table, "alice", "/move d4-f4", Some("ru")))
+        .await;
+    assert!(
+        text(&reply).starts_with("Не стана: в този чат няма текуща партия"),
+        "{}",
+        text(&reply)
+    );
+    // Asked, she is told what she reads (in it).
+    let reply = table
+        .send(&in_locale(&table, "alice", "/language", Some("ru")))
+        .await;
+    assert!(
+        text(&reply).starts_with("Говоря ви на български (bg)"),
+        "{}",
+        text(&reply)
+    );
+    // Another person is not concerned.
+    let reply = table
+        .send(&in_locale(&table, "bob", "/move d4-f4", None))
+        .await;
+    assert!(text(&reply).starts_with("Sorry:"), "{}", text(&reply));
+
+    // `auto` forgets the choice: the app's language again.
+    let reply = table
+        .send(&in_locale(&table, "alice", "/language auto", Some("ru")))
+        .await;
+    assert!(text(&reply).contains("русский (ru)"), "{}", text(&reply));
+    let reply = table
+        .send(&in_locale(&table, "alice", "/move d4-f4", Some("ru")))
+        .await;
+    assert!(
+        text(&reply).starts_with("Не получилось:"),
+        "{}",
+        text(&reply)
+    );
+
+    // A language there is not is refused, and changes nothing.
+    let reply = table
+        .send(&in_locale(&table, "alice", "/language klingon", Some("ru")))
+        .await;
+    refused_as(
+        &reply,
+        |e| matches!(e, UserError::UnknownLanguage { given, .. } if given == "klingon"),
+    );
+    assert!(
+        text(&reply).contains("en, ru") || text(&reply).contains("bg, en, ru"),
+        "{}",
+        text(&reply)
+    );
+    let alice = store
+        .upsert_user(Platform::Local, "alice", &table.display_name("alice"))
+        .await
+        .expect("alice");
+    assert_eq!(
+        store
+            .languages(alice.id, table.community().await)
+            .await
+            .expect("languages"),
+        (None, None)
+    );
+    store.close().await;
+}
+
+async fn community_language(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 4);
+    // Only moderators set it.
+    let reply = table.cmd("alice", "/config language=ru").await;
+    refused_as(&reply, |e| matches!(e, UserError::NotModerator(_)));
+    assert!(
+        text(&reply).starts_with("Sorry: only moderators"),
+        "{}",
+        text(&reply)
+    );
+    let reply = table.cmd("mod", "/config language=ru").await;
+    assert!(reply.is_done(), "{}", text(&reply));
+
+    // A challenge is seen by the whole chat: its buttons are in the community's language,
+    // whatever the challenger's app says.
+    let reply = table
+        .send(&in_locale(&table, "alice", "/play konane @bob", Some("en")))
+        .await;
+    assert!(reply.is_done(), "{}", text(&reply));
+    assert_eq!(reply.audience, Audience::Chat);
+    let labels: Vec<&str> = reply.all_buttons().map(|b| b.label.as_str()).collect();
+    assert_eq!(labels, ["Принять", "Отклонить", "Отменить"]);
+    let cancel = format!("/cancel #{}", challenge_no(&reply));
+    // A refusal only Bob sees follows his app's language (English), not the community's.
+    let reply = table
+        .send(&in_locale(&table, "bob", &cancel, Some("en-GB")))
+        .await;
+    refused_as(&reply, |e| matches!(e, UserError::NotChallenger(_)));
+    assert!(
+        text(&reply).starts_with("Sorry: only the challenger"),
+        "{}",
+        text(&reply)
+    );
+    // Without a locale, the community's language.
+    let reply = table.send(&in_locale(&table, "bob", &cancel, None)).await;
+    assert!(
+        text(&reply).starts_with("Не получилось: отменить вызов #"),
+        "{}",
+        text(&reply)
+    );
+
+    // `none` goes back to English for the chat.
+    let reply = table.cmd("mod", "/config language=none").await;
+    assert!(reply.is_done(), "{}", text(&reply));
+    let reply = table.cmd("carol", "/play koan @dave").await;
+    let labels: Vec<&str> = reply.all_buttons().map(|b| b.label.as_str()).collect();
+    assert_eq!(labels, ["Accept", "Decline", "Cancel"]);
+    store.close().await;
+}

@@ -1,0 +1,10 @@
+-- Tabula storage, version 8 (postgres). Keep in step with migrations/sqlite/0008_languages.sql.
+-- Languages (issue 17): a person's own choice (/language ru) and a community's default
+-- (/config language=bg), as locale codes of the message catalogue. No row, NULL: no choice
+-- (the platform's locale for the person, then English, decide).
+CREATE TABLE user_languages (
+    user_id    BIGINT  PRIMARY KEY REFERENCES users (id),
+    language   TEXT    NOT NULL,
+    updated_at BIGINT  NOT NULL
+);
+ALTER TABLE community_settings ADD COLUMN language TEXT;
