@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use common::connect;
 use common::table::{DAY, HOUR, Lcg, T0, Table, start, text};
-use tabula_bot::service::{Clock, Reply, UserError};
+use tabula_bot::service::{Clock, Reply, UserError, rfc3339};
 use tabula_bot::store::{DatabaseUrl, GameNo, GameStatus};
 
 on_both_databases! {
@@ -55,7 +55,7 @@ async fn reminder_and_claim(url: DatabaseUrl) {
     let (late, waiting) = sides(&table, game).await;
     let board = text(&table.cmd("carol", &format!("/board #{game}")).await);
     assert!(
-        board.contains("1 day left (until 2027-01-11 12:00 UTC)"),
+        board.contains("1 day left (until January 11, 2027 at 12:00\u{202f}PM UTC)"),
         "{board}"
     );
     assert!(table.tick().await.is_empty());
@@ -67,7 +67,7 @@ async fn reminder_and_claim(url: DatabaseUrl) {
         texts(&replies),
         [format!(
             "@{}, a reminder: it is your turn in game #{game} (Konane). 11 hours left, until \
-             2027-01-11 12:00 UTC.",
+             January 11, 2027 at 12:00\u{202f}PM UTC.",
             late.to_uppercase()
         )]
     );
@@ -82,8 +82,8 @@ async fn reminder_and_claim(url: DatabaseUrl) {
             Some(UserError::TooEarly { game: g, name, left, until })
                 if *g == game
                     && *name == late.to_uppercase()
-                    && left == "11 hours"
-                    && until == "2027-01-11 12:00 UTC"
+                    && *left == 11 * HOUR
+                    && rfc3339(*until) == "2027-01-11T12:00:00Z"
         ),
         "{:?}",
         reply.kind
@@ -95,7 +95,7 @@ async fn reminder_and_claim(url: DatabaseUrl) {
     assert_eq!(
         texts(&replies),
         [format!(
-            "@{} has run out of time in game #{game} (Konane) at 2027-01-11 12:00 UTC. @{} may \
+            "@{} has run out of time in game #{game} (Konane) at January 11, 2027 at 12:00\u{202f}PM UTC. @{} may \
              /claim #{game} to win; a move made before that still counts.",
             late.to_uppercase(),
             waiting.to_uppercase()
@@ -104,7 +104,9 @@ async fn reminder_and_claim(url: DatabaseUrl) {
     assert!(table.tick().await.is_empty(), "said once");
     let board = text(&table.cmd("carol", &format!("/board #{game}")).await);
     assert!(
-        board.contains("Out of time since 2027-01-11 12:00 UTC: the opponent may /claim."),
+        board.contains(
+            "Out of time since January 11, 2027 at 12:00\u{202f}PM UTC: the opponent may /claim."
+        ),
         "{board}"
     );
     let reply = table.cmd(&late, &format!("/claim #{game}")).await;
@@ -160,7 +162,7 @@ async fn late_move(url: DatabaseUrl) {
     let (mover, reply) = table.random_move(game, &mut lcg).await.expect("a move");
     assert_eq!(mover, late);
     assert!(
-        text(&reply).contains("1 day left (until 2027-01-12 13:00 UTC)"),
+        text(&reply).contains("1 day left (until January 12, 2027 at 1:00\u{202f}PM UTC)"),
         "{}",
         text(&reply)
     );
@@ -208,14 +210,14 @@ async fn vacation(url: DatabaseUrl) {
     assert_eq!(
         text(&reply),
         format!(
-            "@{} is on vacation from 2027-01-10 13:00 UTC until 2027-01-12 13:00 UTC: clocks \
+            "@{} is on vacation from January 10, 2027 at 1:00\u{202f}PM UTC until January 12, 2027 at 1:00\u{202f}PM UTC: clocks \
              stand still for 2 days (2 of this month's 5 vacation days).",
             late.to_uppercase()
         )
     );
     let board = text(&table.cmd(&waiting, &format!("/board #{game}")).await);
     assert!(
-        board.contains("2 days 23 hours left (until 2027-01-13 12:00 UTC)"),
+        board.contains("2 days 23 hours left (until January 13, 2027 at 12:00\u{202f}PM UTC)"),
         "{board}"
     );
     // The old deadline passes: nothing is due, no claim.
@@ -225,7 +227,7 @@ async fn vacation(url: DatabaseUrl) {
     assert!(
         matches!(
             reply.refusal(),
-            Some(UserError::TooEarly { until, .. }) if until == "2027-01-13 12:00 UTC"
+            Some(UserError::TooEarly { until, .. }) if rfc3339(*until) == "2027-01-13T12:00:00Z"
         ),
         "the vacation moved the deadline: {:?}",
         reply.kind
@@ -273,14 +275,14 @@ async fn vacation(url: DatabaseUrl) {
     // ends.
     let now_text = text(&table.cmd(&waiting, "/vacation 1").await);
     assert!(
-        now_text.contains("until 2027-01-14 00:01 UTC"),
+        now_text.contains("until January 14, 2027 at 12:01\u{202f}AM UTC"),
         "{now_text}"
     );
     let mut lcg = Lcg(5);
     let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
     assert!(
         text(&reply)
-            .contains("On vacation: the clock starts at 2027-01-14 00:01 UTC, then 1 day to move."),
+            .contains("On vacation: the clock starts at January 14, 2027 at 12:01\u{202f}AM UTC, then 1 day to move."),
         "{}",
         text(&reply)
     );
@@ -404,7 +406,7 @@ async fn several_schedulers(url: DatabaseUrl) {
         let (actor, _) = sides(&table, *game).await;
         expected.push(format!(
             "@{}, a reminder: it is your turn in game #{game} (Konane). 11 hours left, until \
-             2027-01-11 12:00 UTC.",
+             January 11, 2027 at 12:00\u{202f}PM UTC.",
             actor.to_uppercase()
         ));
     }

@@ -404,7 +404,7 @@ async fn settings(url: DatabaseUrl) {
         (
             "alice",
             "/play konane @bob time=6d",
-            |e| matches!(e, UserError::BadTime { max } if max == "5 days"),
+            |e| matches!(e, UserError::BadTime { max } if *max == 5 * common::table::DAY),
         ),
         ("alice", "/play konane @bob time=30m", |e| {
             matches!(e, UserError::BadArguments { .. })

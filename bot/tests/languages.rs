@@ -6,13 +6,115 @@
 mod common;
 
 use common::connect;
-use common::table::{Table, challenge_no, text};
+use common::table::{Lcg, Table, challenge_no, text};
 use tabula_bot::service::{Audience, Reply, Request, UserError};
 use tabula_bot::store::{DatabaseUrl, Platform};
 
 on_both_databases! {
     each_person_reads_their_own_language => own_language;
     the_chat_reads_the_communitys_language => community_language;
+}
+
+/// Words of Latin letters that a Russian or Bulgarian reply may hold besides what people type
+/// (commands, options, notation) and names, which the scan takes out first: the names of a
+/// hash and of a time scale, written so in every language.
+const NOT_ENGLISH: &[&str] = &["SHA", "UTC"];
+
+/// The English words left in a text meant to be Russian or Bulgarian: runs of three or more
+/// Latin letters, once commands (`/accept`), mentions (`@ALICE`), options (`stake=50`) and
+/// code (`` `tabula verify` ``) are taken out.
+fn english_words(text: &str) -> Vec<String> {
+    let mut cleaned = String::new();
+    let mut in_code = false;
+    for word in text.split_inclusive(char::is_whitespace) {
+        let mut kept = String::new();
+        for c in word.chars() {
+            if c == '`' {
+                in_code = !in_code;
+                kept.push(' ');
+            } else if !in_code {
+                kept.push(c);
+            }
+        }
+        let trimmed = kept.trim_start_matches(|c: char| "(«„\"".contains(c));
+        if trimmed.starts_with('/') || trimmed.starts_with('@') || trimmed.contains('=') {
+            cleaned.push(' ');
+        } else {
+            cleaned.push_str(&kept);
+        }
+    }
+    cleaned
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|word| word.len() >= 3 && !NOT_ENGLISH.contains(word))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_english_scan_finds_english_and_passes_notation() {
+    assert_eq!(
+        english_words("@ALICE (Белые) прыгнул d4-f4, взяв e4. /accept stake=50 `tabula verify`"),
+        Vec::<String>::new()
+    );
+    assert_eq!(english_words("Партия #1: the dice"), ["the", "dice"]);
+}
+
+/// A whole game of each of the five, in a chat whose moderators chose Russian, then
+/// Bulgarian: every reply the chat sees, from the challenge to the result, and every word
+/// button, holds no English word.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_in_russian_or_bulgarian_has_no_english() {
+    for (language, seed) in [("ru", 11_u64), ("bg", 12)] {
+        for game in ["konane", "koan", "kolowis", "coan-ki", "pachisi"] {
+            let file = common::SqliteFile::new();
+            let store = connect(&file.url()).await;
+            let table = Table::new(store.clone(), seed);
+            let reply = table
+                .cmd("mod", &format!("/config language={language}"))
+                .await;
+            assert!(reply.is_done(), "{}", text(&reply));
+            let mut said = Vec::new();
+            let challenge = table.cmd("alice", &format!("/play {game} @bob")).await;
+            said.push(challenge.clone());
+            let start = table.cmd("bob", "/accept").await;
+            let number = start.game.expect("a game started");
+            said.push(start);
+            let mut lcg = Lcg(seed);
+            let mut moves = 0;
+            while let Some((_, reply)) = table.random_move(number, &mut lcg).await {
+                said.push(reply);
+                moves += 1;
+                assert!(moves < 3_000, "{game} does not end");
+            }
+            said.push(table.cmd("carol", &format!("/board #{number}")).await);
+            for reply in &said {
+                assert_eq!(reply.audience, Audience::Chat);
+                let body = text(reply);
+                let english = english_words(&body);
+                assert!(
+                    english.is_empty(),
+                    "{language} {game}: English {english:?} in: {body}"
+                );
+                for button in reply.all_buttons() {
+                    // Move and piece buttons are notation.
+                    if !button.data.starts_with(['m', 'p']) {
+                        let english = english_words(&button.label);
+                        assert!(
+                            english.is_empty(),
+                            "{language} {game}: button {}",
+                            button.label
+                        );
+                    }
+                }
+            }
+            assert!(
+                said.last()
+                    .is_some_and(|board| board.all_buttons().next().is_none()),
+                "{game}: the game ended"
+            );
+            store.close().await;
+        }
+    }
 }
 
 /// A request from `user` whose app is set to `locale`.

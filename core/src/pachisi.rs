@@ -762,6 +762,22 @@ pub enum Event {
 /// The name of a track position for narration: `ch`, `home` or the square.
 struct PosName(Seat, u8);
 
+/// Where a seat's piece at track position `pos` stands, as the narration writes it: its square
+/// (`j6`), `ch` (the Charkoni before entering) or `home`.
+pub fn position_name(seat: Seat, pos: u8) -> String {
+    PosName(seat, pos).to_string()
+}
+
+/// Whether a move from track position `from` to `to` finishes the piece (into the Charkoni).
+pub fn finishes(to: u8) -> bool {
+    to == HOME
+}
+
+/// Whether a move from `from` to `to` makes the piece home-bound (it has gone round).
+pub fn becomes_home_bound(from: u8, to: u8) -> bool {
+    from < HOME_BOUND && to >= HOME_BOUND && to != HOME
+}
+
 impl Display for PosName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.1, Square::of(self.0, self.1)) {

@@ -37,3 +37,29 @@ language-name = български
 language-shown = Говоря ви на { $name } ({ $code }). /language <код> избира друг език ({ $known }); /language auto следва езика на приложението ви.
 language-set = Отсега ви говоря на { $name } ({ $code }) във всичко, което виждате само вие; целият чат вижда езика, избран от модераторите.
 language-auto = Изборът ви е забравен: следвам езика на приложението ви, иначе този на чата; сега е { $name } ({ $code }).
+
+# Отрязъци време, до минута.
+duration-days = { $n ->
+    [one] { $n } ден
+   *[other] { $n } дни
+}
+duration-hours = { $n ->
+    [one] { $n } час
+   *[other] { $n } часа
+}
+duration-minutes = { $n ->
+    [one] { $n } минута
+   *[other] { $n } минути
+}
+duration-two = { $first } { $second }
+duration-less-than-a-minute = по-малко от минута
+
+# За какво се играе и колко бързо ($stake 0: приятелска партия).
+terms = { $stake ->
+    [0] приятелска
+   *[other] залог { $coins } от всеки
+}, { $time } за ход
+terms-sentence = { $stake ->
+    [0] Приятелска партия
+   *[other] Залог { $coins } от всеки, в банката до края на партията
+}; { $time } за ход

@@ -37,3 +37,29 @@ language-name = English
 language-shown = I speak { $name } ({ $code }) to you. /language <code> chooses another ({ $known }); /language auto follows your app's language.
 language-set = From now on I speak { $name } ({ $code }) to you in what only you see; the chat sees the language its moderators chose.
 language-auto = Your choice is forgotten: I follow your app's language, else the chat's; now { $name } ({ $code }).
+
+# Lengths of time, to the minute.
+duration-days = { $n ->
+    [one] { $n } day
+   *[other] { $n } days
+}
+duration-hours = { $n ->
+    [one] { $n } hour
+   *[other] { $n } hours
+}
+duration-minutes = { $n ->
+    [one] { $n } minute
+   *[other] { $n } minutes
+}
+duration-two = { $first } { $second }
+duration-less-than-a-minute = less than a minute
+
+# What a game is played for, and how fast ($stake 0: a friendly game).
+terms = { $stake ->
+    [0] friendly
+   *[other] stake { $coins } each
+}, { $time } per move
+terms-sentence = { $stake ->
+    [0] A friendly game
+   *[other] Stake { $coins } each, in the pot until the game ends
+}; { $time } per move

@@ -37,3 +37,35 @@ language-name = русский
 language-shown = Я говорю с вами на языке «{ $name }» ({ $code }). /language <код> выбирает другой язык ({ $known }); /language auto — язык вашего приложения.
 language-set = Теперь я говорю с вами на языке «{ $name }» ({ $code }) во всём, что видите только вы; весь чат видит язык, выбранный модераторами.
 language-auto = Ваш выбор забыт: я следую языку вашего приложения, иначе языку чата; сейчас это { $name } ({ $code }).
+
+# Промежутки времени, с точностью до минуты.
+duration-days = { $n ->
+    [one] { $n } день
+    [few] { $n } дня
+    [many] { $n } дней
+   *[other] { $n } дня
+}
+duration-hours = { $n ->
+    [one] { $n } час
+    [few] { $n } часа
+    [many] { $n } часов
+   *[other] { $n } часа
+}
+duration-minutes = { $n ->
+    [one] { $n } минута
+    [few] { $n } минуты
+    [many] { $n } минут
+   *[other] { $n } минуты
+}
+duration-two = { $first } { $second }
+duration-less-than-a-minute = меньше минуты
+
+# На что играют и как быстро ($stake 0 — товарищеская партия).
+terms = { $stake ->
+    [0] товарищеская
+   *[other] ставка { $coins } с каждого
+}, { $time } на ход
+terms-sentence = { $stake ->
+    [0] Товарищеская партия
+   *[other] Ставка { $coins } с каждого, в банке до конца партии
+}; { $time } на ход

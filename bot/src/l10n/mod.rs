@@ -94,6 +94,8 @@ pub enum Arg {
     Msg(Msg),
     /// A span (a mention, a game, code), placed where the translation puts it.
     Span(Box<Span>),
+    /// A moment (milliseconds since 1970, UTC), written as the locale writes a date and time.
+    Moment(i64),
 }
 
 impl Msg {
@@ -125,6 +127,13 @@ impl Msg {
         self
     }
 
+    /// With a moment as an argument (milliseconds since 1970, UTC).
+    #[must_use]
+    pub fn moment(mut self, name: &'static str, millis: i64) -> Msg {
+        self.args.push((name, Arg::Moment(millis)));
+        self
+    }
+
     /// With another message as an argument.
     #[must_use]
     pub fn msg(mut self, name: &'static str, value: Msg) -> Msg {
@@ -149,6 +158,8 @@ impl Msg {
 struct Locale {
     code: &'static str,
     bundle: FluentBundle<FluentResource>,
+    /// ICU4X's formatters of the locale beyond numbers (moments), made once.
+    formats: intl_memoizer::concurrent::IntlLangMemoizer,
     /// What could not be read in its files (reported by [`check`]).
     problems: Vec<String>,
 }
@@ -162,7 +173,7 @@ static CATALOGUE: LazyLock<Vec<Locale>> = LazyLock::new(|| {
 
 fn load(code: &'static str, files: &[(&str, &str)]) -> Locale {
     let id: LanguageIdentifier = code.parse().unwrap_or_default();
-    let mut bundle = FluentBundle::new_concurrent(vec![id]);
+    let mut bundle = FluentBundle::new_concurrent(vec![id.clone()]);
     bundle.set_use_isolating(false);
     bundle.set_formatter(Some(numbers::format));
     let mut problems = Vec::new();
@@ -185,6 +196,7 @@ fn load(code: &'static str, files: &[(&str, &str)]) -> Locale {
     Locale {
         code,
         bundle,
+        formats: intl_memoizer::concurrent::IntlLangMemoizer::new(id),
         problems,
     }
 }
@@ -258,6 +270,12 @@ fn marked(lang: Lang, msg: &Msg, placed: &mut Vec<Span>, problems: &mut Vec<Stri
             Arg::Num(n) => FluentValue::from(*n),
             Arg::Text(text) => FluentValue::from(text.clone()),
             Arg::Msg(inner) => FluentValue::from(marked(lang, inner, placed, problems)),
+            Arg::Moment(millis) => FluentValue::from(
+                locale(lang)
+                    .or_else(|| locale(Lang::ENGLISH))
+                    .and_then(|locale| numbers::moment(&locale.formats, *millis))
+                    .unwrap_or_else(|| millis.to_string()),
+            ),
             Arg::Span(span) => {
                 let index = u32::try_from(placed.len()).unwrap_or(0);
                 placed.push((**span).clone());

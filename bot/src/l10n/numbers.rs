@@ -1,5 +1,6 @@
-//! Numbers as each locale writes them: ICU4X's decimal formatter, plugged into every Fluent
-//! bundle (`FluentBundle::set_formatter`) and made once per locale by the bundle's memoizer.
+//! Numbers and moments as each locale writes them, by ICU4X: the decimal formatter is plugged
+//! into every Fluent bundle (`FluentBundle::set_formatter`); both are made once per locale by
+//! the bundle's memoizer.
 
 use fixed_decimal::Decimal;
 use fluent_bundle::FluentValue;
@@ -39,4 +40,66 @@ pub(super) fn format(value: &FluentValue, memoizer: &IntlLangMemoizer) -> Option
             numbers.0.format(&Decimal::from(whole)).to_string()
         })
         .ok()
+}
+
+/// ICU4X's date-and-time formatter for one locale: a long date and hours and minutes, in
+/// the Gregorian calendar (moments are UTC; the messages say so).
+pub(super) struct Moments(
+    icu_datetime::FixedCalendarDateTimeFormatter<
+        icu_calendar::Gregorian,
+        icu_datetime::fieldsets::YMDT,
+    >,
+);
+
+impl Memoizable for Moments {
+    type Args = ();
+    type Error = ();
+
+    fn construct(lang: LanguageIdentifier, _args: ()) -> Result<Moments, ()> {
+        let locale = icu_locale_core::Locale::try_from_str(&lang.to_string()).map_err(|_| ())?;
+        icu_datetime::FixedCalendarDateTimeFormatter::try_new(
+            (&locale).into(),
+            icu_datetime::fieldsets::YMD::long().with_time_hm(),
+        )
+        .map(Moments)
+        .map_err(|_| ())
+    }
+}
+
+/// A moment (milliseconds since 1970, UTC) as the locale writes a date and a time of day:
+/// `January 11, 2027 at 12:00 PM`, `11 января 2027 г. в 12:00`.
+pub(super) fn moment(memoizer: &IntlLangMemoizer, millis: i64) -> Option<String> {
+    const DAY: i64 = 86_400_000;
+    let (year, month, day) = civil_from_days(millis.div_euclid(DAY));
+    let rest = millis.rem_euclid(DAY) / 60_000;
+    let date = icu_calendar::Date::try_new_gregorian(
+        i32::try_from(year).ok()?,
+        u8::try_from(month).ok()?,
+        u8::try_from(day).ok()?,
+    )
+    .ok()?;
+    let time = icu_datetime::input::Time::try_new(
+        u8::try_from(rest / 60).ok()?,
+        u8::try_from(rest % 60).ok()?,
+        0,
+        0,
+    )
+    .ok()?;
+    let at = icu_datetime::input::DateTime { date, time };
+    memoizer
+        .with_try_get::<Moments, _, _>((), |moments| moments.0.format(&at).to_string())
+        .ok()
+}
+
+/// Days since 1970-01-01 to (year, month, day) (H. Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
 }

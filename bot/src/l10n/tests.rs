@@ -172,3 +172,30 @@ fn the_language_is_the_persons_then_the_platforms_then_the_communitys() {
     assert_eq!(Lang::parse("pt_BR"), None);
     assert_eq!(Lang::parse("BG"), Some(bg()));
 }
+
+#[test]
+fn moments_are_written_as_each_locale_writes_them() {
+    // 2027-01-11 12:05 UTC, by ICU4X: a long date and the time of day.
+    let at = 1_799_669_100_000;
+    let said = |lang| {
+        try_text(
+            lang,
+            &Msg::new("clock-left")
+                .msg("left", Msg::new("duration-less-than-a-minute"))
+                .moment("until", at),
+        )
+        .expect("said")
+    };
+    let english = said(Lang::ENGLISH);
+    assert!(english.contains("January 11, 2027 at 12:05"), "{english}");
+    let russian = said(ru());
+    assert!(
+        russian.contains("11 января 2027") && russian.contains("в 12:05"),
+        "{russian}"
+    );
+    let bulgarian = said(bg());
+    assert!(
+        bulgarian.contains("11 януари 2027") && bulgarian.contains("12:05 ч."),
+        "{bulgarian}"
+    );
+}

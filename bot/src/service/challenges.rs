@@ -158,53 +158,40 @@ impl Service {
                 Some(&ctx.key),
             )
             .await?;
-        let mut spans = vec![mention(&ctx.user)];
-        if named_people.is_empty() && seats > 2 {
-            spans.push(Span::Text(format!(
-                " offers a game of {}{} to anyone here (challenge #{}), {}. /accept to join: \
-                 it starts with {seats} players, or earlier when ",
-                id.name(),
-                options_suffix(&options_text),
-                challenge.id,
-                terms.describe()
-            )));
-            spans.push(mention(&ctx.user));
-            spans.push(Span::Text(
-                " presses Start (Start with computers fills the empty seats with the computer)."
-                    .into(),
-            ));
+        let said = |message: &'static str| {
+            Msg::new(message)
+                .span("challenger", mention(&ctx.user))
+                .msg("name", game_msg(id))
+                .text("options", options_suffix(&options_text))
+                .text("challenge", format!("#{}", challenge.id))
+                .msg("terms", terms.describe())
+        };
+        let message = if named_people.is_empty() && seats > 2 {
+            said("challenge-gathering").count("seats", seats)
         } else if named_people.is_empty() {
-            spans.push(Span::Text(format!(
-                " offers a game of {}{} to anyone here (challenge #{}), {}. /accept to take it.",
-                id.name(),
-                options_suffix(&options_text),
-                challenge.id,
-                terms.describe()
-            )));
+            said("challenge-open")
         } else {
-            spans.push(Span::Text(" challenges ".into()));
-            for (i, named) in named_people.iter().enumerate() {
-                if i > 0 {
-                    spans.push(Span::Text(", ".into()));
-                }
-                match named {
-                    Named::User(user) => spans.push(mention(user)),
+            let people = named_people
+                .iter()
+                .map(|named| match named {
+                    Named::User(user) => Msg::new("person").span("person", mention(user)),
                     // Someone the bot has not seen yet: the platform notifies a typed
                     // @username by itself where it can.
-                    Named::Username(username) => spans.push(Span::Text(format!("@{username}"))),
-                }
+                    Named::Username(username) => {
+                        Msg::new("person").text("person", format!("@{username}"))
+                    }
+                })
+                .collect();
+            let message = said("challenge-named").msg("people", list_msg(people));
+            match computer {
+                Some(level) => message.msg(
+                    "beside",
+                    Msg::new("challenge-computer-beside").num("level", level),
+                ),
+                None => message.text("beside", ""),
             }
-            let beside = computer.map_or_else(String::new, |level| {
-                format!(", the computer (level {level}) taking the other seats")
-            });
-            spans.push(Span::Text(format!(
-                " to {}{}{beside} (challenge #{}), {}. /accept or /decline.",
-                id.name(),
-                options_suffix(&options_text),
-                challenge.id,
-                terms.describe()
-            )));
-        }
+        };
+        let mut spans = vec![Span::Msg(message)];
         spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
         let no = challenge.id;
         Ok(Reply {
@@ -359,20 +346,19 @@ impl Service {
             self.store
                 .settle_challenge_once(no, settlement, ctx.user.id, now, &ctx.key)
                 .await?;
-            let verb = if settlement == Settlement::Cancel {
-                "withdrew"
+            let message = if settlement == Settlement::Cancel {
+                "challenge-withdrawn"
             } else {
-                "declined"
+                "challenge-declined"
             };
             return Ok(Reply {
                 placement: Placement::UpdatePressed,
-                spans: vec![
-                    mention(&ctx.user),
-                    Span::Text(format!(
-                        " {verb} challenge #{no} ({}).",
-                        challenge.game.name()
-                    )),
-                ],
+                spans: vec![Span::Msg(
+                    Msg::new(message)
+                        .span("person", mention(&ctx.user))
+                        .text("challenge", format!("#{no}"))
+                        .msg("name", game_msg(challenge.game)),
+                )],
                 ..Reply::default()
             });
         }
@@ -435,47 +421,40 @@ impl Service {
         let challenge = &joined.challenge;
         let no = challenge.id;
         let seats = challenge.game.seats().len();
-        let verb = if joined.newly {
-            " joined"
-        } else {
-            " has already joined"
-        };
-        let mut spans = vec![
-            mention(&ctx.user),
-            Span::Text(format!(
-                "{verb} challenge #{no} ({}). Players: ",
-                challenge.game.name()
-            )),
-        ];
         let players = open_players(challenge, challenge.challenger);
         let mut challenger = None;
-        for (i, id) in players.iter().enumerate() {
-            if i > 0 {
-                spans.push(Span::Text(", ".into()));
-            }
-            match self.store.user(*id).await? {
+        let mut listed = Vec::new();
+        for id in &players {
+            listed.push(match self.store.user(*id).await? {
                 Some(user) => {
-                    spans.push(mention(&user));
+                    let person = Msg::new("person").span("person", mention(&user));
                     if *id == challenge.challenger {
                         challenger = Some(user);
                     }
+                    person
                 }
-                None => spans.push(Span::Text(format!("user {id}"))),
-            }
+                None => Msg::new("someone"),
+            });
         }
-        spans.push(Span::Text(format!(
-            " ({} of {seats}). It starts when full, or earlier when ",
-            players.len()
-        )));
         let mut notify = Vec::new();
-        match challenger {
+        let starter = match challenger {
             Some(user) => {
                 notify.push(user.platform_user_id.clone());
-                spans.push(mention(&user));
+                Msg::new("person").span("person", mention(&user))
             }
-            None => spans.push(Span::Text("the challenger".into())),
-        }
-        spans.push(Span::Text(" presses Start.".into()));
+            None => Msg::new("the-challenger"),
+        };
+        let mut spans = vec![Span::Msg(
+            Msg::new("challenge-joined")
+                .span("person", mention(&ctx.user))
+                .text("again", if joined.newly { "no" } else { "yes" })
+                .text("challenge", format!("#{no}"))
+                .msg("name", game_msg(challenge.game))
+                .msg("players", list_msg(listed))
+                .count("count", players.len())
+                .count("seats", seats)
+                .msg("starter", starter),
+        )];
         spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
         Ok(Reply {
             placement: Placement::UpdatePressed,
@@ -583,38 +562,28 @@ impl Service {
     async fn still_waiting(&self, ctx: &Ctx, invitation: &Invitation) -> Outcome2<Reply> {
         let challenge = &invitation.challenge;
         let no = challenge.id;
-        let verb = if invitation.newly {
-            " accepted"
-        } else {
-            " has already accepted"
-        };
-        let mut spans = vec![
-            mention(&ctx.user),
-            Span::Text(format!(
-                "{verb} challenge #{no} ({}). Still to accept: ",
-                challenge.game.name()
-            )),
-        ];
         let mut notify = Vec::new();
-        for (i, id) in invitation.waiting.iter().enumerate() {
-            if i > 0 {
-                spans.push(Span::Text(", ".into()));
-            }
-            match self.store.user(*id).await? {
+        let mut waiting = Vec::new();
+        for id in &invitation.waiting {
+            waiting.push(match self.store.user(*id).await? {
                 Some(user) => {
                     notify.push(user.platform_user_id.clone());
-                    spans.push(mention(&user));
+                    Msg::new("person").span("person", mention(&user))
                 }
-                None => spans.push(Span::Text(format!("user {id}"))),
-            }
+                None => Msg::new("someone"),
+            });
         }
-        for (i, username) in invitation.waiting_usernames.iter().enumerate() {
-            if i > 0 || !invitation.waiting.is_empty() {
-                spans.push(Span::Text(", ".into()));
-            }
-            spans.push(Span::Text(format!("@{username}")));
+        for username in &invitation.waiting_usernames {
+            waiting.push(Msg::new("person").text("person", format!("@{username}")));
         }
-        spans.push(Span::Text(".".into()));
+        let mut spans = vec![Span::Msg(
+            Msg::new("challenge-accepted")
+                .span("person", mention(&ctx.user))
+                .text("again", if invitation.newly { "no" } else { "yes" })
+                .text("challenge", format!("#{no}"))
+                .msg("name", game_msg(challenge.game))
+                .msg("waiting", list_msg(waiting)),
+        )];
         spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
         Ok(Reply {
             placement: Placement::UpdatePressed,
@@ -726,28 +695,32 @@ impl Service {
                     .await?,
             );
         }
-        let mut spans = vec![Span::Text(format!(
-            "Game #{} of {} begins. Seats by lot: ",
-            record.id,
-            id.name()
-        ))];
-        for (i, holder) in record.seats.iter().enumerate() {
-            if i > 0 {
-                spans.push(Span::Text(", ".into()));
-            }
-            spans.push(Span::Text(format!("{} ", seat_label(id, holder.seat))));
-            spans.push(mention(&holder.user));
-        }
-        spans.push(Span::Text(format!(
-            ". {}.",
-            Terms::of(&record).describe_sentence()
-        )));
+        let seats = record
+            .seats
+            .iter()
+            .map(|holder| {
+                Msg::new("seat-held")
+                    .msg("seat", seat_msg(seat_label(id, holder.seat)))
+                    .span("person", mention(&holder.user))
+            })
+            .collect();
+        let mut spans = vec![Span::Msg(
+            Msg::new("game-begins")
+                .text("game", format!("#{}", record.id))
+                .msg("name", game_msg(id))
+                .msg("seats", list_msg(seats))
+                .msg("terms", Terms::of(&record).describe_sentence()),
+        )];
         if let Some(dice) = &record.dice {
-            spans.push(Span::Text(" Dice: committed to ".into()));
-            spans.push(Span::Code(crate::export::commitment_of_hex(&dice.seed)));
-            spans.push(Span::Text(", salt ".into()));
-            spans.push(Span::Code(dice.salt(record.id)));
-            spans.push(Span::Text("; the seed is shown when the game ends.".into()));
+            spans.push(Span::Text(" ".into()));
+            spans.push(Span::Msg(
+                Msg::new("game-begins-dice")
+                    .span(
+                        "commitment",
+                        Span::Code(crate::export::commitment_of_hex(&dice.seed)),
+                    )
+                    .span("salt", Span::Code(dice.salt(record.id))),
+            ));
         }
         let told = played_spans(&record, &played, consequences.as_ref());
         if !told.is_empty() {
@@ -815,11 +788,14 @@ fn open_players(challenge: &Challenge, actor: UserId) -> Vec<UserId> {
 fn gathering_buttons(no: ChallengeNo) -> Vec<Vec<Button>> {
     vec![
         vec![
-            said_button("button-join", format!("a{no}")),
-            said_button("button-start", format!("s{no}")),
-            said_button("button-cancel", format!("x{no}")),
+            said_button(Msg::new("button-join"), format!("a{no}")),
+            said_button(Msg::new("button-start"), format!("s{no}")),
+            said_button(Msg::new("button-cancel"), format!("x{no}")),
         ],
-        vec![said_button("button-start-computers", format!("c{no}"))],
+        vec![said_button(
+            Msg::new("button-start-computers"),
+            format!("c{no}"),
+        )],
     ]
 }
 
@@ -852,9 +828,9 @@ fn computer_beside(id: GameId, named: usize) -> Outcome2<()> {
 /// The Accept, Decline and Cancel buttons of a challenge.
 pub(super) fn challenge_buttons(no: impl std::fmt::Display) -> Vec<Vec<Button>> {
     vec![vec![
-        said_button("button-accept", format!("a{no}")),
-        said_button("button-decline", format!("d{no}")),
-        said_button("button-cancel", format!("x{no}")),
+        said_button(Msg::new("button-accept"), format!("a{no}")),
+        said_button(Msg::new("button-decline"), format!("d{no}")),
+        said_button(Msg::new("button-cancel"), format!("x{no}")),
     ]]
 }
 
@@ -873,11 +849,22 @@ fn commitment_spans(seed: Option<&str>) -> Vec<Span> {
         return Vec::new();
     };
     vec![
-        Span::Text("\nDice committed before anyone accepts: SHA-256 of the seed ".into()),
-        Span::Code(crate::export::commitment_of_hex(seed)),
-        Span::Text(
-            ". The seed is shown when the game ends; /export and `tabula verify` check every roll."
-                .into(),
-        ),
+        Span::Text("\n".into()),
+        Span::Msg(Msg::new("challenge-dice").span(
+            "commitment",
+            Span::Code(crate::export::commitment_of_hex(seed)),
+        )),
     ]
+}
+
+/// Items joined by commas (`@bob, @carol`).
+pub(super) fn list_msg(items: Vec<Msg>) -> Msg {
+    let mut items = items.into_iter().rev();
+    let Some(mut list) = items.next() else {
+        return Msg::new("someone");
+    };
+    for item in items {
+        list = Msg::new("list-comma").msg("first", item).msg("rest", list);
+    }
+    list
 }

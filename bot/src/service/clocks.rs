@@ -7,7 +7,7 @@
 //! out of time), and a turn that begins during a vacation starts its clock when the vacation
 //! ends. Vacation days count against the month in which they are taken.
 
-use super::time::{duration, moment, month_of};
+use super::time::{duration_msg, month_of};
 use super::*;
 use crate::store::{Ending, GameStatus, NewVacation};
 
@@ -38,8 +38,8 @@ impl Service {
             return Err(UserError::TooEarly {
                 game,
                 name: late,
-                left: duration(clock.deadline_at.0 - ctx.now.0),
-                until: moment(clock.deadline_at),
+                left: clock.deadline_at.0 - ctx.now.0,
+                until: clock.deadline_at,
             }
             .into());
         }
@@ -73,7 +73,7 @@ impl Service {
         let mut spans = result_sentence(
             &ended,
             Verdict::Winner(my_team),
-            team_cause(&ended, losers, "ran out of time"),
+            Some(team_cause(&ended, losers, Did::RanOutOfTime)),
         );
         spans.extend(pot_spans(&ended, &winners));
         let picture = self.ended_picture(loaded, &ended).await?;
@@ -116,13 +116,14 @@ impl Service {
             .store
             .end_game_once(game, &Ending::abort(&result, ctx.user.id), &ctx.key)
             .await?;
-        let mut cause = vec![mention(&ctx.user)];
-        cause.push(Span::Text(if reason.is_empty() {
-            " aborted it, so ".to_string()
+        let cause = if reason.is_empty() {
+            Msg::new("cause-aborted").span("person", mention(&ctx.user))
         } else {
-            format!(" aborted it ({}), so ", brief(reason))
-        }));
-        let mut spans = result_sentence(&record, Verdict::Aborted, cause);
+            Msg::new("cause-aborted-because")
+                .span("person", mention(&ctx.user))
+                .text("reason", brief(reason))
+        };
+        let mut spans = result_sentence(&record, Verdict::Aborted, Some(cause));
         spans.extend(refund_spans(&record));
         let picture = self.ended_picture(loaded, &record).await?;
         Ok(Reply {
@@ -143,21 +144,24 @@ impl Service {
                 .store
                 .vacation_days_used(community, ctx.user.id, month)
                 .await?;
-            let mut text = format!(
-                " has taken {used} of {quota} vacation days this month (UTC). While on \
-                 vacation your clocks stand still; /vacation <days> takes some."
-            );
+            let mut spans = vec![Span::Msg(
+                Msg::new("vacation-status")
+                    .span("person", mention(&ctx.user))
+                    .num("used", used)
+                    .num("quota", quota),
+            )];
             if let Some(end) = self
                 .store
                 .vacation_end(community, ctx.user.id, ctx.now)
                 .await?
             {
-                text.push_str(&format!(" On vacation until {}.", moment(end)));
+                spans.push(Span::Text(" ".into()));
+                spans.push(Span::Msg(Msg::new("vacation-until").moment("end", end.0)));
             }
             // One's own vacation status is for oneself, like /wallet.
             return Ok(Reply {
                 audience: Audience::Actor,
-                spans: vec![mention(&ctx.user), Span::Text(text)],
+                spans,
                 ..Reply::default()
             });
         };
@@ -189,16 +193,18 @@ impl Service {
                 other => other.into(),
             })?;
         Ok(Reply {
-            spans: vec![
-                mention(&ctx.user),
-                Span::Text(format!(
-                    " is on vacation from {} until {}: clocks stand still for {} ({days} of \
-                     this month's {quota} vacation days).",
-                    moment(vacation.starts_at),
-                    moment(vacation.ends_at),
-                    duration(vacation.ends_at.0 - vacation.starts_at.0)
-                )),
-            ],
+            spans: vec![Span::Msg(
+                Msg::new("vacation-taken")
+                    .span("person", mention(&ctx.user))
+                    .moment("from", vacation.starts_at.0)
+                    .moment("until", vacation.ends_at.0)
+                    .msg(
+                        "time",
+                        duration_msg(vacation.ends_at.0 - vacation.starts_at.0),
+                    )
+                    .num("days", days)
+                    .num("quota", quota),
+            )],
             ..Reply::default()
         })
     }
@@ -209,24 +215,20 @@ impl Service {
             return Vec::new();
         };
         let now = self.clock.now();
-        let text = if clock.started_at > now {
-            format!(
-                " On vacation: the clock starts at {}, then {} to move.",
-                moment(clock.started_at),
-                duration(clock.deadline_at.0 - clock.started_at.0)
-            )
+        let msg = if clock.started_at > now {
+            Msg::new("clock-vacation")
+                .moment("start", clock.started_at.0)
+                .msg(
+                    "time",
+                    duration_msg(clock.deadline_at.0 - clock.started_at.0),
+                )
         } else if clock.deadline_at > now {
-            format!(
-                " {} left (until {}).",
-                duration(clock.deadline_at.0 - now.0),
-                moment(clock.deadline_at)
-            )
+            Msg::new("clock-left")
+                .msg("left", duration_msg(clock.deadline_at.0 - now.0))
+                .moment("until", clock.deadline_at.0)
         } else {
-            format!(
-                " Out of time since {}: the opponent may /claim.",
-                moment(clock.deadline_at)
-            )
+            Msg::new("clock-out").moment("since", clock.deadline_at.0)
         };
-        vec![Span::Text(text)]
+        vec![Span::Text(" ".into()), Span::Msg(msg)]
     }
 }

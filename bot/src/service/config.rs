@@ -5,12 +5,10 @@ use tabula_core::GameId;
 
 use crate::store::{DAY_MILLIS, GameRecord, Settings, StakedGames};
 
-use super::time::{duration, duration_code, parse_duration};
-use super::{
-    Audience, Ctx, Outcome2, Reply, Service, SettingError, Span, UserError, coins, parse_amount,
-};
+use super::time::{duration, duration_code, duration_msg, parse_duration};
+use super::{Audience, Ctx, Outcome2, Reply, Service, SettingError, Span, UserError, parse_amount};
 use crate::catalogue;
-use crate::l10n::Lang;
+use crate::l10n::{Lang, Msg};
 
 /// The shortest time per move that may be set.
 pub(super) const MIN_MOVE_MILLIS: i64 = 60 * 60 * 1000;
@@ -39,27 +37,22 @@ impl Terms {
         }
     }
 
-    /// `stake 50 each, 3 days per move` or `friendly, 3 days per move`.
-    pub(super) fn describe(self) -> String {
-        let stake = if self.stake > 0 {
-            format!("stake {} each", coins(self.stake))
-        } else {
-            "friendly".to_string()
-        };
-        format!("{stake}, {} per move", duration(self.move_millis))
+    /// `stake 50 coins each, 3 days per move` or `friendly, 3 days per move`.
+    pub(super) fn describe(self) -> Msg {
+        self.said("terms")
     }
 
-    /// `Stakes: 50 each, the pot holds 100; 3 days per move` (as a sentence, no full stop).
-    pub(super) fn describe_sentence(self) -> String {
-        if self.stake > 0 {
-            format!(
-                "Stake {} each, in the pot until the game ends; {} per move",
-                coins(self.stake),
-                duration(self.move_millis)
-            )
-        } else {
-            format!("A friendly game; {} per move", duration(self.move_millis))
-        }
+    /// `Stake 50 coins each, in the pot until the game ends; 3 days per move` (a sentence
+    /// without its full stop).
+    pub(super) fn describe_sentence(self) -> Msg {
+        self.said("terms-sentence")
+    }
+
+    fn said(self, id: &'static str) -> Msg {
+        Msg::new(id)
+            .num("stake", self.stake)
+            .msg("coins", super::coins_msg(self.stake))
+            .msg("time", duration_msg(self.move_millis))
     }
 }
 
@@ -131,7 +124,7 @@ impl Service {
             Some(millis) => Some(millis)
                 .filter(|millis| (MIN_MOVE_MILLIS..=settings.max_move_millis).contains(millis))
                 .ok_or(UserError::BadTime {
-                    max: duration(settings.max_move_millis),
+                    max: settings.max_move_millis,
                 })?,
         };
         if stake > 0 {

@@ -226,10 +226,10 @@ pub enum UserError {
         challenge: ChallengeNo,
     },
     /// A time per move that cannot be read or is out of bounds.
-    #[error("the time per move must be from 1 hour to {max} here, e.g. time=3d or time=12h")]
+    #[error("the time per move must be from 1 hour to {} here, e.g. time=3d or time=12h", duration(*.max))]
     BadTime {
-        /// The longest time here.
-        max: String,
+        /// The longest time here, in milliseconds.
+        max: i64,
     },
     /// A moderator's command from someone else.
     #[error("only moderators of this server or group may {0}")]
@@ -267,17 +267,18 @@ pub enum UserError {
     OwnTurn(GameNo),
     /// A claim before the time has run out.
     #[error(
-        "@{name} still has {left} in game #{game} (until {until}); you may claim the win after that"
+        "@{name} still has {} in game #{game} (until {}); you may claim the win after that",
+        duration(*.left), super::time::moment(*.until)
     )]
     TooEarly {
         /// The game.
         game: GameNo,
         /// Who is to move.
         name: String,
-        /// How long they have left.
-        left: String,
+        /// How long they have left, in milliseconds.
+        left: i64,
         /// When their time runs out.
-        until: String,
+        until: Timestamp,
     },
     /// The clock moved on (a vacation) while the claim was made.
     #[error("the clock of game #{0} was paused meanwhile; /board shows the time left")]
@@ -702,7 +703,7 @@ impl UserError {
                 .msg("balance", coins_msg(*balance))
                 .num("stake", *stake)
                 .text("challenge", number(challenge)),
-            E::BadTime { max } => Msg::new("bad-time").text("max", max.clone()),
+            E::BadTime { max } => Msg::new("bad-time").msg("max", super::time::duration_msg(*max)),
             E::NotModerator(action) => Msg::new("not-moderator").msg(
                 "action",
                 Msg::new(match *action {
@@ -730,8 +731,8 @@ impl UserError {
             } => Msg::new("too-early")
                 .text("game", number(game))
                 .text("name", name.clone())
-                .text("left", left.clone())
-                .text("until", until.clone()),
+                .msg("left", super::time::duration_msg(*left))
+                .moment("until", until.0),
             E::NotDueAnyMore(game) => Msg::new("not-due-any-more").text("game", number(game)),
             E::AlreadyMoved(game) => Msg::new("already-moved").text("game", number(game)),
             E::VacationOff => Msg::new("vacation-off"),

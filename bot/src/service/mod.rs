@@ -28,6 +28,7 @@ mod contract;
 mod cooldown;
 mod dice;
 mod errors;
+mod events;
 mod export;
 mod language;
 mod limits;
@@ -128,8 +129,8 @@ struct Step {
     notation: String,
     /// The seat that acted (for a roll, the seat it was for, when known).
     seat: Option<Seat>,
-    /// The rules' own account of the action's events, one line each ("Black jumped d3-d5").
-    lines: Vec<String>,
+    /// The action's events, told as clauses of the catalogue (`events`).
+    told: Vec<events::Told>,
 }
 
 impl Played {
@@ -151,7 +152,7 @@ impl Played {
         self.steps.push(Step {
             notation,
             seat,
-            lines: applied.narration(),
+            told: events::events(&applied),
         });
         self.penalties.extend(applied.penalties());
         self.last = Some(applied);
@@ -362,14 +363,6 @@ fn label(name: &str) -> &'static str {
         "W" => "West",
         _ => "?",
     }
-}
-
-/// The seat whose short name `word` is ("Black", "S"), if any.
-fn seat_named(id: GameId, word: &str) -> Option<u8> {
-    id.seats()
-        .iter()
-        .position(|name| name.eq_ignore_ascii_case(word))
-        .and_then(|i| u8::try_from(i).ok())
 }
 
 /// The team whose short name `word` is ("white", "SN"), if any.

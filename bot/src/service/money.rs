@@ -183,12 +183,11 @@ impl Service {
             }
             if let Some(payer) = super::seated(record, fine.payer) {
                 spans.push(Span::Text(" ".into()));
-                spans.push(mention(payer));
-                spans.push(Span::Text(format!(
-                    " now has {} and cannot enter staked games until the balance is above \
-                     zero again.",
-                    coins(wallet.balance)
-                )));
+                spans.push(Span::Msg(
+                    crate::l10n::Msg::new("in-debt-now")
+                        .span("person", mention(payer))
+                        .msg("balance", super::coins_msg(wallet.balance)),
+                ));
             }
         }
         Ok(spans)

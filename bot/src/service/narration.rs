@@ -6,6 +6,7 @@
 //! capitalised, numbers of coins agree with their noun.
 
 use super::*;
+use crate::l10n::Msg;
 
 impl Service {
     /// The board: picture, whose turn (or the result), and buttons for the legal moves.
@@ -34,29 +35,36 @@ impl Service {
                     Outcome::Winner(team) => Verdict::Winner(team.0),
                     Outcome::Draw => Verdict::Draw,
                 };
-                spans.extend(result_sentence(record, verdict, Vec::new()));
+                spans.extend(result_sentence(record, verdict, None));
             }
             (GameStatus::Active, Status::Decision(seat)) => {
-                spans.push(Span::Text(format!("Game #{} ({}): ", record.id, id.name())));
                 let computer = holder(record, seat).is_some_and(is_computer);
-                if let Some(user) = holder(record, seat) {
-                    spans.push(mention(user));
-                    if !computer {
-                        notify.push(user.platform_user_id.clone());
+                let player = match holder(record, seat) {
+                    Some(user) => {
+                        if !computer {
+                            notify.push(user.platform_user_id.clone());
+                        }
+                        mention(user)
                     }
-                }
+                    None => Span::Msg(Msg::new("someone")),
+                };
                 let lines = loaded.state.legal_lines();
                 let task = if computer {
                     // Its move comes from the computer worker, through the outbox.
                     self.wake_computer();
-                    "is thinking"
+                    "thinking"
                 } else if !lines.is_empty() && lines.iter().all(|l| l.starts_with("remove:")) {
                     // Coan Ki's double one (rule 5.8): the buttons are removals.
-                    "must take one of their travelling pieces out of the game (a double one)"
+                    "remove"
                 } else {
-                    "to move"
+                    "move"
                 };
-                spans.push(Span::Text(format!(" ({}) {task}.", seat_label(id, seat.0))));
+                spans.push(Span::Msg(
+                    game_line("board-turn", record)
+                        .span("player", player)
+                        .msg("seat", seat_msg(seat_label(id, seat.0)))
+                        .text("task", task),
+                ));
                 if !computer {
                     spans.extend(self.clock_spans(record));
                 }
@@ -64,11 +72,9 @@ impl Service {
                     buttons = move_buttons(record, &lines);
                 }
             }
-            (GameStatus::Active, Status::Chance) => spans.push(Span::Text(format!(
-                "Game #{} ({}): the dice are being rolled.",
-                record.id,
-                id.name()
-            ))),
+            (GameStatus::Active, Status::Chance) => {
+                spans.push(Span::Msg(game_line("board-rolling", record)));
+            }
             (_, _) => {
                 let (verdict, cause, caption) = stored_verdict(record);
                 spans.extend(result_sentence(record, verdict, cause));
@@ -142,66 +148,81 @@ pub(super) enum Verdict {
     Aborted,
 }
 
+/// A message about a game that starts with its number and name (`$game`, `$name`).
+pub(super) fn game_line(id: &'static str, record: &GameRecord) -> Msg {
+    Msg::new(id)
+        .text("game", format!("#{}", record.id))
+        .msg("name", game_msg(record.game))
+}
+
 /// The one result sentence of every ending: "Game #1 (Konane) is over: " then the `cause`
 /// ("@bob (Black) resigned, so ") and the verdict ("@alice (White) wins.").
 pub(super) fn result_sentence(
     record: &GameRecord,
     verdict: Verdict,
-    cause: Vec<Span>,
+    cause: Option<Msg>,
 ) -> Vec<Span> {
-    let mut spans = vec![Span::Text(format!(
-        "Game #{} ({}) is over: ",
-        record.id,
-        record.game.name()
-    ))];
-    spans.extend(cause);
-    match verdict {
+    let verdict = match verdict {
         Verdict::Winner(team) => {
             let winners = team_users(record, team);
-            spans.extend(people_spans(record, &winners));
-            let verb = if winners.len() > 1 { "win" } else { "wins" };
-            spans.push(Span::Text(format!(
-                " ({}) {verb}.",
-                team_label(record.game, team)
-            )));
+            Msg::new("verdict-winner")
+                .msg("people", people_msg(record, &winners))
+                .msg("team", seat_msg(team_label(record.game, team)))
+                .count("count", winners.len())
         }
-        Verdict::Draw => spans.push(Span::Text("it is a draw.".into())),
-        Verdict::Aborted => spans.push(Span::Text("there is no result.".into())),
-    }
+        Verdict::Draw => Msg::new("verdict-draw"),
+        Verdict::Aborted => Msg::new("verdict-aborted"),
+    };
+    let sentence = match cause {
+        Some(cause) => game_line("result-because", record).msg("cause", cause),
+        None => game_line("result", record),
+    };
+    let mut spans = vec![Span::Msg(sentence.msg("verdict", verdict))];
     if let Some(dice) = &record.dice {
-        spans.push(Span::Text(" The dice seed, now revealed: ".into()));
-        spans.push(Span::Code(dice.seed.clone()));
-        spans.push(Span::Text(format!(
-            " (/export #{} gives the record; `tabula verify` checks every roll).",
-            record.id
-        )));
+        spans.push(Span::Text(" ".into()));
+        spans.push(Span::Msg(
+            Msg::new("result-seed")
+                .span("seed", Span::Code(dice.seed.clone()))
+                .text("game", format!("#{}", record.id)),
+        ));
     }
     spans
 }
 
-/// "@bob (Black) resigned, so ": the people of a team, their team, and what they did.
-pub(super) fn team_cause(record: &GameRecord, team: u8, did: &str) -> Vec<Span> {
-    let mut spans = people_spans(record, &team_users(record, team));
-    spans.push(Span::Text(format!(
-        " ({}) {did}, so ",
-        team_label(record.game, team)
-    )));
-    spans
+/// What a losing side did that ended the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Did {
+    /// Gave up.
+    Resigned,
+    /// Let the clock run out.
+    RanOutOfTime,
+}
+
+/// "@bob (Black) resigned": the people of a team, their team, and what they did.
+pub(super) fn team_cause(record: &GameRecord, team: u8, did: Did) -> Msg {
+    let people = team_users(record, team);
+    Msg::new(match did {
+        Did::Resigned => "cause-resigned",
+        Did::RanOutOfTime => "cause-time",
+    })
+    .msg("people", people_msg(record, &people))
+    .msg("team", seat_msg(team_label(record.game, team)))
+    .count("count", people.len())
 }
 
 /// Mentions of people of a game, joined by "and".
-fn people_spans(record: &GameRecord, users: &[UserId]) -> Vec<Span> {
-    let mut spans = Vec::new();
-    for (i, user) in users.iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::Text(" and ".into()));
-        }
-        match seated(record, *user) {
-            Some(user) => spans.push(mention(user)),
-            None => spans.push(Span::Text("someone".into())),
-        }
+fn people_msg(record: &GameRecord, users: &[UserId]) -> Msg {
+    let person = |user: &UserId| match seated(record, *user) {
+        Some(user) => Msg::new("person").span("person", mention(user)),
+        None => Msg::new("someone"),
+    };
+    match users {
+        [] => Msg::new("someone"),
+        [one] => person(one),
+        [first, rest @ ..] => Msg::new("people-and")
+            .msg("first", person(first))
+            .msg("second", people_msg(record, rest)),
     }
-    spans
 }
 
 /// The result sentence of a game that ended, from its stored result.
@@ -212,7 +233,7 @@ pub(super) fn stored_result(record: &GameRecord) -> Vec<Span> {
 
 /// The verdict of a game that ended without its state showing it (resignation, time, abort),
 /// read from its stored result, with the cause and the picture's title.
-fn stored_verdict(record: &GameRecord) -> (Verdict, Vec<Span>, String) {
+fn stored_verdict(record: &GameRecord) -> (Verdict, Option<Msg>, String) {
     let id = record.game;
     let result = record.result.as_deref().unwrap_or("");
     if let Some(rest) = result.strip_prefix("winner ") {
@@ -228,26 +249,23 @@ fn stored_verdict(record: &GameRecord) -> (Verdict, Vec<Span>, String) {
             return match why {
                 "(resigned)" => (
                     Verdict::Winner(team),
-                    team_cause(record, losers, "resigned"),
+                    Some(team_cause(record, losers, Did::Resigned)),
                     format!("{} resigned: {label} {wins}", team_label(id, losers)),
                 ),
                 "(time)" => (
                     Verdict::Winner(team),
-                    team_cause(record, losers, "ran out of time"),
+                    Some(team_cause(record, losers, Did::RanOutOfTime)),
                     format!("{label} {wins} on time"),
                 ),
-                _ => (Verdict::Winner(team), Vec::new(), format!("{label} {wins}")),
+                _ => (Verdict::Winner(team), None, format!("{label} {wins}")),
             };
         }
     }
     if result == "draw" {
-        return (Verdict::Draw, Vec::new(), "A draw".into());
+        return (Verdict::Draw, None, "A draw".into());
     }
-    let cause = if result.is_empty() {
-        Vec::new()
-    } else {
-        vec![Span::Text(format!("it was {}, so ", brief(result)))]
-    };
+    let cause =
+        (!result.is_empty()).then(|| Msg::new("cause-stored").text("result", brief(result)));
     (Verdict::Aborted, cause, "Aborted: no result".into())
 }
 
@@ -276,25 +294,23 @@ pub(super) fn coins(n: i64) -> String {
     }
 }
 
-/// A clause of a sentence ("jumped d3-d5, capturing d4"), as spans.
-type Clause = Vec<Span>;
-
-/// What was played, one sentence per event: "@bob (Black) jumped d3-d5, capturing d4.", and
-/// for Coan Ki's dice "@alice (White) rolled a 6 and a 1." The rules' lines are told with the
-/// person in place of the seat; what ends the game is left to the result sentence; a fine
-/// (known once stored: `consequences`) is told with the double one that caused it.
+/// What was played, one sentence per seat that acted: "@bob (Black) jumped d3-d5, capturing
+/// d4.", and for Coan Ki's dice "@alice (White) rolled a 6 and a 1." Each event is a clause of
+/// the catalogue (`events`); clauses of the same seat in a row make one sentence; what ends the
+/// game is left to the result sentence; a fine (known once stored: `consequences`) is told with
+/// the double one that caused it.
 pub(super) fn played_spans(
     record: &GameRecord,
     played: &Played,
     consequences: Option<&Consequences>,
 ) -> Vec<Span> {
     let id = record.game;
-    let mut sentences: Vec<(Option<u8>, Vec<Clause>)> = Vec::new();
+    let mut sentences: Vec<(Option<u8>, Vec<Msg>)> = Vec::new();
     let mut fines: Vec<&Fine> = consequences
         .map(|c| c.fines.iter().collect())
         .unwrap_or_default();
     for step in &played.steps {
-        let mut clauses: Vec<(Option<u8>, Clause)> = Vec::new();
+        let mut clauses: Vec<(Option<u8>, Msg)> = Vec::new();
         let roll = step.notation.strip_prefix("roll:");
         let mut dice = None;
         if let (Some(throw), GameId::CoanKi) = (roll, id)
@@ -302,16 +318,17 @@ pub(super) fn played_spans(
         {
             dice = Some(throw);
             let roller = step
-                .lines
+                .told
                 .iter()
-                .find_map(|line| split_seat(id, line).0)
+                .find_map(|told| told.seat)
                 .or(step.seat.map(|seat| seat.0));
-            let mut clause = vec![Span::Text(match (a, b) {
-                ("1", "1") => "rolled a double one".to_string(),
-                _ if a == b => format!("rolled a double {a}"),
-                _ => format!("rolled a {a} and a {b}"),
-            })];
-            if (a, b) == ("1", "1") {
+            let (a, b): (i64, i64) = (a.parse().unwrap_or(0), b.parse().unwrap_or(0));
+            let mut clause = match (a, b) {
+                (1, 1) => Msg::new("rolled-double-one"),
+                _ if a == b => Msg::new("rolled-double").num("die", a),
+                _ => Msg::new("rolled").num("first", a).num("second", b),
+            };
+            if (a, b) == (1, 1) {
                 let payer = roller.and_then(|seat| holder(record, Seat(seat)));
                 if let Some(at) = fines
                     .iter()
@@ -319,35 +336,31 @@ pub(super) fn played_spans(
                 {
                     let fine = fines.remove(at);
                     if let Some(payee) = seated(record, fine.payee) {
-                        clause.push(Span::Text(" and pays ".into()));
-                        clause.push(mention(payee));
-                        clause.push(Span::Text(format!(
-                            " a fine of {} (10% of the stake)",
-                            coins(fine.amount)
-                        )));
+                        clause = Msg::new("rolled-double-one-fined")
+                            .span("payee", mention(payee))
+                            .msg("fine", coins_msg(fine.amount));
                     }
                 }
             }
             clauses.push((roller, clause));
         }
-        for line in &step.lines {
-            // The double one's fine is told with the roll, in coins.
-            if line.contains(" threw 1-1 and pays ") {
-                continue;
-            }
-            let Some(line) = strip_ending(id, line) else {
+        for told in &step.told {
+            let Some(clause) = &told.clause else {
                 continue;
             };
-            let (seat, mut rest) = split_seat(id, &line);
-            if let Some(dice) = dice {
-                rest = rest.replace(&format!("cannot use {dice}"), "cannot use them");
-            }
-            clauses.push((seat, vec![Span::Text(rest)]));
+            // A throw just told is "them".
+            let clause = match (&told.lost_throw, dice) {
+                (Some(lost), Some(dice)) if lost == dice => {
+                    Msg::new("coan-ki-throw-lost").msg("throw", Msg::new("dice-them"))
+                }
+                _ => clause.clone(),
+            };
+            clauses.push((told.seat, clause));
         }
         if clauses.is_empty() && roll.is_none() && step.notation != "throw" {
             clauses.push((
                 step.seat.map(|seat| seat.0),
-                vec![Span::Text(format!("played {}", step.notation))],
+                Msg::new("played").text("move", step.notation.clone()),
             ));
         }
         for (seat, clause) in clauses {
@@ -362,89 +375,51 @@ pub(super) fn played_spans(
         if !spans.is_empty() {
             spans.push(Span::Text(" ".into()));
         }
-        if let Some(seat) = seat {
-            if let Some(user) = holder(record, Seat(seat)) {
-                spans.push(mention(user));
-                spans.push(Span::Text(format!(" ({}) ", seat_label(id, seat))));
-            } else {
-                spans.push(Span::Text(format!("{} ", seat_label(id, seat))));
+        let clauses = and_list(clauses);
+        let sentence = match seat {
+            Some(seat) => {
+                let said = Msg::new("sentence-seat")
+                    .msg("seat", seat_msg(seat_label(id, seat)))
+                    .msg("clauses", clauses);
+                match holder(record, Seat(seat)) {
+                    Some(user) => said.span("player", mention(user)),
+                    None => said.text("player", ""),
+                }
             }
-        }
-        let count = clauses.len();
-        for (i, clause) in clauses.into_iter().enumerate() {
-            if i > 0 {
-                spans.push(Span::Text(
-                    if i + 1 == count { " and " } else { ", " }.into(),
-                ));
-            }
-            let mut clause = clause;
-            if seat.is_none()
-                && i == 0
-                && let Some(Span::Text(first)) = clause.first_mut()
-            {
-                *first = capitalise(first);
-            }
-            spans.extend(clause);
-        }
-        spans.push(Span::Text(".".into()));
+            None => Msg::new("sentence").msg("clauses", clauses),
+        };
+        spans.push(Span::Msg(sentence));
     }
     for fine in fines {
         // A fine not told with its roll (none is expected).
         if let (Some(payer), Some(payee)) = (seated(record, fine.payer), seated(record, fine.payee))
         {
             spans.push(Span::Text(" ".into()));
-            spans.push(mention(payer));
-            spans.push(Span::Text(" pays ".into()));
-            spans.push(mention(payee));
-            spans.push(Span::Text(format!(
-                " a fine of {} (10% of the stake).",
-                coins(fine.amount)
-            )));
+            spans.push(Span::Msg(
+                Msg::new("fine-paid")
+                    .span("payer", mention(payer))
+                    .span("payee", mention(payee))
+                    .msg("fine", coins_msg(fine.amount)),
+            ));
         }
     }
     spans
 }
 
-/// A rules line's leading seat ("Black jumped d3-d5" → Black, "jumped d3-d5").
-fn split_seat(id: GameId, line: &str) -> (Option<u8>, String) {
-    if let Some((word, rest)) = line.split_once(' ')
-        && let Some(seat) = seat_named(id, word)
-    {
-        return (Some(seat), rest.to_string());
+/// Clauses joined as a sentence joins them: "a, b and c".
+fn and_list(clauses: Vec<Msg>) -> Msg {
+    let mut clauses = clauses.into_iter().rev();
+    let Some(mut list) = clauses.next() else {
+        return Msg::new("someone");
+    };
+    let mut last = true;
+    for clause in clauses {
+        list = Msg::new(if last { "clauses-and" } else { "list-comma" })
+            .msg("first", clause)
+            .msg("rest", list);
+        last = false;
     }
-    (None, line.to_string())
-}
-
-/// A rules line without the result it announces, which the result sentence tells once
-/// ("Black cannot jump: White wins" → "Black cannot jump"); `None` when the line is only the
-/// result ("SN win: all eight pieces are home").
-fn strip_ending(id: GameId, line: &str) -> Option<String> {
-    if let Some((head, _)) = line.split_once(" win:")
-        && team_named(id, head).is_some()
-    {
-        return None;
-    }
-    if let Some(head) = line.strip_suffix(" and wins") {
-        return Some(head.to_string());
-    }
-    if let Some((head, tail)) = line.rsplit_once(": ") {
-        let mut words = tail.split(' ');
-        let first = words.next().unwrap_or("");
-        let announces = tail.starts_with("a draw")
-            || (seat_named(id, first).is_some() && words.next() == Some("wins"));
-        if announces {
-            return Some(head.to_string());
-        }
-    }
-    Some(line.to_string())
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    list
 }
 
 /// Buttons for the legal moves: one per move when few, else one per piece (two steps).
@@ -505,10 +480,9 @@ pub(super) fn button(label: &str, data: String) -> Button {
     }
 }
 
-/// A button labelled with a word of the catalogue (`button-accept`), said in the reply's
+/// A button labelled with a message of the catalogue (`button-accept`), said in the reply's
 /// language.
-pub(super) fn said_button(id: &'static str, data: String) -> Button {
-    let msg = crate::l10n::Msg::new(id);
+pub(super) fn said_button(msg: Msg, data: String) -> Button {
     Button {
         label: msg.to_text(crate::l10n::Lang::ENGLISH),
         data,
@@ -547,22 +521,15 @@ pub(super) fn pot_spans(record: &GameRecord, winners: &[UserId]) -> Vec<Span> {
     if record.stake == 0 || winners.is_empty() {
         return Vec::new();
     }
-    let mut spans = vec![Span::Text(" ".into())];
-    for (i, winner) in winners.iter().enumerate() {
-        if i > 0 {
-            spans.push(Span::Text(" and ".into()));
-        }
-        match seated(record, *winner) {
-            Some(user) => spans.push(mention(user)),
-            None => spans.push(Span::Text(format!("user {winner}"))),
-        }
-    }
-    let verb = if winners.len() > 1 { "share" } else { "takes" };
-    spans.push(Span::Text(format!(
-        " {verb} the pot of {}.",
-        coins(pot_of(record))
-    )));
-    spans
+    vec![
+        Span::Text(" ".into()),
+        Span::Msg(
+            Msg::new("pot-taken")
+                .msg("people", people_msg(record, winners))
+                .count("count", winners.len())
+                .msg("pot", coins_msg(pot_of(record))),
+        ),
+    ]
 }
 
 /// "The stakes (50 each) are returned.", for a staked game.
@@ -570,10 +537,10 @@ pub(super) fn refund_spans(record: &GameRecord) -> Vec<Span> {
     if record.stake == 0 {
         return Vec::new();
     }
-    vec![Span::Text(format!(
-        " The stakes ({} each) are returned.",
-        coins(record.stake)
-    ))]
+    vec![
+        Span::Text(" ".into()),
+        Span::Msg(Msg::new("stakes-returned").msg("stake", coins_msg(record.stake))),
+    ]
 }
 
 /// What happens to the pot of a game that just ended.

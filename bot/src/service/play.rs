@@ -441,7 +441,7 @@ impl Service {
         let mut spans = result_sentence(
             &record,
             Verdict::Winner(winner),
-            team_cause(&record, my_team, "resigned"),
+            Some(team_cause(&record, my_team, Did::Resigned)),
         );
         spans.extend(pot_spans(&record, &winners));
         // The picture's header tells the result, not whose turn it was.

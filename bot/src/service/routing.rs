@@ -370,7 +370,7 @@ impl Service {
         let mut reply = text_reply(page).about(game);
         if let Some(first) = earlier {
             reply.buttons = vec![vec![said_button(
-                "button-earlier",
+                Msg::new("button-earlier"),
                 format!("h{game}.{first}"),
             )]];
         }

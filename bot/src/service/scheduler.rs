@@ -3,7 +3,7 @@
 //! transaction; [`Service::render_outbox`] turns a row into a reply when it is delivered;
 //! [`Service::tick`] does both in-process; [`spawn_scheduler`] runs it in a running bot.
 
-use super::time::{duration, moment};
+use super::time::duration_msg;
 use super::*;
 use crate::store::{ChallengeNo, Due, GameStatus, OutboxKind, OutboxRow};
 
@@ -316,7 +316,8 @@ impl Service {
         ) else {
             return Ok(None);
         };
-        let mut spans = vec![mention(user)];
+        let player = mention(user);
+        let mut spans = Vec::new();
         // A reminder notifies the player to move; a time-out, those who may claim the win.
         let mut notified = vec![user.platform_user_id.clone()];
         match due {
@@ -326,21 +327,14 @@ impl Service {
                 {
                     return Ok(None);
                 }
-                spans.push(Span::Text(format!(
-                    ", a reminder: it is your turn in game #{} ({}). {} left, until {}.",
-                    record.id,
-                    record.game.name(),
-                    duration(clock.deadline_at.0 - now.0),
-                    moment(clock.deadline_at)
-                )));
+                spans.push(Span::Msg(
+                    game_line("reminder", &record)
+                        .span("player", player.clone())
+                        .msg("left", duration_msg(clock.deadline_at.0 - now.0))
+                        .moment("until", clock.deadline_at.0),
+                ));
             }
             Due::Timeout => {
-                spans.push(Span::Text(format!(
-                    " has run out of time in game #{} ({}) at {}. ",
-                    record.id,
-                    record.game.name(),
-                    moment(clock.deadline_at)
-                )));
                 let opponents: Vec<_> = players(&record)
                     .into_iter()
                     .filter(|other| other.id != user.id)
@@ -349,16 +343,22 @@ impl Service {
                     .iter()
                     .map(|other| other.platform_user_id.clone())
                     .collect();
-                for (i, opponent) in opponents.iter().enumerate() {
-                    if i > 0 {
-                        spans.push(Span::Text(" or ".into()));
-                    }
-                    spans.push(mention(opponent));
+                let mut claimants = opponents
+                    .iter()
+                    .rev()
+                    .map(|opponent| Msg::new("person").span("person", mention(opponent)));
+                let mut claimant = claimants.next().unwrap_or_else(|| Msg::new("someone"));
+                for other in claimants {
+                    claimant = Msg::new("either")
+                        .msg("first", other)
+                        .msg("second", claimant);
                 }
-                spans.push(Span::Text(format!(
-                    " may /claim #{} to win; a move made before that still counts.",
-                    record.id
-                )));
+                spans.push(Span::Msg(
+                    game_line("timed-out", &record)
+                        .span("player", player.clone())
+                        .moment("at", clock.deadline_at.0)
+                        .msg("claimant", claimant),
+                ));
             }
         }
         Ok(Some(Reply {
@@ -370,8 +370,8 @@ impl Service {
             game: Some(record.id),
             notify: notified,
             spans,
-            buttons: vec![vec![button(
-                &format!("Board #{}", record.id),
+            buttons: vec![vec![said_button(
+                Msg::new("button-board").text("game", format!("#{}", record.id)),
                 format!("b{}", record.id),
             )]],
             ..Reply::default()

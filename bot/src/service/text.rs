@@ -70,7 +70,7 @@ pub fn moves(record: &GameRecord, state: &AnyGame) -> String {
                 tabula_core::Outcome::Winner(team) => Verdict::Winner(team.0),
                 tabula_core::Outcome::Draw => Verdict::Draw,
             };
-            plain(result_sentence(record, verdict, Vec::new()))
+            plain(result_sentence(record, verdict, None))
         }
     }
 }

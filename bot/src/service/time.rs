@@ -149,6 +149,33 @@ pub fn duration(millis: i64) -> String {
     }
 }
 
+/// A length of time as people read it in their language, to the minute (`2 days 3 hours`,
+/// `2 дня 3 часа`, `less than a minute`): the same parts as [`duration`], each a message
+/// with its number, so that its word takes the language's plural form.
+pub fn duration_msg(millis: i64) -> crate::l10n::Msg {
+    use crate::l10n::Msg;
+    let minutes = millis.max(0) / MINUTE_MILLIS;
+    let (days, hours, minutes) = (minutes / (24 * 60), minutes / 60 % 24, minutes % 60);
+    let mut parts = Vec::new();
+    if days > 0 {
+        parts.push(Msg::new("duration-days").num("n", days));
+    }
+    if hours > 0 {
+        parts.push(Msg::new("duration-hours").num("n", hours));
+    }
+    if minutes > 0 && days == 0 {
+        parts.push(Msg::new("duration-minutes").num("n", minutes));
+    }
+    let mut parts = parts.into_iter();
+    match (parts.next(), parts.next()) {
+        (None, _) => Msg::new("duration-less-than-a-minute"),
+        (Some(one), None) => one,
+        (Some(first), Some(second)) => Msg::new("duration-two")
+            .msg("first", first)
+            .msg("second", second),
+    }
+}
+
 /// A length of time as typed: a number and a unit, `d` (days), `h` (hours) or `m` (minutes),
 /// several in a row (`1d12h`); a bare number is days. `None` when it cannot be read.
 pub fn parse_duration(text: &str) -> Option<i64> {

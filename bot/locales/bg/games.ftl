@@ -1,0 +1,79 @@
+# Как се разказва партията: чий е ходът и как е свършила. $game е номерът на партията (#3),
+# $name е името ѝ, $player и $people са споменавания на играчи.
+
+board-turn = Партия { $game } ({ $name }): { $player } ({ $seat }) { $task ->
+    [thinking] мисли.
+    [remove] трябва да извади от играта една от пътуващите си фигури (две единици).
+   *[move] е на ход.
+}
+board-rolling = Партия { $game } ({ $name }): хвърлят се заровете.
+
+result = Партия { $game } ({ $name }) приключи: { $verdict }
+result-because = Партия { $game } ({ $name }) приключи: { $cause }, затова { $verdict }
+verdict-winner = { $people } ({ $team }) { $count ->
+    [one] печели.
+   *[other] печелят.
+}
+verdict-draw = равенство.
+verdict-aborted = няма резултат.
+cause-resigned = { $people } ({ $team }) { $count ->
+    [one] се предаде
+   *[other] се предадоха
+}
+cause-time = { $people } ({ $team }) { $count ->
+    [one] не успя навреме
+   *[other] не успяха навреме
+}
+cause-aborted = { $person } я прекрати
+cause-aborted-because = { $person } я прекрати ({ $reason })
+cause-stored = тя беше { $result }
+result-seed = Семето на заровете вече е разкрито: { $seed } (/export { $game } изпраща записа; `tabula verify` проверява всяко хвърляне).
+
+person = { $person }
+people-and = { $first } и { $second }
+someone = някой
+
+# Покани. $challenger е споменаване, $options са написаните настройки ( (size=10)) или нищо,
+# $terms е за какво се играе.
+challenge-gathering = { $challenger } предлага партия { $name }{ $options } на всички тук (покана { $challenge }), { $terms }. /accept, за да се включите: започва с { $seats } играчи или по-рано, когато { $challenger } натисне „Започни“ („Започни с компютъра“ дава празните места на компютъра).
+challenge-open = { $challenger } предлага партия { $name }{ $options } на всички тук (покана { $challenge }), { $terms }. /accept, за да я приемете.
+challenge-named = { $challenger } кани { $people } на { $name }{ $options }{ $beside } (покана { $challenge }), { $terms }. /accept или /decline.
+challenge-computer-beside = , а компютърът (ниво { $level }) заема останалите места
+challenge-dice = Заровете са обвързани, преди някой да приеме: SHA-256 на семето { $commitment }. Семето се показва в края на партията; /export и `tabula verify` проверяват всяко хвърляне.
+challenge-withdrawn = { $person } оттегли поканата { $challenge } ({ $name }).
+challenge-declined = { $person } отказа поканата { $challenge } ({ $name }).
+game-begins = Партия { $game } на { $name } започва. Места по жребий: { $seats }. { $terms }.
+game-begins-dice = Зарове: обвързани с { $commitment }, сол { $salt }; семето се показва в края на партията.
+seat-held = { $seat } { $person }
+list-comma = { $first }, { $rest }
+challenge-accepted = { $person } { $again ->
+    [yes] вече прие
+   *[no] прие
+} поканата { $challenge } ({ $name }). Още трябва да приемат: { $waiting }.
+challenge-joined = { $person } { $again ->
+    [yes] вече се включи в
+   *[no] се включи в
+} поканата { $challenge } ({ $name }). Играчи: { $players } ({ $count } от { $seats }). Започва, когато се запълни, или по-рано, когато { $starter } натисне „Започни“.
+the-challenger = авторът на поканата
+
+# Часовници. $left и $time са отрязъци време, $until, $start, $since и $at са моменти.
+clock-vacation = В отпуск: часовникът тръгва на { $start } UTC, после { $time } за ход.
+clock-left = Остават { $left } (до { $until } UTC).
+clock-out = Времето изтече на { $since } UTC: противникът може да поиска победата (/claim).
+reminder = { $player }, напомняне: ваш ред е в партия { $game } ({ $name }). Остават { $left }, до { $until } UTC.
+timed-out = Времето на { $player } в партия { $game } ({ $name }) изтече на { $at } UTC. { $claimant } може да спечели с /claim { $game }; ход, направен преди това, все още се брои.
+either = { $first } или { $second }
+button-board = Дъска { $game }
+
+# Пари в края на партията.
+pot-taken = { $people } { $count ->
+    [one] взима
+   *[other] си делят
+} банката от { $pot }.
+stakes-returned = Залозите ({ $stake } от всеки) се връщат.
+in-debt-now = { $person } вече има { $balance } и не може да играе партии със залог, докато балансът не стане отново над нулата.
+
+# Отпуски.
+vacation-status = { $person } този месец е взел { $used } от { $quota } дни отпуск (UTC). В отпуск часовниците ви стоят; /vacation <дни> взима отпуск.
+vacation-until = В отпуск до { $end } UTC.
+vacation-taken = { $person } е в отпуск от { $from } UTC до { $until } UTC: часовниците стоят { $time } ({ $days } от { $quota } дни отпуск за този месец).

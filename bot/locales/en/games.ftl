@@ -1,0 +1,79 @@
+# How a game is told: whose turn it is, and how it ended. $game is the game's number (#3),
+# $name its name, $player and $people mentions.
+
+board-turn = Game { $game } ({ $name }): { $player } ({ $seat }) { $task ->
+    [thinking] is thinking.
+    [remove] must take one of their travelling pieces out of the game (a double one).
+   *[move] to move.
+}
+board-rolling = Game { $game } ({ $name }): the dice are being rolled.
+
+result = Game { $game } ({ $name }) is over: { $verdict }
+result-because = Game { $game } ({ $name }) is over: { $cause }, so { $verdict }
+verdict-winner = { $people } ({ $team }) { $count ->
+    [one] wins.
+   *[other] win.
+}
+verdict-draw = it is a draw.
+verdict-aborted = there is no result.
+cause-resigned = { $people } ({ $team }) { $count ->
+    [one] resigned
+   *[other] resigned
+}
+cause-time = { $people } ({ $team }) { $count ->
+    [one] ran out of time
+   *[other] ran out of time
+}
+cause-aborted = { $person } aborted it
+cause-aborted-because = { $person } aborted it ({ $reason })
+cause-stored = it was { $result }
+result-seed = The dice seed, now revealed: { $seed } (/export { $game } gives the record; `tabula verify` checks every roll).
+
+person = { $person }
+people-and = { $first } and { $second }
+someone = someone
+
+# Challenges. $challenger is a mention, $options the options typed ( (size=10)) or nothing,
+# $terms what the game is played for.
+challenge-gathering = { $challenger } offers a game of { $name }{ $options } to anyone here (challenge { $challenge }), { $terms }. /accept to join: it starts with { $seats } players, or earlier when { $challenger } presses Start (Start with computers fills the empty seats with the computer).
+challenge-open = { $challenger } offers a game of { $name }{ $options } to anyone here (challenge { $challenge }), { $terms }. /accept to take it.
+challenge-named = { $challenger } challenges { $people } to { $name }{ $options }{ $beside } (challenge { $challenge }), { $terms }. /accept or /decline.
+challenge-computer-beside = , the computer (level { $level }) taking the other seats
+challenge-dice = Dice committed before anyone accepts: SHA-256 of the seed { $commitment }. The seed is shown when the game ends; /export and `tabula verify` check every roll.
+challenge-withdrawn = { $person } withdrew challenge { $challenge } ({ $name }).
+challenge-declined = { $person } declined challenge { $challenge } ({ $name }).
+game-begins = Game { $game } of { $name } begins. Seats by lot: { $seats }. { $terms }.
+game-begins-dice = Dice: committed to { $commitment }, salt { $salt }; the seed is shown when the game ends.
+seat-held = { $seat } { $person }
+list-comma = { $first }, { $rest }
+challenge-accepted = { $person } { $again ->
+    [yes] has already accepted
+   *[no] accepted
+} challenge { $challenge } ({ $name }). Still to accept: { $waiting }.
+challenge-joined = { $person } { $again ->
+    [yes] has already joined
+   *[no] joined
+} challenge { $challenge } ({ $name }). Players: { $players } ({ $count } of { $seats }). It starts when full, or earlier when { $starter } presses Start.
+the-challenger = the challenger
+
+# Clocks. $left and $time are lengths of time, $until, $start, $since and $at moments.
+clock-vacation = On vacation: the clock starts at { $start } UTC, then { $time } to move.
+clock-left = { $left } left (until { $until } UTC).
+clock-out = Out of time since { $since } UTC: the opponent may /claim.
+reminder = { $player }, a reminder: it is your turn in game { $game } ({ $name }). { $left } left, until { $until } UTC.
+timed-out = { $player } has run out of time in game { $game } ({ $name }) at { $at } UTC. { $claimant } may /claim { $game } to win; a move made before that still counts.
+either = { $first } or { $second }
+button-board = Board { $game }
+
+# Money at the end of a game.
+pot-taken = { $people } { $count ->
+    [one] takes
+   *[other] share
+} the pot of { $pot }.
+stakes-returned = The stakes ({ $stake } each) are returned.
+in-debt-now = { $person } now has { $balance } and cannot enter staked games until the balance is above zero again.
+
+# Vacations.
+vacation-status = { $person } has taken { $used } of { $quota } vacation days this month (UTC). While on vacation your clocks stand still; /vacation <days> takes some.
+vacation-until = On vacation until { $end } UTC.
+vacation-taken = { $person } is on vacation from { $from } UTC until { $until } UTC: clocks stand still for { $time } ({ $days } of this month's { $quota } vacation days).

@@ -1,0 +1,74 @@
+# Что сделал ход: части предложения после игрока и его места («@bob (Чёрные) прыгнул d4-f4,
+# взяв e4.»). Ходы, клетки и поля — нотация и остаются как есть.
+
+sentence-seat = { $player } ({ $seat }) { $clauses }.
+sentence = { $clauses }.
+clauses-and = { $first } и { $rest }
+played = сыграл { $move }
+
+konane-removed = снял { $move }
+konane-jumped = прыгнул { $move }, взяв { $captured }
+konane-no-jump = не может прыгнуть
+no-legal-move = не имеет ходов
+
+koan-moved = сыграл { $move } { $shape ->
+    [octagonal] восьмиугольной
+   *[square] квадратной
+} фишкой
+koan-captured = взял фишку соперника ({ $owner }, { $shape ->
+    [octagonal] восьмиугольную
+   *[square] квадратную
+}) на { $cell }
+koan-far-row = дошёл до дальнего ряда на { $cell }
+
+kolowis-moved = пошёл { $move }
+kolowis-captured = взял { $move }, сняв { $captured }
+kolowis-quiet = { $plies ->
+    [one] { $plies } полуход
+    [few] { $plies } полухода
+   *[other] { $plies } полуходов
+} без взятия
+kolowis-repetition = Та же позиция повторилась в третий раз
+
+rolled = выбросил { $first } и { $second }
+rolled-double = выбросил дубль { $die }
+rolled-double-one = выбросил две единицы
+rolled-double-one-fined = выбросил две единицы и платит { $payee } штраф { $fine } (10% ставки)
+fine-paid = { $payer } платит { $payee } штраф { $fine } (10% ставки).
+coan-ki-roll-off-tie = Оба выбросили { $die } в жеребьёвке: бросают снова
+coan-ki-roll-off-won = выбросил { $mine } против { $theirs } у соперника ({ $other }) в жеребьёвке и начинает с { $throw }
+coan-ki-moved = передвинул фишку на { $steps } с { $from } на { $to }
+coan-ki-moved-home = передвинул фишку на { $steps } с { $from } домой на { $to }, где её переворачивают
+coan-ki-removed = убрал свою фишку с { $cell } из игры
+coan-ki-throw-lost = не может использовать { $throw }: бросок пропадает
+dice-throw = { $throw }
+dice-them = их
+coan-ki-won = больше не имеет фишек в пути
+
+pachisi-skipped = отказывается бросать
+pachisi-thrown = бросает { $roll }
+pachisi-thrown-grace = бросает { $roll }, милость: бросает ещё раз
+pachisi-entered = вводит фишку броском { $roll } на { $to }
+pachisi-moved = ведёт { $count ->
+    [one] фишку с { $from }
+    [few] { $count } фишки с { $from }
+   *[other] { $count } фишек с { $from }
+} на { $to } броском { $roll }
+pachisi-moved-home-bound = ведёт { $count ->
+    [one] фишку с { $from }
+    [few] { $count } фишки с { $from }
+   *[other] { $count } фишек с { $from }
+} на { $to } броском { $roll }, теперь на пути домой
+pachisi-finished-piece = ведёт { $count ->
+    [one] фишку с { $from }
+    [few] { $count } фишки с { $from }
+   *[other] { $count } фишек с { $from }
+} в Чаркони броском { $roll }: готово
+pachisi-captured = берёт { $count ->
+    [one] { $count } фишку
+    [few] { $count } фишки
+   *[other] { $count } фишек
+} ({ $victim }) на { $square }: обратно в Чаркони
+pachisi-seat-finished = привёл домой все четыре фишки
+pachisi-values-lost = не может использовать { $values }: пропадает, ход переходит
+pachisi-gave-up = отказывается от { $values }

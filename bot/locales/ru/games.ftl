@@ -1,0 +1,83 @@
+# Как рассказывается партия: чей ход и чем она кончилась. $game — номер партии (#3),
+# $name — её название, $player и $people — упоминания игроков.
+
+board-turn = Партия { $game } ({ $name }): { $player } ({ $seat }) { $task ->
+    [thinking] думает.
+    [remove] должен убрать из игры одну из своих фишек в пути (две единицы).
+   *[move] ходит.
+}
+board-rolling = Партия { $game } ({ $name }): бросаются кости.
+
+result = Партия { $game } ({ $name }) окончена: { $verdict }
+result-because = Партия { $game } ({ $name }) окончена: { $cause }, поэтому { $verdict }
+verdict-winner = { $people } ({ $team }) { $count ->
+    [one] побеждает.
+   *[other] побеждают.
+}
+verdict-draw = ничья.
+verdict-aborted = результата нет.
+cause-resigned = { $people } ({ $team }) { $count ->
+    [one] сдался
+   *[other] сдались
+}
+cause-time = { $people } ({ $team }) { $count ->
+    [one] не уложился во время
+   *[other] не уложились во время
+}
+cause-aborted = { $person } прервал её
+cause-aborted-because = { $person } прервал её ({ $reason })
+cause-stored = она { $result }
+result-seed = Зерно костей теперь раскрыто: { $seed } (/export { $game } присылает запись; `tabula verify` проверяет каждый бросок).
+
+person = { $person }
+people-and = { $first } и { $second }
+someone = кто-то
+
+# Вызовы. $challenger — упоминание, $options — набранные параметры ( (size=10)) или ничего,
+# $terms — на что играют.
+challenge-gathering = { $challenger } предлагает партию в { $name }{ $options } всем желающим (вызов { $challenge }), { $terms }. /accept — присоединиться: партия начнётся, когда наберётся { $seats ->
+    [one] { $seats } игрок
+    [few] { $seats } игрока
+   *[other] { $seats } игроков
+}, или раньше, когда { $challenger } нажмёт «Начать» («Начать с компьютером» отдаёт пустые места компьютеру).
+challenge-open = { $challenger } предлагает партию в { $name }{ $options } всем желающим (вызов { $challenge }), { $terms }. /accept — принять.
+challenge-named = { $challenger } вызывает { $people } на партию в { $name }{ $options }{ $beside } (вызов { $challenge }), { $terms }. /accept или /decline.
+challenge-computer-beside = , остальные места занимает компьютер (уровень { $level })
+challenge-dice = Кости заданы до того, как кто-либо принял вызов: SHA-256 зерна { $commitment }. Зерно покажут, когда партия кончится; /export и `tabula verify` проверяют каждый бросок.
+challenge-withdrawn = { $person } отозвал вызов { $challenge } ({ $name }).
+challenge-declined = { $person } отклонил вызов { $challenge } ({ $name }).
+game-begins = Партия { $game } в { $name } начинается. Места по жребию: { $seats }. { $terms }.
+game-begins-dice = Кости: обязательство { $commitment }, соль { $salt }; зерно покажут, когда партия кончится.
+seat-held = { $seat } { $person }
+list-comma = { $first }, { $rest }
+challenge-accepted = { $person } { $again ->
+    [yes] уже принял
+   *[no] принял
+} вызов { $challenge } ({ $name }). Ещё должны принять: { $waiting }.
+challenge-joined = { $person } { $again ->
+    [yes] уже присоединился к вызову
+   *[no] присоединился к вызову
+} { $challenge } ({ $name }). Игроки: { $players } ({ $count } из { $seats }). Партия начнётся, когда мест не останется, или раньше, когда { $starter } нажмёт «Начать».
+the-challenger = автор вызова
+
+# Часы. $left и $time — промежутки времени, $until, $start, $since и $at — моменты.
+clock-vacation = В отпуске: часы пойдут { $start } UTC, затем { $time } на ход.
+clock-left = Осталось { $left } (до { $until } UTC).
+clock-out = Время вышло { $since } UTC: соперник может потребовать победу (/claim).
+reminder = { $player }, напоминание: ваш ход в партии { $game } ({ $name }). Осталось { $left }, до { $until } UTC.
+timed-out = У { $player } вышло время в партии { $game } ({ $name }) в { $at } UTC. { $claimant } может выиграть командой /claim { $game }; ход, сделанный до этого, всё ещё засчитывается.
+either = { $first } или { $second }
+button-board = Доска { $game }
+
+# Деньги в конце партии.
+pot-taken = { $people } { $count ->
+    [one] забирает
+   *[other] делят
+} банк: { $pot }.
+stakes-returned = Ставки ({ $stake } с каждого) возвращены.
+in-debt-now = У { $person } теперь { $balance }, и партии со ставкой недоступны, пока баланс снова не станет больше нуля.
+
+# Отпуска.
+vacation-status = { $person } в этом месяце взял { $used } из { $quota } дней отпуска (UTC). В отпуске ваши часы стоят; /vacation <дни> — взять отпуск.
+vacation-until = В отпуске до { $end } UTC.
+vacation-taken = { $person } в отпуске с { $from } UTC до { $until } UTC: часы стоят { $time } ({ $days } из { $quota } дней отпуска этого месяца).
