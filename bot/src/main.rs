@@ -36,6 +36,13 @@ enum Command {
         /// The record file.
         file: PathBuf,
     },
+    /// The languages of the message catalogue and what each lacks against English (messages
+    /// missing or stale, variables that differ, files that cannot be read). Exit 0 when every
+    /// language (or the one named) is complete, 1 when one lacks something.
+    Locales {
+        /// Check only this language (its folder's name, e.g. ru).
+        code: Option<String>,
+    },
 }
 
 /// Arguments of `tabula local`.
@@ -91,6 +98,7 @@ fn main() -> ExitCode {
         Command::Rules(args) => rules_cli::run(&args),
         Command::Run(args) => run(&args),
         Command::Verify { file } => verify(&file),
+        Command::Locales { code } => locales(code.as_deref()),
         Command::Local(args) => match local(&args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
@@ -240,5 +248,42 @@ fn run(args: &tabula_bot::run::RunArgs) -> ExitCode {
             eprintln!("tabula run: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `tabula locales [code]`: each language with what it lacks against English.
+fn locales(code: Option<&str>) -> ExitCode {
+    use tabula_bot::l10n::{Lang, check};
+    let langs: Vec<Lang> = match code {
+        None => Lang::all().collect(),
+        Some(code) => match Lang::all().find(|lang| lang.code() == code) {
+            Some(lang) => vec![lang],
+            None => {
+                let known: Vec<&str> = Lang::all().map(Lang::code).collect();
+                eprintln!(
+                    "error: no language `{code}` in bot/locales; the languages are {}",
+                    known.join(", ")
+                );
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let mut complete = true;
+    for lang in langs {
+        let lacks = check(lang);
+        if lacks.is_empty() {
+            println!("{lang}: complete");
+        } else {
+            complete = false;
+            println!("{lang}: {} to do", lacks.len());
+            for lack in lacks {
+                println!("  {lack}");
+            }
+        }
+    }
+    if complete {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }

@@ -1,5 +1,6 @@
-//! `tabula rules legal|show|replay` and `tabula verify` as a user runs them: the binary, its
-//! stdout, stderr and exit status, checked against the contract of `shared/rules/README.md`.
+//! `tabula rules legal|show|replay`, `tabula verify` and `tabula locales` as a user runs
+//! them: the binary, its stdout, stderr and exit status, checked against the contract of
+//! `shared/rules/README.md`.
 
 use std::process::Command;
 
@@ -394,4 +395,18 @@ fn verify_exits_as_documented() {
     assert_eq!(tabula(&["verify", &path]).status, 2);
     assert_eq!(tabula(&["verify", &format!("{path}.missing")]).status, 2);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tabula locales`: every language of the catalogue, complete; one named; an unknown one
+/// refused with the list.
+#[test]
+fn locales_lists_each_language_and_what_it_lacks() {
+    let run = tabula(&["locales"]);
+    assert_eq!(run.status, 0, "{}{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines, ["bg: complete", "en: complete", "ru: complete"]);
+    let run = tabula(&["locales", "ru"]);
+    assert_eq!((run.status, run.stdout.as_str()), (0, "ru: complete\n"));
+    let stderr = assert_rejected(&["locales", "xx"], "`xx`");
+    assert!(stderr.contains("bg, en, ru"), "{stderr}");
 }
