@@ -566,7 +566,7 @@ async fn permissions(url: DatabaseUrl) {
     let grant = table.request("mod", Input::Command("/grant @carol 70 prize".into()));
     let first = table.send(&grant).await;
     assert!(
-        text(&first).contains("@MOD granted 70 coins to @CAROL (prize), who now has 1070 coins."),
+        text(&first).contains("@MOD granted 70 coins to @CAROL (prize), who now has 1,070 coins."),
         "{}",
         text(&first)
     );

@@ -66,7 +66,7 @@ fn a_line_that_is_not_utf8_is_refused_and_the_session_goes_on() {
     let text = stdout(&output);
     assert!(text.contains("line 1"), "{text}");
     // The second line was answered: the session did not end.
-    assert!(text.contains("1000"), "{text}");
+    assert!(text.contains("1,000 coins"), "{text}");
 }
 
 #[test]
@@ -155,7 +155,7 @@ fn an_empty_database_url_means_the_default() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(stdout(&output).contains("1000"));
+    assert!(stdout(&output).contains("1,000 coins"));
     // The default is the SQLite file tabula.db in the working directory.
     assert!(dir.join("tabula.db").exists());
 }

@@ -62,13 +62,28 @@ fn ok<T, E: std::error::Error>(result: Result<T, E>, what: &str) -> T {
 /// The signed number after the last `prefix` in `body` (`now has -5 coins` → -5).
 fn amount_after_last(body: &str, prefix: &str) -> Option<i64> {
     let rest = body.rsplit(prefix).next()?;
+    // English groups thousands with commas (`1,070`).
     let number: String = rest
         .chars()
         .enumerate()
-        .take_while(|(i, c)| c.is_ascii_digit() || (*i == 0 && *c == '-'))
+        .take_while(|(i, c)| c.is_ascii_digit() || *c == ',' || (*i == 0 && *c == '-'))
+        .filter(|(_, c)| *c != ',')
         .map(|(_, c)| c)
         .collect();
     number.parse().ok()
+}
+
+/// A number as English writes it, thousands grouped with commas (`1,000`; ICU4X's form).
+fn grouped(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 { format!("-{out}") } else { out }
 }
 
 /// Someone in the chat.
@@ -892,7 +907,8 @@ impl Run {
         self.model.add(person.id, amount);
         assert!(
             body.contains(&format!(
-                "granted {amount} {} to @{}",
+                "granted {} {} to @{}",
+                grouped(amount),
                 if amount == 1 { "coin" } else { "coins" },
                 person.name
             )),
@@ -925,7 +941,8 @@ impl Run {
             self.model.add(person.id, -amount);
             assert!(
                 body.contains(&format!(
-                    "took {amount} {} from @{}",
+                    "took {} {} from @{}",
+                    grouped(amount),
                     if amount == 1 { "coin" } else { "coins" },
                     person.name
                 )),

@@ -77,3 +77,26 @@ in-debt-now = { $person } вече има { $balance } и не може да и�
 vacation-status = { $person } този месец е взел { $used } от { $quota } дни отпуск (UTC). В отпуск часовниците ви стоят; /vacation <дни> взима отпуск.
 vacation-until = В отпуск до { $end } UTC.
 vacation-taken = { $person } е в отпуск от { $from } UTC до { $until } UTC: часовниците стоят { $time } ({ $days } от { $quota } дни отпуск за този месец).
+
+# Портфейли.
+wallet = { $person } има { $balance } в { $community }{ $staked ->
+    [0] {""}
+   *[other] , и още { $in-play } заложени в текущи партии
+}.
+wallet-in-debt = Без партии със залог, докато балансът не стане отново над нулата.
+leaderboard = Най-богатите в { $community }:
+leaderboard-empty = В { $community } още никой няма портфейл; /wallet ще отвори вашия.
+coins-granted = { $moderator } даде { $amount } на { $person }{ $reason }, който вече има { $balance }.
+coins-taken = { $moderator } взе { $amount } от { $person }{ $reason }, който вече има { $balance }.
+
+# /games: партиите, които се играят в чата.
+games-here = Текущи партии тук:
+games-line = { $game } { $name }: { $sides }; { $turn }.
+games-side = { $name } ({ $seats })
+games-versus = { $first } срещу { $rest }
+games-to-move = на ход е { $who }
+games-rolling = хвърлят се заровете
+games-over = приключила
+games-unreadable = не може да се прочете
+games-button-mine = { $game } { $name } срещу { $others }
+games-button = { $game } { $name }: { $others }

@@ -77,3 +77,26 @@ in-debt-now = { $person } now has { $balance } and cannot enter staked games unt
 vacation-status = { $person } has taken { $used } of { $quota } vacation days this month (UTC). While on vacation your clocks stand still; /vacation <days> takes some.
 vacation-until = On vacation until { $end } UTC.
 vacation-taken = { $person } is on vacation from { $from } UTC until { $until } UTC: clocks stand still for { $time } ({ $days } of this month's { $quota } vacation days).
+
+# Wallets.
+wallet = { $person } has { $balance } in { $community }{ $staked ->
+    [0] {""}
+   *[other] , and { $in-play } staked in games being played
+}.
+wallet-in-debt = No staked games until the balance is above zero again.
+leaderboard = The richest in { $community }:
+leaderboard-empty = Nobody in { $community } has a wallet yet; /wallet opens yours.
+coins-granted = { $moderator } granted { $amount } to { $person }{ $reason }, who now has { $balance }.
+coins-taken = { $moderator } took { $amount } from { $person }{ $reason }, who now has { $balance }.
+
+# /games: the games being played in the chat.
+games-here = Active games here:
+games-line = { $game } { $name }: { $sides }; { $turn }.
+games-side = { $name } ({ $seats })
+games-versus = { $first } vs { $rest }
+games-to-move = { $who } to move
+games-rolling = the dice are being rolled
+games-over = over
+games-unreadable = cannot be read
+games-button-mine = { $game } { $name } vs { $others }
+games-button = { $game } { $name }: { $others }

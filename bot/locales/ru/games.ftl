@@ -81,3 +81,26 @@ in-debt-now = У { $person } теперь { $balance }, и партии со с�
 vacation-status = { $person } в этом месяце взял { $used } из { $quota } дней отпуска (UTC). В отпуске ваши часы стоят; /vacation <дни> — взять отпуск.
 vacation-until = В отпуске до { $end } UTC.
 vacation-taken = { $person } в отпуске с { $from } UTC до { $until } UTC: часы стоят { $time } ({ $days } из { $quota } дней отпуска этого месяца).
+
+# Кошельки.
+wallet = У { $person } { $balance } в { $community }{ $staked ->
+    [0] {""}
+   *[other] , и ещё { $in-play } поставлено в идущих партиях
+}.
+wallet-in-debt = Партии со ставкой недоступны, пока баланс снова не станет больше нуля.
+leaderboard = Самые богатые в { $community }:
+leaderboard-empty = В { $community } ещё ни у кого нет кошелька; /wallet откроет ваш.
+coins-granted = { $moderator } выдал { $amount } { $person }{ $reason }, теперь у него { $balance }.
+coins-taken = { $moderator } забрал { $amount } у { $person }{ $reason }, теперь у него { $balance }.
+
+# /games: партии, которые идут в чате.
+games-here = Идущие здесь партии:
+games-line = { $game } { $name }: { $sides }; { $turn }.
+games-side = { $name } ({ $seats })
+games-versus = { $first } против { $rest }
+games-to-move = ходит { $who }
+games-rolling = бросаются кости
+games-over = окончена
+games-unreadable = не читается
+games-button-mine = { $game } { $name } против { $others }
+games-button = { $game } { $name }: { $others }

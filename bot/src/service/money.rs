@@ -7,8 +7,9 @@ use crate::catalogue::ParsedCommand;
 use crate::store::GameRecord;
 
 use super::{
-    Audience, Consequences, Ctx, Outcome2, Reply, Service, Span, UserError, coins, mention,
+    Audience, Consequences, Ctx, Outcome2, Reply, Service, Span, UserError, coins_msg, mention,
 };
+use crate::l10n::Msg;
 
 /// How many people `/leaderboard` lists.
 const LEADERBOARD_SIZE: i64 = 10;
@@ -23,24 +24,21 @@ impl Service {
             .store
             .open_wallet(ctx.chat.community, ctx.user.id)
             .await?;
-        let mut text = format!(
-            " has {} in {}",
-            coins(wallet.balance),
-            ctx.chat.community_title
-        );
-        if wallet.in_play > 0 {
-            text.push_str(&format!(
-                ", and {} staked in games being played",
-                coins(wallet.in_play)
-            ));
-        }
-        text.push('.');
+        let mut spans = vec![Span::Msg(
+            Msg::new("wallet")
+                .span("person", mention(&ctx.user))
+                .msg("balance", coins_msg(wallet.balance))
+                .text("community", ctx.chat.community_title.clone())
+                .num("staked", wallet.in_play)
+                .msg("in-play", coins_msg(wallet.in_play)),
+        )];
         if wallet.balance <= 0 {
-            text.push_str(" No staked games until the balance is above zero again.");
+            spans.push(Span::Text(" ".into()));
+            spans.push(Span::Msg(Msg::new("wallet-in-debt")));
         }
         Ok(Reply {
             audience: Audience::Actor,
-            spans: vec![mention(&ctx.user), Span::Text(text)],
+            spans,
             ..Reply::default()
         })
     }
@@ -54,24 +52,26 @@ impl Service {
             .await?;
         if rows.is_empty() {
             return Ok(Reply {
-                spans: vec![Span::Text(format!(
-                    "Nobody in {} has a wallet yet; /wallet opens yours.",
-                    ctx.chat.community_title
-                ))],
+                spans: vec![Span::Msg(
+                    Msg::new("leaderboard-empty")
+                        .text("community", ctx.chat.community_title.clone()),
+                )],
                 ..Reply::default()
             });
         }
-        let mut lines = vec![format!("The richest in {}:", ctx.chat.community_title)];
+        let mut spans = vec![Span::Msg(
+            Msg::new("leaderboard").text("community", ctx.chat.community_title.clone()),
+        )];
         for (rank, (user, balance)) in rows.iter().enumerate() {
-            lines.push(format!(
-                "{}. {}: {}",
+            spans.push(Span::Text(format!(
+                "\n{}. {}: ",
                 rank + 1,
-                user.display_name,
-                coins(*balance)
-            ));
+                user.display_name
+            )));
+            spans.push(Span::Msg(coins_msg(*balance)));
         }
         Ok(Reply {
-            spans: vec![Span::Text(lines.join("\n"))],
+            spans,
             ..Reply::default()
         })
     }
@@ -153,15 +153,15 @@ impl Service {
                     }),
                     other => other.into(),
                 })?;
-        let what = if take { " took " } else { " granted " };
-        let direction = if take { " from " } else { " to " };
         Ok(Reply {
-            spans: vec![
-                mention(&ctx.user),
-                Span::Text(format!("{what}{}{direction}", coins(amount))),
-                mention(&user),
-                Span::Text(format!("{told}, who now has {}.", coins(wallet.balance))),
-            ],
+            spans: vec![Span::Msg(
+                Msg::new(if take { "coins-taken" } else { "coins-granted" })
+                    .span("moderator", mention(&ctx.user))
+                    .msg("amount", coins_msg(amount))
+                    .span("person", mention(&user))
+                    .text("reason", told)
+                    .msg("balance", coins_msg(wallet.balance)),
+            )],
             ..Reply::default()
         })
     }
@@ -184,9 +184,9 @@ impl Service {
             if let Some(payer) = super::seated(record, fine.payer) {
                 spans.push(Span::Text(" ".into()));
                 spans.push(Span::Msg(
-                    crate::l10n::Msg::new("in-debt-now")
+                    Msg::new("in-debt-now")
                         .span("person", mention(payer))
-                        .msg("balance", super::coins_msg(wallet.balance)),
+                        .msg("balance", coins_msg(wallet.balance)),
                 ));
             }
         }

@@ -503,8 +503,13 @@ pub(super) fn mention(user: &User) -> Span {
 }
 
 pub(super) fn text_reply(text: String) -> Reply {
+    spans_reply(vec![Span::Text(text)])
+}
+
+/// A reply of these spans.
+pub(super) fn spans_reply(spans: Vec<Span>) -> Reply {
     Reply {
-        spans: vec![Span::Text(text)],
+        spans,
         ..Reply::default()
     }
 }

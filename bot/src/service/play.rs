@@ -462,43 +462,51 @@ impl Service {
         let (mut mine, others): (Vec<GameRecord>, Vec<GameRecord>) =
             all.into_iter().partition(|g| g.is_seated(ctx.user.id));
         mine.extend(others);
-        let mut lines = vec!["Active games here:".to_string()];
+        let mut spans = vec![Span::Msg(Msg::new("games-here"))];
         let mut buttons = Vec::new();
         for record in mine {
             let id = record.game;
             // Names are written plainly: a list should not call everyone in it.
-            let sides: Vec<String> = players(&record)
-                .into_iter()
-                .map(|user| {
-                    let seats: Vec<&str> = record
-                        .seats
-                        .iter()
-                        .filter(|h| h.user.id == user.id)
-                        .map(|h| seat_label(id, h.seat))
-                        .collect();
-                    format!(
-                        "{} ({})",
-                        brief_to(&user.display_name, 40),
-                        seats.join(", ")
-                    )
-                })
-                .collect();
+            let mut sides = players(&record).into_iter().rev().map(|user| {
+                let seats = record
+                    .seats
+                    .iter()
+                    .filter(|h| h.user.id == user.id)
+                    .map(|h| seat_msg(seat_label(id, h.seat)))
+                    .collect();
+                Msg::new("games-side")
+                    .text("name", brief_to(&user.display_name, 40))
+                    .msg("seats", super::challenges::list_msg(seats))
+            });
+            let mut sides_msg = sides.next().unwrap_or_else(|| Msg::new("someone"));
+            for side in sides {
+                sides_msg = Msg::new("games-versus")
+                    .msg("first", side)
+                    .msg("rest", sides_msg);
+            }
             let turn = match self.load(ctx, record.id).await {
                 Ok(loaded) => match loaded.state.status() {
-                    Status::Decision(seat) => holder(&loaded.record, seat).map_or_else(
-                        || format!("{} to move", seat_label(id, seat.0)),
-                        |user| format!("{} to move", brief_to(&user.display_name, 40)),
+                    Status::Decision(seat) => Msg::new("games-to-move").msg(
+                        "who",
+                        holder(&loaded.record, seat).map_or_else(
+                            || seat_msg(seat_label(id, seat.0)),
+                            |user| {
+                                Msg::new("person").text("person", brief_to(&user.display_name, 40))
+                            },
+                        ),
                     ),
-                    Status::Chance => "the dice are being rolled".to_string(),
-                    Status::Done(_) => "over".to_string(),
+                    Status::Chance => Msg::new("games-rolling"),
+                    Status::Done(_) => Msg::new("games-over"),
                 },
-                Err(_) => "cannot be read".to_string(),
+                Err(_) => Msg::new("games-unreadable"),
             };
-            lines.push(format!(
-                "#{} {}: {}; {turn}.",
-                record.id,
-                id.name(),
-                sides.join(" vs ")
+            spans.push(Span::Text("\n".into()));
+            spans.push(Span::Msg(
+                Msg::new("games-line")
+                    .text("game", format!("#{}", record.id))
+                    .msg("name", game_msg(id))
+                    .msg("sides", sides_msg)
+                    .msg("turn", turn),
             ));
             // The button names the game and, for the caller's own games, the opponents.
             let others: Vec<String> = players(&record)
@@ -506,15 +514,31 @@ impl Service {
                 .filter(|user| user.id != ctx.user.id)
                 .map(|user| brief_to(&user.display_name, 16))
                 .collect();
-            let label = if record.is_seated(ctx.user.id) {
-                format!("#{} {} vs {}", record.id, id.name(), others.join(", "))
+            let label = Msg::new(if record.is_seated(ctx.user.id) {
+                "games-button-mine"
             } else {
-                format!("#{} {}: {}", record.id, id.name(), others.join(" vs "))
-            };
-            buttons.push(button(&brief_to(&label, 60), format!("b{}", record.id)));
+                "games-button"
+            })
+            .text("game", format!("#{}", record.id))
+            .msg("name", game_msg(id))
+            .msg("others", {
+                let seated = record.is_seated(ctx.user.id);
+                let mut names = others
+                    .iter()
+                    .rev()
+                    .map(|name| Msg::new("person").text("person", name.clone()));
+                let mut list = names.next().unwrap_or_else(|| Msg::new("someone"));
+                for name in names {
+                    list = Msg::new(if seated { "list-comma" } else { "games-versus" })
+                        .msg("first", name)
+                        .msg("rest", list);
+                }
+                list
+            });
+            buttons.push(said_button(label, format!("b{}", record.id)));
         }
         Ok(Reply {
-            spans: vec![Span::Text(lines.join("\n"))],
+            spans,
             buttons: rows(buttons),
             ..Reply::default()
         })

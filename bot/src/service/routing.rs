@@ -250,7 +250,7 @@ impl Service {
             CommandId::Moves => {
                 let game = self.pick_game_to_look(ctx, number).await?;
                 let loaded = self.load(ctx, game).await?;
-                Ok(text_reply(text::moves(&loaded.record, &loaded.state))
+                Ok(spans_reply(text::moves(&loaded.record, &loaded.state))
                     .about(game)
                     .to_actor())
             }
@@ -293,7 +293,7 @@ impl Service {
             CommandId::Language => self.language(ctx, command.text.as_deref()).await,
             CommandId::Rules => match command.game {
                 None => Err(UserError::Usage("/rules <game>, e.g. /rules konane").into()),
-                Some(id) => Ok(text_reply(text::rules(id).to_string()).to_actor()),
+                Some(id) => Ok(spans_reply(vec![Span::Msg(text::rules(id))]).to_actor()),
             },
             CommandId::Help => {
                 let help = command
@@ -301,7 +301,11 @@ impl Service {
                     .and_then(|topic| catalogue::help_for(topic.name))
                     .unwrap_or_else(catalogue::help);
                 if command.greeting {
-                    return Ok(text_reply(format!("{}\n\n{help}", text::GREETING)).to_actor());
+                    return Ok(spans_reply(vec![
+                        Span::Msg(text::greeting()),
+                        Span::Text(format!("\n\n{help}")),
+                    ])
+                    .to_actor());
                 }
                 Ok(text_reply(help).to_actor())
             }
@@ -367,7 +371,7 @@ impl Service {
     async fn history_page(&self, ctx: &Ctx, game: GameNo, before: Option<u32>) -> Outcome2<Reply> {
         let full = self.whole_log(ctx, game).await?;
         let (page, earlier) = text::history(&full.record, &full.actions, before);
-        let mut reply = text_reply(page).about(game);
+        let mut reply = spans_reply(page).about(game);
         if let Some(first) = earlier {
             reply.buttons = vec![vec![said_button(
                 Msg::new("button-earlier"),
