@@ -70,7 +70,7 @@ impl Memoizable for Moments {
 /// `January 11, 2027 at 12:00 PM`, `11 января 2027 г. в 12:00`.
 pub(super) fn moment(memoizer: &IntlLangMemoizer, millis: i64) -> Option<String> {
     const DAY: i64 = 86_400_000;
-    let (year, month, day) = civil_from_days(millis.div_euclid(DAY));
+    let (year, month, day) = crate::service::civil_from_days(millis.div_euclid(DAY));
     let rest = millis.rem_euclid(DAY) / 60_000;
     let date = icu_calendar::Date::try_new_gregorian(
         i32::try_from(year).ok()?,
@@ -89,17 +89,4 @@ pub(super) fn moment(memoizer: &IntlLangMemoizer, millis: i64) -> Option<String>
     memoizer
         .with_try_get::<Moments, _, _>((), |moments| moments.0.format(&at).to_string())
         .ok()
-}
-
-/// Days since 1970-01-01 to (year, month, day) (H. Hinnant's `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(month <= 2), month, day)
 }

@@ -76,6 +76,7 @@ pub use dice::Dice;
 pub use export::record_of;
 pub use scheduler::spawn_scheduler;
 pub use suggest::{MAX_SUGGESTION_CHARS, MAX_SUGGESTIONS};
+pub(crate) use time::civil_from_days;
 pub use time::{Clock, duration, parse_duration, rfc3339};
 
 /// Who sent a request, where, and when.

@@ -54,7 +54,7 @@ impl Clock {
 
 /// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (H. Hinnant's
 /// `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
+pub(crate) fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
