@@ -121,5 +121,45 @@ async fn previous_board(url: DatabaseUrl) {
         reply.previous_board, None,
         "the board shown last has no buttons"
     );
+    // Boards that say how many actions they show are ordered by that, not by their ids: a
+    // person's board sent after the computer's newer one (so numbered higher by the platform)
+    // neither replaces it nor takes its buttons off.
+    let seq = table.record(game).await.seq;
+    let posted_at = |id: &'static str, buttons: bool, seq: u32| {
+        let service = &table.service;
+        async move {
+            service
+                .board_posted_at(game, id, buttons, Some(seq))
+                .await
+                .expect("board posted")
+        }
+    };
+    assert_eq!(
+        posted_at("510", true, seq + 2).await,
+        None,
+        "506 had no buttons"
+    );
+    assert_eq!(
+        posted_at("511", false, seq + 1).await,
+        None,
+        "late, without buttons"
+    );
+    assert_eq!(
+        table.record(game).await.board_message_id.as_deref(),
+        Some("510@".to_string() + &(seq + 2).to_string()).as_deref(),
+        "the newer board stays the game's board"
+    );
+    assert_eq!(
+        posted_at("512", true, seq + 1).await.as_deref(),
+        Some("512"),
+        "late, with buttons: loses its own"
+    );
+    assert_eq!(
+        posted_at("509", true, seq + 3).await.as_deref(),
+        Some("510"),
+        "a newer board (a lower id) takes the buttons off the one before"
+    );
+    let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
+    assert_eq!(reply.previous_board.as_deref(), Some("509"), "the id alone");
     store.close().await;
 }

@@ -237,6 +237,10 @@ pub struct Reply {
     /// For a new board: the platform's id of the game's previous board message, whose buttons
     /// the adapter takes off.
     pub previous_board: Option<String>,
+    /// For a new board: how many actions of the game it shows, which orders the game's boards
+    /// when they are posted out of order (the adapter passes it to
+    /// [`Service::board_posted_at`](crate::service::Service::board_posted_at)).
+    pub board_seq: Option<u32>,
 }
 
 /// A file a reply carries: Telegram sends it as a document (the text as its caption when it

@@ -90,6 +90,7 @@ impl Service {
             previous_board: scheduler::BoardMessage::with_buttons(
                 record.board_message_id.as_deref(),
             ),
+            board_seq: Some(record.seq),
             spans,
             notify,
             picture,

@@ -205,7 +205,25 @@ impl Service {
         message_id: &str,
         buttons: bool,
     ) -> Result<Option<String>, ServiceError> {
-        let stored = BoardMessage::store(message_id, buttons);
+        self.board_posted_at(game, message_id, buttons, None).await
+    }
+
+    /// [`Service::board_posted`] for a board that shows `seq` actions of the game
+    /// ([`Reply::board_seq`]): boards are ordered by what they show, so a board posted late
+    /// (a person's "the computer is thinking" board sent after the computer's own, which
+    /// Telegram then numbers higher) never replaces the newer one nor takes its buttons off.
+    /// Boards of the same `seq`, or without one, are ordered by their ids.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn board_posted_at(
+        &self,
+        game: GameNo,
+        message_id: &str,
+        buttons: bool,
+        seq: Option<u32>,
+    ) -> Result<Option<String>, ServiceError> {
+        let stored = BoardMessage::store(message_id, buttons, seq);
         // Two boards of a game may be recorded at the same moment: each read is followed by a
         // compare-and-set, tried again if another board was recorded in between.
         for _ in 0..16 {
@@ -218,14 +236,20 @@ impl Service {
             // interaction, the computer's from the outbox right after, a slow write under
             // load): where both ids are numbers (Discord's and Telegram's grow with time), an
             // older one never replaces a newer one, and loses its own buttons instead.
-            if let Some(known) = known.as_deref()
-                && let (Ok(known), Ok(new)) = (
-                    BoardMessage::id_of(known).parse::<u64>(),
-                    message_id.parse::<u64>(),
-                )
-                && new < known
-            {
-                return Ok(buttons.then(|| message_id.to_owned()));
+            if let Some(known) = known.as_deref() {
+                let older = match (seq, BoardMessage::seq_of(known)) {
+                    (Some(new), Some(old)) if new != old => new < old,
+                    _ => matches!(
+                        (
+                            BoardMessage::id_of(known).parse::<u64>(),
+                            message_id.parse::<u64>(),
+                        ),
+                        (Ok(known), Ok(new)) if new < known
+                    ),
+                };
+                if older {
+                    return Ok(buttons.then(|| message_id.to_owned()));
+                }
             }
             if self
                 .store
@@ -380,28 +404,39 @@ impl Service {
 }
 
 /// How the game's latest board is kept in [`GameRecord::board_message_id`]: the platform's
-/// message id, marked with a leading `~` when the board has no buttons.
+/// message id, marked with a leading `~` when the board has no buttons, and followed by
+/// `@<seq>` when the number of actions it shows is known (`~812@14`).
 pub(super) struct BoardMessage;
 
 impl BoardMessage {
-    /// What is stored for a board `id` posted with or without buttons.
-    fn store(id: &str, buttons: bool) -> String {
-        if buttons {
+    /// What is stored for a board `id` posted with or without buttons, showing `seq` actions.
+    fn store(id: &str, buttons: bool, seq: Option<u32>) -> String {
+        let mut stored = if buttons {
             id.to_owned()
         } else {
             format!("~{id}")
+        };
+        if let Some(seq) = seq {
+            stored.push_str(&format!("@{seq}"));
         }
+        stored
     }
 
     /// The platform's message id of a stored board.
     fn id_of(stored: &str) -> &str {
-        stored.strip_prefix('~').unwrap_or(stored)
+        let stored = stored.strip_prefix('~').unwrap_or(stored);
+        stored.split_once('@').map_or(stored, |(id, _)| id)
     }
 
-    /// The board whose buttons a new board takes off: the stored one, if it has buttons.
+    /// How many actions a stored board shows, when known.
+    fn seq_of(stored: &str) -> Option<u32> {
+        stored.split_once('@')?.1.parse().ok()
+    }
+
+    /// The board whose buttons a new board takes off: the stored one's id, if it has buttons.
     pub(super) fn with_buttons(stored: Option<&str>) -> Option<String> {
         stored
             .filter(|stored| !stored.starts_with('~'))
-            .map(str::to_owned)
+            .map(|stored| Self::id_of(stored).to_owned())
     }
 }

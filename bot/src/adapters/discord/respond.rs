@@ -436,7 +436,12 @@ impl Discord {
         if let (Some(game), Some(posted)) = (reply.game, posted) {
             match self
                 .service
-                .board_posted(game, &posted.to_string(), !reply.buttons.is_empty())
+                .board_posted_at(
+                    game,
+                    &posted.to_string(),
+                    !reply.buttons.is_empty(),
+                    reply.board_seq,
+                )
                 .await
             {
                 Ok(named) => stale = named,

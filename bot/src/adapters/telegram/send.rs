@@ -230,7 +230,12 @@ impl Telegram {
         if let (Some(game), Some(posted)) = (reply.game, posted) {
             match self
                 .service
-                .board_posted(game, &posted.0.to_string(), !reply.buttons.is_empty())
+                .board_posted_at(
+                    game,
+                    &posted.0.to_string(),
+                    !reply.buttons.is_empty(),
+                    reply.board_seq,
+                )
                 .await
             {
                 Ok(named) => stale = named,
