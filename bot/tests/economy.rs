@@ -393,7 +393,7 @@ async fn settings(url: DatabaseUrl) {
             matches!(
                 e,
                 UserError::GameDisabled {
-                    game: "Kolowis Awithlaknannai",
+                    game: GameId::Kolowis,
                     ..
                 }
             )

@@ -30,7 +30,7 @@ cause-stored = тя беше { $result }
 result-seed = Семето на заровете вече е разкрито: { $seed } (/export { $game } изпраща записа; `tabula verify` проверява всяко хвърляне).
 
 person = { $person }
-people-and = { $first } и { $second }
+people-and = { $first } и { $rest }
 someone = някой
 
 # Покани. $challenger е споменаване, $options са написаните настройки ( (size=10)) или нищо,
@@ -62,7 +62,7 @@ clock-left = Остават { $left } (до { $until } UTC).
 clock-out = Времето изтече на { $since } UTC: противникът може да поиска победата (/claim).
 reminder = { $player }, напомняне: ваш ред е в партия { $game } ({ $name }). Остават { $left }, до { $until } UTC.
 timed-out = Времето на { $player } в партия { $game } ({ $name }) изтече на { $at } UTC. { $claimant } може да спечели с /claim { $game }; ход, направен преди това, все още се брои.
-either = { $first } или { $second }
+either = { $first } или { $rest }
 button-board = Дъска { $game }
 
 # Пари в края на партията.

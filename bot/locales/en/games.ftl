@@ -30,7 +30,7 @@ cause-stored = it was { $result }
 result-seed = The dice seed, now revealed: { $seed } (/export { $game } gives the record; `tabula verify` checks every roll).
 
 person = { $person }
-people-and = { $first } and { $second }
+people-and = { $first } and { $rest }
 someone = someone
 
 # Challenges. $challenger is a mention, $options the options typed ( (size=10)) or nothing,
@@ -62,7 +62,7 @@ clock-left = { $left } left (until { $until } UTC).
 clock-out = Out of time since { $since } UTC: the opponent may /claim.
 reminder = { $player }, a reminder: it is your turn in game { $game } ({ $name }). { $left } left, until { $until } UTC.
 timed-out = { $player } has run out of time in game { $game } ({ $name }) at { $at } UTC. { $claimant } may /claim { $game } to win; a move made before that still counts.
-either = { $first } or { $second }
+either = { $first } or { $rest }
 button-board = Board { $game }
 
 # Money at the end of a game.

@@ -30,7 +30,7 @@ cause-stored = она { $result }
 result-seed = Зерно костей теперь раскрыто: { $seed } (/export { $game } присылает запись; `tabula verify` проверяет каждый бросок).
 
 person = { $person }
-people-and = { $first } и { $second }
+people-and = { $first } и { $rest }
 someone = кто-то
 
 # Вызовы. $challenger — упоминание, $options — набранные параметры ( (size=10)) или ничего,
@@ -66,7 +66,7 @@ clock-left = Осталось { $left } (до { $until } UTC).
 clock-out = Время вышло { $since } UTC: соперник может потребовать победу (/claim).
 reminder = { $player }, напоминание: ваш ход в партии { $game } ({ $name }). Осталось { $left }, до { $until } UTC.
 timed-out = У { $player } вышло время в партии { $game } ({ $name }) в { $at } UTC. { $claimant } может выиграть командой /claim { $game }; ход, сделанный до этого, всё ещё засчитывается.
-either = { $first } или { $second }
+either = { $first } или { $rest }
 button-board = Доска { $game }
 
 # Деньги в конце партии.

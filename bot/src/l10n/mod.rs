@@ -148,6 +148,22 @@ impl Msg {
         self
     }
 
+    /// Items said as one list: each joined to the rest by the message `pair` (its `$first` and
+    /// `$rest`), the last two by `last` (`a, b and c` with `list-comma` and `clauses-and`);
+    /// `someone` when there are none.
+    pub fn list(items: Vec<Msg>, pair: &'static str, last: &'static str) -> Msg {
+        let mut items = items.into_iter().rev();
+        let Some(mut list) = items.next() else {
+            return Msg::new("someone");
+        };
+        for (i, item) in items.enumerate() {
+            list = Msg::new(if i == 0 { last } else { pair })
+                .msg("first", item)
+                .msg("rest", list);
+        }
+        list
+    }
+
     /// The message as plain text in `lang` (spans as [`Span::plain`] writes them).
     pub fn to_text(&self, lang: Lang) -> String {
         text(lang, self)

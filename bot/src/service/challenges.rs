@@ -76,7 +76,7 @@ impl Service {
         };
         if !ok {
             return Err(UserError::Players {
-                game: id.name(),
+                game: id,
                 allowed,
                 named,
             }
@@ -810,17 +810,13 @@ fn computer_beside(id: GameId, named: usize) -> Outcome2<()> {
     let seats = id.seats().len();
     if seats == 2 {
         return Err(UserError::ComputerAndPeople {
-            game: id.name(),
+            game: id,
             slug: id.as_str(),
         }
         .into());
     }
     if named + 1 >= seats {
-        return Err(UserError::ComputerNoSeat {
-            game: id.name(),
-            seats,
-        }
-        .into());
+        return Err(UserError::ComputerNoSeat { game: id, seats }.into());
     }
     Ok(())
 }
@@ -859,12 +855,5 @@ fn commitment_spans(seed: Option<&str>) -> Vec<Span> {
 
 /// Items joined by commas (`@bob, @carol`).
 pub(super) fn list_msg(items: Vec<Msg>) -> Msg {
-    let mut items = items.into_iter().rev();
-    let Some(mut list) = items.next() else {
-        return Msg::new("someone");
-    };
-    for item in items {
-        list = Msg::new("list-comma").msg("first", item).msg("rest", list);
-    }
-    list
+    Msg::list(items, "list-comma", "list-comma")
 }

@@ -103,7 +103,7 @@ impl Service {
         let settings = self.store.settings(ctx.chat.community).await?;
         if !settings.enabled_games.contains(&id) {
             return Err(UserError::GameDisabled {
-                game: id.name(),
+                game: id,
                 enabled: enabled_list(&settings),
             }
             .into());

@@ -2,7 +2,7 @@
 //! reply) and what failed inside ([`ServiceError`], returned to the adapter).
 
 use super::*;
-use crate::l10n::{Arg, Msg};
+use crate::l10n::Msg;
 
 /// What a user did wrong: answered with a clear message, nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,10 +31,10 @@ pub enum UserError {
     #[error("{0}")]
     Setup(SetupError),
     /// The wrong number of players for the game.
-    #[error("{game} is played by {allowed}; you named {named} (yourself included)")]
+    #[error("{} is played by {allowed}; you named {named} (yourself included)", game.name())]
     Players {
-        /// The game's name.
-        game: &'static str,
+        /// The game.
+        game: GameId,
         /// How many may play.
         allowed: &'static str,
         /// How many were named.
@@ -51,23 +51,23 @@ pub enum UserError {
     ComputerStake,
     /// People named beside the computer in a game of two seats.
     #[error(
-        "{game} against the computer is for you alone: `/play {slug} computer`, or challenge \
-         a person without `computer`"
+        "{} against the computer is for you alone: `/play {slug} computer`, or challenge \
+         a person without `computer`", game.name()
     )]
     ComputerAndPeople {
-        /// The game's name.
-        game: &'static str,
+        /// The game.
+        game: GameId,
         /// What is typed for it.
         slug: &'static str,
     },
     /// The computer asked for beside as many people as the game has seats.
     #[error(
-        "{game} has {seats} seats and you named people for all of them: leave out `computer`, \
-         or name fewer people and the computer takes the other seats"
+        "{} has {seats} seats and you named people for all of them: leave out `computer`, \
+         or name fewer people and the computer takes the other seats", game.name()
     )]
     ComputerNoSeat {
-        /// The game's name.
-        game: &'static str,
+        /// The game.
+        game: GameId,
         /// How many seats it has.
         seats: usize,
     },
@@ -168,10 +168,10 @@ pub enum UserError {
     #[error("that choice is no longer offered; send /board for a fresh board")]
     NoSuchChoice,
     /// The game is switched off in this community.
-    #[error("{game} is switched off here by the moderators; the games here: {enabled}")]
+    #[error("{} is switched off here by the moderators; the games here: {enabled}", game.name())]
     GameDisabled {
-        /// The game's name.
-        game: &'static str,
+        /// The game.
+        game: GameId,
         /// The games that are on.
         enabled: String,
     },
@@ -571,14 +571,6 @@ pub(crate) fn game_msg(id: GameId) -> Msg {
     })
 }
 
-/// The message of a game given by its English name (as some refusals carry it).
-fn game_named(name: &str) -> Arg {
-    GameId::ALL
-        .iter()
-        .find(|id| id.name() == name)
-        .map_or_else(|| Arg::Text(name.to_string()), |id| Arg::Msg(game_msg(*id)))
-}
-
 /// A number of the chat's games or challenges as a refusal writes it: `#3`.
 fn number(n: impl std::fmt::Display) -> String {
     format!("#{n}")
@@ -611,10 +603,9 @@ impl UserError {
                 game,
                 allowed,
                 named,
-            } => {
-                let mut msg = Msg::new("wrong-players");
-                msg.args.push(("game", game_named(game)));
-                msg.msg(
+            } => Msg::new("wrong-players")
+                .msg("game", game_msg(*game))
+                .msg(
                     "allowed",
                     Msg::new(if allowed.contains('4') {
                         "players-2-or-4"
@@ -622,20 +613,15 @@ impl UserError {
                         "players-2"
                     }),
                 )
-                .count("named", *named)
-            }
+                .count("named", *named),
             E::UnknownPerson(name) => Msg::new("unknown-person").text("name", name.clone()),
             E::ComputerStake => Msg::new("computer-stake"),
-            E::ComputerAndPeople { game, slug } => {
-                let mut msg = Msg::new("computer-and-people");
-                msg.args.push(("game", game_named(game)));
-                msg.text("command", format!("/play {slug} computer"))
-            }
-            E::ComputerNoSeat { game, seats } => {
-                let mut msg = Msg::new("computer-no-seat");
-                msg.args.push(("game", game_named(game)));
-                msg.count("seats", *seats)
-            }
+            E::ComputerAndPeople { game, slug } => Msg::new("computer-and-people")
+                .msg("game", game_msg(*game))
+                .text("command", format!("/play {slug} computer")),
+            E::ComputerNoSeat { game, seats } => Msg::new("computer-no-seat")
+                .msg("game", game_msg(*game))
+                .count("seats", *seats),
             E::NotChallengerFill(no) => {
                 Msg::new("not-challenger-fill").text("challenge", number(no))
             }
@@ -678,11 +664,9 @@ impl UserError {
             E::NoRolling => Msg::new("no-rolling"),
             E::BadButton => Msg::new("bad-button"),
             E::NoSuchChoice => Msg::new("no-such-choice"),
-            E::GameDisabled { game, enabled } => {
-                let mut msg = Msg::new("game-disabled");
-                msg.args.push(("game", game_named(game)));
-                msg.text("enabled", enabled.clone())
-            }
+            E::GameDisabled { game, enabled } => Msg::new("game-disabled")
+                .msg("game", game_msg(*game))
+                .text("enabled", enabled.clone()),
             E::BadStake { max } => Msg::new("bad-stake")
                 .num("max", *max)
                 .text("example", (*max).min(50).to_string()),

@@ -217,13 +217,11 @@ fn people_msg(record: &GameRecord, users: &[UserId]) -> Msg {
         Some(user) => Msg::new("person").span("person", mention(user)),
         None => Msg::new("someone"),
     };
-    match users {
-        [] => Msg::new("someone"),
-        [one] => person(one),
-        [first, rest @ ..] => Msg::new("people-and")
-            .msg("first", person(first))
-            .msg("second", people_msg(record, rest)),
-    }
+    Msg::list(
+        users.iter().map(person).collect(),
+        "people-and",
+        "people-and",
+    )
 }
 
 /// The result sentence of a game that ended, from its stored result.
@@ -376,7 +374,7 @@ pub(super) fn played_spans(
         if !spans.is_empty() {
             spans.push(Span::Text(" ".into()));
         }
-        let clauses = and_list(clauses);
+        let clauses = Msg::list(clauses, "list-comma", "clauses-and");
         let sentence = match seat {
             Some(seat) => {
                 let said = Msg::new("sentence-seat")
@@ -405,22 +403,6 @@ pub(super) fn played_spans(
         }
     }
     spans
-}
-
-/// Clauses joined as a sentence joins them: "a, b and c".
-fn and_list(clauses: Vec<Msg>) -> Msg {
-    let mut clauses = clauses.into_iter().rev();
-    let Some(mut list) = clauses.next() else {
-        return Msg::new("someone");
-    };
-    let mut last = true;
-    for clause in clauses {
-        list = Msg::new(if last { "clauses-and" } else { "list-comma" })
-            .msg("first", clause)
-            .msg("rest", list);
-        last = false;
-    }
-    list
 }
 
 /// Buttons for the legal moves: one per move when few, else one per piece (two steps).

@@ -467,7 +467,7 @@ impl Service {
         for record in mine {
             let id = record.game;
             // Names are written plainly: a list should not call everyone in it.
-            let mut sides = players(&record).into_iter().rev().map(|user| {
+            let sides = players(&record).into_iter().map(|user| {
                 let seats = record
                     .seats
                     .iter()
@@ -478,12 +478,7 @@ impl Service {
                     .text("name", brief_to(&user.display_name, 40))
                     .msg("seats", super::challenges::list_msg(seats))
             });
-            let mut sides_msg = sides.next().unwrap_or_else(|| Msg::new("someone"));
-            for side in sides {
-                sides_msg = Msg::new("games-versus")
-                    .msg("first", side)
-                    .msg("rest", sides_msg);
-            }
+            let sides_msg = Msg::list(sides.collect(), "games-versus", "games-versus");
             let turn = match self.load(ctx, record.id).await {
                 Ok(loaded) => match loaded.state.status() {
                     Status::Decision(seat) => Msg::new("games-to-move").msg(
@@ -522,18 +517,16 @@ impl Service {
             .text("game", format!("#{}", record.id))
             .msg("name", game_msg(id))
             .msg("others", {
-                let seated = record.is_seated(ctx.user.id);
-                let mut names = others
+                let join = if record.is_seated(ctx.user.id) {
+                    "list-comma"
+                } else {
+                    "games-versus"
+                };
+                let names = others
                     .iter()
-                    .rev()
-                    .map(|name| Msg::new("person").text("person", name.clone()));
-                let mut list = names.next().unwrap_or_else(|| Msg::new("someone"));
-                for name in names {
-                    list = Msg::new(if seated { "list-comma" } else { "games-versus" })
-                        .msg("first", name)
-                        .msg("rest", list);
-                }
-                list
+                    .map(|name| Msg::new("person").text("person", name.clone()))
+                    .collect();
+                Msg::list(names, join, join)
             });
             buttons.push(said_button(label, format!("b{}", record.id)));
         }

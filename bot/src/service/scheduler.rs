@@ -367,16 +367,11 @@ impl Service {
                     .iter()
                     .map(|other| other.platform_user_id.clone())
                     .collect();
-                let mut claimants = opponents
+                let claimants = opponents
                     .iter()
-                    .rev()
-                    .map(|opponent| Msg::new("person").span("person", mention(opponent)));
-                let mut claimant = claimants.next().unwrap_or_else(|| Msg::new("someone"));
-                for other in claimants {
-                    claimant = Msg::new("either")
-                        .msg("first", other)
-                        .msg("second", claimant);
-                }
+                    .map(|opponent| Msg::new("person").span("person", mention(opponent)))
+                    .collect();
+                let claimant = Msg::list(claimants, "either", "either");
                 spans.push(Span::Msg(
                     game_line("timed-out", &record)
                         .span("player", player.clone())
