@@ -10,9 +10,10 @@
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
+use crate::l10n::{Lang, Msg};
 use crate::service::{
     Audience, Button, Clock, Input, Mention, Person, Placement, Reply, Request, Service,
-    ServiceError, duration, parse_duration,
+    ServiceError, duration_msg, parse_duration,
 };
 use crate::store::Platform;
 
@@ -93,11 +94,8 @@ impl<'a> Session<'a> {
                 Err(_) => {
                     // One bad line is refused; the session goes on.
                     self.line += 1;
-                    writeln!(
-                        output,
-                        "? line {} is not valid UTF-8 text; nothing was done",
-                        self.line
-                    )?;
+                    let said = self.say(Msg::new("local-not-utf8").num("line", self.line as i64));
+                    writeln!(output, "? {said}")?;
                 }
             }
             output.flush()?;
@@ -116,15 +114,12 @@ impl<'a> Session<'a> {
             return Ok(());
         }
         let Some((user, text)) = line.split_once(':') else {
-            writeln!(
-                output,
-                "? write lines as `<user>: <command>` or `<user>: #<button>`"
-            )?;
+            writeln!(output, "? {}", self.say(Msg::new("local-line-form")))?;
             return Ok(());
         };
         let (user, text) = (user.trim(), text.trim());
         if user.is_empty() || user.contains(char::is_whitespace) {
-            writeln!(output, "? a user name is one word, e.g. `alice: /help`")?;
+            writeln!(output, "? {}", self.say(Msg::new("local-user-name")))?;
             return Ok(());
         }
         if let Some(rest) = text.strip_prefix("/wait") {
@@ -137,14 +132,20 @@ impl<'a> Session<'a> {
                 .and_then(|n| n.checked_sub(1))
                 .and_then(|n| self.buttons.get(n))
             else {
-                writeln!(
-                    output,
-                    "? there is no button {number} on the last message (it has {})",
-                    self.buttons.len()
-                )?;
+                let said = self.say(
+                    Msg::new("local-no-button")
+                        .text("number", number)
+                        .count("buttons", self.buttons.len()),
+                );
+                writeln!(output, "? {said}")?;
                 return Ok(());
             };
-            writeln!(output, "({user} pressed [{}])", button.label)?;
+            let said = self.say(
+                Msg::new("local-pressed")
+                    .text("user", user)
+                    .text("label", button.label.clone()),
+            );
+            writeln!(output, "({said})")?;
             Input::Button(button.data.clone())
         } else {
             Input::Command(text.to_string())
@@ -170,9 +171,10 @@ impl<'a> Session<'a> {
         match self.service.handle(&request).await {
             Ok(Some(reply)) => {
                 if reply.audience == Audience::Actor {
-                    writeln!(output, "(only {user} sees this)")?;
+                    let said = self.say(Msg::new("local-only-sees").text("user", user));
+                    writeln!(output, "({said})")?;
                 } else if pressed && reply.placement == Placement::UpdatePressed {
-                    writeln!(output, "(the pressed message now reads)")?;
+                    writeln!(output, "({})", self.say(Msg::new("local-pressed-now")))?;
                 }
                 self.show(&reply, output)?;
             }
@@ -199,19 +201,22 @@ impl<'a> Session<'a> {
     /// so that reminders and time-outs can be seen without waiting.
     async fn wait(&mut self, text: &str, output: &mut impl Write) -> Result<(), LocalError> {
         let Some(millis) = parse_duration(text).filter(|_| !text.is_empty()) else {
-            writeln!(
-                output,
-                "? write how long to wait, e.g. `/wait 36h` or `/wait 2d` (local sessions only)"
-            )?;
+            writeln!(output, "? {}", self.say(Msg::new("local-wait-how-long")))?;
             return Ok(());
         };
         if !matches!(self.service.clock(), Clock::Offset(_) | Clock::Manual(_)) {
-            writeln!(output, "? this session's clock cannot be moved")?;
+            writeln!(output, "? {}", self.say(Msg::new("local-clock-fixed")))?;
             return Ok(());
         }
         self.service.clock().advance(millis);
-        writeln!(output, "(the clock moves on by {})", duration(millis))?;
+        let said = self.say(Msg::new("local-waited").msg("time", duration_msg(millis)));
+        writeln!(output, "({said})")?;
         self.tick(output).await
+    }
+
+    /// A message of the catalogue in the session's language.
+    fn say(&self, msg: Msg) -> String {
+        msg.to_text(self.language.unwrap_or(Lang::ENGLISH))
     }
 
     fn show(&mut self, reply: &Reply, output: &mut impl Write) -> Result<(), LocalError> {
@@ -224,7 +229,12 @@ impl<'a> Session<'a> {
                     let written =
                         std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, png));
                     match written {
-                        Ok(()) => writeln!(output, "  picture: {}", path.display())?,
+                        Ok(()) => {
+                            let said = self.say(
+                                Msg::new("local-picture").text("path", path.display().to_string()),
+                            );
+                            writeln!(output, "  {said}")?;
+                        }
                         Err(error) => {
                             // Said once; the session goes on without pictures.
                             writeln!(
@@ -238,7 +248,11 @@ impl<'a> Session<'a> {
                     }
                 }
                 None if self.pictures_failed => {}
-                None => writeln!(output, "  (picture not saved: pass --images DIR)")?,
+                None => writeln!(
+                    output,
+                    "  ({})",
+                    self.say(Msg::new("local-picture-not-saved"))
+                )?,
             }
         }
         if let Some(file) = &reply.file {
@@ -248,7 +262,11 @@ impl<'a> Session<'a> {
             let written =
                 std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &file.bytes));
             match written {
-                Ok(()) => writeln!(output, "  file: {}", path.display())?,
+                Ok(()) => {
+                    let said =
+                        self.say(Msg::new("local-file").text("path", path.display().to_string()));
+                    writeln!(output, "  {said}")?;
+                }
                 Err(error) => writeln!(output, "! cannot write {}: {error}", path.display())?,
             }
         }

@@ -7,6 +7,7 @@ use tabula_bot::catalogue::{
     self, Access, COMMANDS, CommandId, Kind, MentionToken, Parse, ParseError, ParsedCommand,
     QUOTE_CHARS, help, help_for, parse, quote, telegram_commands,
 };
+use tabula_bot::l10n::Lang;
 use tabula_core::GameId;
 
 const BOT: Option<&str> = Some("TabulaBot");
@@ -234,7 +235,7 @@ fn only_wholly_moderators_commands_need_manage_server() {
 
 #[test]
 fn telegram_commands_fit_telegram_rules() {
-    let commands = telegram_commands();
+    let commands = telegram_commands(Lang::ENGLISH);
     assert!((1..=100).contains(&commands.len()));
     for (name, description) in &commands {
         assert!((1..=32).contains(&name.len()), "{name}");
@@ -320,7 +321,24 @@ fn every_example_parses() {
 
 #[test]
 fn help_mentions_every_command_and_fits_a_message() {
-    let text = help();
+    for lang in Lang::all() {
+        let text = help().to_text(lang);
+        for spec in COMMANDS {
+            assert!(
+                text.lines()
+                    .any(|line| line.starts_with(&format!("/{}", spec.name))),
+                "{}",
+                spec.name
+            );
+        }
+        assert!(
+            text.chars().count() <= 2000,
+            "{}: {} characters",
+            lang.code(),
+            text.chars().count()
+        );
+    }
+    let text = help().to_text(Lang::ENGLISH);
     for spec in COMMANDS {
         assert!(text.contains(&format!("/{}", spec.name)), "{}", spec.name);
         for alias in spec.aliases {
@@ -353,9 +371,17 @@ fn help_mentions_every_command_and_fits_a_message() {
 
 #[test]
 fn help_for_each_command_gives_usage_and_example() {
+    for lang in Lang::all() {
+        for spec in COMMANDS {
+            let text = help_for(spec.name).expect("help").to_text(lang);
+            assert!(text.starts_with(&spec.usage(lang)), "{text}");
+            assert!(text.contains(spec.example), "{text}");
+            assert!(text.chars().count() <= 1000);
+        }
+    }
     for spec in COMMANDS {
-        let text = help_for(spec.name).expect("help");
-        assert!(text.starts_with(&spec.usage()), "{text}");
+        let text = help_for(spec.name).expect("help").to_text(Lang::ENGLISH);
+        assert!(text.starts_with(&spec.usage(Lang::ENGLISH)), "{text}");
         assert!(text.contains(spec.example), "{text}");
         assert_eq!(
             text.contains("moderators only"),
@@ -366,13 +392,14 @@ fn help_for_each_command_gives_usage_and_example() {
     }
     assert_eq!(help_for("/balance"), help_for("wallet"));
     assert!(help_for("chess").is_none());
-    let play = help_for("play").expect("play");
+    let play = help_for("play").expect("play").to_text(Lang::ENGLISH);
     for word in ["@user", "stake=", "time=", "computer", "option=value"] {
         assert!(play.contains(word), "{play}");
     }
     assert!(
         help_for("grant")
             .expect("grant")
+            .to_text(Lang::ENGLISH)
             .contains("For moderators only.")
     );
 }

@@ -5,7 +5,7 @@ mod common;
 
 use common::connect;
 use common::table::{Lcg, Table, number_after, start, text};
-use tabula_bot::service::{Input, Kind, Reply, SettingError, UserError};
+use tabula_bot::service::{Input, Kind, ModeratorAction, Reply, SettingError, UserError};
 use tabula_bot::store::{
     DatabaseUrl, GameNo, GameStatus, LedgerKind, Platform, Settings, StakedGames,
 };
@@ -520,19 +520,19 @@ async fn permissions(url: DatabaseUrl) {
     let resign = format!("/resign #{game}");
     let cases: [(&str, &str, Check); 7] = [
         ("alice", "/config time=1d", |e| {
-            matches!(e, UserError::NotModerator("change the settings"))
+            matches!(e, UserError::NotModerator(ModeratorAction::ChangeSettings))
         }),
         ("alice", "/config vacation=0", |e| {
-            matches!(e, UserError::NotModerator("change the settings"))
+            matches!(e, UserError::NotModerator(ModeratorAction::ChangeSettings))
         }),
         ("alice", "/grant @alice 100", |e| {
-            matches!(e, UserError::NotModerator("grant coins"))
+            matches!(e, UserError::NotModerator(ModeratorAction::Grant))
         }),
         ("alice", "/take @bob 100", |e| {
-            matches!(e, UserError::NotModerator("take coins"))
+            matches!(e, UserError::NotModerator(ModeratorAction::Take))
         }),
         ("carol", &abort, |e| {
-            matches!(e, UserError::NotModerator("abort games they do not play"))
+            matches!(e, UserError::NotModerator(ModeratorAction::AbortOthers))
         }),
         ("carol", &claim, |e| matches!(e, UserError::NotAPlayer(_))),
         ("carol", &resign, |e| matches!(e, UserError::NotAPlayer(_))),

@@ -51,6 +51,70 @@ fn english_words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Every text of a scene, groups included.
+fn scene_texts(items: &[tabula_render::scene::Item], out: &mut Vec<String>) {
+    for item in items {
+        match item {
+            tabula_render::scene::Item::Text { text, .. } => out.push(text.clone()),
+            tabula_render::scene::Item::Group { items, .. } => scene_texts(items, out),
+            tabula_render::scene::Item::Path { .. } => {}
+        }
+    }
+}
+
+/// The words drawn on board pictures: a whole random game of each of the five, every position
+/// drawn with the words in Russian and in Bulgarian (title, the last action, hints, captions,
+/// panels), holds no English word, and the bundled font has every letter.
+#[test]
+fn board_pictures_in_russian_or_bulgarian_have_no_english() {
+    use tabula_bot::l10n::Lang;
+    use tabula_bot::service::PictureWords;
+    use tabula_core::{AnyGame, GameId};
+    for code in ["ru", "bg"] {
+        let words = PictureWords::new(Lang::parse(code).expect("a language"));
+        for (i, id) in GameId::ALL.iter().copied().enumerate() {
+            let mut rng = Lcg(7 + i as u64);
+            let mut game = AnyGame::start(id, &[], None).expect("start");
+            let mut last = None;
+            let mut drawn = 0;
+            loop {
+                let scene = tabula_render::scene_in(&game, last.as_ref(), &words);
+                let mut texts = Vec::new();
+                scene_texts(&scene.board, &mut texts);
+                scene_texts(&scene.pieces, &mut texts);
+                for text in &texts {
+                    assert_eq!(
+                        english_words(text),
+                        Vec::<String>::new(),
+                        "{id} in {code}: {text}"
+                    );
+                    assert_eq!(
+                        tabula_render::raster::missing_glyphs(text).expect("the font"),
+                        Vec::<char>::new(),
+                        "{text}"
+                    );
+                }
+                drawn += 1;
+                let lines = game.legal_lines();
+                if lines.is_empty() || drawn > 300 {
+                    break;
+                }
+                let keen: Vec<&String> = lines
+                    .iter()
+                    .filter(|l| !matches!(l.as_str(), "skip" | "done"))
+                    .collect();
+                let pick = if keen.is_empty() {
+                    lines[rng.below(lines.len())].clone()
+                } else {
+                    keen[rng.below(keen.len())].clone()
+                };
+                let action = pick.split(' ').next().unwrap_or_default().to_string();
+                last = Some(game.apply_text(&action).expect("legal"));
+            }
+        }
+    }
+}
+
 #[test]
 fn the_english_scan_finds_english_and_passes_notation() {
     assert_eq!(

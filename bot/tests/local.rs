@@ -100,7 +100,7 @@ fn bad_lines_are_answered_and_skipped() {
     );
     assert!(out.contains("write lines as"), "{out}");
     assert!(out.contains("there is no button 3"), "{out}");
-    assert!(out.contains("/play: challenge"), "{out}");
+    assert!(out.contains("/play: Challenge"), "{out}");
     assert!(out.contains("I do not know `/nonsense`"), "{out}");
 }
 

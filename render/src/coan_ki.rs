@@ -12,7 +12,9 @@
 //! items depend only on their kind and count.
 
 use tabula_core::coan_ki::{Cell, CoanKi, Event, Roll, Throw};
-use tabula_core::{Action, Applied, Game, Outcome, Seat, Status};
+use tabula_core::{Action, Applied, Game, GameId, Outcome, Seat, Status};
+
+use crate::labels::{English, Labels, Word};
 
 use crate::layout::{self, HEADER, INK, MUTED, WIDTH};
 use crate::raster;
@@ -290,20 +292,21 @@ fn caption(scene: &mut Scene, middle: f32, min: f32, color: Color, text: &str) {
     }
 }
 
-/// What a throw allows, in words (rule 5.4).
-fn plays(throw: Throw) -> String {
-    let (lo, hi, s) = (throw.lo(), throw.hi(), throw.total());
-    if lo == 1 && hi == 1 {
-        "1-1 moves nothing: take one travelling piece out of the game".to_string()
-    } else if lo == hi {
-        format!("{throw}: one piece {lo}, or two pieces {} each", 2 * lo)
-    } else if hi == lo + 1 {
-        format!(
-            "{throw}: one piece {lo} and another {s}, or one {} and another {s}",
-            s - 1
-        )
+/// What a throw other than 1-1 allows, in words (rule 5.4).
+fn plays(throw: Throw, labels: &dyn Labels) -> String {
+    let (lo, hi) = (throw.lo(), throw.hi());
+    let written = throw.to_string();
+    if lo == hi {
+        labels.word(Word::PlaysDouble {
+            throw: &written,
+            die: lo,
+        })
     } else {
-        format!("{throw}: one piece {s}, or one piece {lo} and another {hi}")
+        labels.word(Word::PlaysTwo {
+            throw: &written,
+            lo,
+            hi,
+        })
     }
 }
 
@@ -559,22 +562,37 @@ fn header(
     game: &CoanKi,
     last: Option<&Applied<CoanKi>>,
     happened: &Last,
+    labels: &dyn Labels,
 ) -> (String, Option<Seat>, String) {
     let (title, icon) = if let Some(seat) = winner(game) {
-        (format!("{} wins", seat_name(seat)), Some(seat))
+        (
+            labels.word(Word::Wins {
+                game: GameId::CoanKi,
+                seat: seat.0,
+            }),
+            Some(seat),
+        )
     } else if game.in_rolloff() {
-        let again = if happened.tie.is_some() { " again" } else { "" };
-        (format!("Roll-off{again}"), None)
+        (
+            labels.word(Word::RollOff {
+                again: happened.tie.is_some(),
+            }),
+            None,
+        )
     } else if let Some(seat) = game.seat_to_act() {
-        let name = seat_name(seat);
         let title = match game.throw() {
-            Some(t) if t.lo() == 1 && t.hi() == 1 => format!("{name} to remove a piece"),
-            Some(t) => format!("{name} to play {t}"),
-            None => format!("{name} to throw"),
+            Some(t) if t.lo() == 1 && t.hi() == 1 => {
+                labels.word(Word::ToRemovePiece { seat: seat.0 })
+            }
+            Some(t) => labels.word(Word::ToPlay {
+                seat: seat.0,
+                throw: &t.to_string(),
+            }),
+            None => labels.word(Word::ToThrow { seat: seat.0 }),
         };
         (title, Some(seat))
     } else {
-        ("Game over".to_string(), None)
+        (labels.word(Word::GameOver), None)
     };
 
     let mut subtitle = String::new();
@@ -664,23 +682,22 @@ fn dice(game: &CoanKi, last: Option<&Applied<CoanKi>>, happened: &Last) -> (Vec<
 
 /// What the player to act may do now, when the title does not say it all: the plays of the
 /// throw, the removal after 1-1, or how the roll-off works.
-fn hint(game: &CoanKi) -> String {
+fn hint(game: &CoanKi, labels: &dyn Labels) -> String {
     if game.in_rolloff() {
-        return "Each throws one die: the higher starts and plays both".to_string();
+        return labels.word(Word::RollOffHint);
     }
     match (game.throw(), game.seat_to_act()) {
-        (Some(t), Some(seat)) if t.lo() == 1 && t.hi() == 1 => format!(
-            "1-1 moves nothing: take one travelling {} piece out",
-            seat_name(seat)
-        ),
-        (Some(t), Some(_)) => plays(t),
+        (Some(t), Some(seat)) if t.lo() == 1 && t.hi() == 1 => {
+            labels.word(Word::RemoveHint { seat: seat.0 })
+        }
+        (Some(t), Some(_)) => plays(t, labels),
         _ => String::new(),
     }
 }
 
 /// The footer: for each side its travelling, finished and removed pieces (the two piece shapes
 /// double as the legend) and its blocks with `block8=on`; below, the hint.
-fn footer(game: &CoanKi, scene: &mut Scene) {
+fn footer(game: &CoanKi, scene: &mut Scene, labels: &dyn Labels) {
     let y = FOOTER + 16.0;
     let mut x = 28.0;
     for seat in [WHITE, BLACK] {
@@ -718,17 +735,25 @@ fn footer(game: &CoanKi, scene: &mut Scene) {
         token(
             scene,
             Some(piece(seat, true, None, 14.0)),
-            format!("{finished} home"),
+            labels.word(Word::Home {
+                count: finished as usize,
+            }),
         );
         if out > 0 {
-            token(scene, None, format!("{out} out"));
+            token(
+                scene,
+                None,
+                labels.word(Word::Out {
+                    count: out as usize,
+                }),
+            );
         }
         if !blocks.is_empty() {
             token(scene, Some(barrier()), blocks.join(" "));
         }
         x = x.max(WIDTH / 2.0) + 12.0;
     }
-    let hint = hint(game);
+    let hint = hint(game, labels);
     if !hint.is_empty() {
         caption(scene, FOOTER + 54.0, 15.0, INK, &hint);
     }
@@ -736,10 +761,24 @@ fn footer(game: &CoanKi, scene: &mut Scene) {
 
 /// The scene of a Coan Ki position, with the last action highlighted.
 pub fn scene(game: &CoanKi, last: Option<&Applied<CoanKi>>) -> Scene {
+    scene_in(game, last, &English, None)
+}
+
+/// The scene with its words said by `labels`, and `narration` (when given) as the account of
+/// the last action.
+pub fn scene_in(
+    game: &CoanKi,
+    last: Option<&Applied<CoanKi>>,
+    labels: &dyn Labels,
+    narration: Option<String>,
+) -> Scene {
     let happened = last
         .map(|(_, events)| Last::read(events))
         .unwrap_or_default();
-    let (title, icon_seat, subtitle) = header(game, last, &happened);
+    let (title, icon_seat, mut subtitle) = header(game, last, &happened, labels);
+    if let (Some(_), Some(narration)) = (last, narration) {
+        subtitle = narration;
+    }
     let icon = icon_seat.map(|seat| Item::Group {
         at: (0.0, 0.0),
         radius: 15.0,
@@ -847,6 +886,6 @@ pub fn scene(game: &CoanKi, last: Option<&Applied<CoanKi>>) -> Scene {
             .extend(layout::cross(at, 12.0, layout::CAPTURED, 5.0));
     }
 
-    footer(game, &mut scene);
+    footer(game, &mut scene, labels);
     scene
 }

@@ -19,7 +19,9 @@
 //! the pieces each side has left by shape.
 
 use tabula_core::koan::{Cell, Event, Koan, Move, Shape};
-use tabula_core::{Action, Applied, Game, Outcome, Seat, Status};
+use tabula_core::{Action, Applied, Game, GameId, Outcome, Seat, Status};
+
+use crate::labels::{English, Labels, Word};
 
 use crate::layout::{self, HEADER, WIDTH};
 use crate::scene::{Anchor, Color, Item, Point, Scene, Stroke, shape};
@@ -190,28 +192,54 @@ fn piece_group(at: Point, seat: Seat, kind: Shape, scale: f32) -> Item {
 
 /// The scene of a Koan position, with the last action highlighted.
 pub fn scene(game: &Koan, last: Option<&Applied<Koan>>) -> Scene {
+    scene_in(game, last, &English, None)
+}
+
+/// The scene with its words said by `labels`, and `narration` (when given) as the account of
+/// the last action.
+pub fn scene_in(
+    game: &Koan,
+    last: Option<&Applied<Koan>>,
+    labels: &dyn Labels,
+    narration: Option<String>,
+) -> Scene {
     let events: &[Event] = last.map_or(&[], |(_, events)| events.as_slice());
     let mv = match last {
         Some((Action::Move(mv), _)) => Some(*mv),
         _ => None,
     };
     let (title, icon_seat) = match game.status() {
-        Status::Decision(seat) => (format!("{} to move", seat_name(seat)), seat),
-        Status::Done(Outcome::Winner(team)) => {
-            (format!("{} wins", seat_name(Seat(team.0))), Seat(team.0))
-        }
-        Status::Done(Outcome::Draw) | Status::Chance => ("Game over".to_string(), WHITE_SEAT),
+        Status::Decision(seat) => (
+            labels.word(Word::ToMove {
+                game: GameId::Koan,
+                seat: seat.0,
+            }),
+            seat,
+        ),
+        Status::Done(Outcome::Winner(team)) => (
+            labels.word(Word::Wins {
+                game: GameId::Koan,
+                seat: team.0,
+            }),
+            Seat(team.0),
+        ),
+        Status::Done(Outcome::Draw) | Status::Chance => (labels.word(Word::GameOver), WHITE_SEAT),
+    };
+    let count = count(game);
+    let subtitle = match (mv, narration) {
+        (None, _) => labels.word(Word::KoanHint),
+        (Some(_), Some(narration)) => narration,
+        (Some(_), None) => subtitle(mv, events, &count),
     };
     let icon = piece_group((0.0, 0.0), icon_seat, Shape::Octagonal, 0.4);
-    let count = count(game);
     let mut scene = layout::page(
         HEIGHT,
-        "koan".to_string(),
+        format!("koan{}", labels.key()),
         &title,
         Some(icon),
-        &subtitle(mv, events, &count),
+        &subtitle,
     );
-    board(&mut scene);
+    board(&mut scene, labels);
     tally(&mut scene, &count);
 
     if let Some(mv) = mv {
@@ -279,7 +307,7 @@ fn shift(points: &[Point], by: Point) -> Vec<Point> {
 /// left by owner and shape.
 fn subtitle(mv: Option<Move>, events: &[Event], count: &Count) -> String {
     let Some(mv) = mv else {
-        return "White moves up, Black down: first to the far row wins".to_string();
+        return English.word(Word::KoanHint);
     };
     let (mut mover, mut moved, mut taken, mut far, mut stuck) =
         (WHITE_SEAT, Shape::Octagonal, None, false, None);
@@ -333,7 +361,7 @@ fn band(seat: Seat) -> (f32, f32, f32, f32) {
 }
 
 /// The static board: frame, goal bands, cells and coordinates.
-fn board(scene: &mut Scene) {
+fn board(scene: &mut Scene, labels: &dyn Labels) {
     scene.board.push(shape::rect(
         FRAME_LEFT,
         FRAME_TOP,
@@ -343,10 +371,8 @@ fn board(scene: &mut Scene) {
         None,
     ));
     // Goal bands: the far row of each side, in that side's colour.
-    for (seat, fill, ink, text) in [
-        (WHITE_SEAT, WHITE, layout::INK, "White's goal: row 11"),
-        (BLACK_SEAT, BLACK, WHITE, "Black's goal: row 1"),
-    ] {
+    for (seat, fill, ink) in [(WHITE_SEAT, WHITE, layout::INK), (BLACK_SEAT, BLACK, WHITE)] {
+        let text = labels.word(Word::KoanGoal { seat: seat.0 });
         let (x, y, w, h) = band(seat);
         scene.board.push(shape::rect(x, y, w, h, Some(fill), None));
         scene.board.push(Item::Text {
@@ -354,7 +380,7 @@ fn board(scene: &mut Scene) {
             anchor: Anchor::Centre,
             size: 20.0,
             color: ink,
-            text: text.to_string(),
+            text,
         });
     }
     for cell in Cell::all() {

@@ -22,7 +22,9 @@
 //! rasterised once too.
 
 use tabula_core::kolowis::{Event, Kolowis, Move, Point, Stall};
-use tabula_core::{Action, Applied, Game, Outcome, Seat, Status};
+use tabula_core::{Action, Applied, Game, GameId, Outcome, Seat, Status};
+
+use crate::labels::{English, Labels, Word};
 
 use crate::layout::{self, HEADER, INK, MUTED, WIDTH};
 use crate::raster::text_width;
@@ -140,23 +142,31 @@ fn piece(seat: Seat, radius: f32) -> Vec<Item> {
     }
 }
 
-fn seat_name(seat: Seat) -> &'static str {
-    if seat == WHITE { "White" } else { "Black" }
-}
-
 fn other(seat: Seat) -> Seat {
     Seat(1 - seat.0)
 }
 
 /// The scene of a Kolowis position, with the last action highlighted.
 pub fn scene(game: &Kolowis, last: Option<&Applied<Kolowis>>) -> Scene {
-    let (title, icon_seat, ending) = headline(game);
-    let quiet = quiet_note(game);
+    scene_in(game, last, &English, None)
+}
+
+/// The scene with its words said by `labels`, and `narration` (when given) as the account of
+/// the last action.
+pub fn scene_in(
+    game: &Kolowis,
+    last: Option<&Applied<Kolowis>>,
+    labels: &dyn Labels,
+    narration: Option<String>,
+) -> Scene {
+    let (title, icon_seat, ending) = headline(game, labels);
+    let quiet = quiet_note(game, labels);
     let mv = match last {
         Some((Action::Move(mv), _)) => Some(mv),
         _ => None,
     };
-    let narration = last.map(|(_, events)| narrate(events)).unwrap_or_default();
+    let narration =
+        narration.unwrap_or_else(|| last.map(|(_, events)| narrate(events)).unwrap_or_default());
     let subtitle = match (narration.is_empty(), ending) {
         (_, None) => narration,
         (true, Some(why)) => why,
@@ -210,35 +220,45 @@ pub fn scene(game: &Kolowis, last: Option<&Applied<Kolowis>>) -> Scene {
 
 /// The title (whose turn, or the result), the seat of the icon before it, and why the game
 /// ended.
-fn headline(game: &Kolowis) -> (String, Option<Seat>, Option<String>) {
+fn headline(game: &Kolowis, labels: &dyn Labels) -> (String, Option<Seat>, Option<String>) {
     match game.status() {
-        Status::Decision(seat) => (format!("{} to move", seat_name(seat)), Some(seat), None),
+        Status::Decision(seat) => (
+            labels.word(Word::ToMove {
+                game: GameId::Kolowis,
+                seat: seat.0,
+            }),
+            Some(seat),
+            None,
+        ),
         Status::Done(outcome) => {
             let why = match game.stall_ending() {
-                Some(Stall::Quiet(plies)) => format!("{plies} plies without a capture"),
-                Some(Stall::Repetition) => "the position occurred a third time".to_string(),
+                Some(Stall::Quiet(plies)) => labels.word(Word::QuietPlies { plies }),
+                Some(Stall::Repetition) => labels.word(Word::Repetition),
                 None => match outcome {
-                    Outcome::Winner(team) => {
-                        format!("{} cannot move", seat_name(other(Seat(team.0))))
-                    }
+                    Outcome::Winner(team) => labels.word(Word::CannotMove {
+                        seat: other(Seat(team.0)).0,
+                    }),
                     Outcome::Draw => String::new(),
                 },
             };
-            let decided = if game.stall_ending().is_some() {
-                " on pieces"
-            } else {
-                ""
-            };
             match outcome {
-                Outcome::Winner(team) => (
-                    format!("{} wins{decided}", seat_name(Seat(team.0))),
+                Outcome::Winner(team) if game.stall_ending().is_some() => (
+                    labels.word(Word::WinsOnPieces { seat: team.0 }),
                     Some(Seat(team.0)),
                     Some(why),
                 ),
-                Outcome::Draw => ("Draw".to_string(), None, Some(why)),
+                Outcome::Winner(team) => (
+                    labels.word(Word::Wins {
+                        game: GameId::Kolowis,
+                        seat: team.0,
+                    }),
+                    Some(Seat(team.0)),
+                    Some(why),
+                ),
+                Outcome::Draw => (labels.word(Word::Draw), None, Some(why)),
             }
         }
-        Status::Chance => ("Game over".to_string(), None, None),
+        Status::Chance => (labels.word(Word::GameOver), None, None),
     }
 }
 
@@ -255,12 +275,12 @@ fn narrate(events: &[Event]) -> String {
 }
 
 /// The stall counter, once the limit is near (section 11).
-fn quiet_note(game: &Kolowis) -> Option<String> {
+fn quiet_note(game: &Kolowis, labels: &dyn Labels) -> Option<String> {
     let stall = game.options().stall();
     let quiet = game.quiet();
     let playing = matches!(game.status(), Status::Decision(_));
     (playing && stall > 0 && quiet > 0 && quiet + QUIET_WARNING >= stall)
-        .then(|| format!("quiet {quiet} of {stall}"))
+        .then(|| labels.word(Word::Quiet { quiet, stall }))
 }
 
 /// Shortens a text with an ellipsis until it is at most `max` pixels wide at `size`.

@@ -4,8 +4,9 @@
 //! landings and captured cells), the removable cells during the opening, and whose turn it is.
 
 use tabula_core::konane::{Event, Konane, Move};
-use tabula_core::{Action, Applied, Game, Outcome, Seat, Status};
+use tabula_core::{Action, Applied, Game, GameId, Outcome, Seat, Status};
 
+use crate::labels::{English, Labels, Word};
 use crate::layout::{self, HEADER, WIDTH};
 use crate::scene::{Color, Item, Scene, Stroke, shape};
 
@@ -52,6 +53,17 @@ fn seat_name(seat: Seat) -> &'static str {
 
 /// The scene of a Konane position, with the last action highlighted.
 pub fn scene(game: &Konane, last: Option<&Applied<Konane>>) -> Scene {
+    scene_in(game, last, &English, None)
+}
+
+/// The scene with its words said by `labels`, and `narration` (when given) as the account of
+/// the last action.
+pub fn scene_in(
+    game: &Konane,
+    last: Option<&Applied<Konane>>,
+    labels: &dyn Labels,
+    narration: Option<String>,
+) -> Scene {
     let n = game.board_size();
     let cell = (WIDTH - 2.0 * MARGIN) / f32::from(n);
     let top = HEADER + MARGIN;
@@ -65,17 +77,28 @@ pub fn scene(game: &Konane, last: Option<&Applied<Konane>>) -> Scene {
 
     let (title, icon_seat) = match game.status() {
         Status::Decision(seat) if game.in_opening() => {
-            (format!("{} to remove a stone", seat_name(seat)), seat)
+            (labels.word(Word::ToRemoveStone { seat: seat.0 }), seat)
         }
-        Status::Decision(seat) => (format!("{} to move", seat_name(seat)), seat),
-        Status::Done(Outcome::Winner(team)) => {
-            (format!("{} wins", seat_name(Seat(team.0))), Seat(team.0))
-        }
-        Status::Done(Outcome::Draw) | Status::Chance => ("Game over".to_string(), Seat(0)),
+        Status::Decision(seat) => (
+            labels.word(Word::ToMove {
+                game: GameId::Konane,
+                seat: seat.0,
+            }),
+            seat,
+        ),
+        Status::Done(Outcome::Winner(team)) => (
+            labels.word(Word::Wins {
+                game: GameId::Konane,
+                seat: team.0,
+            }),
+            Seat(team.0),
+        ),
+        Status::Done(Outcome::Draw) | Status::Chance => (labels.word(Word::GameOver), Seat(0)),
     };
-    let subtitle = last
-        .map(|(_, events)| events.iter().map(narrate).collect::<Vec<_>>().join("; "))
-        .unwrap_or_default();
+    let subtitle = narration.unwrap_or_else(|| {
+        last.map(|(_, events)| events.iter().map(narrate).collect::<Vec<_>>().join("; "))
+            .unwrap_or_default()
+    });
     let icon = Item::Group {
         at: (0.0, 0.0),
         radius: 14.0,

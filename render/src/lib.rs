@@ -3,6 +3,7 @@
 //! Pure and synchronous: the bot calls it off the async runtime. Board geometry lives here, not
 //! in `tabula-core`. The font is bundled (Inter, OFL); system fonts are never used.
 
+pub mod labels;
 pub mod raster;
 pub mod replay;
 pub mod scene;
@@ -41,6 +42,7 @@ pub mod pachisi;
 
 use tabula_core::{AnyApplied, AnyGame};
 
+use crate::labels::{English, Labels};
 use crate::scene::Scene;
 
 /// The last action when it belongs to the same game.
@@ -56,12 +58,19 @@ macro_rules! last_of {
 /// The scene of any game's position, with the last action (and its events) highlighted when
 /// given.
 pub fn scene(game: &AnyGame, last: Option<&AnyApplied>) -> Scene {
+    scene_in(game, last, &English)
+}
+
+/// The scene with its words said by `labels` (titles, hints, captions, and the account of the
+/// last action when `labels` gives one).
+pub fn scene_in(game: &AnyGame, last: Option<&AnyApplied>, labels: &dyn Labels) -> Scene {
+    let told = last.and_then(|last| labels.narrate(last));
     match game {
-        AnyGame::Konane(g) => konane::scene(g, last_of!(last, Konane)),
-        AnyGame::Koan(g) => koan::scene(g, last_of!(last, Koan)),
-        AnyGame::Kolowis(g) => kolowis::scene(g, last_of!(last, Kolowis)),
-        AnyGame::CoanKi(g) => coan_ki::scene(g, last_of!(last, CoanKi)),
-        AnyGame::Pachisi(g) => pachisi::scene(g, last_of!(last, Pachisi)),
+        AnyGame::Konane(g) => konane::scene_in(g, last_of!(last, Konane), labels, told),
+        AnyGame::Koan(g) => koan::scene_in(g, last_of!(last, Koan), labels, told),
+        AnyGame::Kolowis(g) => kolowis::scene_in(g, last_of!(last, Kolowis), labels, told),
+        AnyGame::CoanKi(g) => coan_ki::scene_in(g, last_of!(last, CoanKi), labels, told),
+        AnyGame::Pachisi(g) => pachisi::scene_in(g, last_of!(last, Pachisi), labels, told),
     }
 }
 
@@ -69,7 +78,17 @@ pub fn scene(game: &AnyGame, last: Option<&AnyApplied>) -> Scene {
 /// an abort): the header's title says `title` instead of whose turn it was, and the turn's
 /// piece icon is left out.
 pub fn scene_titled(game: &AnyGame, last: Option<&AnyApplied>, title: &str) -> Scene {
-    let mut scene = scene(game, last);
+    scene_titled_in(game, last, title, &English)
+}
+
+/// [`scene_titled`] with its words said by `labels`.
+pub fn scene_titled_in(
+    game: &AnyGame,
+    last: Option<&AnyApplied>,
+    title: &str,
+    labels: &dyn Labels,
+) -> Scene {
+    let mut scene = scene_in(game, last, labels);
     // The header's title is the first text of the pieces layer (see `layout::page`), after
     // the optional icon.
     let mut icon = None;
@@ -101,7 +120,18 @@ pub fn scene_with_header(
     title: &str,
     subtitle: &str,
 ) -> Scene {
-    let mut scene = scene(game, last);
+    scene_with_header_in(game, last, title, subtitle, &English)
+}
+
+/// [`scene_with_header`] with the words on the board said by `labels`.
+pub fn scene_with_header_in(
+    game: &AnyGame,
+    last: Option<&AnyApplied>,
+    title: &str,
+    subtitle: &str,
+    labels: &dyn Labels,
+) -> Scene {
+    let mut scene = scene_in(game, last, labels);
     // The header is the first items of the pieces layer (see `layout::page`): the turn's
     // icon, the title, then the subtitle's one or two lines, all above the board.
     let header = scene
@@ -136,4 +166,21 @@ pub fn render_titled(
 /// Internal failures only (see [`RenderError`]); every reachable position renders.
 pub fn render(game: &AnyGame, last: Option<&AnyApplied>) -> Result<Vec<u8>, RenderError> {
     raster::encode_png(&raster::rasterise(&scene(game, last))?)
+}
+
+/// [`render`] with its words said by `labels`; with a `title`, as [`render_titled`].
+///
+/// # Errors
+/// Internal failures only (see [`RenderError`]).
+pub fn render_in(
+    game: &AnyGame,
+    last: Option<&AnyApplied>,
+    title: Option<&str>,
+    labels: &dyn Labels,
+) -> Result<Vec<u8>, RenderError> {
+    let scene = match title {
+        Some(title) => scene_titled_in(game, last, title, labels),
+        None => scene_in(game, last, labels),
+    };
+    raster::encode_png(&raster::rasterise(&scene)?)
 }

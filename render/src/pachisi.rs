@@ -26,7 +26,9 @@
 //! keeps the picture crisp and the PNG small.
 
 use tabula_core::pachisi::{Event, Move, Pachisi, Roll, Square, Throws};
-use tabula_core::{Action, Applied, Game, Outcome, Seat, Status, Team};
+use tabula_core::{Action, Applied, Game, GameId, Outcome, Seat, Status};
+
+use crate::labels::{English, Labels, Word};
 
 use crate::layout::{self, HEADER, INK, MUTED, WIDTH};
 use crate::scene::{Anchor, Color, Item, Point, Scene, Segment, Stroke, shape};
@@ -119,14 +121,6 @@ const STYLES: [Style; 4] = [
 
 fn style(seat: usize) -> &'static Style {
     &STYLES[seat & 3]
-}
-
-fn team_title(team: Team) -> &'static str {
-    if team.0 == 0 {
-        "South and North"
-    } else {
-        "East and West"
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -361,7 +355,7 @@ fn mouths_up(roll: Roll) -> usize {
 // ---------------------------------------------------------------------------------------------
 // The static board
 
-fn board(scene: &mut Scene) {
+fn board(scene: &mut Scene, labels: &dyn Labels) {
     let b = &mut scene.board;
     // The cloth: the cross outline, padded outwards.
     let pad = 4.0;
@@ -468,22 +462,22 @@ fn board(scene: &mut Scene) {
     // each inner corner holds one label); the arm ends' files and ranks outside the grid.
     let file = |x: u8| char::from(b'a' + x).to_string();
     let rank = |y: u8| (y + 1).to_string();
-    let mut labels: Vec<((u8, u8), String)> = Vec::new();
+    let mut coordinates: Vec<((u8, u8), String)> = Vec::new();
     for x in 8..=10 {
-        labels.push(((x, 255), file(x)));
+        coordinates.push(((x, 255), file(x)));
     }
     for y in 8..=10 {
-        labels.push(((255, y), rank(y)));
-        labels.push(((19, y), rank(y)));
+        coordinates.push(((255, y), rank(y)));
+        coordinates.push(((19, y), rank(y)));
     }
     for seat in 0..4 {
         for i in 0..=7u8 {
             let (x, y) = rotate(seat, (7, i));
             let name = if seat & 1 == 0 { rank(y) } else { file(x) };
-            labels.push(((x, y), name));
+            coordinates.push(((x, y), name));
         }
     }
-    for ((x, y), name) in labels {
+    for ((x, y), name) in coordinates {
         let px = match x {
             255 => LEFT / 2.0,
             19 => LEFT + 19.0 * CELL + (WIDTH - LEFT - 19.0 * CELL) / 2.0,
@@ -516,23 +510,27 @@ fn board(scene: &mut Scene) {
             1,
             16.0,
         ));
-        b.push(text((x + 58.0, y + 28.0), Anchor::Left, 26.0, INK, st.name));
-        for (i, label) in PANEL_ROWS.iter().enumerate() {
+        let name = labels.word(Word::Seat {
+            game: GameId::Pachisi,
+            seat: seat as u8,
+        });
+        b.push(text((x + 58.0, y + 28.0), Anchor::Left, 26.0, INK, name));
+        for i in 0..4 {
             b.push(text(
                 (x + 16.0, panel_row_y(y, i)),
                 Anchor::Left,
                 20.0,
                 MUTED,
-                *label,
+                labels.word(Word::PanelRow(i)),
             ));
         }
     }
-    legend(b);
+    legend(b, labels);
 }
 
 /// The legend under the West panel: the four seats' pieces laid on their side (lower-case
 /// letters) are home-bound on the track, or home in the Charkoni. Returns where it ends.
-fn legend(b: &mut Vec<Item>) -> f32 {
+fn legend(b: &mut Vec<Item>, labels: &dyn Labels) -> f32 {
     let y = TOP + 19.0 * CELL + MARGIN / 2.0;
     let mut x = LEFT + 10.0;
     for seat in [0, 1, 2, 3] {
@@ -540,12 +538,12 @@ fn legend(b: &mut Vec<Item>) -> f32 {
         x += 24.0;
     }
     x -= 6.0;
-    b.push(text((x, y), Anchor::Left, LEGEND_SIZE, MUTED, LEGEND));
-    x + crate::raster::text_width(LEGEND, LEGEND_SIZE).unwrap_or(200.0)
+    let legend = labels.word(Word::HomeBoundLegend);
+    let end = x + crate::raster::text_width(&legend, LEGEND_SIZE).unwrap_or(200.0);
+    b.push(text((x, y), Anchor::Left, LEGEND_SIZE, MUTED, legend));
+    end
 }
 
-/// What the legend says after the laid pieces.
-const LEGEND: &str = "home-bound or home";
 /// Its size.
 const LEGEND_SIZE: f32 = 18.0;
 
@@ -554,6 +552,18 @@ const LEGEND_SIZE: f32 = 18.0;
 
 /// The scene of a Pachisi position, with the last action (and its events) highlighted.
 pub fn scene(game: &Pachisi, last: Option<&Applied<Pachisi>>) -> Scene {
+    scene_in(game, last, &English, None)
+}
+
+/// The scene with its words said by `labels`, and `narration` (when given) as the account of
+/// the last action.
+pub fn scene_in(
+    game: &Pachisi,
+    last: Option<&Applied<Pachisi>>,
+    labels: &dyn Labels,
+    narration: Option<String>,
+) -> Scene {
+    let seat = game.turn().0;
     let turn = usize::from(game.turn().0);
     let status = game.status();
     let (title, icon) = match status {
@@ -568,29 +578,39 @@ pub fn scene(game: &Pachisi, last: Option<&Applied<Pachisi>>) -> Scene {
                         .map(move |i| i.translated(d, d))
                 })
                 .collect();
-            (format!("{} win", team_title(team)), items)
+            (
+                labels.word(Word::Wins {
+                    game: GameId::Pachisi,
+                    seat: team.0,
+                }),
+                items,
+            )
         }
-        Status::Done(Outcome::Draw) => ("Game over".to_string(), Vec::new()),
+        Status::Done(Outcome::Draw) => (labels.word(Word::GameOver), Vec::new()),
         Status::Chance if !game.throws().is_empty() => (
-            format!("{} throws again", style(turn).name),
+            labels.word(Word::ThrowsAgain { seat }),
             piece(turn, Pose::Upright, 1, 14.0),
         ),
         Status::Chance => (
-            format!("{} throws the cowries", style(turn).name),
+            labels.word(Word::ThrowsCowries { seat }),
             piece(turn, Pose::Upright, 1, 14.0),
         ),
         Status::Decision(_) if game.throws().is_empty() => (
-            format!("{} to throw or skip", style(turn).name),
+            labels.word(Word::ToThrowOrSkip { seat }),
             piece(turn, Pose::Upright, 1, 14.0),
         ),
         Status::Decision(_) => (
-            format!("{} to move", style(turn).name),
+            labels.word(Word::ToMove {
+                game: GameId::Pachisi,
+                seat,
+            }),
             piece(turn, Pose::Upright, 1, 14.0),
         ),
     };
     let events: &[Event] = last.map_or(&[], |(_, events)| events.as_slice());
-    let subtitle = match last {
-        Some((Action::Move(Move::Throw), _)) => format!("{} chose to throw", style(turn).name),
+    let subtitle = match (last, narration) {
+        (Some((Action::Move(Move::Throw), _)), _) => labels.word(Word::ChoseToThrow { seat }),
+        (Some(_), Some(narration)) => narration,
         _ => narrate(events),
     };
     let icon = (!icon.is_empty()).then_some(Item::Group {
@@ -598,11 +618,17 @@ pub fn scene(game: &Pachisi, last: Option<&Applied<Pachisi>>) -> Scene {
         radius: 16.0,
         items: icon,
     });
-    let mut scene = layout::page(HEIGHT, "pachisi".to_string(), &title, icon, &subtitle);
-    board(&mut scene);
+    let mut scene = layout::page(
+        HEIGHT,
+        format!("pachisi{}", labels.key()),
+        &title,
+        icon,
+        &subtitle,
+    );
+    board(&mut scene, labels);
 
-    panels(&mut scene, game, status);
-    band(&mut scene, game, last);
+    panels(&mut scene, game, status, labels);
+    band(&mut scene, game, last, labels);
 
     // The last move's path and starting square, under the pieces.
     let moved = events.iter().find_map(|e| match *e {
@@ -715,16 +741,13 @@ fn narrate(events: &[Event]) -> String {
     parts.join("; ")
 }
 
-/// The captions of the rows of counts in a seat's panel.
-const PANEL_ROWS: [&str; 4] = ["in the Charkoni", "on the board", "home", "progress"];
-
 /// The middle line of row `i` of a panel whose top is at `y`.
 fn panel_row_y(y: f32, i: usize) -> f32 {
     y + 64.0 + 29.0 * i as f32
 }
 
 /// Every seat's counts in its panel, and a frame round the seat to act (or the winners).
-fn panels(scene: &mut Scene, game: &Pachisi, status: Status) {
+fn panels(scene: &mut Scene, game: &Pachisi, status: Status, labels: &dyn Labels) {
     let turn = usize::from(game.turn().0);
     for seat in 0..4 {
         let ps = game.positions(Seat(seat as u8));
@@ -776,7 +799,7 @@ fn panels(scene: &mut Scene, game: &Pachisi, status: Status) {
                 bw,
                 20.0,
                 MUTED,
-                "first entry: any value",
+                labels.word(Word::FirstEntry),
             ));
         }
         let (active, winner) = match status {
@@ -795,19 +818,19 @@ fn panels(scene: &mut Scene, game: &Pachisi, status: Status) {
             ));
         }
         let tag = if winner {
-            Some("winner")
+            Some(Word::WinnerTag)
         } else if active {
             Some(match status {
-                Status::Chance => "throwing",
-                _ if game.throws().is_empty() => "to throw",
-                _ => "to move",
+                Status::Chance => Word::ThrowingTag,
+                _ if game.throws().is_empty() => Word::ToThrowTag,
+                _ => Word::ToMoveTag,
             })
         } else {
             None
         };
-        if let Some(tag) = tag {
+        if let Some(tag) = tag.map(|tag| labels.word(tag)) {
             // A dark tag in the panel's top-right corner.
-            let tw = caption_width(tag) + 18.0;
+            let tw = caption_width(&tag) + 18.0;
             scene.pieces.push(Item::Group {
                 at: (x + w - 10.0 - tw / 2.0, y + 28.0),
                 radius: tw / 2.0 + 2.0,
@@ -877,7 +900,7 @@ fn chip(roll: Roll, kind: Chip) -> Item {
 
 /// The band under the header: the values of this turn (left, just used, lost) and the cowries
 /// of the last throw.
-fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>) {
+fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>, labels: &dyn Labels) {
     let cy = BAND_Y;
     let events: &[Event] = last.map_or(&[], |(_, e)| e.as_slice());
     let thrown = match last {
@@ -896,22 +919,22 @@ fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>) {
             c.1 = Chip::New;
         }
         let caption = match game.status() {
-            Status::Chance => "thrown",
-            _ => "to use",
+            Status::Chance => Word::Thrown,
+            _ => Word::ToUse,
         };
-        sections.push((caption.to_string(), chips));
+        sections.push((labels.word(caption), chips));
     }
     for e in events {
         match *e {
             Event::Entered { roll, .. } | Event::Moved { roll, .. } => {
-                sections.push(("used".to_string(), vec![(roll, Chip::Used, 1)]));
+                sections.push((labels.word(Word::Used), vec![(roll, Chip::Used, 1)]));
             }
             Event::ValuesLost { values, .. } => sections.push((
-                "lost".to_string(),
+                labels.word(Word::Lost),
                 values.iter().map(|r| (r, Chip::Lost, 1)).collect(),
             )),
             Event::GaveUp { values, .. } => sections.push((
-                "given up".to_string(),
+                labels.word(Word::GivenUp),
                 values.iter().map(|r| (r, Chip::Lost, 1)).collect(),
             )),
             _ => {}
@@ -919,11 +942,11 @@ fn band(scene: &mut Scene, game: &Pachisi, last: Option<&Applied<Pachisi>>) {
     }
     if sections.is_empty() {
         let words = match game.status() {
-            Status::Chance => "no values yet",
-            Status::Done(_) => "",
-            _ => "no values thrown yet",
+            Status::Chance => labels.word(Word::NoValuesYet),
+            Status::Done(_) => String::new(),
+            _ => labels.word(Word::NoValuesThrownYet),
         };
-        sections.push((words.to_string(), Vec::new()));
+        sections.push((words, Vec::new()));
     }
 
     // Two places beside the top of the North arm: the values on the left, the cowries of the
@@ -1206,7 +1229,7 @@ mod tests {
     #[test]
     fn the_legend_ends_before_the_south_arm() {
         let mut items = Vec::new();
-        let end = legend(&mut items);
+        let end = legend(&mut items, &English);
         // The South arm's left edge, and the file letter under it.
         assert!(end + 8.0 <= LEFT + 8.0 * CELL, "legend ends at {end}");
     }

@@ -225,6 +225,18 @@ pub fn text_width(text: &str, size: f32) -> Result<f32, RenderError> {
     Ok(width)
 }
 
+/// The characters of `text` that the bundled font has no glyph for (spaces aside).
+///
+/// # Errors
+/// The bundled font cannot be read.
+pub fn missing_glyphs(text: &str) -> Result<Vec<char>, RenderError> {
+    let font = font()?;
+    Ok(text
+        .chars()
+        .filter(|c| !c.is_whitespace() && font.glyph_id(*c).0 == 0)
+        .collect())
+}
+
 /// A glyph's coverage, rasterised once per glyph, size and quarter-pixel pen offset, with the
 /// position of its top-left pixel relative to the whole-pixel pen position.
 #[derive(Debug)]

@@ -80,7 +80,21 @@ pub fn steps(
 pub fn animate(
     steps: &[Step],
     format: Format,
+    header: (&str, &str),
+    progress: impl FnMut(usize, usize),
+) -> Result<Replay, RenderError> {
+    animate_in(steps, format, header, &crate::labels::English, progress)
+}
+
+/// [`animate`] with the words on the boards said by `labels`.
+///
+/// # Errors
+/// As [`animate`].
+pub fn animate_in(
+    steps: &[Step],
+    format: Format,
     (title, subtitle): (&str, &str),
+    labels: &dyn crate::labels::Labels,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Replay, RenderError> {
     let Some(((first_state, first_last), rest)) = steps.split_first() else {
@@ -90,11 +104,12 @@ pub fn animate(
         });
     };
     let draw = |(state, last): &Step| {
-        rasterise(&crate::scene_with_header(
+        rasterise(&crate::scene_with_header_in(
             state,
             last.as_ref(),
             title,
             subtitle,
+            labels,
         ))
     };
     let first = draw(&(first_state.clone(), first_last.clone()))?;

@@ -357,8 +357,33 @@ async fn bad_requests_are_refused_in_discords_shape() {
         body["errors"]["1"]["options"]["1"]["required"].is_object(),
         "{body}"
     );
+    // Localizations: Discord's locales only, and its lengths.
+    let r = client
+        .put(format!(
+            "{}/api/v10/applications/{}/commands",
+            fake.api_url(),
+            fake.application_id()
+        ))
+        .header("Authorization", &auth)
+        .json(&json!([{"name": "ok", "description": "x",
+                       "description_localizations": {"ru": "д", "xx": "y", "bg": ""},
+                       "options": [{"type": 3, "name": "g", "description": "g",
+                                    "choices": [{"name": "a", "value": "a",
+                                                 "name_localizations": {"en": "A"}}]}]}]))
+        .send()
+        .await
+        .unwrap();
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["code"], 50035, "{body}");
+    let localized = &body["errors"]["0"]["description_localizations"];
+    assert!(localized["xx"].is_object(), "an unknown locale: {body}");
+    assert!(localized["ru"].is_null(), "ru is a locale: {body}");
+    assert!(
+        body["errors"]["0"]["options"]["0"]["choices"]["0"]["name_localizations"]["en"].is_object(),
+        "en is no Discord locale (en-US and en-GB are): {body}"
+    );
     let refused = fake.violations().len();
-    assert_eq!(refused, 10, "{:#?}", fake.violations());
+    assert_eq!(refused, 11, "{:#?}", fake.violations());
     // Platform state: deleted channel and missing access are refusals, not violations.
     let other = fake.text_channel(&fake.guild("Other"), "gone");
     fake.remove_access(&w.channel);

@@ -341,6 +341,20 @@ async fn commands_are_registered_once_with_typed_options() {
             .clone()
     };
     let play = by_name("play");
+    // Names stay; descriptions and the games' names are translated for Russian and Bulgarian.
+    assert_eq!(
+        play["description_localizations"]["ru"],
+        "Вызвать на партию (кого-то или всех в чате)"
+    );
+    assert_eq!(
+        play["description_localizations"]["bg"],
+        "Предизвикай някого (или всички тук) на партия"
+    );
+    assert_eq!(play["options"][0]["choices"][0]["value"], "konane");
+    assert_eq!(
+        play["options"][0]["choices"][0]["name_localizations"]["ru"],
+        "Конане"
+    );
     let names = option_names(&play);
     for option in [
         "game",

@@ -430,6 +430,57 @@ async fn start_in_a_private_chat_greets_and_explains_groups() {
         .wait_new(&private, hello.message_id, "config", |_| true)
         .await;
     assert!(!config.text().starts_with("Sorry"), "{}", config.text());
+    // The command menu in English for everyone, and in each other language for the people
+    // whose app speaks it.
+    let menu = |code: &str| {
+        fake.my_commands(None, code)
+            .unwrap_or_else(|| panic!("commands for {code:?}"))
+    };
+    let english = menu("");
+    assert!(
+        english.contains(&(
+            "play".into(),
+            "Challenge people (or anyone here) to a game".into()
+        )),
+        "{english:?}"
+    );
+    let russian = menu("ru");
+    assert_eq!(russian.len(), english.len());
+    assert!(
+        russian.contains(&("wallet".into(), "Ваши монеты здесь".into())),
+        "{russian:?}"
+    );
+    assert!(menu("bg").contains(&("wallet".into(), "Твоите монети тук".into())));
+    // Someone whose app speaks Russian is greeted, and helped, in Russian.
+    let boris = table.person("Boris").language("ru");
+    let private = fake.private_chat(&boris);
+    fake.user_writes(&private, &boris, "/start");
+    let hello = table.wait_new(&private, 0, "greeting", |_| true).await;
+    assert!(
+        hello.text().contains("Команды:\n/play: Вызвать на партию"),
+        "{}",
+        hello.text()
+    );
+    fake.user_writes(&private, &boris, "/help move");
+    let help = table
+        .wait_new(&private, hello.message_id, "help", |_| true)
+        .await;
+    assert!(
+        help.text().starts_with("/move [#партия] <ход>\n"),
+        "{}",
+        help.text()
+    );
+    fake.user_writes(&private, &boris, "/vacation 99");
+    let refused = table
+        .wait_new(&private, help.message_id, "refusal", |_| true)
+        .await;
+    assert!(
+        refused
+            .text()
+            .contains("`дни`: нужно число от 1 до 31, а не 99"),
+        "{}",
+        refused.text()
+    );
     table.stop().await;
     table.assert_clean();
 }

@@ -8,6 +8,29 @@ unknown-command = Не познавам командата `{ $command }`. Из�
 not-a-command = командите започват с `/`; списъкът е в /help.
 usage = как се пише: { $usage }.
 bad-arguments = { $error }; как се пише: { $usage }.
+parse-missing = липсва `{ $option }`
+parse-unknown-game = няма игра `{ $name }`; игрите са konane, koan, kolowis, coan-ki и pachisi
+parse-repeated = `{ $option }` се среща повече от веднъж
+parse-bad-mention = `{ $value }` не е споменаване; посочвай хората като @име
+parse-too-many-users = посочи най-много { $max } { $max ->
+    [one] човек
+   *[other] души
+}
+parse-not-a-number = `{ $option }`: трябва цяло число, а не `{ $value }`
+parse-out-of-range = `{ $option }`: трябва число от { $min } до { $max }, а не { $value }
+parse-bad-duration = `{ $option }`: трябва време от 1 час до 365 дни, например 3d или 12h, а не `{ $value }`
+parse-bad-game-number = `{ $value }` не е номер на партия; пиши го като #3
+parse-not-key-value = пиши ключ=стойност, а не `{ $value }`
+parse-too-many-values = най-много { $max } { $option ->
+    [options] параметъра
+   *[settings] настройки
+} наведнъж
+parse-too-long = `{ $option }`: твърде дълго, най-много { $max } { $max ->
+    [one] знак
+   *[other] знака
+}
+parse-unknown-topic = няма команда `/{ $value }`
+parse-unexpected = `{ $value }` не е ясно тук
 unknown-game = няма игра `{ $name }`; игрите са konane, koan, kolowis, coan-ki и pachisi.
 wrong-players = { $game } се играе от { $allowed }; посочихте { $named } (заедно със себе си).
 unknown-person = още не познавам @{ $name }: нека първо напише нещо тук.

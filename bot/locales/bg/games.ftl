@@ -46,6 +46,8 @@ game-begins = Партия { $game } на { $name } започва. Места �
 game-begins-dice = Зарове: обвързани с { $commitment }, сол { $salt }; семето се показва в края на партията.
 seat-held = { $seat } { $person }
 list-comma = { $first }, { $rest }
+clauses-or = { $first } или { $rest }
+verbatim = { $text }
 challenge-accepted = { $person } { $again ->
     [yes] вече прие
    *[no] прие

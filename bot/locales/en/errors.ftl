@@ -8,6 +8,23 @@ unknown-command = I do not know `{ $command }`. Send /help for the list of comma
 not-a-command = commands start with `/`; send /help for the list.
 usage = usage: { $usage }.
 bad-arguments = { $error }; usage: { $usage }.
+parse-missing = `{ $option }` is missing
+parse-unknown-game = there is no game `{ $name }`; the games are konane, koan, kolowis, coan-ki and pachisi
+parse-repeated = `{ $option }` is given more than once
+parse-bad-mention = `{ $value }` is not a mention; name people as @name
+parse-too-many-users = name at most { $max } people
+parse-not-a-number = `{ $option }` must be a whole number, not `{ $value }`
+parse-out-of-range = `{ $option }` must be from { $min } to { $max }, not { $value }
+parse-bad-duration = `{ $option }` must be a time from 1 hour to 365 days, e.g. 3d or 12h, not `{ $value }`
+parse-bad-game-number = `{ $value }` is not a game number; write it like #3
+parse-not-key-value = write it as key=value, not `{ $value }`
+parse-too-many-values = at most { $max } { $option ->
+    [options] options
+   *[settings] settings
+} at once
+parse-too-long = `{ $option }` is too long: at most { $max } characters
+parse-unknown-topic = there is no command `/{ $value }`
+parse-unexpected = `{ $value }` is not understood here
 unknown-game = there is no game `{ $name }`; the games are konane, koan, kolowis, coan-ki and pachisi.
 wrong-players = { $game } is played by { $allowed }; you named { $named } (yourself included).
 unknown-person = I do not know @{ $name } yet: they must write here first.

@@ -46,6 +46,8 @@ game-begins = Game { $game } of { $name } begins. Seats by lot: { $seats }. { $t
 game-begins-dice = Dice: committed to { $commitment }, salt { $salt }; the seed is shown when the game ends.
 seat-held = { $seat } { $person }
 list-comma = { $first }, { $rest }
+clauses-or = { $first } or { $rest }
+verbatim = { $text }
 challenge-accepted = { $person } { $again ->
     [yes] has already accepted
    *[no] accepted

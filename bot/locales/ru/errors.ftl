@@ -8,6 +8,29 @@ unknown-command = Я не знаю команды `{ $command }`. Отправь
 not-a-command = команды начинаются с `/`; список — /help.
 usage = как писать: { $usage }.
 bad-arguments = { $error }; как писать: { $usage }.
+parse-missing = не хватает `{ $option }`
+parse-unknown-game = игры `{ $name }` нет; игры: konane, koan, kolowis, coan-ki и pachisi
+parse-repeated = `{ $option }` встречается больше одного раза
+parse-bad-mention = `{ $value }` — не упоминание; называйте людей так: @имя
+parse-too-many-users = назовите не больше { $max } { $max ->
+    [one] человека
+   *[other] человек
+}
+parse-not-a-number = `{ $option }`: нужно целое число, а не `{ $value }`
+parse-out-of-range = `{ $option }`: нужно число от { $min } до { $max }, а не { $value }
+parse-bad-duration = `{ $option }`: нужно время от 1 часа до 365 дней, например 3d или 12h, а не `{ $value }`
+parse-bad-game-number = `{ $value }` — не номер партии; пишите так: #3
+parse-not-key-value = пишите ключ=значение, а не `{ $value }`
+parse-too-many-values = не больше { $max } { $option ->
+    [options] параметров
+   *[settings] настроек
+} за раз
+parse-too-long = `{ $option }`: слишком длинно, не больше { $max } { $max ->
+    [one] символа
+   *[other] символов
+}
+parse-unknown-topic = команды `/{ $value }` нет
+parse-unexpected = `{ $value }` здесь непонятно
 unknown-game = игры `{ $name }` нет; игры: konane, koan, kolowis, coan-ki и pachisi.
 wrong-players = в { $game } играют { $allowed }; вы назвали { $named } (считая себя).
 unknown-person = я ещё не знаю @{ $name }: пусть сначала напишет здесь.

@@ -50,6 +50,8 @@ game-begins = Партия { $game } в { $name } начинается. Мест
 game-begins-dice = Кости: обязательство { $commitment }, соль { $salt }; зерно покажут, когда партия кончится.
 seat-held = { $seat } { $person }
 list-comma = { $first }, { $rest }
+clauses-or = { $first } или { $rest }
+verbatim = { $text }
 challenge-accepted = { $person } { $again ->
     [yes] уже принял
    *[no] принял

@@ -2,6 +2,7 @@
 //! typed options ([`COMMANDS`]), and the bounds the parser checks.
 
 use super::help::usage;
+use crate::l10n::Lang;
 
 /// The computer's level when `/play … computer` names none.
 pub const DEFAULT_COMPUTER_LEVEL: i64 = 2;
@@ -149,7 +150,8 @@ pub enum TextForm {
 pub struct OptionSpec {
     /// Its name: Discord's option name, and the key of a keyed option.
     pub name: &'static str,
-    /// What it is for (at most 100 characters).
+    /// The message id of what it is for (at most 100 characters in every language):
+    /// `cmd-<command>-<option>`, or `opt-…` for an option several commands share.
     pub description: &'static str,
     /// Whether the command needs it.
     pub required: bool,
@@ -170,9 +172,10 @@ pub struct CommandSpec {
     pub aliases: &'static [&'static str],
     /// Other names understood but never shown (`/start`, Telegram's greeting, for `/help`).
     pub hidden_aliases: &'static [&'static str],
-    /// A short description for the platforms' command menus (at most 100 characters).
+    /// The message id of a short description for the platforms' command menus (at most 100
+    /// characters in every language): `cmd-<name>`.
     pub description: &'static str,
-    /// One or two sentences for `/help <command>`.
+    /// The message id of one or two sentences for `/help <command>`: `cmd-<name>-about`.
     pub summary: &'static str,
     /// An example of its use.
     pub example: &'static str,
@@ -183,9 +186,9 @@ pub struct CommandSpec {
 }
 
 impl CommandSpec {
-    /// The usage line, generated from the options: `/move [#game] <move>`.
-    pub fn usage(&self) -> String {
-        usage(self)
+    /// The usage line in `lang`, generated from the options: `/move [#game] <move>`.
+    pub fn usage(&self, lang: Lang) -> String {
+        usage(self, lang)
     }
 
     /// The option called `name`.
@@ -219,18 +222,8 @@ const fn keyed(name: &'static str, description: &'static str, kind: Kind) -> Opt
     }
 }
 
-const GAME_OF_CHALLENGE: OptionSpec = opt(
-    "challenge",
-    "The challenge's number, when several are waiting",
-    false,
-    Kind::GameNumber,
-);
-const WHICH_GAME: OptionSpec = opt(
-    "game",
-    "The game's number, when several are being played here",
-    false,
-    Kind::GameNumber,
-);
+const GAME_OF_CHALLENGE: OptionSpec = opt("challenge", "opt-challenge", false, Kind::GameNumber);
+const WHICH_GAME: OptionSpec = opt("game", "opt-game-number", false, Kind::GameNumber);
 
 /// Every command, in the order of `/help`.
 pub static COMMANDS: &[CommandSpec] = &[
@@ -239,36 +232,18 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "play",
         aliases: &[],
         hidden_aliases: &[],
-        description: "Challenge people (or anyone here) to a game",
-        summary: "Name up to three people with @, or nobody for an open challenge anyone may \
-                  accept, or `computer` (in Pachisi, beside people: it takes the seats they \
-                  leave). Options such as size=10 set up the game; stake=<coins> \
-                  and time=<3d|12h> (time per move) set the terms.",
+        description: "cmd-play",
+        summary: "cmd-play-about",
         example: "/play konane @bob size=10 stake=50 time=3d",
         access: Access::Anyone,
         options: &[
-            opt("game", "The game to play", true, Kind::Game),
-            opt(
-                "opponent",
-                "Who to challenge (none: an open challenge)",
-                false,
-                Kind::User,
-            ),
-            opt(
-                "opponent2",
-                "A second person to challenge (Pachisi)",
-                false,
-                Kind::User,
-            ),
-            opt(
-                "opponent3",
-                "A third person to challenge (Pachisi)",
-                false,
-                Kind::User,
-            ),
+            opt("game", "cmd-play-game", true, Kind::Game),
+            opt("opponent", "cmd-play-opponent", false, Kind::User),
+            opt("opponent2", "cmd-play-opponent2", false, Kind::User),
+            opt("opponent3", "cmd-play-opponent3", false, Kind::User),
             OptionSpec {
                 name: "computer",
-                description: "The computer at this level (1-4): your opponent, or in Pachisi the empty seats",
+                description: "cmd-play-computer",
                 required: false,
                 kind: Kind::Integer { min: 1, max: 4 },
                 form: TextForm::Word {
@@ -276,21 +251,16 @@ pub static COMMANDS: &[CommandSpec] = &[
                     default: DEFAULT_COMPUTER_LEVEL,
                 },
             },
-            opt(
-                "options",
-                "Game options, e.g. size=10",
-                false,
-                Kind::Options,
-            ),
+            opt("options", "cmd-play-options", false, Kind::Options),
             keyed(
                 "stake",
-                "Coins each player stakes (0: a friendly game)",
+                "cmd-play-stake",
                 Kind::Integer {
                     min: 0,
                     max: MAX_COINS,
                 },
             ),
-            keyed("time", "Time per move, e.g. 3d or 12h", Kind::Duration),
+            keyed("time", "cmd-play-time", Kind::Duration),
         ],
     },
     CommandSpec {
@@ -298,8 +268,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "accept",
         aliases: &[],
         hidden_aliases: &[],
-        description: "Accept a challenge",
-        summary: "Accepts the challenge waiting for you; name its number when several are.",
+        description: "cmd-accept",
+        summary: "cmd-accept-about",
         example: "/accept #3",
         access: Access::Anyone,
         options: &[GAME_OF_CHALLENGE],
@@ -309,8 +279,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "decline",
         aliases: &[],
         hidden_aliases: &[],
-        description: "Decline a challenge",
-        summary: "Declines the challenge waiting for you; name its number when several are.",
+        description: "cmd-decline",
+        summary: "cmd-decline-about",
         example: "/decline #3",
         access: Access::Anyone,
         options: &[GAME_OF_CHALLENGE],
@@ -320,8 +290,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "cancel",
         aliases: &[],
         hidden_aliases: &[],
-        description: "Withdraw your challenge",
-        summary: "Withdraws a challenge you made that nobody has accepted yet.",
+        description: "cmd-cancel",
+        summary: "cmd-cancel-about",
         example: "/cancel #3",
         access: Access::Anyone,
         options: &[GAME_OF_CHALLENGE],
@@ -331,15 +301,14 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "move",
         aliases: &[],
         hidden_aliases: &[],
-        description: "Make a move",
-        summary: "Makes a move in your game, written as on the board (or press a button under \
-                  the board). Name the game's number when you play several here.",
+        description: "cmd-move",
+        summary: "cmd-move-about",
         example: "/move #2 d4-f4",
         access: Access::Anyone,
         options: &[
             OptionSpec {
                 name: "move",
-                description: "The move, e.g. d4-f4",
+                description: "cmd-move-move",
                 required: true,
                 kind: Kind::Move,
                 form: TextForm::Positional,
@@ -352,9 +321,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "board",
         aliases: &[],
         hidden_aliases: &[],
-        description: "Show a game's board",
-        summary: "Shows the board of a game here, with buttons for the player to move. Anyone \
-                  may look.",
+        description: "cmd-board",
+        summary: "cmd-board-about",
         example: "/board #2",
         access: Access::Anyone,
         options: &[WHICH_GAME],
@@ -364,8 +332,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "moves",
         aliases: &[],
         hidden_aliases: &[],
-        description: "List the legal moves of a game",
-        summary: "Lists every legal move of the player to move.",
+        description: "cmd-moves",
+        summary: "cmd-moves-about",
         example: "/moves #2",
         access: Access::Anyone,
         options: &[WHICH_GAME],
@@ -375,8 +343,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "history",
         aliases: &[],
         hidden_aliases: &[],
-        description: "List every move and roll of a game",
-        summary: "Lists every action of a game so far, dice rolls included.",
+        description: "cmd-history",
+        summary: "cmd-history-about",
         example: "/history #2",
         access: Access::Anyone,
         options: &[WHICH_GAME],
@@ -386,10 +354,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "export",
         aliases: &[],
         hidden_aliases: &[],
-        description: "A game's record as a file, to keep or to check",
-        summary: "Sends a game's record as a text file: its players, options and every move and \
-                  roll; for dice games, what `tabula verify` needs to check that no roll was \
-                  chosen by the bot (the seed, once the game is over).",
+        description: "cmd-export",
+        summary: "cmd-export-about",
         example: "/export #2",
         access: Access::Anyone,
         options: &[WHICH_GAME],
@@ -399,9 +365,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "replay",
         aliases: &[],
         hidden_aliases: &[],
-        description: "Watch a game again as an animation",
-        summary: "Posts a game as an animated picture: the start, then every move and roll in \
-                  turn, the last one highlighted as on the boards.",
+        description: "cmd-replay",
+        summary: "cmd-replay-about",
         example: "/replay #2",
         access: Access::Anyone,
         options: &[WHICH_GAME],
@@ -411,8 +376,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "resign",
         aliases: &[],
         hidden_aliases: &[],
-        description: "Give up a game",
-        summary: "Gives up your game: the other side wins, and takes the pot.",
+        description: "cmd-resign",
+        summary: "cmd-resign-about",
         example: "/resign #2",
         access: Access::Anyone,
         options: &[WHICH_GAME],
@@ -422,14 +387,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "abort",
         aliases: &[],
         hidden_aliases: &[],
-        description: "Call a game off without a result",
-        summary: "Calls a game off and returns the stakes. Players may abort before the first \
-                  move; moderators may abort any game.",
+        description: "cmd-abort",
+        summary: "cmd-abort-about",
         example: "/abort #2 played by mistake",
         access: Access::Partly,
         options: &[
             WHICH_GAME,
-            opt("reason", "Why, for the record", false, Kind::Text),
+            opt("reason", "cmd-abort-reason", false, Kind::Text),
         ],
     },
     CommandSpec {
@@ -437,9 +401,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "claim",
         aliases: &[],
         hidden_aliases: &[],
-        description: "Win a game whose opponent ran out of time",
-        summary: "Claims the win when the player to move has run out of time. A move made \
-                  before the claim still counts.",
+        description: "cmd-claim",
+        summary: "cmd-claim-about",
         example: "/claim #2",
         access: Access::Anyone,
         options: &[WHICH_GAME],
@@ -449,14 +412,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "vacation",
         aliases: &[],
         hidden_aliases: &[],
-        description: "Stop your clocks for a few days",
-        summary: "Stops your clocks for some days (a few per month). Without a number, shows \
-                  the days you have left.",
+        description: "cmd-vacation",
+        summary: "cmd-vacation-about",
         example: "/vacation 2",
         access: Access::Anyone,
         options: &[opt(
             "days",
-            "How many days",
+            "cmd-vacation-days",
             false,
             Kind::Integer { min: 1, max: 31 },
         )],
@@ -466,8 +428,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "games",
         aliases: &[],
         hidden_aliases: &[],
-        description: "List the active games here",
-        summary: "Lists the games being played in this chat, yours first.",
+        description: "cmd-games",
+        summary: "cmd-games-about",
         example: "/games",
         access: Access::Anyone,
         options: &[],
@@ -477,8 +439,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "wallet",
         aliases: &["balance"],
         hidden_aliases: &[],
-        description: "Show your coins here",
-        summary: "Shows your coins in this server or group, and what you have at stake.",
+        description: "cmd-wallet",
+        summary: "cmd-wallet-about",
         example: "/wallet",
         access: Access::Anyone,
         options: &[],
@@ -488,8 +450,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "leaderboard",
         aliases: &["top"],
         hidden_aliases: &[],
-        description: "Show the richest players here",
-        summary: "Lists the ten richest people of this server or group.",
+        description: "cmd-leaderboard",
+        summary: "cmd-leaderboard-about",
         example: "/leaderboard",
         access: Access::Anyone,
         options: &[],
@@ -499,14 +461,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "config",
         aliases: &["settings"],
         hidden_aliases: &[],
-        description: "Show the settings here, or change them",
-        summary: "Shows this server's or group's settings to anyone. Moderators change them \
-                  with key=value pairs, all or none.",
+        description: "cmd-config",
+        summary: "cmd-config-about",
         example: "/config time=2d max_stake=500",
         access: Access::Partly,
         options: &[opt(
             "settings",
-            "Settings to change, e.g. time=2d max_stake=500",
+            "cmd-config-settings",
             false,
             Kind::Settings,
         )],
@@ -516,22 +477,22 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "grant",
         aliases: &[],
         hidden_aliases: &[],
-        description: "Give coins to someone",
-        summary: "Adds coins to someone's wallet here.",
+        description: "cmd-grant",
+        summary: "cmd-grant-about",
         example: "/grant @bob 100 tournament prize",
         access: Access::Moderators,
         options: &[
-            opt("user", "Who gets the coins", true, Kind::User),
+            opt("user", "cmd-grant-user", true, Kind::User),
             opt(
                 "coins",
-                "How many coins",
+                "cmd-grant-coins",
                 true,
                 Kind::Integer {
                     min: 1,
                     max: MAX_COINS,
                 },
             ),
-            opt("reason", "Why, for the record", false, Kind::Text),
+            opt("reason", "cmd-grant-reason", false, Kind::Text),
         ],
     },
     CommandSpec {
@@ -539,22 +500,22 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "take",
         aliases: &[],
         hidden_aliases: &[],
-        description: "Take coins from someone",
-        summary: "Removes coins from someone's wallet here (at most what it holds).",
+        description: "cmd-take",
+        summary: "cmd-take-about",
         example: "/take @bob 50 cheating",
         access: Access::Moderators,
         options: &[
-            opt("user", "Whose coins", true, Kind::User),
+            opt("user", "cmd-take-user", true, Kind::User),
             opt(
                 "coins",
-                "How many coins",
+                "cmd-take-coins",
                 true,
                 Kind::Integer {
                     min: 1,
                     max: MAX_COINS,
                 },
             ),
-            opt("reason", "Why, for the record", false, Kind::Text),
+            opt("reason", "cmd-take-reason", false, Kind::Text),
         ],
     },
     CommandSpec {
@@ -562,40 +523,33 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "rules",
         aliases: &[],
         hidden_aliases: &[],
-        description: "A short summary of a game's rules",
-        summary: "Summarises the rules of a game and how its moves are written.",
+        description: "cmd-rules",
+        summary: "cmd-rules-about",
         example: "/rules coan-ki",
         access: Access::Anyone,
-        options: &[opt("game", "The game", true, Kind::Game)],
+        options: &[opt("game", "cmd-rules-game", true, Kind::Game)],
     },
     CommandSpec {
         id: CommandId::Help,
         name: "help",
         aliases: &[],
         hidden_aliases: &["start"],
-        description: "The commands, or how to use one",
-        summary: "Lists the commands; with a command's name, explains it.",
+        description: "cmd-help",
+        summary: "cmd-help-about",
         example: "/help play",
         access: Access::Anyone,
-        options: &[opt("command", "A command to explain", false, Kind::Command)],
+        options: &[opt("command", "cmd-help-command", false, Kind::Command)],
     },
     CommandSpec {
         id: CommandId::Language,
         name: "language",
         aliases: &["lang"],
         hidden_aliases: &[],
-        description: "Choose the language the bot speaks to you",
-        summary: "Sets the language of what only you see: en, ru or bg; `auto` follows your \
-                  app's language again. Without a value, says which one you read. What the \
-                  whole chat sees is in the language moderators set with /config language=.",
+        description: "cmd-language",
+        summary: "cmd-language-about",
         example: "/language ru",
         access: Access::Anyone,
-        options: &[opt(
-            "language",
-            "en, ru or bg; auto: your app's language",
-            false,
-            Kind::Text,
-        )],
+        options: &[opt("language", "cmd-language-language", false, Kind::Text)],
     },
 ];
 

@@ -54,6 +54,7 @@ mod tests {
     use super::commands::{DAY_MILLIS, HOUR_MILLIS};
     use super::parser::words;
     use super::*;
+    use crate::l10n::Lang;
 
     #[test]
     fn quote_keeps_short_text_and_cuts_long_text() {
@@ -87,17 +88,168 @@ mod tests {
 
     #[test]
     fn usage_lines_follow_typed_order() {
-        assert_eq!(spec(CommandId::Move).usage(), "/move [#game] <move>");
         assert_eq!(
-            spec(CommandId::Play).usage(),
+            spec(CommandId::Move).usage(Lang::ENGLISH),
+            "/move [#game] <move>"
+        );
+        assert_eq!(
+            spec(CommandId::Play).usage(Lang::ENGLISH),
             "/play <game> [@user …] [computer [level=<1-4>]] [option=value …] \
              [stake=<coins>] [time=<3d|12h>]"
         );
         assert_eq!(
-            spec(CommandId::Grant).usage(),
+            spec(CommandId::Grant).usage(Lang::ENGLISH),
             "/grant @user <coins> [reason…]"
         );
-        assert_eq!(spec(CommandId::Accept).usage(), "/accept [#challenge]");
+        assert_eq!(
+            spec(CommandId::Accept).usage(Lang::ENGLISH),
+            "/accept [#challenge]"
+        );
+    }
+
+    #[test]
+    fn usage_lines_are_said_in_each_language() {
+        assert_eq!(
+            spec(CommandId::Move).usage(Lang::parse("ru").unwrap()),
+            "/move [#партия] <ход>"
+        );
+        assert_eq!(
+            spec(CommandId::Grant).usage(Lang::parse("bg").unwrap()),
+            "/grant @име <монети> [причина…]"
+        );
+        assert_eq!(
+            spec(CommandId::Play).usage(Lang::parse("ru").unwrap()),
+            "/play <игра> [@имя …] [computer [level=<1-4>]] [параметр=значение …] \
+             [stake=<монеты>] [time=<3d|12h>]"
+        );
+        // Every option has its placeholder in the catalogue: no usage line shows an option's
+        // English name for want of one.
+        for command in COMMANDS {
+            for option in command.options {
+                let positional = option.form == TextForm::Positional
+                    && !matches!(
+                        option.kind,
+                        Kind::User | Kind::Options | Kind::Settings | Kind::GameNumber
+                    );
+                if positional {
+                    assert!(
+                        help::placeholder_id(option.name).is_some(),
+                        "/{} {}",
+                        command.name,
+                        option.name
+                    );
+                }
+            }
+        }
+    }
+
+    /// Discord: descriptions 1-100 characters, choice names 1-100; Telegram: command
+    /// descriptions 1-256. In every language, and each translated (not English again).
+    #[test]
+    fn every_description_fits_the_platforms_in_every_language() {
+        let fits = |text: &str, max: usize, what: &str| {
+            let n = text.chars().count();
+            assert!((1..=max).contains(&n), "{what}: {n} characters: {text:?}");
+            assert!(
+                !text.contains('{') && !text.contains('\u{F0000}'),
+                "{what}: {text:?}"
+            );
+        };
+        let english = discord_commands();
+        for lang in crate::l10n::Lang::all() {
+            for (name, description) in telegram_commands(lang) {
+                fits(
+                    &description,
+                    256,
+                    &format!("Telegram /{name} in {}", lang.code()),
+                );
+            }
+        }
+        let mut same = Vec::new();
+        for command in english.as_array().expect("an array") {
+            let name = command["name"].as_str().unwrap_or_default();
+            let mut texts = vec![(
+                command["description"].clone(),
+                command["description_localizations"].clone(),
+                format!("/{name}"),
+            )];
+            for option in command["options"].as_array().into_iter().flatten() {
+                texts.push((
+                    option["description"].clone(),
+                    option["description_localizations"].clone(),
+                    format!("/{name} {}", option["name"]),
+                ));
+                for choice in option["choices"].as_array().into_iter().flatten() {
+                    if choice.get("name_localizations").is_some() {
+                        texts.push((
+                            choice["name"].clone(),
+                            choice["name_localizations"].clone(),
+                            format!("/{name} {} {}", option["name"], choice["value"]),
+                        ));
+                    }
+                }
+            }
+            for (text, translations, what) in texts {
+                fits(text.as_str().unwrap_or_default(), 100, &what);
+                let translations = translations.as_object().expect("localizations");
+                assert_eq!(
+                    translations.keys().map(String::as_str).collect::<Vec<_>>(),
+                    vec!["bg", "ru"],
+                    "{what}"
+                );
+                for (locale, translated) in translations {
+                    let translated = translated.as_str().unwrap_or_default();
+                    fits(translated, 100, &format!("{what} in {locale}"));
+                    if translated == text {
+                        same.push(format!("{what} in {locale}"));
+                    }
+                }
+            }
+        }
+        assert_eq!(same, Vec::<String>::new(), "translated as the English");
+    }
+
+    #[test]
+    fn discord_locales_of_languages() {
+        assert_eq!(discord_locale(Lang::ENGLISH), None);
+        assert_eq!(discord_locale(Lang::parse("ru").unwrap()), Some("ru"));
+        assert_eq!(discord_locale(Lang::parse("bg").unwrap()), Some("bg"));
+    }
+
+    #[test]
+    fn help_is_said_in_each_language() {
+        let ru = Lang::parse("ru").unwrap();
+        let help = help().to_text(ru);
+        assert!(
+            help.starts_with("Tabula: традиционные настольные игры. Команды:\n/play: "),
+            "{help}"
+        );
+        assert!(
+            help.contains("\n/wallet, /balance: Ваши монеты здесь\n"),
+            "{help}"
+        );
+        assert!(
+            help.contains("/grant: Выдать монеты (модераторы)"),
+            "{help}"
+        );
+        let one = help_for("/language").expect("a command").to_text(ru);
+        assert!(
+            one.starts_with(
+                "/language [язык…]\nЗадаёт язык того, что видите только вы: bg, en или ru;"
+            ),
+            "{one}"
+        );
+        assert!(
+            one.ends_with("\nТакже: /lang.\nПример: /language ru"),
+            "{one}"
+        );
+        let english = help_for("grant").expect("a command").to_text(Lang::ENGLISH);
+        assert_eq!(
+            english,
+            "/grant @user <coins> [reason…]\nAdds coins to someone's wallet here.\n\
+             For moderators only.\nExample: /grant @bob 100 tournament prize"
+        );
+        assert_eq!(help_for("nosuch"), None);
     }
 
     #[test]

@@ -5,7 +5,9 @@ use std::fmt;
 
 use tabula_core::GameId;
 
+use super::help::placeholder_id;
 use super::*;
+use crate::l10n::Msg;
 
 /// What a piece of chat text is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -213,6 +215,67 @@ pub enum ParseError {
         /// What was typed.
         value: String,
     },
+}
+
+impl ParseError {
+    /// What the person is told, as a message of the catalogue (`Display` is the English for
+    /// logs). Option names are typed words and stay; positional options are named by their
+    /// translated placeholder (`<move>`).
+    pub fn msg(&self) -> Msg {
+        let option = |name: &str| match placeholder_id(name) {
+            Some(id) => Msg::new(id),
+            None => Msg::new("verbatim").text("text", name),
+        };
+        match self {
+            ParseError::Missing { option: name } => {
+                Msg::new("parse-missing").msg("option", option(name))
+            }
+            ParseError::UnknownGame { value } => Msg::new("parse-unknown-game").text("name", value),
+            ParseError::Repeated { option: name } => {
+                Msg::new("parse-repeated").msg("option", option(name))
+            }
+            ParseError::BadMention { value } => Msg::new("parse-bad-mention").text("value", value),
+            ParseError::TooManyUsers { max } => Msg::new("parse-too-many-users").count("max", *max),
+            ParseError::NotANumber {
+                option: name,
+                value,
+            } => Msg::new("parse-not-a-number")
+                .msg("option", option(name))
+                .text("value", value),
+            ParseError::OutOfRange {
+                option: name,
+                min,
+                max,
+                value,
+            } => Msg::new("parse-out-of-range")
+                .msg("option", option(name))
+                .num("min", *min)
+                .num("max", *max)
+                .text("value", value),
+            ParseError::BadDuration {
+                option: name,
+                value,
+            } => Msg::new("parse-bad-duration")
+                .msg("option", option(name))
+                .text("value", value),
+            ParseError::BadGameNumber { value } => {
+                Msg::new("parse-bad-game-number").text("value", value)
+            }
+            ParseError::NotKeyValue { option: _, value } => {
+                Msg::new("parse-not-key-value").text("value", value)
+            }
+            ParseError::TooManyValues { option: name, max } => Msg::new("parse-too-many-values")
+                .text("option", *name)
+                .count("max", *max),
+            ParseError::TooLong { option: name, max } => Msg::new("parse-too-long")
+                .msg("option", option(name))
+                .count("max", *max),
+            ParseError::UnknownTopic { value } => {
+                Msg::new("parse-unknown-topic").text("value", value)
+            }
+            ParseError::Unexpected { value } => Msg::new("parse-unexpected").text("value", value),
+        }
+    }
 }
 
 /// Reads chat text. `bot_username` is the bot's own username where commands may be addressed

@@ -5,16 +5,56 @@ use serde_json::{Value, json};
 use tabula_core::GameId;
 
 use super::*;
+use crate::l10n::{Lang, Msg};
+use crate::service::game_msg;
 
 /// Discord's option types.
 const STRING: u8 = 3;
 const INTEGER: u8 = 4;
 const USER: u8 = 6;
 
+/// Discord's locales (`AvailableLocalesEnum` of its OpenAPI description), for the
+/// `*_localizations` maps.
+const DISCORD_LOCALES: &[&str] = &[
+    "ar", "bg", "cs", "da", "de", "el", "en-GB", "en-US", "es-419", "es-ES", "fi", "fr", "he",
+    "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "nl", "no", "pl", "pt-BR", "ro", "ru", "sv-SE",
+    "th", "tr", "uk", "vi", "zh-CN", "zh-TW",
+];
+
+/// The Discord locale of a language of the catalogue: the same code (`ru`, `bg`), or the
+/// first regional one of its language (`es` → `es-419`, `pt` → `pt-BR`). English is the
+/// commands' own language and has none; a language Discord lacks has none.
+pub fn discord_locale(lang: Lang) -> Option<&'static str> {
+    if lang == Lang::ENGLISH {
+        return None;
+    }
+    let code = lang.code();
+    DISCORD_LOCALES
+        .iter()
+        .copied()
+        .find(|l| *l == code)
+        .or_else(|| {
+            DISCORD_LOCALES
+                .iter()
+                .copied()
+                .find(|l| l.split('-').next() == Some(code))
+        })
+}
+
+/// A message in English, and the map of its translations by Discord locale.
+fn localized(msg: &Msg) -> (String, Value) {
+    let translations: serde_json::Map<String, Value> = Lang::all()
+        .filter_map(|lang| Some((discord_locale(lang)?.to_string(), json!(msg.to_text(lang)))))
+        .collect();
+    (msg.to_text(Lang::ENGLISH), Value::Object(translations))
+}
+
 fn discord_option(option: &OptionSpec) -> Value {
+    let (description, description_localizations) = localized(&option_msg(option));
     let mut object = json!({
         "name": option.name,
-        "description": option.description,
+        "description": description,
+        "description_localizations": description_localizations,
         "required": option.required,
     });
     let extra = match option.kind {
@@ -22,7 +62,14 @@ fn discord_option(option: &OptionSpec) -> Value {
             "type": STRING,
             "choices": GameId::ALL
                 .iter()
-                .map(|g| json!({"name": g.name(), "value": g.as_str()}))
+                .map(|g| {
+                    let (name, name_localizations) = localized(&game_msg(*g));
+                    json!({
+                        "name": name,
+                        "name_localizations": name_localizations,
+                        "value": g.as_str(),
+                    })
+                })
                 .collect::<Vec<_>>(),
         }),
         Kind::User => json!({"type": USER}),
@@ -57,10 +104,12 @@ pub fn discord_commands() -> Value {
         COMMANDS
             .iter()
             .map(|spec| {
+                let (description, description_localizations) = localized(&description_msg(spec));
                 let mut command = json!({
                     "type": 1,
                     "name": spec.name,
-                    "description": spec.description,
+                    "description": description,
+                    "description_localizations": description_localizations,
                     "options": spec.options.iter().map(discord_option).collect::<Vec<_>>(),
                 });
                 if spec.access == Access::Moderators {
@@ -72,12 +121,13 @@ pub fn discord_commands() -> Value {
     )
 }
 
-/// Telegram's `setMyCommands` list: `(command, description)` for every command, aliases not
-/// included.
-pub fn telegram_commands() -> Vec<(String, String)> {
+/// Telegram's `setMyCommands` list in `lang`: `(command, description)` for every command,
+/// aliases not included. The adapter sets the English list for everyone and each other
+/// language's for the people whose app speaks it (`language_code`).
+pub fn telegram_commands(lang: Lang) -> Vec<(String, String)> {
     COMMANDS
         .iter()
-        .map(|spec| (spec.name.to_string(), spec.description.to_string()))
+        .map(|spec| (spec.name.to_string(), description_msg(spec).to_text(lang)))
         .collect()
 }
 

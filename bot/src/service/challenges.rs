@@ -23,10 +23,7 @@ impl Service {
     pub(super) async fn play(&self, ctx: &Ctx, command: &ParsedCommand) -> Outcome2<Reply> {
         self.not_repeated(ctx).await?;
         let Some(id) = command.game else {
-            return Err(UserError::Usage(
-                "/play <game> [@user ...] [option=value ...], e.g. /play konane @bob size=10",
-            )
-            .into());
+            return Err(UserError::Usage(CommandId::Play).into());
         };
         // The people invited are the request's mentions, as the platform resolved them.
         let named_people = self.mentioned(ctx).await?;

@@ -96,7 +96,7 @@ impl Service {
         let player = loaded.record.is_seated(ctx.user.id);
         if !ctx.moderator {
             if !player {
-                return Err(UserError::NotModerator("abort games they do not play").into());
+                return Err(UserError::NotModerator(ModeratorAction::AbortOthers).into());
             }
             if loaded.moved {
                 return Err(UserError::AlreadyMoved(game).into());

@@ -6,7 +6,10 @@ use tabula_core::GameId;
 use crate::store::{DAY_MILLIS, GameRecord, Settings, StakedGames};
 
 use super::time::{duration, duration_code, duration_msg, parse_duration};
-use super::{Audience, Ctx, Outcome2, Reply, Service, SettingError, Span, UserError, parse_amount};
+use super::{
+    Audience, Ctx, ModeratorAction, Outcome2, Reply, Service, SettingError, Span, UserError,
+    parse_amount,
+};
 use crate::catalogue;
 use crate::l10n::{Lang, Msg};
 
@@ -58,28 +61,16 @@ impl Terms {
 
 /// A setting's key, what it means, and how it is typed.
 const KEYS: &[(&str, &str)] = &[
-    ("games", "games that may be played (a list, or `all`)"),
-    ("stake", "the stake of a challenge that names none"),
-    ("max_stake", "the largest stake"),
-    ("grant", "what a new wallet starts with"),
-    (
-        "time",
-        "the time per move of a challenge that names none (e.g. 3d, 12h)",
-    ),
-    ("max_time", "the longest time per move"),
-    (
-        "reminders",
-        "remind players when half their time has passed (on/off)",
-    ),
-    (
-        "staked_games",
-        "who may start staked games (everyone/moderators)",
-    ),
-    ("vacation", "vacation days per person per month"),
-    (
-        "language",
-        "the language of what the whole chat sees (en, ru, bg; none: English)",
-    ),
+    ("games", "config-games"),
+    ("stake", "config-stake"),
+    ("max_stake", "config-max-stake"),
+    ("grant", "config-grant"),
+    ("time", "config-time"),
+    ("max_time", "config-max-time"),
+    ("reminders", "config-reminders"),
+    ("staked_games", "config-staked-games"),
+    ("vacation", "config-vacation"),
+    ("language", "config-language"),
 ];
 
 /// The languages of the catalogue, as `/config language=` and `/language` take them.
@@ -163,12 +154,12 @@ impl Service {
         if changes.is_empty() {
             return Ok(Reply {
                 audience: Audience::Actor,
-                spans: vec![Span::Text(show(&ctx.chat.community_title, &settings))],
+                spans: vec![Span::Msg(show(&ctx.chat.community_title, &settings))],
                 ..Reply::default()
             });
         }
         if !ctx.moderator {
-            return Err(UserError::NotModerator("change the settings").into());
+            return Err(UserError::NotModerator(ModeratorAction::ChangeSettings).into());
         }
         self.not_repeated(ctx).await?;
         let mut changed = Vec::new();
@@ -196,12 +187,13 @@ impl Service {
             .await?;
         Ok(Reply {
             spans: vec![
-                super::mention(&ctx.user),
-                Span::Text(format!(
-                    " changed {}.\n{}",
-                    changed.join(", "),
-                    show(&ctx.chat.community_title, &settings)
-                )),
+                Span::Msg(
+                    Msg::new("settings-changed")
+                        .span("person", super::mention(&ctx.user))
+                        .text("keys", changed.join(", ")),
+                ),
+                Span::Text("\n".into()),
+                Span::Msg(show(&ctx.chat.community_title, &settings)),
             ],
             ..Reply::default()
         })
@@ -229,7 +221,7 @@ fn key_list() -> String {
 }
 
 /// The settings as `/config` shows them: one `key=value` per line, with what it means.
-fn show(community: &str, settings: &Settings) -> String {
+fn show(community: &str, settings: &Settings) -> Msg {
     let value = |key: &str| match key {
         "games" => enabled_list(settings).replace(", ", ","),
         "stake" => settings.default_stake.to_string(),
@@ -246,12 +238,19 @@ fn show(community: &str, settings: &Settings) -> String {
             .unwrap_or_else(|| "none".to_string()),
         _ => String::new(),
     };
-    let mut lines = vec![format!("Settings of {community}:")];
+    let mut lines = vec![Msg::new("settings-heading").text("community", community)];
     for (key, meaning) in KEYS {
-        lines.push(format!("{key}={}: {meaning}", value(key)));
+        lines.push(
+            Msg::new("setting-line")
+                .text("setting", format!("{key}={}", value(key)))
+                .msg(
+                    "meaning",
+                    Msg::new(meaning).msg("languages", crate::catalogue::languages_msg()),
+                ),
+        );
     }
-    lines.push("Moderators change them with /config key=value ...".to_string());
-    lines.join("\n")
+    lines.push(Msg::new("settings-footer"));
+    Msg::list(lines, "lines", "lines")
 }
 
 /// Applies one `key=value` to the settings.

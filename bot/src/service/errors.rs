@@ -13,14 +13,14 @@ pub enum UserError {
     /// Not a command at all.
     #[error("commands start with `/`; send /help for the list")]
     NotACommand,
-    /// Wrong arguments.
-    #[error("usage: {0}")]
-    Usage(&'static str),
+    /// Wrong arguments: the command's usage is told.
+    #[error("usage: {}", crate::catalogue::spec(*.0).usage(crate::l10n::Lang::ENGLISH))]
+    Usage(CommandId),
     /// Arguments the catalogue cannot read.
-    #[error("{error}; usage: {usage}")]
+    #[error("{error}; usage: {}", crate::catalogue::spec(*.command).usage(crate::l10n::Lang::ENGLISH))]
     BadArguments {
-        /// The command's usage line.
-        usage: String,
+        /// The command.
+        command: CommandId,
         /// What is wrong.
         error: crate::catalogue::ParseError,
     },
@@ -233,7 +233,7 @@ pub enum UserError {
     },
     /// A moderator's command from someone else.
     #[error("only moderators of this server or group may {0}")]
-    NotModerator(&'static str),
+    NotModerator(ModeratorAction),
     /// A setting that cannot be applied.
     #[error("{0}")]
     BadSetting(SettingError),
@@ -560,6 +560,30 @@ impl ServiceError {
     }
 }
 
+/// What only moderators may do, as a refusal names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModeratorAction {
+    /// Change the community's settings.
+    ChangeSettings,
+    /// Grant coins.
+    Grant,
+    /// Take coins.
+    Take,
+    /// Abort games they do not play.
+    AbortOthers,
+}
+
+impl std::fmt::Display for ModeratorAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ModeratorAction::ChangeSettings => "change the settings",
+            ModeratorAction::Grant => "grant coins",
+            ModeratorAction::Take => "take coins",
+            ModeratorAction::AbortOthers => "abort games they do not play",
+        })
+    }
+}
+
 /// A game's name as a message (`game-konane`): game names are translated.
 pub(crate) fn game_msg(id: GameId) -> Msg {
     Msg::new(match id {
@@ -593,10 +617,16 @@ impl UserError {
                 Msg::new("unknown-command").text("command", format!("/{name}"))
             }
             E::NotACommand => Msg::new("not-a-command"),
-            E::Usage(usage) => Msg::new("usage").text("usage", *usage),
-            E::BadArguments { usage, error } => Msg::new("bad-arguments")
-                .text("error", error.to_string())
-                .text("usage", usage.clone()),
+            E::Usage(command) => Msg::new("usage").msg(
+                "usage",
+                crate::catalogue::usage_example_msg(crate::catalogue::spec(*command)),
+            ),
+            E::BadArguments { command, error } => {
+                Msg::new("bad-arguments").msg("error", error.msg()).msg(
+                    "usage",
+                    crate::catalogue::usage_msg(crate::catalogue::spec(*command)),
+                )
+            }
             E::UnknownGame(name) => Msg::new("unknown-game").text("name", name.clone()),
             E::Setup(error) => english("illegal", error.to_string()),
             E::Players {
@@ -646,7 +676,12 @@ impl UserError {
                 .text("name", name.clone())
                 .msg("seat", seat_msg(seat)),
             E::NoMoveNow(game) => Msg::new("no-move-now").text("game", number(game)),
-            E::Illegal(error) => english("illegal", error.to_string()),
+            E::Illegal(error) => match super::illegal::action_error_msg(error) {
+                // A question ends with its own mark.
+                Some(msg) if msg.id == "move-ambiguous" => Msg::new("illegal").msg("reason", msg),
+                Some(msg) => Msg::new("illegal-sentence").msg("reason", msg),
+                None => english("illegal", error.to_string()),
+            },
             E::NoChallenge => Msg::new("no-challenge"),
             E::WhichChallenge(challenges, example) => Msg::new("which-challenge")
                 .text("challenges", challenges.clone())
@@ -690,11 +725,11 @@ impl UserError {
             E::BadTime { max } => Msg::new("bad-time").msg("max", super::time::duration_msg(*max)),
             E::NotModerator(action) => Msg::new("not-moderator").msg(
                 "action",
-                Msg::new(match *action {
-                    "change the settings" => "moderators-change-settings",
-                    "grant coins" => "moderators-grant",
-                    "take coins" => "moderators-take",
-                    _ => "moderators-abort",
+                Msg::new(match action {
+                    ModeratorAction::ChangeSettings => "moderators-change-settings",
+                    ModeratorAction::Grant => "moderators-grant",
+                    ModeratorAction::Take => "moderators-take",
+                    ModeratorAction::AbortOthers => "moderators-abort",
                 }),
             ),
             E::BadSetting(error) => error.msg(),

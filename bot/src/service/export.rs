@@ -13,30 +13,24 @@ impl Service {
         let full = self.whole_log(ctx, game).await?;
         let record = &full.record;
         let text = record_of(record, &full.actions).to_string();
-        let mut spans = vec![Span::Text(format!(
-            "The record of game #{} ({}): {} actions.",
-            record.id,
-            record.game.name(),
-            full.actions.len()
-        ))];
-        if record.dice.is_some() {
+        let check = if record.dice.is_some() {
             if record.status == GameStatus::Active {
-                spans.push(Span::Text(
-                    " Its seed is revealed when the game ends; export it again then, and \
-                     `tabula verify` checks every roll."
-                        .into(),
-                ));
+                "export-seed-later"
             } else {
-                spans.push(Span::Text(
-                    " `tabula verify` on this file checks every move and every roll.".into(),
-                ));
+                "export-verify"
             }
         } else if has_chance(record.game) {
-            spans.push(Span::Text(
-                " Its dice were rolled before committed dice, so its rolls cannot be checked."
-                    .into(),
-            ));
-        }
+            "export-unchecked"
+        } else {
+            "export-no-dice"
+        };
+        let spans = vec![Span::Msg(
+            Msg::new("export-record")
+                .text("game", format!("#{}", record.id))
+                .msg("name", game_msg(record.game))
+                .count("actions", full.actions.len())
+                .msg("check", Msg::new(check)),
+        )];
         Ok(Reply {
             game: Some(record.id),
             spans,
@@ -98,17 +92,32 @@ impl Service {
         .map_err(|e| ServiceError::Corrupt(format!("game {game}: {e}")))?;
         let actions: Vec<String> = full.actions.into_iter().map(|a| a.action).collect();
         // Every frame's header: the game, and who held which seat.
-        let title = format!("Game #{}: {}", record.id, record.game.name());
-        let subtitle = seat_list(&record, seat_label, ", ");
+        let lang = ctx.chat_lang;
+        let title = Msg::new("replay-title")
+            .text("game", format!("#{}", record.id))
+            .msg("name", game_msg(record.game))
+            .to_text(lang);
+        let seats: Vec<Msg> = record
+            .seats
+            .iter()
+            .map(|holder| {
+                Msg::new("seat-held")
+                    .msg("seat", seat_msg(seat_label(record.game, holder.seat)))
+                    .text("person", holder.user.display_name.clone())
+            })
+            .collect();
+        let subtitle = Msg::list(seats, "list-comma", "list-comma").to_text(lang);
+        let words = PictureWords::new(lang);
         let replay = tokio::task::spawn_blocking(move || {
             let refs: Vec<&str> = actions.iter().map(String::as_str).collect();
             let steps = tabula_render::replay::steps(&start, &refs).map_err(|(i, e)| {
                 ServiceError::Corrupt(format!("game {game} action {}: {e}", i + 1))
             })?;
-            tabula_render::replay::animate(
+            tabula_render::replay::animate_in(
                 &steps,
                 tabula_render::replay::Format::Gif,
                 (&title, &subtitle),
+                &words,
                 |_, _| {},
             )
             .map_err(ServiceError::from)
@@ -124,12 +133,12 @@ impl Service {
             .into());
         }
         let moves = replay.frames - 1;
-        let spans = vec![Span::Text(format!(
-            "Game #{} ({}) from the start: {moves} {}.",
-            record.id,
-            record.game.name(),
-            if moves == 1 { "action" } else { "actions" }
-        ))];
+        let spans = vec![Span::Msg(
+            Msg::new("replay-posted")
+                .text("game", format!("#{}", record.id))
+                .msg("name", game_msg(record.game))
+                .count("actions", moves),
+        )];
         Ok(Reply {
             game: Some(record.id),
             spans,

@@ -52,12 +52,12 @@ pub fn measure(spans: &[Span]) -> usize {
 }
 
 /// Makes `reply` fit every platform: buttons first (a cut adds a note), then the text.
-pub(super) fn fit(reply: &mut Reply) {
-    fit_buttons(reply);
+pub(super) fn fit(reply: &mut Reply, lang: crate::l10n::Lang) {
+    fit_buttons(reply, lang);
     fit_text(&mut reply.spans, MAX_TEXT);
 }
 
-fn fit_buttons(reply: &mut Reply) {
+fn fit_buttons(reply: &mut Reply, lang: crate::l10n::Lang) {
     let mut changed = false;
     for row in &mut reply.buttons {
         row.retain(|button| {
@@ -86,9 +86,10 @@ fn fit_buttons(reply: &mut Reply) {
     if all.len() > most {
         let cut = all.len() - most;
         all.truncate(most);
-        reply.spans.push(Span::Text(format!(
-            "\n({cut} more not shown as buttons: type the command instead.)"
-        )));
+        let note = crate::l10n::Msg::new("more-buttons").count("count", cut);
+        reply
+            .spans
+            .push(Span::Text(format!("\n{}", note.to_text(lang))));
     }
     reply.buttons = all.chunks(MAX_ROW).map(<[Button]>::to_vec).collect();
 }
@@ -181,7 +182,7 @@ mod tests {
             buttons: buttons(20, 4),
             ..Reply::default()
         };
-        fit(&mut reply);
+        fit(&mut reply, crate::l10n::Lang::ENGLISH);
         assert_eq!(reply.buttons, buttons(20, 4));
     }
 
@@ -191,7 +192,7 @@ mod tests {
             buttons: buttons(40, 4),
             ..Reply::default()
         };
-        fit(&mut reply);
+        fit(&mut reply, crate::l10n::Lang::ENGLISH);
         assert_eq!(reply.buttons.len(), 5);
         assert!(reply.buttons.iter().all(|row| row.len() == 5));
         assert!(reply.plain_text().contains("15 more"));
@@ -227,7 +228,7 @@ mod tests {
             ]],
             ..Reply::default()
         };
-        fit(&mut reply);
+        fit(&mut reply, crate::l10n::Lang::ENGLISH);
         assert_eq!(reply.buttons.len(), 1);
         assert_eq!(reply.buttons[0].len(), 1);
         assert!(reply.buttons[0][0].label.chars().count() <= MAX_LABEL);

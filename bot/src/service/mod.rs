@@ -30,11 +30,13 @@ mod dice;
 mod errors;
 mod events;
 mod export;
+mod illegal;
 mod language;
 mod limits;
 mod money;
 mod narration;
 mod people;
+mod pictures;
 mod play;
 mod routing;
 mod scheduler;
@@ -54,12 +56,13 @@ use tabula_core::{
 };
 
 use crate::store::{
-    Acceptance, Append, Challenge, ChallengeNo, ChallengeStatus, Chat, Conflict, Ending, Fine,
-    GameDice, GameNo, GameRecord, GameStatus, History, MovedChat, NewAction, NewChallenge, NewGame,
-    Payout, Platform, RequestKey, SEEN_REFRESH_MILLIS, Settlement, Store, StoreError, Timestamp,
-    TurnStart, User, UserId,
+    Acceptance, Append, Challenge, ChallengeNo, ChallengeStatus, Chat, ChatId, Conflict, Ending,
+    Fine, GameDice, GameNo, GameRecord, GameStatus, History, MovedChat, NewAction, NewChallenge,
+    NewGame, Payout, Platform, RequestKey, SEEN_REFRESH_MILLIS, Settlement, Store, StoreError,
+    Timestamp, TurnStart, User, UserId,
 };
 
+use crate::catalogue::CommandId;
 use crate::l10n::{Lang, Msg};
 use computer::*;
 pub use contract::*;
@@ -68,6 +71,7 @@ pub use errors::*;
 pub use limits::{MAX_DATA, MAX_LABEL, MAX_ROW, MAX_ROWS, MAX_TEXT, measure};
 use narration::*;
 use people::*;
+pub use pictures::PictureWords;
 use routing::*;
 use seen::*;
 
@@ -77,7 +81,7 @@ pub use export::record_of;
 pub use scheduler::spawn_scheduler;
 pub use suggest::{MAX_SUGGESTION_CHARS, MAX_SUGGESTIONS};
 pub(crate) use time::civil_from_days;
-pub use time::{Clock, duration, parse_duration, rfc3339};
+pub use time::{Clock, duration, duration_msg, parse_duration, rfc3339};
 
 /// Who sent a request, where, and when.
 struct Ctx {
@@ -181,6 +185,9 @@ pub struct Service {
     pictures: bool,
     /// Rung when a board shows the computer to move ([`Service::computer_woken`]).
     computer_wake: tokio::sync::Notify,
+    /// The language each chat was last spoken to in (its requests' `chat_lang`), for the
+    /// words of board pictures drawn outside a request (the computer's moves).
+    chat_langs: Mutex<HashMap<ChatId, Lang>>,
 }
 
 impl Service {
@@ -195,6 +202,7 @@ impl Service {
             challenge_ttl: Duration::from_secs(15 * 60),
             pictures: true,
             computer_wake: tokio::sync::Notify::new(),
+            chat_langs: Mutex::new(HashMap::new()),
         }
     }
 

@@ -3,11 +3,12 @@
 //! is settled when it ends, in the store's transactions (see `store::ledger`); this module only
 //! asks and tells.
 
-use crate::catalogue::ParsedCommand;
+use crate::catalogue::{CommandId, ParsedCommand};
 use crate::store::GameRecord;
 
 use super::{
-    Audience, Consequences, Ctx, Outcome2, Reply, Service, Span, UserError, coins_msg, mention,
+    Audience, Consequences, Ctx, ModeratorAction, Outcome2, Reply, Service, Span, UserError,
+    coins_msg, mention,
 };
 use crate::l10n::Msg;
 
@@ -84,15 +85,9 @@ impl Service {
         take: bool,
     ) -> Outcome2<Reply> {
         let (verb, usage) = if take {
-            (
-                "take coins",
-                "/take @user <amount> [reason], e.g. /take @bob 50 cheating",
-            )
+            (ModeratorAction::Take, CommandId::Take)
         } else {
-            (
-                "grant coins",
-                "/grant @user <amount> [reason], e.g. /grant @bob 100 prize",
-            )
+            (ModeratorAction::Grant, CommandId::Grant)
         };
         if !ctx.moderator {
             return Err(UserError::NotModerator(verb).into());
@@ -131,7 +126,7 @@ impl Service {
         } else {
             reason
         };
-        let user = self.known_person(ctx).await?;
+        let user = self.known_person(ctx, usage).await?;
         let signed = if take { -amount } else { amount };
         let wallet =
             self.store

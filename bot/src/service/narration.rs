@@ -105,21 +105,41 @@ impl Service {
     pub(super) async fn picture(
         &self,
         loaded: &Loaded,
-        title: Option<String>,
+        title: Option<Msg>,
     ) -> Outcome2<Option<Vec<u8>>> {
         if !self.pictures {
             return Ok(None);
         }
         let state = loaded.state.clone();
         let last = loaded.last.clone();
-        let png = tokio::task::spawn_blocking(move || match title {
-            Some(title) => tabula_render::render_titled(&state, last.as_ref(), &title),
-            None => tabula_render::render(&state, last.as_ref()),
+        let lang = self.chat_lang(loaded.record.chat).await?;
+        let words = PictureWords::new(lang);
+        let title = title.map(|title| title.to_text(lang));
+        let png = tokio::task::spawn_blocking(move || {
+            tabula_render::render_in(&state, last.as_ref(), title.as_deref(), &words)
         })
         .await
         .map_err(ServiceError::from)?
         .map_err(ServiceError::from)?;
         Ok(Some(png))
+    }
+
+    /// The language of what `chat` sees: as its last request was answered, or else the
+    /// community's.
+    pub(super) async fn chat_lang(&self, chat: ChatId) -> Outcome2<Lang> {
+        if let Some(lang) = self
+            .chat_langs
+            .lock()
+            .ok()
+            .and_then(|langs| langs.get(&chat).copied())
+        {
+            return Ok(lang);
+        }
+        let language = match self.store.chat(chat).await? {
+            Some(chat) => self.store.settings(chat.community).await?.language,
+            None => None,
+        };
+        Ok(Lang::choose(language.as_deref(), None, None))
     }
 
     /// The picture of a game just ended by resignation, time or abort (`record`, as ended):
@@ -232,7 +252,7 @@ pub(super) fn stored_result(record: &GameRecord) -> Vec<Span> {
 
 /// The verdict of a game that ended without its state showing it (resignation, time, abort),
 /// read from its stored result, with the cause and the picture's title.
-fn stored_verdict(record: &GameRecord) -> (Verdict, Option<Msg>, String) {
+fn stored_verdict(record: &GameRecord) -> (Verdict, Option<Msg>, Msg) {
     let id = record.game;
     let result = record.result.as_deref().unwrap_or("");
     if let Some(rest) = result.strip_prefix("winner ") {
@@ -240,32 +260,37 @@ fn stored_verdict(record: &GameRecord) -> (Verdict, Option<Msg>, String) {
         if let Some(team) = team_named(id, name) {
             let losers = (0..2u8).find(|&t| t != team).unwrap_or(team);
             let label = team_label(id, team);
-            let wins = if label.contains(" and ") {
-                "win"
-            } else {
-                "wins"
+            let of_team = label.contains(" and ");
+            let caption = |one: &'static str, teams: &'static str| {
+                Msg::new(if of_team { teams } else { one })
+                    .msg("winners", seat_msg(label))
+                    .msg("losers", seat_msg(team_label(id, losers)))
             };
             return match why {
                 "(resigned)" => (
                     Verdict::Winner(team),
                     Some(team_cause(record, losers, Did::Resigned)),
-                    format!("{} resigned: {label} {wins}", team_label(id, losers)),
+                    caption("picture-resigned", "picture-resigned-team"),
                 ),
                 "(time)" => (
                     Verdict::Winner(team),
                     Some(team_cause(record, losers, Did::RanOutOfTime)),
-                    format!("{label} {wins} on time"),
+                    caption("picture-won-on-time", "picture-won-on-time-team"),
                 ),
-                _ => (Verdict::Winner(team), None, format!("{label} {wins}")),
+                _ => (
+                    Verdict::Winner(team),
+                    None,
+                    caption("picture-won", "picture-won-team"),
+                ),
             };
         }
     }
     if result == "draw" {
-        return (Verdict::Draw, None, "A draw".into());
+        return (Verdict::Draw, None, Msg::new("picture-drawn"));
     }
     let cause =
         (!result.is_empty()).then(|| Msg::new("cause-stored").text("result", brief(result)));
-    (Verdict::Aborted, cause, "Aborted: no result".into())
+    (Verdict::Aborted, cause, Msg::new("picture-aborted"))
 }
 
 /// At most 80 characters of a stored text (an abort's reason), with an ellipsis.
@@ -483,10 +508,6 @@ pub(super) fn mention(user: &User) -> Span {
         name: user.display_name.clone(),
         username: user.username.clone(),
     })
-}
-
-pub(super) fn text_reply(text: String) -> Reply {
-    spans_reply(vec![Span::Text(text)])
 }
 
 /// A reply of these spans.

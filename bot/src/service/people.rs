@@ -40,13 +40,13 @@ impl Service {
 
     /// The one person a moderator's command names, who must be known to the bot: money only
     /// moves to people who have been seen.
-    pub(super) async fn known_person(&self, ctx: &Ctx) -> Outcome2<User> {
+    pub(super) async fn known_person(&self, ctx: &Ctx, command: CommandId) -> Outcome2<User> {
         match self.mentioned(ctx).await?.into_iter().next() {
             Some(Named::User(user)) => Ok(user),
             Some(Named::Username(username)) => {
                 Err(UserError::UnknownPerson(crate::catalogue::quote(&username)).into())
             }
-            None => Err(UserError::Usage("name the person with @, e.g. /grant @bob 50").into()),
+            None => Err(UserError::Usage(command).into()),
         }
     }
 

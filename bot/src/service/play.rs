@@ -203,10 +203,11 @@ impl Service {
         Ok(Reply {
             audience: Audience::Actor,
             game: Some(loaded.record.id),
-            spans: vec![Span::Text(format!(
-                "Game #{}: moves of {piece}. Choose one:",
-                loaded.record.id
-            ))],
+            spans: vec![Span::Msg(
+                Msg::new("moves-of-piece")
+                    .text("game", format!("#{}", loaded.record.id))
+                    .text("piece", piece.clone()),
+            )],
             buttons: rows(buttons),
             ..Reply::default()
         })
@@ -235,7 +236,10 @@ impl Service {
         if fresh || !self.store.request_handled(&ctx.key).await? {
             return Ok(None);
         }
-        let spans = vec![Span::Text("This request was already handled.\n".into())];
+        let spans = vec![
+            Span::Msg(Msg::new("already-handled")),
+            Span::Text("\n".into()),
+        ];
         self.board_reply(current, spans)
             .await
             .map(|reply| Some(reply.as_look().of_kind(Kind::AlreadyHandled).to_actor()))
@@ -305,7 +309,10 @@ impl Service {
             }
             Err(StoreError::Conflict(Conflict::Duplicate)) => {
                 let current = self.load(ctx, loaded.record.id).await?;
-                let spans = vec![Span::Text("This request was already handled.\n".into())];
+                let spans = vec![
+                    Span::Msg(Msg::new("already-handled")),
+                    Span::Text("\n".into()),
+                ];
                 self.board_reply(&current, spans)
                     .await
                     .map(|reply| reply.as_look().of_kind(Kind::AlreadyHandled).to_actor())

@@ -54,8 +54,9 @@ impl Service {
         match result {
             Ok(mut reply) => {
                 reply.address = address;
-                reply.localize(ctx.lang_for(reply.audience));
-                limits::fit(&mut reply);
+                let lang = ctx.lang_for(reply.audience);
+                reply.localize(lang);
+                limits::fit(&mut reply, lang);
                 Ok(Some(reply))
             }
             Err(Failure::User(UserError::Conflict(Conflict::Duplicate))) => {
@@ -85,7 +86,7 @@ impl Service {
                     ..Reply::default()
                 };
                 reply.localize(ctx.lang);
-                limits::fit(&mut reply);
+                limits::fit(&mut reply, ctx.lang);
                 Ok(Some(reply))
             }
             Err(Failure::Internal(error)) => Err(error),
@@ -98,19 +99,26 @@ impl Service {
         let chat = self.chat_of(request).await?;
         let user = self.user_of(request.platform, &request.actor).await?;
         let (own, community) = self.store.languages(user.id, chat.community).await?;
+        // A direct chat with the bot (Telegram's private chat has the person's id) is
+        // private: it speaks the person's language unless the community chose one.
+        let chat_lang = if community.is_none() && request.chat.0 == request.actor.id {
+            Lang::choose(own.as_deref(), request.locale.as_deref(), None)
+        } else {
+            Lang::choose(community.as_deref(), request.chat_locale.as_deref(), None)
+        };
+        if let Ok(mut langs) = self.chat_langs.lock() {
+            if langs.len() >= CHAT_LANGS {
+                langs.clear();
+            }
+            langs.insert(chat.id, chat_lang);
+        }
         Ok(Ctx {
             lang: Lang::choose(
                 own.as_deref(),
                 request.locale.as_deref(),
                 community.as_deref(),
             ),
-            // A direct chat with the bot (Telegram's private chat has the person's id) is
-            // private: it speaks the person's language unless the community chose one.
-            chat_lang: if community.is_none() && request.chat.0 == request.actor.id {
-                Lang::choose(own.as_deref(), request.locale.as_deref(), None)
-            } else {
-                Lang::choose(community.as_deref(), request.chat_locale.as_deref(), None)
-            },
+            chat_lang,
             locale: request.locale.clone(),
             community_language: community,
             chat,
@@ -219,7 +227,7 @@ impl Service {
             }
             Parse::Invalid { command, error } => {
                 return Err(UserError::BadArguments {
-                    usage: command.usage(),
+                    command: command.id,
                     error,
                 }
                 .into());
@@ -235,7 +243,7 @@ impl Service {
             CommandId::Cancel => self.settle(ctx, challenge, Settlement::Cancel).await,
             CommandId::Move => {
                 let Some(text) = command.text.as_deref().filter(|text| !text.is_empty()) else {
-                    return Err(UserError::Usage("/move [#game] <move>, e.g. /move d4-f4").into());
+                    return Err(UserError::Usage(CommandId::Move).into());
                 };
                 let game = self.pick_game(ctx, number, true).await?;
                 self.make_move(ctx, game, text).await
@@ -292,7 +300,7 @@ impl Service {
             CommandId::Vacation => self.vacation(ctx, command.integer("days")).await,
             CommandId::Language => self.language(ctx, command.text.as_deref()).await,
             CommandId::Rules => match command.game {
-                None => Err(UserError::Usage("/rules <game>, e.g. /rules konane").into()),
+                None => Err(UserError::Usage(CommandId::Rules).into()),
                 Some(id) => Ok(spans_reply(vec![Span::Msg(text::rules(id))]).to_actor()),
             },
             CommandId::Help => {
@@ -303,11 +311,12 @@ impl Service {
                 if command.greeting {
                     return Ok(spans_reply(vec![
                         Span::Msg(text::greeting()),
-                        Span::Text(format!("\n\n{help}")),
+                        Span::Text("\n\n".to_string()),
+                        Span::Msg(help),
                     ])
                     .to_actor());
                 }
-                Ok(text_reply(help).to_actor())
+                Ok(spans_reply(vec![Span::Msg(help)]).to_actor())
             }
         }
     }
@@ -394,6 +403,9 @@ pub(super) fn parse_amount(text: &str, min: i64, max: i64) -> Option<i64> {
 
 /// The longest display name or username kept.
 const MAX_NAME_CHARS: usize = 64;
+
+/// The most chats whose language is remembered for pictures (then forgotten at once).
+const CHAT_LANGS: usize = 10_000;
 
 /// `text` cut to `max` characters, with an ellipsis when cut.
 pub(super) fn cap(text: &str, max: usize) -> String {

@@ -131,8 +131,9 @@ impl Service {
             Some(chat) => self.store.settings(chat.community).await?.language,
             None => None,
         };
-        reply.localize(Lang::choose(language.as_deref(), None, None));
-        limits::fit(&mut reply);
+        let lang = Lang::choose(language.as_deref(), None, None);
+        reply.localize(lang);
+        limits::fit(&mut reply, lang);
         Ok(Some(reply))
     }
 
@@ -303,18 +304,16 @@ impl Service {
         let Some(challenge) = self.store.challenge(no).await? else {
             return Ok(None);
         };
-        let mut spans = vec![Span::Text(format!(
-            "Challenge #{} ({}) by ",
-            challenge.id,
-            challenge.game.name()
-        ))];
-        match self.store.user(challenge.challenger).await? {
-            Some(user) => spans.push(mention(&user)),
-            None => spans.push(Span::Text("someone".into())),
-        }
-        spans.push(Span::Text(
-            " has expired: nobody took it in time. /play makes a new one.".into(),
-        ));
+        let by = match self.store.user(challenge.challenger).await? {
+            Some(user) => mention(&user),
+            None => Span::Msg(Msg::new("someone")),
+        };
+        let spans = vec![Span::Msg(
+            Msg::new("challenge-expired")
+                .text("challenge", format!("#{}", challenge.id))
+                .msg("name", game_msg(challenge.game))
+                .span("person", by),
+        )];
         Ok(Some(Reply {
             spans,
             ..Reply::default()

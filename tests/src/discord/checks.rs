@@ -3,6 +3,7 @@
 //! (code 50035) with the field path in `errors`, or its specific code.
 
 use std::collections::HashSet;
+use std::sync::LazyLock;
 
 use serde_json::{Map, Value, json};
 
@@ -371,6 +372,59 @@ fn name_ok(name: &str, chat_input: bool) -> bool {
                 .all(|c| (c == '-' || c == '_' || c.is_alphanumeric()) && !c.is_uppercase()))
 }
 
+/// Discord's locales: the `AvailableLocalesEnum` of its OpenAPI description.
+static LOCALES: LazyLock<Vec<String>> = LazyLock::new(|| {
+    super::spec::Spec::load()
+        .schema("AvailableLocalesEnum")
+        .and_then(|schema| schema["oneOf"].as_array())
+        .map(|values| {
+            values
+                .iter()
+                .filter_map(|v| v["const"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+});
+
+/// A `name_localizations` or `description_localizations` map: its keys must be Discord's
+/// locales (the schema allows any key; Discord refuses others) and its values `1..=max`
+/// characters (command and option names also follow the name rules).
+fn check_localizations(
+    map: &Value,
+    at: &str,
+    max: usize,
+    name_rules: bool,
+    errs: &mut Vec<FormError>,
+) {
+    let Some(map) = map.as_object() else {
+        return;
+    };
+    for (locale, text) in map {
+        if !LOCALES.contains(locale) {
+            errs.push(fe(
+                format!("{at}.{locale}"),
+                "BASE_TYPE_CHOICES",
+                format!("Value must be one of {:?}.", *LOCALES),
+            ));
+            continue;
+        }
+        let n = len(text);
+        if name_rules && !name_ok(text.as_str().unwrap_or_default(), true) {
+            errs.push(fe(
+                format!("{at}.{locale}"),
+                "APPLICATION_COMMAND_INVALID_NAME",
+                "Command name is invalid",
+            ));
+        } else if !(1..=max).contains(&n) {
+            errs.push(fe(
+                format!("{at}.{locale}"),
+                "BASE_TYPE_BAD_LENGTH",
+                format!("Must be between 1 and {max} in length."),
+            ));
+        }
+    }
+}
+
 /// A bulk overwrite's command list.
 pub fn check_commands(list: &[Value]) -> Vec<FormError> {
     let mut errs = Vec::new();
@@ -409,6 +463,20 @@ pub fn check_commands(list: &[Value]) -> Vec<FormError> {
                 ));
             }
         }
+        check_localizations(
+            &c["name_localizations"],
+            &format!("{i}.name_localizations"),
+            32,
+            ty == 1,
+            &mut errs,
+        );
+        check_localizations(
+            &c["description_localizations"],
+            &format!("{i}.description_localizations"),
+            100,
+            false,
+            &mut errs,
+        );
         check_options(&c["options"], &format!("{i}.options"), &mut errs);
     }
     errs
@@ -451,6 +519,29 @@ fn check_options(options: &Value, at: &str, errs: &mut Vec<FormError>) {
                 "BASE_TYPE_BAD_LENGTH",
                 "Must be between 1 and 100 in length.",
             ));
+        }
+        check_localizations(
+            &o["name_localizations"],
+            &format!("{oat}.name_localizations"),
+            32,
+            true,
+            errs,
+        );
+        check_localizations(
+            &o["description_localizations"],
+            &format!("{oat}.description_localizations"),
+            100,
+            false,
+            errs,
+        );
+        for (k, choice) in o["choices"].as_array().into_iter().flatten().enumerate() {
+            check_localizations(
+                &choice["name_localizations"],
+                &format!("{oat}.choices.{k}.name_localizations"),
+                100,
+                false,
+                errs,
+            );
         }
         let required = o["required"].as_bool().unwrap_or(false);
         if required && seen_optional {

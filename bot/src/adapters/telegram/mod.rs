@@ -28,6 +28,7 @@ use teloxide::adaptors::Throttle;
 use teloxide::prelude::*;
 use teloxide::types::{BotCommand, ChatId};
 
+use crate::l10n::Lang;
 use crate::service::Service;
 
 pub use receive::{ReceiveError, Receiver, SECRET_HEADER, conflict_message};
@@ -129,17 +130,26 @@ impl Telegram {
             source,
         })?;
         let username = me.username().to_string();
-        let commands: Vec<BotCommand> = crate::catalogue::telegram_commands()
-            .into_iter()
-            .map(|(name, description)| BotCommand::new(name, description))
-            .collect();
-        client
-            .set_my_commands(commands)
-            .await
-            .map_err(|source| StartError::Api {
+        // The English list for everyone, then each other language's for the people whose app
+        // speaks it (Telegram's `language_code`: a two-letter ISO 639-1 code).
+        for lang in Lang::all() {
+            let code = lang.code().split('-').next().unwrap_or_default();
+            if lang != Lang::ENGLISH && code.len() != 2 {
+                continue;
+            }
+            let commands: Vec<BotCommand> = crate::catalogue::telegram_commands(lang)
+                .into_iter()
+                .map(|(name, description)| BotCommand::new(name, description))
+                .collect();
+            let mut request = client.set_my_commands(commands);
+            if lang != Lang::ENGLISH {
+                request = request.language_code(code);
+            }
+            request.await.map_err(|source| StartError::Api {
                 what: "setMyCommands",
                 source,
             })?;
+        }
         Ok(Telegram {
             client,
             service,

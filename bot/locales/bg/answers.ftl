@@ -1,0 +1,49 @@
+# Отговори за настройките, записите и повторенията, и бележки към други отговори.
+
+settings-heading = Настройки на { $community }:
+setting-line = { $setting }: { $meaning }
+settings-footer = Модераторите ги променят с /config ключ=стойност ...
+settings-changed = { $person } промени: { $keys }.
+config-games = игрите, които може да се играят (списък или `all`)
+config-stake = залогът на предизвикателство, което не посочва такъв
+config-max-stake = най-големият залог
+config-grant = с колко започва нов портфейл
+config-time = времето за ход на предизвикателство, което не посочва такова (например 3d, 12h)
+config-max-time = най-дългото време за ход
+config-reminders = напомняне на играчите, когато половината им време е минало (on/off)
+config-staked-games = кой може да започва партии със залог (everyone/moderators)
+config-vacation = дни отпуска на човек на месец
+config-language = езикът на това, което вижда целият чат ({ $languages }; none — английски)
+
+export-record = Записът на партия { $game } ({ $name }): { $actions } { $actions ->
+    [one] действие
+   *[other] действия
+}. { $check }
+export-seed-later = Семето се разкрива, когато партията свърши; тогава я изнеси отново и `tabula verify` ще провери всяко хвърляне.
+export-verify = `tabula verify` върху този файл проверява всеки ход и всяко хвърляне.
+export-unchecked = Заровете на тази партия са хвърлени преди хвърлянията да се заверяват, затова не могат да се проверят.
+export-no-dice = `tabula verify` върху този файл проверява всеки ход.
+replay-posted = Партия { $game } ({ $name }) от началото: { $actions } { $actions ->
+    [one] действие
+   *[other] действия
+}.
+replay-title = Партия { $game }: { $name }
+
+more-buttons = (още { $count } не са показани като бутони: напиши командата.)
+moves-of-piece = Партия { $game }: ходове на { $piece }. Избери:
+challenge-expired = Предизвикателство { $challenge } ({ $name }) от { $person } изтече: никой не го прие навреме. /play прави ново.
+
+## tabula local: думите на самия терминал
+local-not-utf8 = ред { $line } не е текст в UTF-8; нищо не е направено
+local-line-form = пиши редовете така: `<име>: <команда>` или `<име>: #<бутон>`
+local-user-name = потребителското име е една дума, например `alice: /help`
+local-no-button = на последното съобщение няма бутон { $number } (там има { $buttons })
+local-pressed = { $user } натиска [{ $label }]
+local-only-sees = това вижда само { $user }
+local-pressed-now = натиснатото съобщение сега гласи
+local-wait-how-long = напиши колко да се чака, например `/wait 36h` или `/wait 2d` (само в локална сесия)
+local-clock-fixed = часовникът на тази сесия не може да се мести
+local-waited = часовникът върви напред с { $time }
+local-picture = картинка: { $path }
+local-picture-not-saved = картинката не е запазена: подай --images DIR
+local-file = файл: { $path }

@@ -1,0 +1,84 @@
+# Отказите на правилата за написан ход. Записът на ходовете (`d4-f4`, enter+6, remove:e1) остава какъвто е.
+
+illegal-sentence = { $reason }.
+action-game-over = партията свърши
+action-roll-expected = сега е ред на хвърляне, не на ход
+action-impossible-roll = roll:{ $roll } не може да се падне тук (възможно: { $possible })
+move-unreadable = не мога да прочета `{ $input }` като ход: { $hint }
+move-hint-konane = пиши скок като откъде-докъде, например `d4-f4` или `d4-f4-h4`, а махане — като поле, например `e4`
+move-hint-koan = пиши ход като откъде-докъде, например `G11-G9`, а вземане — например `C3xB4`
+move-hint-kolowis = пиши стъпка, например `C8-B9`, или поредица вземания с всяка точка на приземяване, например `C2xC4xC6`
+move-hint-coan-ki = пиши игра като <поле>+<стъпки>, една или две части с & или интервал, например `c1+7` или `a1+5&b1+11`; след 1-1 пиши `remove:e1`
+move-hint-pachisi = пиши throw, skip, done, enter+<стойност> или <поле>+<стойност>, например enter+6, k2+3, c9x2+4 (група от две) или j6h+2 (фигурата към дома)
+move-no-such-cell = `{ $cell }` не е поле на тази дъска
+move-illegal = `{ $input }` не е позволено: { $reason }
+move-ambiguous = `{ $input }` е двусмислено: имаше ли предвид { $candidates }?
+reason-jump = { $jump }:{" "}
+reason-not-legal-here = тук такъв ход не е позволен{ $listed ->
+    [yes] {" "}(позволени: { $legal })
+   *[no] {""}
+}
+reason-must-move = ходът трябва да излезе от { $cell }
+reason-must-capture = има вземане и то е задължително: { $captures }
+reason-nothing-to-jump = { $jump }няма през какво да се скочи: { $cell } е празно
+reason-already-captured = { $jump }: { $point } вече е взето по-рано в този ход
+reason-too-many-jumps = твърде много скокове
+reason-step-in-capture = { $step } е стъпка, а поредицата вземания е само от скокове
+reason-not-straight = { $from } и { $to } не са свързани с линия и скокът между тях не е по права ({ $from }, { $bend } и { $to } не са на една права)
+reason-not-joined = { $from } и { $to } не са свързани с линия и { $to } не е на един скок от { $from } (пиши всяка точка на приземяване на поредицата)
+reason-not-removable = това поле не може да се махне: { $rule } ({ $choices })
+reason-removal-white = Белите махат камък до празното поле { $hole } по хоризонтал или вертикал
+reason-removal-black = Черните махат камък от центъра или от ъгъл
+reason-not-in-line = { $from } и { $to } не са на един ред или колона
+reason-chain-turns = веригата не може да завива: всички скокове са в една посока
+reason-odd-distance = скокът мести камъка точно с две полета
+reason-not-one-jump = { $from }–{ $to } не е един скок: скокът мести камъка точно с две полета
+reason-must-remove-in-opening = в началото ходът маха един камък: посочи полето му, например `e4`
+reason-removals-are-over = маханията свършиха: сега всеки ход е скок, например `d4-f4`
+reason-must-jump = сега всеки ход е скок: пиши го откъде-докъде, например `d4-f4`
+reason-sideways = { $from }–{ $to } е встрани: фигурите вървят само напред
+reason-square-to-square = { $from } и { $to } са квадрати: от квадрат фигурата върви само по диагонал напред към осмоъгълник
+reason-not-one-forward = { $to } не е на едно поле напред от { $from } (полетата напред: { $targets })
+reason-remove-only-after-double-one = фигура се маха само след чифт единици (1-1)
+reason-too-many-parts = играта мести една или две фигури: { $throw }
+reason-same-piece-twice = една фигура е използвана два пъти: на { $cell } има една { $side ->
+    [White] бяла
+   *[Black] черна
+} фигура, а игра от две части мести две различни фигури
+reason-no-play-from = от { $cells } няма позволена игра: { $throw }
+reason-exceeds-the-throw = не отговаря на хвърлянето: { $throw }
+reason-overshoots-home = { $cell }+{ $steps } подминава домашните полета: { $side ->
+    [White] бяла
+   *[Black] черна
+} фигура на { $cell } се прибира с { $exact } стъпки (на { $first }) или { $more } (на { $second }) и не може по-нататък
+reason-path-blocked = { $cell }+{ $steps } би стъпило на { $block } или би го подминало, а там { $count } { $side ->
+    [White] бели
+   *[Black] черни
+} фигури правят преграда
+reason-not-a-legal-play = тук такава игра не е позволена: { $throw }
+reason-no-pass-throw = не може да се пропусне: хвърляне, което може да се изиграе, трябва да се изиграе ({ $throw })
+reason-no-pass-remove = не може да се пропусне: след 1-1 махни една своя фигура на път, например `remove:e1`
+reason-must-remove = след 1-1 фигурите не се местят: махни една своя фигура на път, например `remove:e1`
+reason-charkoni = { $cell } е Чаркони, не поле: фигурата излиза от него с enter+<стойност>
+reason-not-a-cowrie-value = { $value } не е стойност на каури: хвърлянията са 2, 3, 4, 5, 6, 10 и 25
+reason-enter-needs-grace = за влизане трябва 6, 10 или 25 (само първата фигура на място влиза с всяка стойност), а не { $value }
+reason-finish-needs-grace = { $value } е твърде много: от { $cell } (позиция 83) фигурата завършва само с милост (6, 10 или 25)
+reason-must-finish-exactly = { $value } е твърде много: от { $cell } (позиция { $pos }) до дома има { $away } { $away ->
+    [one] стъпка
+   *[other] стъпки
+} и трябва да се стигне точно
+reason-none-waiting = никоя твоя фигура не чака в Чаркони да влезе
+reason-no-pieces = ходът мести поне една фигура
+reason-not-that-many = там няма толкова фигури: на { $square } в тази точка на пътя твоите фигури са само { $have }
+reason-value-not-thrown = { $value } не е хвърлено или вече е изиграно (остават: { $left })
+reason-no-values-left = не са останали стойности
+reason-with-value = с { $value }: { $reason }
+reasons-semicolon = { $first }; { $rest }
+reason-already-thrown = вече хвърли: изиграй стойностите си или done, за да се откажеш от тях
+reason-skip-only-before-throwing = skip отказва хвърлянето и е възможно само преди него; done отказва останалите стойности
+reason-nothing-to-give-up = още няма от какво да се откажеш: throw или skip
+reason-throw-first = първо хвърли каурите: ходът започва с throw (или skip)
+throw-moves-double-one = { $throw } не мести фигури: махни една своя
+throw-moves-double = { $throw } мести една фигура с { $die } или две различни фигури с по { $twice }
+throw-moves-next = { $throw } мести една фигура с { $lo } и друга с { $sum } или една с { $less } и друга с { $sum }
+throw-moves-two = { $throw } мести една фигура с { $sum } или една с { $lo } и друга с { $hi }

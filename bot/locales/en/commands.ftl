@@ -1,0 +1,106 @@
+# The commands: their descriptions in the platforms' menus (at most 100 characters; Telegram
+# allows 256), what /help <command> says of each, and their options' descriptions (at most 100
+# characters). Command names, option names and examples are typed by people and stay as they are.
+# $languages is the list of language codes, e.g. "en, ru or bg".
+
+cmd-play = Challenge people (or anyone here) to a game
+cmd-play-about = Name up to three people with @, or nobody for an open challenge anyone may accept, or `computer` (in Pachisi, beside people: it takes the seats they leave). Options such as size=10 set up the game; stake=<coins> and time=<3d|12h> (time per move) set the terms.
+cmd-play-game = The game to play
+cmd-play-opponent = Who to challenge (none: an open challenge)
+cmd-play-opponent2 = A second person to challenge (Pachisi)
+cmd-play-opponent3 = A third person to challenge (Pachisi)
+cmd-play-options = Game options, e.g. size=10
+cmd-play-stake = Coins each player stakes (0: a friendly game)
+cmd-play-time = Time per move, e.g. 3d or 12h
+cmd-play-computer = The computer at this level (1-4): your opponent, or in Pachisi the empty seats
+cmd-accept = Accept a challenge
+cmd-accept-about = Accepts the challenge waiting for you; name its number when several are.
+cmd-decline = Decline a challenge
+cmd-decline-about = Declines the challenge waiting for you; name its number when several are.
+cmd-cancel = Withdraw your challenge
+cmd-cancel-about = Withdraws a challenge you made that nobody has accepted yet.
+cmd-move = Make a move
+cmd-move-about = Makes a move in your game, written as on the board (or press a button under the board). Name the game's number when you play several here.
+cmd-move-move = The move, e.g. d4-f4
+cmd-board = Show a game's board
+cmd-board-about = Shows the board of a game here, with buttons for the player to move. Anyone may look.
+cmd-moves = List the legal moves of a game
+cmd-moves-about = Lists every legal move of the player to move.
+cmd-history = List every move and roll of a game
+cmd-history-about = Lists every action of a game so far, dice rolls included.
+cmd-export = A game's record as a file, to keep or to check
+cmd-export-about = Sends a game's record as a text file: its players, options and every move and roll; for dice games, what `tabula verify` needs to check that no roll was chosen by the bot (the seed, once the game is over).
+cmd-replay = Watch a game again as an animation
+cmd-replay-about = Posts a game as an animated picture: the start, then every move and roll in turn, the last one highlighted as on the boards.
+cmd-resign = Give up a game
+cmd-resign-about = Gives up your game: the other side wins, and takes the pot.
+cmd-abort = Call a game off without a result
+cmd-abort-about = Calls a game off and returns the stakes. Players may abort before the first move; moderators may abort any game.
+cmd-abort-reason = Why, for the record
+cmd-claim = Win a game whose opponent ran out of time
+cmd-claim-about = Claims the win when the player to move has run out of time. A move made before the claim still counts.
+cmd-vacation = Stop your clocks for a few days
+cmd-vacation-about = Stops your clocks for some days (a few per month). Without a number, shows the days you have left.
+cmd-vacation-days = How many days
+cmd-games = List the active games here
+cmd-games-about = Lists the games being played in this chat, yours first.
+cmd-wallet = Show your coins here
+cmd-wallet-about = Shows your coins in this server or group, and what you have at stake.
+cmd-leaderboard = Show the richest players here
+cmd-leaderboard-about = Lists the ten richest people of this server or group.
+cmd-config = Show the settings here, or change them
+cmd-config-about = Shows this server's or group's settings to anyone. Moderators change them with key=value pairs, all or none.
+cmd-config-settings = Settings to change, e.g. time=2d max_stake=500
+cmd-grant = Give coins to someone
+cmd-grant-about = Adds coins to someone's wallet here.
+cmd-grant-user = Who gets the coins
+cmd-grant-coins = How many coins
+cmd-grant-reason = Why, for the record
+cmd-take = Take coins from someone
+cmd-take-about = Removes coins from someone's wallet here (at most what it holds).
+cmd-take-user = Whose coins
+cmd-take-coins = How many coins
+cmd-take-reason = Why, for the record
+cmd-rules = A short summary of a game's rules
+cmd-rules-about = Summarises the rules of a game and how its moves are written.
+cmd-rules-game = The game
+cmd-help = The commands, or how to use one
+cmd-help-about = Lists the commands; with a command's name, explains it.
+cmd-help-command = A command to explain
+cmd-language = Choose the language the bot speaks to you
+cmd-language-about = Sets the language of what only you see: { $languages }; `auto` follows your app's language again. Without a value, says which one you read. What the whole chat sees is in the language moderators set with /config language=.
+cmd-language-language = { $languages }; auto: your app's language
+opt-challenge = The challenge's number, when several are waiting
+opt-game-number = The game's number, when several are being played here
+
+## /help
+
+help-heading = Tabula: traditional board games. Commands:
+help-line = /{ $name }{ $aliases }: { $description }{ $access }
+help-line-moderators = {" "}(moderators)
+help-line-partly = {" "}(some uses: moderators)
+help-games = Games: { $games }. Dice are rolled for you. /help <command> explains one, e.g. /help play.
+help-moderators = For moderators only.
+help-partly = Some uses are for moderators only.
+help-also = Also: { $aliases }.
+help-example = Example: { $example }
+lines =
+    { $first }
+    { $rest }
+# Usage lines: /move [#game] <move>. The words in angle brackets name what to type.
+usage-line = { $command }{ $rest }
+usage-word = {" "}{ $before }{ $word }{ $after }{ $rest }
+usage-game = game
+usage-game-number = game
+usage-move = move
+usage-challenge = challenge
+usage-user = user
+usage-coins = coins
+usage-value = value
+usage-options = option=value
+usage-settings = key=value
+usage-reason = reason
+usage-days = days
+usage-command = command
+usage-language = language
+usage-example = { $usage }, e.g. { $example }

@@ -1,0 +1,76 @@
+# The rules' refusals of a typed move. English says them exactly as the rules engine does (a
+# test compares them). Notation (`d4-f4`, enter+6, remove:e1) stays as it is typed.
+
+illegal-sentence = { $reason }.
+action-game-over = the game is over
+action-roll-expected = a roll is due, not a move
+action-impossible-roll = roll:{ $roll } is not a possible outcome here (possible: { $possible })
+move-unreadable = cannot read `{ $input }` as a move: { $hint }
+move-hint-konane = write a jump as from-to, like `d4-f4` or `d4-f4-h4`, or a removal as a cell, like `e4`
+move-hint-koan = write a move as from-to, like `G11-G9`, or a capture like `C3xB4`
+move-hint-kolowis = write a step like `C8-B9` or a capture sequence with every landing point, like `C2xC4xC6`
+move-hint-coan-ki = write a play as <cell>+<steps>, one or two parts joined by & or a space, like `c1+7` or `a1+5&b1+11`; after 1-1 write `remove:e1`
+move-hint-pachisi = write throw, skip, done, enter+<value> or <square>+<value>, like enter+6, k2+3, c9x2+4 (a group of two) or j6h+2 (the home-bound piece)
+move-no-such-cell = `{ $cell }` is not a cell of this board
+move-illegal = `{ $input }` is not legal: { $reason }
+move-ambiguous = `{ $input }` is ambiguous: did you mean { $candidates }?
+reason-jump = { $jump }:{" "}
+reason-not-legal-here = not a legal move here{ $listed ->
+    [yes] {" "}(legal: { $legal })
+   *[no] {""}
+}
+reason-must-move = a move must leave { $cell }
+reason-must-capture = a capture is available and must be made: { $captures }
+reason-nothing-to-jump = { $jump }nothing to jump over: { $cell } is empty
+reason-already-captured = { $jump }: { $point } was already taken earlier in this move
+reason-too-many-jumps = too many jumps
+reason-step-in-capture = { $step } is a step, and a capture sequence is made of jumps only
+reason-not-straight = { $from } and { $to } are not joined by a line, and a jump between them is not along a straight line ({ $from }, { $bend } and { $to } are not on one straight line)
+reason-not-joined = { $from } and { $to } are not joined by a line, and { $to } is not one jump from { $from } (write every landing point of a capture sequence)
+reason-not-removable = not a removable cell: { $rule } ({ $choices })
+reason-removal-white = White removes a stone orthogonally next to the hole at { $hole }
+reason-removal-black = Black removes a stone from the centre or a corner
+reason-not-in-line = { $from } and { $to } are not on one row or column
+reason-chain-turns = a chain may not turn: every jump goes the same way
+reason-odd-distance = a jump moves a stone exactly two cells
+reason-not-one-jump = { $from } to { $to } is not one jump: a jump moves a stone exactly two cells
+reason-must-remove-in-opening = in the opening a turn removes one stone: name its cell, like `e4`
+reason-removals-are-over = removals are over: every turn is now a jump, like `d4-f4`
+reason-must-jump = every turn is now a jump: write it from-to, like `d4-f4`
+reason-sideways = { $from } to { $to } goes sideways: pieces only move forwards
+reason-square-to-square = { $from } and { $to } are both squares: from a square a piece moves only diagonally forwards to an octagon
+reason-not-one-forward = { $to } is not one space forwards from { $from } (its forward targets: { $targets })
+reason-remove-only-after-double-one = a piece is removed only after a double one (1-1)
+reason-too-many-parts = a play moves one or two pieces: { $throw }
+reason-same-piece-twice = the same piece is used twice: { $cell } holds one { $side } piece, and a play of two parts moves two different pieces
+reason-no-play-from = no legal play moves from { $cells }: { $throw }
+reason-exceeds-the-throw = does not fit the throw: { $throw }
+reason-overshoots-home = { $cell }+{ $steps } overshoots the home cells: a { $side } piece on { $cell } comes home with { $exact } steps (on { $first }) or { $more } (on { $second }) and may not go beyond
+reason-path-blocked = { $cell }+{ $steps } would land on or pass { $block }, where { $count } { $side } pieces form a block
+reason-not-a-legal-play = not a legal play here: { $throw }
+reason-no-pass-throw = there is no pass move: a throw that can be used must be played ({ $throw })
+reason-no-pass-remove = there is no pass move: after 1-1 remove one of your travelling pieces, like `remove:e1`
+reason-must-remove = after 1-1 no piece moves: remove one of your travelling pieces, like `remove:e1`
+reason-charkoni = { $cell } is the Charkoni, not a square: a piece leaves it with enter+<value>
+reason-not-a-cowrie-value = { $value } is not a cowrie value: throws are 2, 3, 4, 5, 6, 10 and 25
+reason-enter-needs-grace = entering needs 6, 10 or 25 (only a seat's first piece may enter with any value), not { $value }
+reason-finish-needs-grace = { $value } overshoots: from { $cell } (pos 83) a piece finishes only with a grace (6, 10 or 25)
+reason-must-finish-exactly = { $value } overshoots: from { $cell } (pos { $pos }) home is { $away } steps away and must be reached exactly
+reason-none-waiting = none of your pieces waits in the Charkoni to enter
+reason-no-pieces = a move takes at least one piece
+reason-not-that-many = not that many pieces there: only { $have } of your { $have ->
+    [one] piece stands
+   *[other] pieces stand
+} on { $square } at this point of the track
+reason-value-not-thrown = { $value } was not thrown or is used up (values left: { $left })
+reason-no-values-left = no values are left
+reason-with-value = with { $value }: { $reason }
+reasons-semicolon = { $first }; { $rest }
+reason-already-thrown = you have thrown already: use your values, or done to give them up
+reason-skip-only-before-throwing = skip declines to throw and is only possible before throwing; done gives up the remaining values
+reason-nothing-to-give-up = nothing to give up yet: throw or skip
+reason-throw-first = throw the cowries first: the turn starts with throw (or skip)
+throw-moves-double-one = { $throw } moves no piece: remove one of yours
+throw-moves-double = { $throw } moves one piece { $die }, or two different pieces { $twice } each
+throw-moves-next = { $throw } moves one piece { $lo } and another { $sum }, or one piece { $less } and another { $sum }
+throw-moves-two = { $throw } moves one piece { $sum }, or one piece { $lo } and another { $hi }

@@ -1,0 +1,51 @@
+# Ответы о настройках, записях и повторах, и примечания к другим ответам.
+
+settings-heading = Настройки { $community }:
+setting-line = { $setting }: { $meaning }
+settings-footer = Модераторы меняют их командой /config ключ=значение ...
+settings-changed = { $person } изменил(а): { $keys }.
+config-games = игры, в которые можно играть (список или `all`)
+config-stake = ставка вызова, в котором она не названа
+config-max-stake = наибольшая ставка
+config-grant = с чего начинается новый кошелёк
+config-time = время на ход вызова, в котором оно не названо (например 3d, 12h)
+config-max-time = наибольшее время на ход
+config-reminders = напоминать игрокам, когда прошла половина их времени (on/off)
+config-staked-games = кто может начинать партии на ставки (everyone/moderators)
+config-vacation = дней отпуска на человека в месяц
+config-language = язык того, что видит весь чат ({ $languages }; none — английский)
+
+export-record = Запись партии { $game } ({ $name }): { $actions } { $actions ->
+    [one] действие
+    [few] действия
+   *[other] действий
+}. { $check }
+export-seed-later = Зерно откроется, когда партия кончится; тогда выгрузите её снова, и `tabula verify` проверит каждый бросок.
+export-verify = `tabula verify` по этому файлу проверит каждый ход и каждый бросок.
+export-unchecked = Кости этой партии бросались до того, как броски стали заверяться, поэтому их проверить нельзя.
+export-no-dice = `tabula verify` по этому файлу проверит каждый ход.
+replay-posted = Партия { $game } ({ $name }) с начала: { $actions } { $actions ->
+    [one] действие
+    [few] действия
+   *[other] действий
+}.
+replay-title = Партия { $game }: { $name }
+
+more-buttons = (ещё { $count } не показаны кнопками: наберите команду.)
+moves-of-piece = Партия { $game }: ходы { $piece }. Выберите:
+challenge-expired = Вызов { $challenge } ({ $name }) от { $person } истёк: никто не принял его вовремя. /play создаст новый.
+
+## tabula local: слова самого терминала
+local-not-utf8 = строка { $line } — не текст в UTF-8; ничего не сделано
+local-line-form = пишите строки так: `<имя>: <команда>` или `<имя>: #<кнопка>`
+local-user-name = имя пользователя — одно слово, например `alice: /help`
+local-no-button = на последнем сообщении нет кнопки { $number } (их там { $buttons })
+local-pressed = { $user } нажимает [{ $label }]
+local-only-sees = это видит только { $user }
+local-pressed-now = нажатое сообщение теперь такое
+local-wait-how-long = напишите, сколько ждать, например `/wait 36h` или `/wait 2d` (только в локальной сессии)
+local-clock-fixed = часы этой сессии нельзя перевести
+local-waited = часы идут вперёд на { $time }
+local-picture = картинка: { $path }
+local-picture-not-saved = картинка не сохранена: укажите --images DIR
+local-file = файл: { $path }
