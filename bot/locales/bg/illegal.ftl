@@ -82,3 +82,11 @@ throw-moves-double-one = { $throw } не мести фигури: махни е�
 throw-moves-double = { $throw } мести една фигура с { $die } или две различни фигури с по { $twice }
 throw-moves-next = { $throw } мести една фигура с { $lo } и друга с { $sum } или една с { $less } и друга с { $sum }
 throw-moves-two = { $throw } мести една фигура с { $sum } или една с { $lo } и друга с { $hi }
+setup-unknown-game = непозната игра `{ $name }` (игри: konane, koan, kolowis, coan-ki, pachisi)
+setup-unknown-option = играта { $game } няма параметър `{ $key }`{ $any ->
+    [yes] {" "}(параметри: { $allowed })
+   *[no] {" "}(тя няма параметри)
+}
+setup-bad-number = параметър `{ $key }={ $value }`: трябва цяло число от { $min } до { $max }
+setup-bad-choice = параметър `{ $key }={ $value }`: трябва едно от { $choices }
+setup-malformed = параметър `{ $option }`: пиши параметрите като ключ=стойност

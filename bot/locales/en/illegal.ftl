@@ -74,3 +74,11 @@ throw-moves-double-one = { $throw } moves no piece: remove one of yours
 throw-moves-double = { $throw } moves one piece { $die }, or two different pieces { $twice } each
 throw-moves-next = { $throw } moves one piece { $lo } and another { $sum }, or one piece { $less } and another { $sum }
 throw-moves-two = { $throw } moves one piece { $sum }, or one piece { $lo } and another { $hi }
+setup-unknown-game = unknown game `{ $name }` (games: konane, koan, kolowis, coan-ki, pachisi)
+setup-unknown-option = unknown option `{ $key }` for { $game }{ $any ->
+    [yes] {" "}(options: { $allowed })
+   *[no] {" "}(it has no options)
+}
+setup-bad-number = option `{ $key }={ $value }`: expected a whole number from { $min } to { $max }
+setup-bad-choice = option `{ $key }={ $value }`: expected one of { $choices }
+setup-malformed = option `{ $option }`: write options as key=value

@@ -87,3 +87,11 @@ throw-moves-double-one = { $throw } не двигает фишек: снимит
 throw-moves-double = { $throw } двигает одну фишку на { $die } или две разные фишки на { $twice } каждую
 throw-moves-next = { $throw } двигает одну фишку на { $lo } и другую на { $sum } или одну на { $less } и другую на { $sum }
 throw-moves-two = { $throw } двигает одну фишку на { $sum } или одну на { $lo } и другую на { $hi }
+setup-unknown-game = неизвестная игра `{ $name }` (игры: konane, koan, kolowis, coan-ki, pachisi)
+setup-unknown-option = у игры { $game } нет параметра `{ $key }`{ $any ->
+    [yes] {" "}(параметры: { $allowed })
+   *[no] {" "}(у неё нет параметров)
+}
+setup-bad-number = параметр `{ $key }={ $value }`: нужно целое число от { $min } до { $max }
+setup-bad-choice = параметр `{ $key }={ $value }`: нужно одно из { $choices }
+setup-malformed = параметр `{ $option }`: пишите параметры как ключ=значение

@@ -628,7 +628,10 @@ impl UserError {
                 )
             }
             E::UnknownGame(name) => Msg::new("unknown-game").text("name", name.clone()),
-            E::Setup(error) => english("illegal", error.to_string()),
+            E::Setup(error) => match super::illegal::setup_error_msg(error) {
+                Some(msg) => Msg::new("illegal-sentence").msg("reason", msg),
+                None => english("illegal", error.to_string()),
+            },
             E::Players {
                 game,
                 allowed,

@@ -9,7 +9,7 @@
 
 use std::sync::LazyLock;
 
-use tabula_core::{ActionError, AnyGame, GameId, IllegalReason, MoveError};
+use tabula_core::{ActionError, AnyGame, GameId, IllegalReason, MoveError, SetupError};
 
 use crate::l10n::Msg;
 
@@ -45,6 +45,39 @@ fn hint_msg(hint: &str) -> Option<Msg> {
         GameId::CoanKi => "move-hint-coan-ki",
         GameId::Pachisi => "move-hint-pachisi",
     }))
+}
+
+/// A refusal of a game's options (`/play konane size=7`) as a message, or `None` when it is
+/// not one the catalogue says in the engine's very English.
+pub(super) fn setup_error_msg(error: &SetupError) -> Option<Msg> {
+    let msg = match error {
+        SetupError::UnknownGame(name) => Msg::new("setup-unknown-game").text("name", name),
+        SetupError::UnknownOption { game, key, allowed } => {
+            // The game as it is typed (`coan-ki`).
+            Msg::new("setup-unknown-option")
+                .text("key", key)
+                .text("game", *game)
+                .text("allowed", *allowed)
+                .text("any", if allowed.is_empty() { "no" } else { "yes" })
+        }
+        SetupError::BadOptionValue { key, value, why } => {
+            if let Some(range) = why.strip_prefix("expected a whole number from ") {
+                let (min, max) = range.split_once(" to ")?;
+                // The bounds as the engine writes them (no grouping: `4294967295`).
+                Msg::new("setup-bad-number")
+                    .text("min", min)
+                    .text("max", max)
+            } else {
+                let choices = why.strip_prefix("expected one of ")?;
+                Msg::new("setup-bad-choice").text("choices", choices)
+            }
+            .text("key", key)
+            .text("value", value)
+        }
+        SetupError::MalformedOption(option) => Msg::new("setup-malformed").text("option", option),
+        SetupError::Position(_) | SetupError::Action { .. } => return None,
+    };
+    (msg.to_text(crate::l10n::Lang::ENGLISH) == error.to_string()).then_some(msg)
 }
 
 /// A refusal of the engine as a message, or `None` when it carries the engine's own English
@@ -323,6 +356,45 @@ mod tests {
             .filter(|word| word.len() >= 3 && !TYPED.contains(word))
             .map(str::to_string)
             .collect()
+    }
+
+    /// Bad game options: refused in the engine's English in English, without English words in
+    /// Russian and Bulgarian; each kind of option refusal is met.
+    #[test]
+    fn option_refusals_are_translated() {
+        let (ru, bg) = (Lang::parse("ru").unwrap(), Lang::parse("bg").unwrap());
+        let mut kinds = BTreeSet::new();
+        for &id in GameId::ALL {
+            for option in [
+                "size=7",
+                "size=x",
+                "size=1000",
+                "nosuch=1",
+                "novalue",
+                "block8=maybe",
+                "stall=0",
+                "stall=x",
+                "finish=x",
+                "variant=x",
+            ] {
+                let Err(error) = AnyGame::start(id, &[option], None) else {
+                    continue;
+                };
+                let Some(msg) = setup_error_msg(&error) else {
+                    continue;
+                };
+                assert_eq!(msg.to_text(Lang::ENGLISH), error.to_string());
+                for lang in [ru, bg] {
+                    let text = msg.to_text(lang);
+                    assert!(
+                        !text.contains("expected") && !text.contains("option"),
+                        "{text}"
+                    );
+                }
+                kinds.insert(msg.id);
+            }
+        }
+        assert!(kinds.len() >= 4, "{kinds:?}");
     }
 
     /// Bad inputs of every kind at many positions of every game: every refusal the catalogue
