@@ -3,7 +3,7 @@
 settings-heading = Настройки { $community }:
 setting-line = { $setting }: { $meaning }
 settings-footer = Модераторы меняют их командой /config ключ=значение ...
-settings-changed = { $person } изменил(а): { $keys }.
+settings-changed = { $person } меняет настройки: { $keys }.
 config-games = игры, в которые можно играть (список или `all`)
 config-stake = ставка вызова, в котором она не названа
 config-max-stake = наибольшая ставка

@@ -1,28 +1,28 @@
-# Что сделал ход: части предложения после игрока и его места («@bob (Чёрные) прыгнул d4-f4,
-# взяв e4.»). Ходы, клетки и поля — нотация и остаются как есть.
+# Что сделал ход: части предложения после игрока и его места («@bob (Чёрные) прыгает d4-f4 и
+# берёт e4.»). Глаголы в настоящем времени: пол игрока неизвестен. Ходы, клетки и поля — нотация и остаются как есть.
 
 sentence-seat = { $player } ({ $seat }) { $clauses }.
 sentence = { $clauses }.
 clauses-and = { $first } и { $rest }
-played = сыграл { $move }
+played = играет { $move }
 
-konane-removed = снял { $move }
-konane-jumped = прыгнул { $move }, взяв { $captured }
+konane-removed = снимает { $move }
+konane-jumped = прыгает { $move } и берёт { $captured }
 konane-no-jump = не может прыгнуть
 no-legal-move = не имеет ходов
 
-koan-moved = сыграл { $move } { $shape ->
+koan-moved = играет { $move } { $shape ->
     [octagonal] восьмиугольной
    *[square] квадратной
 } фишкой
-koan-captured = взял фишку соперника ({ $owner }, { $shape ->
+koan-captured = берёт фишку соперника ({ $owner }, { $shape ->
     [octagonal] восьмиугольную
    *[square] квадратную
 }) на { $cell }
-koan-far-row = дошёл до дальнего ряда на { $cell }
+koan-far-row = доходит до дальнего ряда на { $cell }
 
-kolowis-moved = пошёл { $move }
-kolowis-captured = взял { $move }, сняв { $captured }
+kolowis-moved = ходит { $move }
+kolowis-captured = берёт { $move } и снимает { $captured }
 kolowis-quiet = { $plies ->
     [one] { $plies } полуход
     [few] { $plies } полухода
@@ -30,16 +30,16 @@ kolowis-quiet = { $plies ->
 } без взятия
 kolowis-repetition = Та же позиция повторилась в третий раз
 
-rolled = выбросил { $first } и { $second }
-rolled-double = выбросил дубль { $die }
-rolled-double-one = выбросил две единицы
-rolled-double-one-fined = выбросил две единицы и платит { $payee } штраф { $fine } (10% ставки)
+rolled = выбрасывает { $first } и { $second }
+rolled-double = выбрасывает дубль { $die }
+rolled-double-one = выбрасывает две единицы
+rolled-double-one-fined = выбрасывает две единицы и платит { $payee } штраф { $fine } (10% ставки)
 fine-paid = { $payer } платит { $payee } штраф { $fine } (10% ставки).
 coan-ki-roll-off-tie = Оба выбросили { $die } в жеребьёвке: бросают снова
-coan-ki-roll-off-won = выбросил { $mine } против { $theirs } у соперника ({ $other }) в жеребьёвке и начинает с { $throw }
-coan-ki-moved = передвинул фишку на { $steps } с { $from } на { $to }
-coan-ki-moved-home = передвинул фишку на { $steps } с { $from } домой на { $to }, где её переворачивают
-coan-ki-removed = убрал свою фишку с { $cell } из игры
+coan-ki-roll-off-won = выбрасывает { $mine } против { $theirs } у соперника ({ $other }) в жеребьёвке и начинает с { $throw }
+coan-ki-moved = передвигает фишку на { $steps } с { $from } на { $to }
+coan-ki-moved-home = передвигает фишку на { $steps } с { $from } домой на { $to }, где её переворачивают
+coan-ki-removed = убирает свою фишку с { $cell } из игры
 coan-ki-throw-lost = не может использовать { $throw }: бросок пропадает
 dice-throw = { $throw }
 dice-them = их

@@ -17,15 +17,15 @@ verdict-winner = { $people } ({ $team }) { $count ->
 verdict-draw = ничья.
 verdict-aborted = результата нет.
 cause-resigned = { $people } ({ $team }) { $count ->
-    [one] сдался
-   *[other] сдались
+    [one] сдаётся
+   *[other] сдаются
 }
 cause-time = { $people } ({ $team }) { $count ->
-    [one] не уложился во время
-   *[other] не уложились во время
+    [one] не укладывается во время
+   *[other] не укладываются во время
 }
-cause-aborted = { $person } прервал её
-cause-aborted-because = { $person } прервал её ({ $reason })
+cause-aborted = { $person } прерывает её
+cause-aborted-because = { $person } прерывает её ({ $reason })
 cause-stored = она { $result }
 result-seed = Зерно костей теперь раскрыто: { $seed } (/export { $game } присылает запись; `tabula verify` проверяет каждый бросок).
 
@@ -44,8 +44,8 @@ challenge-open = { $challenger } предлагает партию в { $name }{
 challenge-named = { $challenger } вызывает { $people } на партию в { $name }{ $options }{ $beside } (вызов { $challenge }), { $terms }. /accept или /decline.
 challenge-computer-beside = , остальные места занимает компьютер (уровень { $level })
 challenge-dice = Кости заданы до того, как кто-либо принял вызов: SHA-256 зерна { $commitment }. Зерно покажут, когда партия кончится; /export и `tabula verify` проверяют каждый бросок.
-challenge-withdrawn = { $person } отозвал вызов { $challenge } ({ $name }).
-challenge-declined = { $person } отклонил вызов { $challenge } ({ $name }).
+challenge-withdrawn = { $person } отзывает вызов { $challenge } ({ $name }).
+challenge-declined = { $person } отклоняет вызов { $challenge } ({ $name }).
 game-begins = Партия { $game } в { $name } начинается. Места по жребию: { $seats }. { $terms }.
 game-begins-dice = Кости: обязательство { $commitment }, соль { $salt }; зерно покажут, когда партия кончится.
 seat-held = { $seat } { $person }
@@ -53,12 +53,12 @@ list-comma = { $first }, { $rest }
 clauses-or = { $first } или { $rest }
 verbatim = { $text }
 challenge-accepted = { $person } { $again ->
-    [yes] уже принял
-   *[no] принял
+    [yes] уже принимает
+   *[no] принимает
 } вызов { $challenge } ({ $name }). Ещё должны принять: { $waiting }.
 challenge-joined = { $person } { $again ->
-    [yes] уже присоединился к вызову
-   *[no] присоединился к вызову
+    [yes] уже в вызове
+   *[no] присоединяется к вызову
 } { $challenge } ({ $name }). Игроки: { $players } ({ $count } из { $seats }). Партия начнётся, когда мест не останется, или раньше, когда { $starter } нажмёт «Начать».
 the-challenger = автор вызова
 
@@ -80,7 +80,7 @@ stakes-returned = Ставки ({ $stake } с каждого) возвращен
 in-debt-now = У { $person } теперь { $balance }, и партии со ставкой недоступны, пока баланс снова не станет больше нуля.
 
 # Отпуска.
-vacation-status = { $person } в этом месяце взял { $used } из { $quota } дней отпуска (UTC). В отпуске ваши часы стоят; /vacation <дни> — взять отпуск.
+vacation-status = { $person }: в этом месяце использовано { $used } из { $quota } дней отпуска (UTC). В отпуске ваши часы стоят; /vacation <дни> — взять отпуск.
 vacation-until = В отпуске до { $end } UTC.
 vacation-taken = { $person } в отпуске с { $from } UTC до { $until } UTC: часы стоят { $time } ({ $days } из { $quota } дней отпуска этого месяца).
 
@@ -92,8 +92,8 @@ wallet = У { $person } { $balance } в { $community }{ $staked ->
 wallet-in-debt = Партии со ставкой недоступны, пока баланс снова не станет больше нуля.
 leaderboard = Самые богатые в { $community }:
 leaderboard-empty = В { $community } ещё ни у кого нет кошелька; /wallet откроет ваш.
-coins-granted = { $moderator } выдал { $amount } { $person }{ $reason }, теперь у него { $balance }.
-coins-taken = { $moderator } забрал { $amount } у { $person }{ $reason }, теперь у него { $balance }.
+coins-granted = { $moderator } выдаёт { $amount } { $person }{ $reason }; баланс: { $balance }.
+coins-taken = { $moderator } забирает { $amount } у { $person }{ $reason }; баланс: { $balance }.
 
 # /games: партии, которые идут в чате.
 games-here = Идущие здесь партии:
