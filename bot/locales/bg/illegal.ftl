@@ -90,3 +90,48 @@ setup-unknown-option = играта { $game } няма параметър `{ $ke
 setup-bad-number = параметър `{ $key }={ $value }`: трябва цяло число от { $min } до { $max }
 setup-bad-choice = параметър `{ $key }={ $value }`: трябва едно от { $choices }
 setup-malformed = параметър `{ $option }`: пиши параметрите като ключ=стойност
+describe-empty = { $cell } е празно
+describe-stone = на { $cell } има { $side ->
+    [White] бял
+   *[Black] черен
+} камък
+describe-piece = на { $cell } има { $side ->
+    [White] бяла
+   *[Black] черна
+} фигура
+describe-own-shape = на { $cell } има твоя { $shape ->
+    [octagonal] осмоъгълна
+   *[square] квадратна
+} фигура
+describe-their-shape = на { $cell } има { $shape ->
+    [octagonal] осмоъгълна
+   *[square] квадратна
+} фигура на { $side ->
+    [White] Белите
+   *[Black] Черните
+}
+describe-only = на { $cell } има само { $side ->
+    [White] бели
+   *[Black] черни
+} фигури
+describe-finished = на { $cell } има само прибрани { $side ->
+    [White] бели
+   *[Black] черни
+} фигури, които вече не се местят
+describe-groups = на { $cell }: { $groups }
+describe-group = { $count } { $count ->
+    [one] фигура
+   *[other] фигури
+} на { $seat ->
+    [S] Юг
+    [E] Изток
+    [N] Север
+   *[W] Запад
+}
+move-not-your-piece = { $cell } не е твое: { $why }
+reason-piece-cannot-move = { $what }, но тя няма ходове
+reason-target-occupied = целта е заета: { $what }
+reason-jumps-own-piece = { $jump }през свои не се скача: { $what }
+reason-landing-occupied = { $jump }точката на приземяване е заета: { $what }
+reason-onto-own-piece = { $what }: върху своя фигура не се ходи
+reason-nothing-can-reach = никоя твоя фигура не може да отиде на { $cell } ({ $what })

@@ -82,3 +82,22 @@ setup-unknown-option = unknown option `{ $key }` for { $game }{ $any ->
 setup-bad-number = option `{ $key }={ $value }`: expected a whole number from { $min } to { $max }
 setup-bad-choice = option `{ $key }={ $value }`: expected one of { $choices }
 setup-malformed = option `{ $option }`: write options as key=value
+describe-empty = { $cell } is empty
+describe-stone = { $cell } holds a { $side } stone
+describe-piece = { $cell } holds a { $side } piece
+describe-own-shape = { $cell } holds your own { $shape } piece
+describe-their-shape = { $cell } holds { $side }'s { $shape } piece
+describe-only = { $cell } holds only { $side } pieces
+describe-finished = { $cell } holds only finished { $side } pieces, which never move again
+describe-groups = { $cell } holds { $groups }
+describe-group = { $count } { $count ->
+    [one] piece
+   *[other] pieces
+} of { $seat }
+move-not-your-piece = { $cell } is not yours: { $why }
+reason-piece-cannot-move = { $what }, but it has no legal move
+reason-target-occupied = the target is occupied: { $what }
+reason-jumps-own-piece = { $jump }a piece never jumps its own side: { $what }
+reason-landing-occupied = { $jump }the landing point is occupied: { $what }
+reason-onto-own-piece = { $what }: a piece never moves onto its own colour
+reason-nothing-can-reach = no piece of yours can move to { $cell } ({ $what })

@@ -95,3 +95,49 @@ setup-unknown-option = у игры { $game } нет параметра `{ $key }
 setup-bad-number = параметр `{ $key }={ $value }`: нужно целое число от { $min } до { $max }
 setup-bad-choice = параметр `{ $key }={ $value }`: нужно одно из { $choices }
 setup-malformed = параметр `{ $option }`: пишите параметры как ключ=значение
+describe-empty = { $cell } пуста
+describe-stone = на { $cell } { $side ->
+    [White] белый
+   *[Black] чёрный
+} камень
+describe-piece = на { $cell } { $side ->
+    [White] белая
+   *[Black] чёрная
+} фишка
+describe-own-shape = на { $cell } ваша { $shape ->
+    [octagonal] восьмиугольная
+   *[square] квадратная
+} фишка
+describe-their-shape = на { $cell } { $shape ->
+    [octagonal] восьмиугольная
+   *[square] квадратная
+} фишка { $side ->
+    [White] Белых
+   *[Black] Чёрных
+}
+describe-only = на { $cell } только { $side ->
+    [White] белые
+   *[Black] чёрные
+} фишки
+describe-finished = на { $cell } только дошедшие { $side ->
+    [White] белые
+   *[Black] чёрные
+} фишки, а они больше не ходят
+describe-groups = на { $cell }: { $groups }
+describe-group = { $count } { $count ->
+    [one] фишка
+    [few] фишки
+   *[other] фишек
+} { $seat ->
+    [S] Юга
+    [E] Востока
+    [N] Севера
+   *[W] Запада
+}
+move-not-your-piece = { $cell } — не ваша: { $why }
+reason-piece-cannot-move = { $what }, но ходов у неё нет
+reason-target-occupied = цель занята: { $what }
+reason-jumps-own-piece = { $jump }через свои не прыгают: { $what }
+reason-landing-occupied = { $jump }точка приземления занята: { $what }
+reason-onto-own-piece = { $what }: на свою фишку не ходят
+reason-nothing-can-reach = ни одна ваша фишка не может пойти на { $cell } ({ $what })

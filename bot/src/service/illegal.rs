@@ -122,7 +122,12 @@ fn move_error_msg(error: &MoveError) -> Option<Msg> {
                 ),
             ),
         ),
-        MoveError::NotYourPiece { .. } | MoveError::NoMoveNow(_) => None,
+        MoveError::NotYourPiece { cell, why } => Some(
+            Msg::new("move-not-your-piece")
+                .text("cell", cell)
+                .msg("why", describe_msg(why)?),
+        ),
+        MoveError::NoMoveNow(_) => None,
     }
 }
 
@@ -153,6 +158,70 @@ fn throw_msg(described: &str) -> Option<Msg> {
     }
     .text("throw", throw);
     (msg.to_text(crate::l10n::Lang::ENGLISH) == described).then_some(msg)
+}
+
+/// What stands on a cell, as the engine describes it (`d4 holds a White stone`, `k2 holds 2
+/// pieces of S`), as a message: `None` when the description is not one the catalogue says in
+/// the same English.
+fn describe_msg(what: &str) -> Option<Msg> {
+    let (cell, rest) = what.split_once(' ')?;
+    let colour = |side: &str| matches!(side, "White" | "Black");
+    let shape = |shape: &str| matches!(shape, "octagonal" | "square");
+    let msg = if rest == "is empty" {
+        Msg::new("describe-empty")
+    } else if let Some(side) = rest
+        .strip_prefix("holds only finished ")
+        .and_then(|x| x.strip_suffix(" pieces, which never move again"))
+        .filter(|side| colour(side))
+    {
+        Msg::new("describe-finished").text("side", side)
+    } else if let Some(side) = rest
+        .strip_prefix("holds only ")
+        .and_then(|x| x.strip_suffix(" pieces"))
+        .filter(|side| colour(side))
+    {
+        Msg::new("describe-only").text("side", side)
+    } else if let Some(form) = rest
+        .strip_prefix("holds your own ")
+        .and_then(|x| x.strip_suffix(" piece"))
+        .filter(|form| shape(form))
+    {
+        Msg::new("describe-own-shape").text("shape", form)
+    } else if let Some(x) = rest.strip_prefix("holds a ") {
+        if let Some(side) = x.strip_suffix(" stone").filter(|side| colour(side)) {
+            Msg::new("describe-stone").text("side", side)
+        } else {
+            let side = x.strip_suffix(" piece").filter(|side| colour(side))?;
+            Msg::new("describe-piece").text("side", side)
+        }
+    } else if let Some((side, form)) = rest
+        .strip_prefix("holds ")
+        .and_then(|x| x.strip_suffix(" piece"))
+        .and_then(|x| x.split_once("'s "))
+        .filter(|(side, form)| colour(side) && shape(form))
+    {
+        Msg::new("describe-their-shape")
+            .text("side", side)
+            .text("shape", form)
+    } else {
+        // Pachisi: `k2 holds 2 pieces of S and 1 piece of E`.
+        let groups = rest
+            .strip_prefix("holds ")?
+            .split(" and ")
+            .map(|group| {
+                let (count, seat) = group.split_once(" piece")?;
+                let seat = seat.rsplit(' ').next()?;
+                Some(
+                    Msg::new("describe-group")
+                        .num("count", count.parse::<i64>().ok()?)
+                        .text("seat", seat),
+                )
+            })
+            .collect::<Option<Vec<Msg>>>()?;
+        Msg::new("describe-groups").msg("groups", Msg::list(groups, "clauses-and", "clauses-and"))
+    }
+    .text("cell", cell);
+    (msg.to_text(crate::l10n::Lang::ENGLISH) == what).then_some(msg)
 }
 
 /// `a4: ` before a reason about one jump of a chain, or nothing.
@@ -316,14 +385,22 @@ fn reason_msg(reason: &IllegalReason) -> Option<Msg> {
         R::SkipOnlyBeforeThrowing => m("reason-skip-only-before-throwing"),
         R::NothingToGiveUp => m("reason-nothing-to-give-up"),
         R::ThrowFirst => m("reason-throw-first"),
-        R::PieceCannotMove { .. }
-        | R::TargetOccupied { .. }
-        | R::JumpsOwnPiece { .. }
-        | R::LandingOccupied { .. }
-        | R::Backwards { .. }
-        | R::OntoOwnPiece { .. }
+        R::PieceCannotMove { what } => {
+            m("reason-piece-cannot-move").msg("what", describe_msg(what)?)
+        }
+        R::TargetOccupied { what } => m("reason-target-occupied").msg("what", describe_msg(what)?),
+        R::JumpsOwnPiece { jump: j, what } => m("reason-jumps-own-piece")
+            .msg("jump", jump(j.as_ref()))
+            .msg("what", describe_msg(what)?),
+        R::LandingOccupied { jump: j, what } => m("reason-landing-occupied")
+            .msg("jump", jump(j.as_ref()))
+            .msg("what", describe_msg(what)?),
+        R::OntoOwnPiece { what } => m("reason-onto-own-piece").msg("what", describe_msg(what)?),
+        R::NothingCanReach { cell, what } => m("reason-nothing-can-reach")
+            .text("cell", cell)
+            .msg("what", describe_msg(what)?),
+        R::Backwards { .. }
         | R::WrongCaptureCell { .. }
-        | R::NothingCanReach { .. }
         | R::CastleClosed { .. }
         | R::TooFewToCapture { .. } => return None,
     })
@@ -438,6 +515,8 @@ mod tests {
         ];
         let (ru, bg) = (Lang::parse("ru").unwrap(), Lang::parse("bg").unwrap());
         let mut said = BTreeSet::new();
+        // Refusals that tell what stands on a cell, said from the catalogue too.
+        let mut described = 0;
         for (i, &id) in GameId::ALL.iter().enumerate() {
             for _round in 0..3 {
                 let mut game = AnyGame::start(id, &[], None).expect("start");
@@ -460,6 +539,10 @@ mod tests {
                         };
                         if let Some(msg) = action_error_msg(&error) {
                             assert_eq!(msg.to_text(Lang::ENGLISH), error.to_string());
+                            let english = msg.to_text(Lang::ENGLISH);
+                            if english.contains(" holds ") || english.contains(" is empty") {
+                                described += 1;
+                            }
                             for lang in [ru, bg] {
                                 let text = msg.to_text(lang);
                                 assert_eq!(english_words(&text), Vec::<String>::new(), "{text}");
@@ -485,5 +568,9 @@ mod tests {
         }
         // Many kinds of refusal were met and said from the catalogue.
         assert!(said.len() >= 25, "{} kinds: {said:#?}", said.len());
+        assert!(
+            described >= 10,
+            "{described} refusals told what stands on a cell"
+        );
     }
 }
