@@ -135,3 +135,28 @@ reason-jumps-own-piece = { $jump }през свои не се скача: { $wha
 reason-landing-occupied = { $jump }точката на приземяване е заета: { $what }
 reason-onto-own-piece = { $what }: върху своя фигура не се ходи
 reason-nothing-can-reach = никоя твоя фигура не може да отиде на { $cell } ({ $what })
+reason-backwards = { $from }–{ $to } е назад: { $side ->
+    [White] Белите вървят нагоре по дъската, към ред 11
+   *[Black] Черните вървят надолу по дъската, към ред 1
+}
+reason-wrong-capture-cell = { $what }, но { $to } е { $cell-shape ->
+    [octagon] осмоъгълник
+   *[square] квадрат
+}: { $shape ->
+    [octagonal] осмоъгълна фигура взима само на осмоъгълници
+   *[square] квадратна фигура взима само на квадрати
+}
+seat-letter = { $seat ->
+    [S] Юг
+    [E] Изток
+    [N] Север
+   *[W] Запад
+}
+reason-castle-closed = { $square } е замък на противниците ({ $who }): затворен е за теб
+reason-too-few-to-capture = на { $square } има { $opposing } { $opposing ->
+    [one] противникова фигура
+   *[other] противникови фигури
+} ({ $who }); { $arriving } { $arriving ->
+    [one] пристигаща фигура не може
+   *[other] пристигащи фигури не могат
+} да ги вземат (трябват поне { $opposing })

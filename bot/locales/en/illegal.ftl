@@ -101,3 +101,23 @@ reason-jumps-own-piece = { $jump }a piece never jumps its own side: { $what }
 reason-landing-occupied = { $jump }the landing point is occupied: { $what }
 reason-onto-own-piece = { $what }: a piece never moves onto its own colour
 reason-nothing-can-reach = no piece of yours can move to { $cell } ({ $what })
+reason-backwards = { $from } to { $to } goes backwards: { $side } moves { $side ->
+    [White] up the board, towards row 11
+   *[Black] down the board, towards row 1
+}
+reason-wrong-capture-cell = { $what }, but { $to } is { $cell-shape ->
+    [octagon] an octagon
+   *[square] a square
+}: { $shape ->
+    [octagonal] an octagonal piece captures only on octagons
+   *[square] a square piece captures only on squares
+}
+seat-letter = { $seat }
+reason-castle-closed = { $square } is a castle held by the opponents ({ $who }): closed to you
+reason-too-few-to-capture = { $square } holds { $opposing } opposing { $opposing ->
+    [one] piece
+   *[other] pieces
+} ({ $who }); { $arriving } arriving { $arriving ->
+    [one] piece
+   *[other] pieces
+} cannot capture them (at least { $opposing } needed)

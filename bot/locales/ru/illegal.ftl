@@ -141,3 +141,30 @@ reason-jumps-own-piece = { $jump }через свои не прыгают: { $wh
 reason-landing-occupied = { $jump }точка приземления занята: { $what }
 reason-onto-own-piece = { $what }: на свою фишку не ходят
 reason-nothing-can-reach = ни одна ваша фишка не может пойти на { $cell } ({ $what })
+reason-backwards = { $from }–{ $to } идёт назад: { $side ->
+    [White] Белые идут вверх по доске, к ряду 11
+   *[Black] Чёрные идут вниз по доске, к ряду 1
+}
+reason-wrong-capture-cell = { $what }, но { $to } — { $cell-shape ->
+    [octagon] восьмиугольник
+   *[square] квадрат
+}: { $shape ->
+    [octagonal] восьмиугольная фишка берёт только на восьмиугольниках
+   *[square] квадратная фишка берёт только на квадратах
+}
+seat-letter = { $seat ->
+    [S] Юг
+    [E] Восток
+    [N] Север
+   *[W] Запад
+}
+reason-castle-closed = { $square } — замок соперников ({ $who }): для вас закрыт
+reason-too-few-to-capture = на { $square } { $opposing } { $opposing ->
+    [one] фишка
+    [few] фишки
+   *[other] фишек
+} соперников ({ $who }); { $arriving } { $arriving ->
+    [one] пришедшая фишка не может
+    [few] пришедшие фишки не могут
+   *[other] пришедших фишек не могут
+} их взять (нужно хотя бы { $opposing })

@@ -679,7 +679,10 @@ impl UserError {
                 .text("name", name.clone())
                 .msg("seat", seat_msg(seat)),
             E::NoMoveNow(game) => Msg::new("no-move-now").text("game", number(game)),
-            E::Illegal(error) => match super::illegal::action_error_msg(error) {
+            E::Illegal(error) => match super::illegal::action_error_msg(error)
+                // Said from the catalogue only when its English is the engine's.
+                .filter(|msg| msg.to_text(crate::l10n::Lang::ENGLISH) == error.to_string())
+            {
                 // A question ends with its own mark.
                 Some(msg) if msg.id == "move-ambiguous" => Msg::new("illegal").msg("reason", msg),
                 Some(msg) => Msg::new("illegal-sentence").msg("reason", msg),

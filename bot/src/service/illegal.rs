@@ -224,6 +224,18 @@ fn describe_msg(what: &str) -> Option<Msg> {
     (msg.to_text(crate::l10n::Lang::ENGLISH) == what).then_some(msg)
 }
 
+/// Pachisi's seats by letter, `E and W`, as a message.
+fn seat_letters(letters: &str) -> Msg {
+    Msg::list(
+        letters
+            .split(" and ")
+            .map(|letter| Msg::new("seat-letter").text("seat", letter))
+            .collect(),
+        "clauses-and",
+        "clauses-and",
+    )
+}
+
 /// `a4: ` before a reason about one jump of a chain, or nothing.
 fn jump(jump: Option<&String>) -> Msg {
     match jump {
@@ -399,10 +411,48 @@ fn reason_msg(reason: &IllegalReason) -> Option<Msg> {
         R::NothingCanReach { cell, what } => m("reason-nothing-can-reach")
             .text("cell", cell)
             .msg("what", describe_msg(what)?),
-        R::Backwards { .. }
-        | R::WrongCaptureCell { .. }
-        | R::CastleClosed { .. }
-        | R::TooFewToCapture { .. } => return None,
+        R::Backwards { from, to, seat, .. } => m("reason-backwards")
+            .text("from", from)
+            .text("to", to)
+            .text("side", *seat),
+        R::WrongCaptureCell {
+            what,
+            to,
+            kind,
+            piece,
+            ..
+        } => m("reason-wrong-capture-cell")
+            .msg("what", describe_msg(what)?)
+            .text("to", to)
+            .text(
+                "cell-shape",
+                if kind.ends_with("octagon") {
+                    "octagon"
+                } else {
+                    "square"
+                },
+            )
+            .text(
+                "shape",
+                if piece.ends_with("octagonal") {
+                    "octagonal"
+                } else {
+                    "square"
+                },
+            ),
+        R::CastleClosed { square, who } => m("reason-castle-closed")
+            .text("square", square)
+            .msg("who", seat_letters(who)),
+        R::TooFewToCapture {
+            square,
+            opposing,
+            who,
+            arriving,
+        } => m("reason-too-few-to-capture")
+            .text("square", square)
+            .num("opposing", *opposing)
+            .msg("who", seat_letters(who))
+            .num("arriving", *arriving),
     })
 }
 
