@@ -160,3 +160,27 @@ reason-too-few-to-capture = на { $square } има { $opposing } { $opposing ->
     [one] пристигаща фигура не може
    *[other] пристигащи фигури не могат
 } да ги вземат (трябват поне { $opposing })
+
+## Отказите на хранилището (най-често надпревари: два натиснати бутона)
+conflict-stale = партията продължи: тя е на действие { $current }
+conflict-duplicate = тази заявка вече е обработена
+conflict-no-such-game = няма партия { $game }
+conflict-game-over = партия { $game } е { $status ->
+    [finished] завършена
+    [aborted] прекратена
+   *[other] неактивна
+}
+conflict-no-such-challenge = няма предизвикателство { $challenge }
+conflict-challenge-settled = предизвикателство { $challenge } вече е { $status ->
+    [accepted] прието
+    [declined] отказано
+    [cancelled] оттеглено
+    [expired] изтекло
+   *[other] решено
+}
+conflict-challenge-expired = предизвикателство { $challenge } изтече
+conflict-not-invited = предизвикателство { $challenge } не е за теб
+conflict-players-changed = играчите на предизвикателство { $challenge } се смениха
+conflict-insufficient-funds = играч { $user } има само { $balance } и не може да заложи { $needed }
+conflict-not-yet-due = времето в партия { $game } още не е изтекло
+conflict-vacation-quota = този месец са използвани { $used } от { $quota } дни отпуска

@@ -121,3 +121,17 @@ reason-too-few-to-capture = { $square } holds { $opposing } opposing { $opposing
     [one] piece
    *[other] pieces
 } cannot capture them (at least { $opposing } needed)
+
+## The store's refusals (mostly races: two presses of one button)
+conflict-stale = the game has moved on: it is at action { $current }
+conflict-duplicate = this request was already handled
+conflict-no-such-game = there is no game { $game }
+conflict-game-over = game { $game } is { $status }
+conflict-no-such-challenge = there is no challenge { $challenge }
+conflict-challenge-settled = challenge { $challenge } is already { $status }
+conflict-challenge-expired = challenge { $challenge } has expired
+conflict-not-invited = you are not invited to challenge { $challenge }
+conflict-players-changed = the players of challenge { $challenge } have changed
+conflict-insufficient-funds = user { $user } has { $balance } and cannot stake { $needed }
+conflict-not-yet-due = the time of game { $game } has not run out
+conflict-vacation-quota = { $used } of { $quota } vacation days are used this month

@@ -168,3 +168,30 @@ reason-too-few-to-capture = на { $square } { $opposing } { $opposing ->
     [few] пришедшие фишки не могут
    *[other] пришедших фишек не могут
 } их взять (нужно хотя бы { $opposing })
+
+## Отказы хранилища (чаще всего гонки: две нажатые кнопки)
+conflict-stale = партия ушла вперёд: она на действии { $current }
+conflict-duplicate = этот запрос уже обработан
+conflict-no-such-game = партии { $game } нет
+conflict-game-over = партия { $game } { $status ->
+    [finished] окончена
+    [aborted] прервана
+   *[other] неактивна
+}
+conflict-no-such-challenge = вызова { $challenge } нет
+conflict-challenge-settled = вызов { $challenge } уже { $status ->
+    [accepted] принят
+    [declined] отклонён
+    [cancelled] отозван
+    [expired] истёк
+   *[other] решён
+}
+conflict-challenge-expired = вызов { $challenge } истёк
+conflict-not-invited = вызов { $challenge } адресован не вам
+conflict-players-changed = игроки вызова { $challenge } изменились
+conflict-insufficient-funds = у игрока { $user } только { $balance }, ставку { $needed } не сделать
+conflict-not-yet-due = время в партии { $game } ещё не вышло
+conflict-vacation-quota = в этом месяце использовано { $used } из { $quota } { $quota ->
+    [one] дня
+   *[other] дней
+} отпуска

@@ -701,7 +701,10 @@ impl UserError {
             }
             E::OwnChallenge(no) => Msg::new("own-challenge").text("challenge", number(no)),
             E::SameChallenge(no) => Msg::new("same-challenge").text("challenge", number(no)),
-            E::Conflict(conflict) => english("conflict", conflict.to_string()),
+            E::Conflict(conflict) => match super::illegal::conflict_msg(conflict) {
+                Some(msg) => Msg::new("illegal-sentence").msg("reason", msg),
+                None => english("conflict", conflict.to_string()),
+            },
             E::NoRolling => Msg::new("no-rolling"),
             E::BadButton => Msg::new("bad-button"),
             E::NoSuchChoice => Msg::new("no-such-choice"),

@@ -456,6 +456,47 @@ fn reason_msg(reason: &IllegalReason) -> Option<Msg> {
     })
 }
 
+/// What the store refused because of what people did (mostly races: two presses of one
+/// button, a challenge settled meanwhile), as a message; `None` unless it says the store's
+/// very English.
+pub(super) fn conflict_msg(conflict: &crate::store::Conflict) -> Option<Msg> {
+    use crate::store::Conflict as C;
+    let msg = match conflict {
+        C::StaleSeq { current } => Msg::new("conflict-stale").text("current", current.to_string()),
+        C::Duplicate => Msg::new("conflict-duplicate"),
+        C::NoSuchGame(game) => Msg::new("conflict-no-such-game").text("game", game.to_string()),
+        C::GameOver { game, status } => Msg::new("conflict-game-over")
+            .text("game", game.to_string())
+            .text("status", status.as_str()),
+        C::NoSuchChallenge(no) => {
+            Msg::new("conflict-no-such-challenge").text("challenge", no.to_string())
+        }
+        C::ChallengeSettled { challenge, status } => Msg::new("conflict-challenge-settled")
+            .text("challenge", challenge.to_string())
+            .text("status", status.as_str()),
+        C::ChallengeExpired(no) => {
+            Msg::new("conflict-challenge-expired").text("challenge", no.to_string())
+        }
+        C::NotInvited(no) => Msg::new("conflict-not-invited").text("challenge", no.to_string()),
+        C::PlayersChanged(no) => {
+            Msg::new("conflict-players-changed").text("challenge", no.to_string())
+        }
+        C::InsufficientFunds {
+            user,
+            balance,
+            needed,
+        } => Msg::new("conflict-insufficient-funds")
+            .text("user", user.to_string())
+            .text("balance", balance.to_string())
+            .text("needed", needed.to_string()),
+        C::NotYetDue(game) => Msg::new("conflict-not-yet-due").text("game", game.to_string()),
+        C::VacationQuota { used, quota } => Msg::new("conflict-vacation-quota")
+            .text("used", used.to_string())
+            .num("quota", *quota),
+    };
+    (msg.to_text(crate::l10n::Lang::ENGLISH) == conflict.to_string()).then_some(msg)
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
@@ -483,6 +524,54 @@ mod tests {
             .filter(|word| word.len() >= 3 && !TYPED.contains(word))
             .map(str::to_string)
             .collect()
+    }
+
+    /// Every refusal of the store is said from the catalogue, in its own English.
+    #[test]
+    fn store_refusals_are_translated() {
+        use crate::store::{
+            ChallengeNo, ChallengeStatus, Conflict as C, GameNo, GameStatus, UserId,
+        };
+        let all = [
+            C::StaleSeq { current: 7 },
+            C::Duplicate,
+            C::NoSuchGame(GameNo(3)),
+            C::GameOver {
+                game: GameNo(3),
+                status: GameStatus::Aborted,
+            },
+            C::GameOver {
+                game: GameNo(3),
+                status: GameStatus::Finished,
+            },
+            C::NoSuchChallenge(ChallengeNo(2)),
+            C::ChallengeSettled {
+                challenge: ChallengeNo(2),
+                status: ChallengeStatus::Accepted,
+            },
+            C::ChallengeSettled {
+                challenge: ChallengeNo(2),
+                status: ChallengeStatus::Cancelled,
+            },
+            C::ChallengeExpired(ChallengeNo(2)),
+            C::NotInvited(ChallengeNo(2)),
+            C::PlayersChanged(ChallengeNo(2)),
+            C::InsufficientFunds {
+                user: UserId(5),
+                balance: 1500,
+                needed: 2000,
+            },
+            C::NotYetDue(GameNo(3)),
+            C::VacationQuota { used: 5, quota: 5 },
+        ];
+        let (ru, bg) = (Lang::parse("ru").unwrap(), Lang::parse("bg").unwrap());
+        for conflict in all {
+            let msg = conflict_msg(&conflict).unwrap_or_else(|| panic!("{conflict}"));
+            for lang in [ru, bg] {
+                let text = msg.to_text(lang);
+                assert_eq!(english_words(&text), Vec::<String>::new(), "{text}");
+            }
+        }
     }
 
     /// Bad game options: refused in the engine's English in English, without English words in
