@@ -19,9 +19,9 @@
 //! the pieces each side has left by shape.
 
 use tabula_core::koan::{Cell, Event, Koan, Move, Shape};
-use tabula_core::{Action, Applied, Game, GameId, Outcome, Seat, Status};
+use tabula_core::{Action, Applied, Game, GameId, Seat};
 
-use crate::labels::{English, Labels, Word};
+use crate::labels::{English, Labels, Word, turn_title};
 
 use crate::layout::{self, HEADER, WIDTH};
 use crate::scene::{Anchor, Color, Item, Point, Scene, Stroke, shape};
@@ -208,23 +208,7 @@ pub fn scene_in(
         Some((Action::Move(mv), _)) => Some(*mv),
         _ => None,
     };
-    let (title, icon_seat) = match game.status() {
-        Status::Decision(seat) => (
-            labels.word(Word::ToMove {
-                game: GameId::Koan,
-                seat: seat.0,
-            }),
-            seat,
-        ),
-        Status::Done(Outcome::Winner(team)) => (
-            labels.word(Word::Wins {
-                game: GameId::Koan,
-                seat: team.0,
-            }),
-            Seat(team.0),
-        ),
-        Status::Done(Outcome::Draw) | Status::Chance => (labels.word(Word::GameOver), WHITE_SEAT),
-    };
+    let (title, icon_seat) = turn_title(labels, GameId::Koan, game.status(), WHITE_SEAT);
     let count = count(game);
     let subtitle = match (mv, narration) {
         (None, _) => labels.word(Word::KoanHint),

@@ -4,9 +4,9 @@
 //! landings and captured cells), the removable cells during the opening, and whose turn it is.
 
 use tabula_core::konane::{Event, Konane, Move};
-use tabula_core::{Action, Applied, Game, GameId, Outcome, Seat, Status};
+use tabula_core::{Action, Applied, Game, GameId, Seat, Status};
 
-use crate::labels::{English, Labels, Word};
+use crate::labels::{English, Labels, Word, turn_title};
 use crate::layout::{self, HEADER, WIDTH};
 use crate::scene::{Color, Item, Scene, Stroke, shape};
 
@@ -79,21 +79,7 @@ pub fn scene_in(
         Status::Decision(seat) if game.in_opening() => {
             (labels.word(Word::ToRemoveStone { seat: seat.0 }), seat)
         }
-        Status::Decision(seat) => (
-            labels.word(Word::ToMove {
-                game: GameId::Konane,
-                seat: seat.0,
-            }),
-            seat,
-        ),
-        Status::Done(Outcome::Winner(team)) => (
-            labels.word(Word::Wins {
-                game: GameId::Konane,
-                seat: team.0,
-            }),
-            Seat(team.0),
-        ),
-        Status::Done(Outcome::Draw) | Status::Chance => (labels.word(Word::GameOver), Seat(0)),
+        status => turn_title(labels, GameId::Konane, status, Seat(0)),
     };
     let subtitle = narration.unwrap_or_else(|| {
         last.map(|(_, events)| events.iter().map(narrate).collect::<Vec<_>>().join("; "))

@@ -2,7 +2,7 @@
 //! draws as a [`Word`] and asks a [`Labels`] to say it. [`English`] says them as render always
 //! has; the bot passes its own, said from its catalogue in the chat's language.
 
-use tabula_core::{AnyApplied, GameId};
+use tabula_core::{AnyApplied, GameId, Outcome, Seat, Status};
 
 /// A phrase drawn on a picture. Seats are numbered as the rules number them (`Seat.0`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,6 +189,23 @@ pub trait Labels: Sync {
     /// (English: empty).
     fn key(&self) -> &str {
         ""
+    }
+}
+
+/// The title of a two-seat game's header: whose turn it is, or who won, with the seat of the
+/// icon before it (`fallback` when nobody is to move or won).
+pub(crate) fn turn_title(
+    labels: &dyn Labels,
+    game: GameId,
+    status: Status,
+    fallback: Seat,
+) -> (String, Seat) {
+    match status {
+        Status::Decision(seat) => (labels.word(Word::ToMove { game, seat: seat.0 }), seat),
+        Status::Done(Outcome::Winner(team)) => {
+            (labels.word(Word::Wins { game, seat: team.0 }), Seat(team.0))
+        }
+        Status::Done(Outcome::Draw) | Status::Chance => (labels.word(Word::GameOver), fallback),
     }
 }
 
