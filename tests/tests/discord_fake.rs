@@ -336,20 +336,23 @@ async fn bad_requests_are_refused_in_discords_shape() {
         .unwrap();
     assert_eq!(r.status(), 405);
     // Bad command definitions.
-    let r = client
-        .put(format!(
-            "{}/api/v10/applications/{}/commands",
-            fake.api_url(),
-            fake.application_id()
-        ))
-        .header("Authorization", &auth)
-        .json(&json!([{"name": "Bad Name", "description": "x"},
+    let put_commands = |commands: Value| {
+        client
+            .put(format!(
+                "{}/api/v10/applications/{}/commands",
+                fake.api_url(),
+                fake.application_id()
+            ))
+            .header("Authorization", &auth)
+            .json(&commands)
+            .send()
+    };
+    let r = put_commands(json!([{"name": "Bad Name", "description": "x"},
                       {"name": "ok", "description": "x", "options": [
                           {"type": 3, "name": "a", "description": "a"},
                           {"type": 3, "name": "b", "description": "b", "required": true}]}]))
-        .send()
-        .await
-        .unwrap();
+    .await
+    .unwrap();
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["code"], 50035, "{body}");
     assert!(body["errors"]["0"]["name"].is_object(), "{body}");
@@ -358,21 +361,13 @@ async fn bad_requests_are_refused_in_discords_shape() {
         "{body}"
     );
     // Localizations: Discord's locales only, and its lengths.
-    let r = client
-        .put(format!(
-            "{}/api/v10/applications/{}/commands",
-            fake.api_url(),
-            fake.application_id()
-        ))
-        .header("Authorization", &auth)
-        .json(&json!([{"name": "ok", "description": "x",
+    let r = put_commands(json!([{"name": "ok", "description": "x",
                        "description_localizations": {"ru": "д", "xx": "y"},
                        "options": [{"type": 3, "name": "g", "description": "g",
                                     "choices": [{"name": "a", "value": "a",
                                                  "name_localizations": {"en": "A"}}]}]}]))
-        .send()
-        .await
-        .unwrap();
+    .await
+    .unwrap();
     let body: Value = r.json().await.unwrap();
     assert_eq!(body["code"], 50035, "{body}");
     let localized = &body["errors"]["0"]["description_localizations"];
