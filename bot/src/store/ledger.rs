@@ -655,3 +655,41 @@ macro_rules! ledger_operations {
 }
 
 pub(super) use ledger_operations;
+
+#[cfg(test)]
+mod tests {
+    use super::super::UserId;
+    use super::shares;
+
+    #[test]
+    fn a_pot_is_shared_evenly_and_the_first_winner_takes_what_does_not_divide() {
+        let (a, b, c) = (UserId(1), UserId(2), UserId(3));
+        assert_eq!(shares(100, &[a]), [(a, 100)]);
+        assert_eq!(shares(100, &[a, b]), [(a, 50), (b, 50)]);
+        assert_eq!(shares(101, &[a, b, c]), [(a, 35), (b, 33), (c, 33)]);
+        assert_eq!(
+            shares(7, &[c, a]),
+            [(c, 4), (a, 3)],
+            "in the winners' order"
+        );
+    }
+
+    #[test]
+    fn a_winner_named_twice_shares_once() {
+        let (a, b) = (UserId(1), UserId(2));
+        assert_eq!(shares(100, &[a, b, a]), [(a, 50), (b, 50)]);
+    }
+
+    #[test]
+    fn nothing_to_share_pays_nobody() {
+        let (a, b) = (UserId(1), UserId(2));
+        assert_eq!(shares(0, &[a, b]), []);
+        assert_eq!(shares(-5, &[a]), []);
+        assert_eq!(shares(100, &[]), [], "no winners: no division by zero");
+        assert_eq!(
+            shares(1, &[a, b]),
+            [(a, 1)],
+            "a share of nothing is not a ledger row"
+        );
+    }
+}
