@@ -46,24 +46,24 @@ async fn play_out(table: &Table, game: GameNo, seed: u64) -> Vec<String> {
     panic!("game {game} did not end in 5000 moves");
 }
 
-/// Coan Ki for 50 each, with bob left with exactly his stake: every double one costs the
-/// roller 5 coins at once, paid to the opponent; a fine that leaves someone at or below zero
-/// says so; the winner takes the pot of 100; someone in debt cannot start a staked game.
+/// Coan Ki for 50 each, with bob left with 5 coins more than his stake: every double one costs
+/// the roller 5 coins at once, paid to the opponent; a fine that leaves someone at or below zero
+/// (bob's first leaves him at exactly zero) says so; the winner takes the pot of 100; someone in debt cannot start a staked game.
 async fn staked_coan_ki(url: DatabaseUrl) {
     let store = connect(&url).await;
     // Dice chosen so that bob pays the first fine, and three in all, and loses.
     let table = Table::new(store.clone(), 2);
     assert_eq!(table.balance("alice").await, 1000);
     assert_eq!(table.balance("bob").await, 1000);
-    let reply = table.cmd("mod", "/take @bob 950 test").await;
+    let reply = table.cmd("mod", "/take @bob 945 test").await;
     assert!(
-        text(&reply).contains("now has 50 coins"),
+        text(&reply).contains("now has 55 coins"),
         "{}",
         text(&reply)
     );
     let game = start(&table, "alice", "bob", "coan-ki stake=50").await;
     assert_eq!(table.balance("alice").await, 950);
-    assert_eq!(table.balance("bob").await, 0);
+    assert_eq!(table.balance("bob").await, 5);
     let replies = play_out(&table, game, 5).await;
 
     // Who paid fines, read from the log: a double one is followed by the roller's removal.
@@ -111,8 +111,8 @@ async fn staked_coan_ki(url: DatabaseUrl) {
     assert!(
         replies
             .iter()
-            .any(|r| r.contains("@BOB now has -5 coins and cannot enter staked games")),
-        "bob's first fine leaves him in debt, and the reply says so"
+            .any(|r| r.contains("@BOB now has 0 coins and cannot enter staked games")),
+        "bob's first fine leaves him at zero, which counts as in debt, and the reply says so"
     );
 
     let record = table.record(game).await;
@@ -136,7 +136,7 @@ async fn staked_coan_ki(url: DatabaseUrl) {
     let alice = table.balance("alice").await;
     let bob = table.balance("bob").await;
     assert_eq!(alice, 950 - alice_paid + bob_paid + pot("alice"));
-    assert_eq!(bob, -bob_paid + alice_paid + pot("bob"));
+    assert_eq!(bob, 5 - bob_paid + alice_paid + pot("bob"));
     assert!(
         replies
             .last()
@@ -166,11 +166,11 @@ async fn staked_coan_ki(url: DatabaseUrl) {
     } else {
         ("alice", "bob")
     };
-    assert_eq!((poor, table.balance(poor).await), ("bob", -15));
+    assert_eq!((poor, table.balance(poor).await), ("bob", -10));
     let reply = table
         .cmd(poor, &format!("/play konane @{rich} stake=10"))
         .await;
-    refused(&reply, |e| matches!(e, UserError::InDebt { balance: -15 }));
+    refused(&reply, |e| matches!(e, UserError::InDebt { balance: -10 }));
     let reply = table.cmd(poor, &format!("/play konane @{rich}")).await;
     assert!(reply.is_done(), "a friendly game: {}", text(&reply));
     store.close().await;
