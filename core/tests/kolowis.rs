@@ -159,6 +159,16 @@ fn k_mand_capturing_is_compulsory_for_the_whole_side() {
     );
 }
 
+/// A piece that can capture in two directions has both captures (a fold of the capturing pieces
+/// with `^` instead of `|` drops a piece found twice: a mutation run found no test for it).
+#[test]
+fn a_piece_with_two_captures_has_both() {
+    assert_eq!(
+        legal::<Kolowis>(&[], Some("turn=white white=B5 black=B4,B6"), ""),
+        set(&["B5xB3", "B5xB7"])
+    );
+}
+
 #[test]
 fn k_end_no_move_loses() {
     let (position, status) = head::<Kolowis>(&[], Some(K_END), "");
