@@ -417,6 +417,10 @@ fn options_are_checked() {
     }
     let options = script::options::<Kolowis>(&["stall=10"]).expect("options");
     assert_eq!(options, Options::with_stall(10));
+    // The limit the pictures show (a mutation run found no test reading it back).
+    assert_eq!(options.stall(), 10);
+    assert_eq!(Options::default().stall(), 50);
+    assert_eq!(Options::with_stall(0).stall(), 0);
     assert_eq!(
         Kolowis::option_pairs(&Options::default()),
         [("stall", "50".to_string())]
