@@ -8,7 +8,7 @@ use tabula_core::playout::perft;
 use common::{game, head, illegal_at, legal, reason, rejected, rejected_at, set};
 use tabula_core::kolowis::{Event, Kolowis, Move, Options, Point, Stall};
 use tabula_core::{
-    ActionError, Game, IllegalReason as R, MoveError, Outcome, SetupError, Status, script,
+    ActionError, Game, IllegalReason as R, MoveError, Outcome, Seat, SetupError, Status, script,
 };
 
 const START: &str = "turn=white white=B2,B3,B4,B5,B6,B7,B8,C1,C2,C3,C4,C5,C6,C7,C8,C9,C10,C11,C12,C13,C14,C15,C16 black=A1,A2,A3,A4,A5,A6,A7,A8,A9,A10,A11,A12,A13,A14,A15,A16,B10,B11,B12,B13,B14,B15,B16";
@@ -167,6 +167,17 @@ fn a_piece_with_two_captures_has_both() {
         legal::<Kolowis>(&[], Some("turn=white white=B5 black=B4,B6"), ""),
         set(&["B5xB3", "B5xB7"])
     );
+}
+
+/// What the pictures and the computer read from a state: each side's pieces and the quiet
+/// counter (a mutation run found no test reading them).
+#[test]
+fn pieces_and_quiet_plies_read_the_position() {
+    let g: Kolowis = game(&[], Some(K_QUIET), "");
+    let names = |seat| g.pieces(seat).map(|p| p.to_string()).collect::<Vec<_>>();
+    assert_eq!(names(Seat(0)), ["C1", "C2"], "White");
+    assert_eq!(names(Seat(1)), ["A16"], "Black");
+    assert_eq!(g.quiet(), 49);
 }
 
 #[test]
