@@ -589,6 +589,11 @@ fn typed_input_errors_say_what_is_wrong() {
             cell: "C3".into()
         }
     );
+    // The landing point of a jump is taken.
+    let blocked: Kolowis = game(&[], Some("turn=white white=C2 black=C3,C4"), "");
+    assert!(
+        matches!(r(&blocked, "C2xC4"), R::LandingOccupied { jump: Some(j), .. } if j == "C2xC4")
+    );
     // A single point is an abbreviation when that piece has exactly one legal move, and lists
     // the piece's moves when it has several.
     assert_eq!(g.interpret("b8").map(|m| m.to_string()), Ok("B8-B9".into()));
