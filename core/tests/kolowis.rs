@@ -432,6 +432,12 @@ fn options_are_checked() {
     assert_eq!(options.stall(), 10);
     assert_eq!(Options::default().stall(), 50);
     assert_eq!(Options::with_stall(0).stall(), 0);
+    let g: Kolowis = game(&["stall=10"], None, "");
+    assert_eq!(
+        g.options(),
+        &Options::with_stall(10),
+        "a game keeps its options"
+    );
     assert_eq!(
         Kolowis::option_pairs(&Options::default()),
         [("stall", "50".to_string())]
@@ -617,15 +623,15 @@ fn typed_input_errors_say_what_is_wrong() {
         "`C8-C9` is not legal: the target is occupied: C9 holds a White piece"
     );
     // Unreadable input.
-    for text in ["", "hello", "8C-9B", "C8→B9", "Ç8-B9"] {
+    // A letter without a number is unreadable, not a point with no name.
+    for text in ["", "hello", "8C-9B", "C8→B9", "Ç8-B9", "C-B9", "C8-B", "h"] {
         assert!(
-            matches!(
-                why(&g, text),
-                MoveError::Unreadable { .. } | MoveError::NoSuchCell(_)
-            ),
-            "{text}"
+            matches!(why(&g, text), MoveError::Unreadable { .. }),
+            "{text}: {:?}",
+            why(&g, text)
         );
     }
+    assert_eq!(why(&g, "D5-B9"), MoveError::NoSuchCell("D5".into()));
     // After the end nothing can be typed.
     let over: Kolowis = game(&[], Some(K_END), "");
     assert!(matches!(why(&over, "B1-B2"), MoveError::NoMoveNow(_)));
