@@ -5,7 +5,7 @@ mod common;
 
 use common::connect;
 use common::table::{Lcg, Table, number_after, start, text};
-use tabula_bot::service::{Input, Kind, ModeratorAction, Reply, SettingError, UserError};
+use tabula_bot::service::{Audience, Input, Kind, ModeratorAction, Reply, SettingError, UserError};
 use tabula_bot::store::{
     DatabaseUrl, GameNo, GameStatus, LedgerKind, Platform, Settings, StakedGames,
 };
@@ -53,6 +53,10 @@ async fn staked_coan_ki(url: DatabaseUrl) {
     let store = connect(&url).await;
     // Dice chosen so that bob pays the first fine, and three in all, and loses.
     let table = Table::new(store.clone(), 2);
+    // Before anyone has a wallet, the leaderboard says so, and how to open one.
+    let reply = table.cmd("alice", "/leaderboard").await;
+    assert!(reply.is_done(), "{}", text(&reply));
+    assert!(text(&reply).contains("/wallet"), "{}", text(&reply));
     assert_eq!(table.balance("alice").await, 1000);
     assert_eq!(table.balance("bob").await, 1000);
     let reply = table.cmd("mod", "/take @bob 945 test").await;
@@ -159,6 +163,9 @@ async fn staked_coan_ki(url: DatabaseUrl) {
     assert_eq!(payouts.len(), 1);
     assert_eq!(payouts[0].amount, 100);
     table.assert_money_adds_up().await;
+    // The leaderboard lists both players now.
+    let board = text(&table.cmd("alice", "/leaderboard").await);
+    assert!(board.contains("ALICE") && board.contains("BOB"), "{board}");
 
     // Whoever is at or below zero now cannot start or accept a staked game.
     let (poor, rich) = if bob <= 0 {
@@ -272,6 +279,11 @@ async fn cannot_pay(url: DatabaseUrl) {
         text(&reply),
         "@BOB has 0 coins in Test chat, and 50 coins staked in games being played. No staked games \
          until the balance is above zero again."
+    );
+    assert_eq!(
+        reply.audience,
+        Audience::Actor,
+        "a balance is told to its owner only"
     );
     table.assert_money_adds_up().await;
     store.close().await;
