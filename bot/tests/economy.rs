@@ -19,6 +19,7 @@ on_both_databases! {
     only_moderators_change_settings_and_money => permissions;
     aborted_games_refund_and_games_settle_once => aborts;
     a_staked_draw_returns_the_stakes => staked_draw;
+    a_friendly_coan_ki_game_has_no_fines => friendly_coan_ki;
 }
 
 type Check = fn(&UserError) -> bool;
@@ -180,6 +181,40 @@ async fn staked_coan_ki(url: DatabaseUrl) {
     refused(&reply, |e| matches!(e, UserError::InDebt { balance: -10 }));
     let reply = table.cmd(poor, &format!("/play konane @{rich}")).await;
     assert!(reply.is_done(), "a friendly game: {}", text(&reply));
+    store.close().await;
+}
+
+/// Coan Ki without a stake, with the dice of the staked test: double ones are thrown, but a
+/// fine is a tenth of the stake, so nobody pays anything and no money moves.
+async fn friendly_coan_ki(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 2);
+    let before = (table.balance("alice").await, table.balance("bob").await);
+    let game = start(&table, "alice", "bob", "coan-ki").await;
+    let replies = play_out(&table, game, 5).await;
+    let loaded = match store
+        .load_game(game, tabula_bot::store::History::Full)
+        .await
+    {
+        Ok(Some(loaded)) => loaded,
+        other => panic!("{other:?}"),
+    };
+    let double_ones = loaded
+        .actions
+        .iter()
+        .filter(|a| a.action == "roll:1-1")
+        .count();
+    assert!(double_ones > 0, "the test reaches a double one");
+    assert_eq!(table.record(game).await.status, GameStatus::Finished);
+    assert!(
+        !replies.iter().any(|r| r.contains("a fine of")),
+        "no fine is announced"
+    );
+    assert_eq!(
+        (table.balance("alice").await, table.balance("bob").await),
+        before
+    );
+    assert!(table.ledger().await.iter().all(|e| e.game != Some(game)));
     store.close().await;
 }
 
