@@ -7,7 +7,7 @@ use common::connect;
 use common::table::{Lcg, Table, number_after, start, text};
 use tabula_bot::service::{Audience, Input, Kind, ModeratorAction, Reply, SettingError, UserError};
 use tabula_bot::store::{
-    DatabaseUrl, GameNo, GameStatus, LedgerKind, Platform, Settings, StakedGames,
+    DatabaseUrl, GameNo, GameStatus, LedgerKind, LoadedGame, Platform, Settings, StakedGames, Store,
 };
 use tabula_core::{GameId, Status};
 
@@ -32,6 +32,17 @@ fn refused(reply: &Reply, check: Check) {
         reply.kind,
         text(reply)
     );
+}
+
+/// A game with every action it holds.
+async fn full_game(store: &Store, game: GameNo) -> LoadedGame {
+    match store
+        .load_game(game, tabula_bot::store::History::Full)
+        .await
+    {
+        Ok(Some(loaded)) => loaded,
+        other => panic!("{other:?}"),
+    }
 }
 
 /// Plays random moves until the game ends; returns every reply.
@@ -72,13 +83,7 @@ async fn staked_coan_ki(url: DatabaseUrl) {
     let replies = play_out(&table, game, 5).await;
 
     // Who paid fines, read from the log: a double one is followed by the roller's removal.
-    let loaded = match store
-        .load_game(game, tabula_bot::store::History::Full)
-        .await
-    {
-        Ok(Some(loaded)) => loaded,
-        other => panic!("{other:?}"),
-    };
+    let loaded = full_game(&store, game).await;
     let name_of = |id| {
         loaded
             .record
@@ -192,13 +197,7 @@ async fn friendly_coan_ki(url: DatabaseUrl) {
     let before = (table.balance("alice").await, table.balance("bob").await);
     let game = start(&table, "alice", "bob", "coan-ki").await;
     let replies = play_out(&table, game, 5).await;
-    let loaded = match store
-        .load_game(game, tabula_bot::store::History::Full)
-        .await
-    {
-        Ok(Some(loaded)) => loaded,
-        other => panic!("{other:?}"),
-    };
+    let loaded = full_game(&store, game).await;
     let double_ones = loaded
         .actions
         .iter()
