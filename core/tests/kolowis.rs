@@ -622,13 +622,12 @@ fn typed_input_errors_say_what_is_wrong() {
         why(&g, "C8-C9").to_string(),
         "`C8-C9` is not legal: the target is occupied: C9 holds a White piece"
     );
-    // Unreadable input.
-    // A letter without a number is unreadable, not a point with no name.
+    // Unreadable input; a letter without a number is unreadable, not a point with no name.
     for text in ["", "hello", "8C-9B", "C8→B9", "Ç8-B9", "C-B9", "C8-B", "h"] {
+        let error = why(&g, text);
         assert!(
-            matches!(why(&g, text), MoveError::Unreadable { .. }),
-            "{text}: {:?}",
-            why(&g, text)
+            matches!(error, MoveError::Unreadable { .. }),
+            "{text}: {error:?}"
         );
     }
     assert_eq!(why(&g, "D5-B9"), MoveError::NoSuchCell("D5".into()));
