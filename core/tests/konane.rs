@@ -3,7 +3,7 @@
 mod common;
 
 use common::{game, head, illegal_at, legal, reason, rejected, rejected_at, set};
-use tabula_core::konane::Konane;
+use tabula_core::konane::{Konane, Move, Options};
 use tabula_core::{ActionError, Game, IllegalReason, MoveError, SetupError};
 
 const N_TURN: &str = "size=8 turn=black black=e4 white=e5,e7,f6";
@@ -166,5 +166,89 @@ fn typed_input_errors_say_what_is_wrong() {
     assert_eq!(
         g.interpret(" D4-H4 ").map(|m| m.to_string()),
         Ok("d4-f4-h4".into())
+    );
+}
+
+/// What the pictures and the buttons read of a move: its cells, as (file, rank) from 0 and as
+/// text. A mutation run found no core test reading them.
+#[test]
+fn a_move_names_its_cells() {
+    let east: Move = "d4-f4-h4".parse().expect("a canonical jump");
+    assert_eq!(east.path(), [(3, 3), (5, 3), (7, 3)]);
+    assert_eq!(east.captured(), [(4, 3), (6, 3)]);
+    assert_eq!(east.from_cell(), "d4");
+    assert_eq!(east.captured_cells(), ["e4", "g4"]);
+    assert_eq!(east.landing_cells(), ["f4", "h4"]);
+    let south: Move = "c5-c3".parse().expect("a canonical jump");
+    assert_eq!(south.path(), [(2, 4), (2, 2)]);
+    assert_eq!(south.captured(), [(2, 3)]);
+    assert_eq!(south.captured_cells(), ["c4"]);
+    let removal: Move = "e4".parse().expect("a canonical removal");
+    assert_eq!(removal.path(), [(4, 3)]);
+    assert_eq!(removal.from_cell(), "e4");
+    assert!(removal.captured().is_empty());
+    assert!(removal.captured_cells().is_empty() && removal.landing_cells().is_empty());
+}
+
+/// The canonical notation is exactly one text per move (rules README): other spellings are
+/// for `interpret`, not for `FromStr`.
+#[test]
+fn notation_reads_only_canonical_text() {
+    for text in [
+        "E4", "e04", "m4", "e13", "d4-h4", "d4-f4-j4", "d4-f4-f6", "d4-f5",
+    ] {
+        assert!(text.parse::<Move>().is_err(), "{text} parsed");
+    }
+    let g: Konane = game(&[], None, "");
+    assert_eq!(g.interpret("E4").map(|m| m.to_string()), Ok("e4".into()));
+}
+
+/// A typed cell that is a cell name but not on the board, against text that is no cell name.
+#[test]
+fn typed_cells_off_the_board_or_not_cells_at_all() {
+    let g: Konane = game(&[], None, "");
+    for text in ["e100", "e04", "e13", "m4", "i4", "e0"] {
+        assert_eq!(
+            g.interpret(text),
+            Err(MoveError::NoSuchCell(text.into())),
+            "{text}"
+        );
+    }
+    for text in ["e1234", "e+1", "e", "4e", "e4x"] {
+        assert!(
+            matches!(g.interpret(text), Err(MoveError::Unreadable { .. })),
+            "{text}: {:?}",
+            g.interpret(text)
+        );
+    }
+}
+
+#[test]
+fn options_with_a_size() {
+    let options = Options::with_size(10).expect("a size the rules allow");
+    assert_eq!(options.size(), 10);
+    assert_eq!(
+        Konane::new(&options).position(),
+        game::<Konane>(&["size=10"], None, "").position()
+    );
+    assert!(Options::with_size(7).is_err());
+    assert_eq!(Options::default().size(), 8);
+}
+
+/// The narration names who did what (the bot's history and `tabula rules` print it).
+#[test]
+fn events_are_narrated_with_the_right_side() {
+    let mut g: Konane = game(&[], Some(N_MULTI), "");
+    let (_, events) = g.apply_text("d4-f4-h4").expect("a legal jump");
+    let said: Vec<String> = events.iter().map(ToString::to_string).collect();
+    assert_eq!(said[0], "White jumped d4-f4-h4, capturing e4, g4");
+    let mut g: Konane = game(&[], None, "");
+    let (_, events) = g.apply_text("e4").expect("Black's removal");
+    assert_eq!(events[0].to_string(), "Black removed e4");
+    // A position's debug form lists its stones by cell (what a failing test prints).
+    let debug = format!("{:?}", game::<Konane>(&[], Some(N_TURN), ""));
+    assert!(
+        debug.contains("\"e4\"") && debug.contains("\"f6\""),
+        "{debug}"
     );
 }
