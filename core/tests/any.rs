@@ -68,7 +68,9 @@ where
             Status::Done(_) => break,
             Status::Chance => {
                 rolls += 1;
-                outcomes[next(&mut state) as usize % outcomes.len()].0.clone()
+                outcomes[next(&mut state) as usize % outcomes.len()]
+                    .0
+                    .clone()
             }
             Status::Decision(_) => {
                 moves += 1;

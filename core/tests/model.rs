@@ -43,7 +43,11 @@ fn a_chance_outcome_is_chosen_by_its_weight() {
             r as u32
         };
         assert!(random_step(&mut next, &mut pick, &mut Buffers::default()));
-        assert_eq!(asked, Some(total), "the pick is asked for a number below the total");
+        assert_eq!(
+            asked,
+            Some(total),
+            "the pick is asked for a number below the total"
+        );
         let mut by_hand = game.clone();
         by_hand.roll(roll).expect("a listed outcome");
         assert_eq!(next, by_hand, "number {r} of {total} should roll {roll}");
