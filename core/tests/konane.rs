@@ -252,3 +252,36 @@ fn events_are_narrated_with_the_right_side() {
         "{debug}"
     );
 }
+
+/// Refusals name the rule that was broken: a removal away from the hole (rule 2) and a jump
+/// onto a stone (rule 4).
+#[test]
+fn refusals_of_a_removal_and_of_a_landing() {
+    let removal = |moves: &str, text: &str| {
+        let g: Konane = game(&[], None, moves);
+        match reason(g.interpret(text).expect_err("not removable")) {
+            IllegalReason::NotRemovable { hole, choices } => {
+                let choices: Vec<&str> = choices.iter().map(String::as_str).collect();
+                (hole, set(&choices))
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    };
+    assert_eq!(
+        removal("e4", "a1"),
+        (Some("e4".into()), set(&["d4", "e3", "e5", "f4"]))
+    );
+    assert_eq!(removal("", "b1"), (None, set(&["a8", "d5", "e4", "h1"])));
+    let onto: Konane = game(&[], Some("size=8 turn=black black=e4,e6 white=e5,f6"), "");
+    assert!(
+        matches!(
+            reason(
+                onto.interpret("e4-e6")
+                    .expect_err("the landing holds a stone")
+            ),
+            IllegalReason::LandingOccupied { jump: None, .. }
+        ),
+        "{:?}",
+        onto.interpret("e4-e6")
+    );
+}
