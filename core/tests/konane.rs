@@ -4,7 +4,7 @@ mod common;
 
 use common::{game, head, illegal_at, legal, reason, rejected, rejected_at, set};
 use tabula_core::konane::{Konane, Move, Options};
-use tabula_core::{ActionError, Game, IllegalReason, MoveError, SetupError};
+use tabula_core::{ActionError, Game, IllegalReason, MoveError, Seat, SetupError};
 
 const N_TURN: &str = "size=8 turn=black black=e4 white=e5,e7,f6";
 const N_MULTI: &str = "size=8 turn=white black=c4,d3,d5,d7,e4,g4 white=d4";
@@ -284,4 +284,30 @@ fn refusals_of_a_removal_and_of_a_landing() {
         "{:?}",
         onto.interpret("e4-e6")
     );
+}
+
+/// What the renderer reads of a position: the board size, the stone on each cell, and whether
+/// the opening removals are still due.
+#[test]
+fn the_board_as_the_pictures_read_it() {
+    let start: Konane = game(&["size=10"], None, "");
+    assert_eq!(start.board_size(), 10);
+    // a1 is White's (rule N2), b1 Black's; nothing lies beyond the board.
+    assert_eq!(start.stone(0, 0), Some(Seat(1)));
+    assert_eq!(start.stone(1, 0), Some(Seat(0)));
+    assert_eq!(start.stone(9, 9), Some(Seat(1)));
+    assert_eq!((start.stone(10, 0), start.stone(0, 10)), (None, None));
+    assert!(start.in_opening());
+    let g: Konane = game(&[], None, "e4 e5");
+    assert_eq!(g.board_size(), 8);
+    assert_eq!((g.stone(4, 3), g.stone(4, 4)), (None, None));
+    assert_eq!(g.stone(3, 3), Some(Seat(1)));
+    assert!(!g.in_opening());
+    assert!(game::<Konane>(&[], None, "e4").in_opening());
+    let corner: Konane = game(&[], Some("size=8 turn=black black=h8 white=g8"), "");
+    assert_eq!(
+        (corner.stone(7, 7), corner.stone(6, 7)),
+        (Some(Seat(0)), Some(Seat(1)))
+    );
+    assert_eq!(corner.stone(7, 6), None);
 }
