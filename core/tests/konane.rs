@@ -297,6 +297,8 @@ fn the_board_as_the_pictures_read_it() {
     assert_eq!(start.stone(1, 0), Some(Seat(0)));
     assert_eq!(start.stone(9, 9), Some(Seat(1)));
     assert_eq!((start.stone(10, 0), start.stone(0, 10)), (None, None));
+    // Far beyond the board, not a cell of a later rank.
+    assert_eq!((start.stone(17, 0), start.stone(0, 17)), (None, None));
     assert!(start.in_opening());
     let g: Konane = game(&[], None, "e4 e5");
     assert_eq!(g.board_size(), 8);
@@ -310,4 +312,57 @@ fn the_board_as_the_pictures_read_it() {
         (Some(Seat(0)), Some(Seat(1)))
     );
     assert_eq!(corner.stone(7, 6), None);
+}
+
+/// A board with no hole or one hole is one of the two opening positions or nothing: the full
+/// start board with Black to remove, or the start board without one of Black's removable
+/// stones with White to remove.
+#[test]
+fn positions_with_fewer_than_two_holes_must_be_openings() {
+    let full = game::<Konane>(&[], None, "").position();
+    let one_hole = game::<Konane>(&[], None, "e4").position();
+    assert!(full.contains("turn=black") && one_hole.contains("turn=white"));
+    // The openings themselves are read back.
+    assert!(game::<Konane>(&[], Some(&full), "").in_opening());
+    assert!(game::<Konane>(&[], Some(&one_hole), "").in_opening());
+    let swapped = {
+        let black = full
+            .split(' ')
+            .find(|f| f.starts_with("black="))
+            .expect("black");
+        let white = full
+            .split(' ')
+            .find(|f| f.starts_with("white="))
+            .expect("white");
+        format!(
+            "size=8 turn=black black={} white={}",
+            &white["white=".len()..],
+            &black["black=".len()..]
+        )
+    };
+    for bad in [
+        full.replace("turn=black", "turn=white"),
+        swapped,
+        one_hole.replace("turn=white", "turn=black"),
+    ] {
+        assert!(
+            matches!(
+                rejected::<Konane>(&[], Some(&bad), ""),
+                SetupError::Position(_)
+            ),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn options_are_listed_whole() {
+    assert_eq!(
+        Konane::option_pairs(&Options::default()),
+        [("size", "8".to_string())]
+    );
+    assert_eq!(
+        Konane::option_pairs(&Options::with_size(12).expect("size 12")),
+        [("size", "12".to_string())]
+    );
 }
