@@ -366,3 +366,49 @@ fn options_are_listed_whole() {
         [("size", "12".to_string())]
     );
 }
+
+/// The board drawn by `tabula rules show`, read by eye: files and ranks on every side, `B`
+/// and `W` for the stones, `.` for an empty cell.
+#[test]
+fn the_drawing_of_a_small_board() {
+    let g: Konane = game(&[], Some("size=6 turn=black black=a2,c3 white=b3,f6"), "");
+    assert_eq!(
+        g.drawing(),
+        "    a b c d e f\n \
+         6  . . . . . W  6\n \
+         5  . . . . . .  5\n \
+         4  . . . . . .  4\n \
+         3  . W B . . .  3\n \
+         2  B . . . . .  2\n \
+         1  . . . . . .  1\n    \
+         a b c d e f\n"
+    );
+    assert_eq!(g.options().size(), 6);
+}
+
+#[test]
+fn a_one_hole_board_must_lack_one_of_blacks_removable_stones() {
+    let start = game::<Konane>(&[], None, "").position();
+    // b1 is Black's but not removable (rule 1); a1 is White's.
+    for cell in ["b1", "a1"] {
+        let without: Vec<String> = start
+            .split(' ')
+            .map(|field| {
+                let Some((key, cells)) = field.split_once('=') else {
+                    return field.to_string();
+                };
+                let cells: Vec<&str> = cells.split(',').filter(|c| *c != cell).collect();
+                format!("{key}={}", cells.join(","))
+            })
+            .collect();
+        let text = without.join(" ").replace("turn=black", "turn=white");
+        assert_ne!(text.len(), start.len());
+        assert!(
+            matches!(
+                rejected::<Konane>(&[], Some(&text), ""),
+                SetupError::Position(_)
+            ),
+            "{text}"
+        );
+    }
+}
