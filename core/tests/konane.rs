@@ -412,3 +412,23 @@ fn a_one_hole_board_must_lack_one_of_blacks_removable_stones() {
         );
     }
 }
+
+/// Typed text that asks for the wrong kind of turn: a jump while removals are due, a removal
+/// once they are over.
+#[test]
+fn removals_and_jumps_each_in_their_phase() {
+    let opening: Konane = game(&[], None, "");
+    assert_eq!(
+        reason(opening.interpret("d4-f4").expect_err("removals first")),
+        IllegalReason::MustRemoveInOpening
+    );
+    let jumping: Konane = game(&[], Some(N_MULTI), "");
+    assert_eq!(
+        reason(
+            jumping
+                .interpret("remove d4")
+                .expect_err("removals are over")
+        ),
+        IllegalReason::RemovalsAreOver
+    );
+}
