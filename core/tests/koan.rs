@@ -647,6 +647,8 @@ fn cells_are_the_61_octagons_and_squares() {
         Ok("G11".into())
     );
     assert!("K10".parse::<Cell>().is_err());
+    // A cell's debug form is its name (what a failing test prints).
+    assert_eq!(format!("{:?}", Cell::new(6, 11).expect("G11")), "G11");
 }
 
 // Move counts.
