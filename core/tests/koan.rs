@@ -649,6 +649,9 @@ fn cells_are_the_61_octagons_and_squares() {
     assert!("K10".parse::<Cell>().is_err());
     // A cell's debug form is its name (what a failing test prints).
     assert_eq!(format!("{:?}", Cell::new(6, 11).expect("G11")), "G11");
+    let start: Koan = game(&[], None, "");
+    let debug = format!("{start:?}");
+    assert!(debug.contains(&start.position()), "{debug}");
 }
 
 // Move counts.
