@@ -314,6 +314,17 @@ fn the_board_as_the_pictures_read_it() {
     assert_eq!(corner.stone(7, 6), None);
 }
 
+/// The position string is refused as a position (not for an option or an action).
+fn position_refused(text: &str) {
+    assert!(
+        matches!(
+            rejected::<Konane>(&[], Some(text), ""),
+            SetupError::Position(_)
+        ),
+        "{text}"
+    );
+}
+
 /// A board with no hole or one hole is one of the two opening positions or nothing: the full
 /// start board with Black to remove, or the start board without one of Black's removable
 /// stones with White to remove.
@@ -345,13 +356,7 @@ fn positions_with_fewer_than_two_holes_must_be_openings() {
         swapped,
         one_hole.replace("turn=white", "turn=black"),
     ] {
-        assert!(
-            matches!(
-                rejected::<Konane>(&[], Some(&bad), ""),
-                SetupError::Position(_)
-            ),
-            "{bad}"
-        );
+        position_refused(&bad);
     }
 }
 
@@ -403,13 +408,7 @@ fn a_one_hole_board_must_lack_one_of_blacks_removable_stones() {
             .collect();
         let text = without.join(" ").replace("turn=black", "turn=white");
         assert_ne!(text.len(), start.len());
-        assert!(
-            matches!(
-                rejected::<Konane>(&[], Some(&text), ""),
-                SetupError::Position(_)
-            ),
-            "{text}"
-        );
+        position_refused(&text);
     }
 }
 
