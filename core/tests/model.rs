@@ -14,7 +14,7 @@ fn coan_ki_at_chance() -> CoanKi {
         match game.status() {
             Status::Chance => return game,
             Status::Decision(_) => {
-                let mv = game.moves()[0].clone();
+                let mv = game.moves()[0];
                 game.play(&mv).expect("a listed move");
             }
             Status::Done(_) => break,
@@ -32,7 +32,7 @@ fn a_chance_outcome_is_chosen_by_its_weight() {
     // Each number below the total picks the outcome whose share of the range holds it.
     let mut expected = Vec::new();
     for (roll, weight) in &outcomes {
-        expected.extend(std::iter::repeat_n(roll.clone(), *weight as usize));
+        expected.extend(std::iter::repeat_n(*roll, *weight as usize));
     }
     assert_eq!(expected.len(), total as usize);
     for (r, roll) in expected.iter().enumerate() {
@@ -69,7 +69,7 @@ fn a_playout_stops_at_its_limit_or_at_the_end() {
     assert_eq!(random_playout(&mut limited, &mut first, &mut buffers, 3), 3);
     let mut by_hand = start.clone();
     for _ in 0..3 {
-        let mv = by_hand.moves()[0].clone();
+        let mv = by_hand.moves()[0];
         by_hand.play(&mv).expect("a listed move");
     }
     assert_eq!(limited, by_hand);
@@ -96,7 +96,7 @@ fn the_seat_to_act_is_named_only_at_a_decision() {
     assert_eq!(konane.status(), Status::Decision(Seat(0)));
     assert_eq!(konane.to_act(), Some(Seat(0)));
     let mut second = konane.clone();
-    let mv = second.moves()[0].clone();
+    let mv = second.moves()[0];
     second.play(&mv).expect("a listed move");
     assert_eq!(second.to_act(), Some(Seat(1)));
     assert_eq!(coan_ki_at_chance().to_act(), None);
@@ -108,11 +108,11 @@ fn the_seat_to_act_is_named_only_at_a_decision() {
 #[test]
 fn actions_have_a_debug_form() {
     let game = coan_ki_at_chance();
-    let (roll, _) = game.outcomes()[0].clone();
-    let action: GameAction<CoanKi> = Action::Roll(roll.clone());
+    let (roll, _) = game.outcomes()[0];
+    let action: GameAction<CoanKi> = Action::Roll(roll);
     assert_eq!(format!("{action:?}"), format!("Roll({roll:?})"));
     let konane = Konane::new(&Default::default());
-    let mv = konane.moves()[0].clone();
-    let action: GameAction<Konane> = Action::Move(mv.clone());
+    let mv = konane.moves()[0];
+    let action: GameAction<Konane> = Action::Move(mv);
     assert_eq!(format!("{action:?}"), format!("Move({mv:?})"));
 }
