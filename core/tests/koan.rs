@@ -654,6 +654,25 @@ fn cells_are_the_61_octagons_and_squares() {
     assert!(debug.contains(&start.position()), "{debug}");
 }
 
+/// Refusals found by a mutation run without a test: a long jump from an octagon, one typed
+/// cell that is a stuck piece of the mover's or an enemy piece nothing can reach, and a letter
+/// without a number.
+#[test]
+fn more_refusals_by_their_reason() {
+    let d2 = parse(Q_D2);
+    assert!(matches!(
+        illegal(&d2, "C3-D6"),
+        R::NotOneForward { from, to, .. } if from == "C3" && to == "D6"
+    ));
+    let stuck = parse("turn=white white-oct=A1,A3 white-sq=B2 black-oct=K11");
+    assert!(matches!(illegal(&stuck, "A1"), R::PieceCannotMove { .. }));
+    assert!(matches!(
+        illegal(&stuck, "K11"),
+        R::NothingCanReach { cell, .. } if cell == "K11"
+    ));
+    assert!(matches!(refusal(&stuck, "A"), MoveError::Unreadable { .. }));
+}
+
 // Move counts.
 
 #[test]
@@ -684,22 +703,3 @@ fn perft_small_depths_checked_by_hand() {
 }
 
 // Seeded random playouts: the generic invariants, for this game.
-
-/// Refusals found by a mutation run without a test: a long jump from an octagon, one typed
-/// cell that is a stuck piece of the mover's or an enemy piece nothing can reach, and a letter
-/// without a number.
-#[test]
-fn more_refusals_by_their_reason() {
-    let d2 = parse(Q_D2);
-    assert!(matches!(
-        illegal(&d2, "C3-D6"),
-        R::NotOneForward { from, to, .. } if from == "C3" && to == "D6"
-    ));
-    let stuck = parse("turn=white white-oct=A1,A3 white-sq=B2 black-oct=K11");
-    assert!(matches!(illegal(&stuck, "A1"), R::PieceCannotMove { .. }));
-    assert!(matches!(
-        illegal(&stuck, "K11"),
-        R::NothingCanReach { cell, .. } if cell == "K11"
-    ));
-    assert!(matches!(refusal(&stuck, "A"), MoveError::Unreadable { .. }));
-}
