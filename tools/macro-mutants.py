@@ -125,7 +125,7 @@ M34_END = ("                .await?;\n                tx.commit().await.map_err(
            "                .await?; }\n                tx.commit().await.map_err(db(OPERATION))?;\n"
            "                self.existing_game(game).await")
 
-TESTS = ["economy", "ledger_properties", "store_conformance", "service"]
+TESTS = ["economy", "ledger_properties", "store_conformance"]
 
 
 def run(cmd, cwd, env, log):
