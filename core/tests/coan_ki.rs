@@ -510,6 +510,9 @@ fn position_errors_name_the_token() {
             "a1x99999999999999999999",
         ),
         ("turn=white white=a1x2,a1x3 black=h2x8", "a1x3"),
+        ("turn=white white=c2x2,c2x3 black=h2x8", "c2x3"),
+        ("turn=white white=c1x+8 black=h2x8", "c1x+8"),
+        ("turn=white white=c1x008 black=h2x8", "c1x008"),
         ("turn=white white=a1x8,b1x8,c1x1 black=h2x8", "white"),
         (
             "turn=white white=a1x8 white-home=a1x8,b1x1 black=h2x8",
@@ -814,4 +817,194 @@ fn rule_5_8_penalty_reported_through_any_game() {
         tabula_core::AnyGame::start(tabula_core::GameId::CoanKi, &[], Some(T10)).expect("start");
     let applied = any.apply_text("roll:2-2").expect("double two");
     assert!(applied.penalties().is_empty());
+}
+
+/// The accessors the pictures use: a cell's place on the loop, a throw's dice, a removal's cell,
+/// and the debug forms.
+#[test]
+fn cells_throws_and_moves_expose_their_parts() {
+    use tabula_core::coan_ki::{Cell, Part, Throw};
+    let cell = |file, rank| Cell::new(file, rank).expect("a cell");
+    let loop_of: Vec<(String, u8)> = [(0, 1), (1, 1), (7, 1), (7, 2), (1, 2), (0, 2)]
+        .into_iter()
+        .map(|(file, rank)| (cell(file, rank).to_string(), cell(file, rank).loop_index()))
+        .collect();
+    let expected = [
+        ("a1", 0),
+        ("b1", 1),
+        ("h1", 7),
+        ("h2", 8),
+        ("b2", 14),
+        ("a2", 15),
+    ];
+    assert_eq!(
+        loop_of,
+        expected.map(|(name, index)| (name.to_string(), index))
+    );
+    assert_eq!(format!("{:?}", cell(4, 1)), "Cell(e1)");
+
+    let throw = Throw::new(6, 2).expect("a throw");
+    assert_eq!((throw.lo(), throw.hi(), throw.total()), (2, 6, 8));
+    assert_eq!(throw.to_string(), "2-6");
+    let double = Throw::new(5, 5).expect("a throw");
+    assert_eq!((double.lo(), double.hi()), (5, 5));
+
+    let removal = Move::remove(cell(4, 1));
+    assert_eq!(removal.removed(), Some(cell(4, 1)));
+    assert_eq!(removal.parts().count(), 0);
+    let play = Move::two(
+        Part {
+            from: cell(1, 1),
+            steps: 11,
+        },
+        Part {
+            from: cell(0, 1),
+            steps: 5,
+        },
+    );
+    assert_eq!(play.removed(), None);
+    assert_eq!(format!("{play:?}"), "Move(a1+5&b1+11)");
+    assert_eq!(format!("{removal:?}"), "Move(remove:e1)");
+}
+
+/// A die that is not a digit, even one below `0` in ASCII, is refused (not a panic).
+#[test]
+fn throws_with_a_non_digit_die_are_refused() {
+    for text in ["/-5", "5-/", " -5", "5- ", "!-!", "0-5", "5-7"] {
+        assert!(text.parse::<Roll>().is_err(), "{text}");
+        let position = format!("turn=white dice={text} white=a1x8,b1x8 black=g2x8,h2x8");
+        let error = rejected::<CoanKi>(&[], Some(&position), "").to_string();
+        assert!(error.contains(text.trim()), "{text}: {error}");
+    }
+    assert_eq!(
+        "1-6".parse::<Roll>().map(|r| r.to_string()),
+        Ok("1-6".into())
+    );
+}
+
+/// A part's steps are one or two digits (1 to 12): padded or signed steps are not notation,
+/// and the refusal does not offer them a canonical form.
+#[test]
+fn steps_are_plain_numbers_in_notation() {
+    for text in ["a1+007", "a1++5", "a1+-5", "a1+", "a1+5&b1+011"] {
+        let error = text.parse::<Move>().expect_err(text);
+        assert!(
+            error.why.starts_with("expected a play"),
+            "{text}: {}",
+            error.why
+        );
+    }
+    let error = "b1+11&a1+5".parse::<Move>().expect_err("order");
+    assert!(error.why.contains("write `a1+5&b1+11`"), "{}", error.why);
+}
+
+/// With blocks, a piece standing on an enemy block's cell (pieces of both colours may share a
+/// cell) may leave it: only landing on a block or passing over it is forbidden (rule 11).
+#[test]
+fn a_piece_on_an_enemy_block_may_leave_it() {
+    let on = ["block8=on"];
+    let position = "turn=white dice=3-3 white=a1x7,b1x8,d1x1 black=d1x8,h2x8";
+    assert_eq!(legal::<CoanKi>(&on, Some(position), ""), set(&["d1+3"]));
+}
+
+/// A typed play whose steps are one of the throw's plays is refused for what stops it (a block),
+/// and one whose steps are not is refused as not fitting the throw: doubles of three and more
+/// (two pieces 2n each) and consecutive throws (s − 1 and s).
+#[test]
+fn typed_steps_are_checked_against_each_kind_of_throw() {
+    let on = ["block8=on"];
+    let blocked = |throw: &str, typed: &str| {
+        let position = format!("turn=white dice={throw} white=a1x6,b1x8,e1x1,f1x1 black=d1x8,h2x8");
+        illegal_at::<CoanKi>(&on, Some(&position), typed, 0)
+    };
+    for (throw, typed) in [
+        ("3-3", "a1+6&b1+6"),
+        ("4-4", "a1+8&b1+8"),
+        ("5-5", "a1+10&b1+10"),
+        ("6-6", "a1+12&b1+12"),
+        ("3-4", "a1+6&b1+7"),
+        ("3-4", "a1+3&b1+7"),
+        ("2-3", "a1+4&b1+5"),
+    ] {
+        assert!(
+            matches!(blocked(throw, typed), R::PathBlocked { ref block, .. } if block == "d1"),
+            "{throw} {typed}: {:?}",
+            blocked(throw, typed)
+        );
+    }
+    for (throw, typed) in [
+        ("3-3", "a1+5&b1+5"),
+        ("3-3", "a1+7&b1+7"),
+        ("3-4", "a1+8&b1+7"),
+        ("3-4", "a1+5&b1+7"),
+    ] {
+        assert!(
+            matches!(blocked(throw, typed), R::ExceedsTheThrow { .. }),
+            "{throw} {typed}: {:?}",
+            blocked(throw, typed)
+        );
+    }
+}
+
+/// Who acts, the roll-off and the blocks, as the pictures read them.
+#[test]
+fn the_seat_to_act_the_roll_off_and_blocks() {
+    let start: CoanKi = game(&[], None, "");
+    assert!(start.in_rolloff());
+    assert_eq!(start.seat_to_act(), None);
+    let white: CoanKi = game(&[], None, "roll:6v5");
+    assert!(!white.in_rolloff());
+    assert_eq!(white.seat_to_act(), Some(WHITE));
+    let black: CoanKi = game(&[], None, "roll:5v6");
+    assert_eq!(black.seat_to_act(), Some(BLACK));
+    let rolling: CoanKi = game(&[], None, "roll:6v5 a1+5&b1+11");
+    assert_eq!(
+        (rolling.in_rolloff(), rolling.seat_to_act()),
+        (false, Some(BLACK))
+    );
+    let over: CoanKi = game(&[], Some(T10), "roll:2-2 b2+2");
+    assert_eq!(over.seat_to_act(), None);
+
+    use tabula_core::coan_ki::Cell;
+    let cell = |name: &str| {
+        Cell::ALL
+            .into_iter()
+            .find(|c| c.to_string() == name)
+            .expect("a cell")
+    };
+    // Black's eight on d1 block White there, not Black; seven on c1 and eight on the start
+    // cell h2 block nobody; without the option nothing is a block.
+    let position = "turn=white white=a1x8,b1x8 black=c1x7,d1x8,h2x1";
+    let on: CoanKi = game(&["block8=on"], Some(position), "");
+    let blocks: Vec<(Seat, String)> = [WHITE, BLACK]
+        .into_iter()
+        .flat_map(|seat| Cell::ALL.into_iter().map(move |c| (seat, c)))
+        .filter(|(seat, c)| on.is_block_for(*seat, *c))
+        .map(|(seat, c)| (seat, c.to_string()))
+        .collect();
+    assert_eq!(blocks, [(WHITE, "d1".to_string())]);
+    let start_eight: CoanKi = game(
+        &["block8=on"],
+        Some("turn=white white=a1x8,b1x8 black=g2x8,h2x8"),
+        "",
+    );
+    assert!(!start_eight.is_block_for(WHITE, cell("h2")));
+    let off: CoanKi = game(&[], Some(position), "");
+    assert!(!off.is_block_for(WHITE, cell("d1")));
+}
+
+/// A piece that comes home beyond the first home cell is turned over on the second (White's
+/// b1), and the narration says so.
+#[test]
+fn a_piece_home_on_the_second_cell_is_narrated_there() {
+    let g: CoanKi = game(&[], Some(T10), "roll:3-3");
+    let events = events_of(&g, "b2+3");
+    let told: Vec<String> = events.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        told,
+        [
+            "White moved a piece 3 from b2 home to b1, where it is turned over",
+            "White has no travelling pieces left and wins"
+        ]
+    );
 }
