@@ -1008,3 +1008,45 @@ fn a_piece_home_on_the_second_cell_is_narrated_there() {
         ]
     );
 }
+
+/// The options a game was set up with are the ones it reports, and `finish=zone` written out
+/// is the default, not the other choice.
+#[test]
+fn options_written_out_are_kept() {
+    use tabula_core::coan_ki::{Finish, Options};
+    let both: CoanKi = game(&["finish=overshoot", "block8=on"], None, "");
+    assert_eq!(
+        *both.options(),
+        Options {
+            finish: Finish::Overshoot,
+            block8: true
+        }
+    );
+    let zone: CoanKi = game(&["finish=zone", "block8=off"], None, "");
+    assert_eq!(*zone.options(), Options::default());
+    let two = "turn=white dice=3-5 white=b2x1,c1x1 white-home=a1x8,b1x6 black=g2x8,h2x8";
+    assert!(matches!(
+        illegal_at::<CoanKi>(&["finish=zone"], Some(two), "b2+8", 0),
+        R::OvershootsHome { .. }
+    ));
+}
+
+/// A drawing cell holds 9 characters: tokens are spaced when they fit (exactly 9 included)
+/// and run together when they do not.
+#[test]
+fn drawing_cells_space_tokens_that_fit() {
+    let fits: CoanKi = game(
+        &[],
+        Some("turn=white white=a1x10,c1x1 white-home=a1x5 black=a1x1,h2x15"),
+        "",
+    );
+    let drawing = fits.drawing();
+    assert!(drawing.contains("|W10 w5 B1|"), "{drawing}");
+    let full: CoanKi = game(
+        &[],
+        Some("turn=white white=a1x10,c1x1 white-home=a1x5 black=a1x10,h2x6"),
+        "",
+    );
+    let drawing = full.drawing();
+    assert!(drawing.contains("| W10w5B10|"), "{drawing}");
+}
