@@ -2128,6 +2128,25 @@ mod cases {
             2
         );
 
+        // With no starting grant a wallet opens empty, and the books get no row for it.
+        store
+            .save_settings(
+                community,
+                &Settings {
+                    starting_grant: 0,
+                    ..Settings::default()
+                },
+                moderator.id,
+                None,
+            )
+            .await
+            .expect("save");
+        let rows = ledger().await;
+        let dee = user(store, "dee").await;
+        let dees = store.open_wallet(community, dee.id).await.expect("open");
+        assert_eq!((dees.balance, dees.in_play), (0, 0));
+        assert_eq!(ledger().await, rows);
+
         // Another community has its own wallets and books.
         let elsewhere = chat(store, "elsewhere").await;
         let rows = ledger().await;
@@ -2558,6 +2577,35 @@ mod cases {
             ]
         );
 
+        // Winners named as nobody (which the service never asks for): the stakes go back
+        // rather than staying in the pot.
+        let nobody = create(
+            store,
+            &NewGame {
+                stake: 30,
+                ..game_in(&room, &[ann.id, bob.id])
+            },
+        )
+        .await;
+        store
+            .end_game(
+                nobody.id,
+                &Ending {
+                    payout: Payout::Winners(Vec::new()),
+                    ..ending(GameEnd::Finished, "nobody won")
+                },
+            )
+            .await
+            .expect("end");
+        let nobody_pot = pot(store, community, nobody.id).await;
+        assert_eq!(
+            by_accounts(game_moves(store, community, nobody.id).await[2..].to_vec()),
+            by_accounts(vec![
+                (refund, nobody_pot.id, ann_wallet, 30, Some(nobody.id)),
+                (refund, nobody_pot.id, bob_wallet, 30, Some(nobody.id)),
+            ])
+        );
+
         let pots: Vec<i64> = store
             .accounts(community)
             .await
@@ -2566,7 +2614,7 @@ mod cases {
             .filter(|account| account.kind == AccountKind::Pot)
             .map(|account| account.balance)
             .collect();
-        assert_eq!(pots, vec![0; 5], "every pot emptied");
+        assert_eq!(pots, vec![0; 6], "every pot emptied");
         assert_eq!(
             balances(store, community, &everyone).await,
             vec![1012, 985, 1013, 990]
