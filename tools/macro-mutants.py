@@ -146,6 +146,10 @@ def main():
     subprocess.run(["rsync", "-a", "--delete", "--exclude", "target", "--exclude", ".git",
                     src + "/", copy + "/tree/"], check=True)
     tree = copy + "/tree"
+    # rsync keeps the source's (older) modification times; a file restored after a mutant of an
+    # earlier run would then look unchanged to cargo, which would keep the mutant's build.
+    for path in {m[1] for m in MUTANTS}:
+        os.utime(os.path.join(tree, path))
     env = dict(os.environ)
     env.setdefault("TABULA_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test")
     env["CARGO_TARGET_DIR"] = copy + "/target"
