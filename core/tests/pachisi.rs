@@ -485,6 +485,111 @@ fn p16_the_team_win() {
     assert_eq!(done, game(&[], Some(p), "j7+2"));
 }
 
+/// The winning partnership is named in the narration and in the refusal of a move after the end.
+#[test]
+fn the_winners_are_named_by_their_partnership() {
+    for (position, team) in [
+        (
+            "turn=S phase=allocate throws=2,10 S=82,84,84,84 E=0,0,0,0 N=84,84,84,84 W=0,0,0,0 entered=S,N",
+            "SN",
+        ),
+        (
+            "turn=E phase=allocate throws=2,10 S=0,0,0,0 E=82,84,84,84 N=0,0,0,0 W=84,84,84,84 entered=E,W",
+            "EW",
+        ),
+    ] {
+        let finishing: Vec<String> = legal_at(position, "")
+            .into_iter()
+            .filter(|line| line.ends_with("+2"))
+            .collect();
+        let [finishing] = &finishing[..] else {
+            panic!("one finishing move expected: {finishing:?}");
+        };
+        let mut g = at(position);
+        let events = g
+            .play(&finishing.parse().expect("canonical notation"))
+            .expect("legal here");
+        let narration: Vec<String> = events.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            narration.last().map(String::as_str),
+            Some(format!("{team} win: all eight pieces are home").as_str()),
+            "{narration:?}"
+        );
+        assert_eq!(g.status_line(), format!("winner {team}"));
+        let refusal = g.interpret("done").expect_err("the game is over");
+        assert_eq!(
+            refusal,
+            MoveError::NoMoveNow(format!("the game is over: {team} won"))
+        );
+    }
+}
+
+/// The 96 squares of the cross (section 2), read back from their grid coordinates, in rank
+/// then file order; the twelve castles; no square for the Charkoni or beyond the track.
+#[test]
+fn the_squares_of_the_cross() {
+    use tabula_core::Seat;
+    use tabula_core::pachisi::Square;
+    let letters = b"abcdefghijklmnopqrs";
+    let mut expected = Vec::new();
+    for rank in 1..=19u8 {
+        for file in 0..19u8 {
+            let middle_column = (8..=10).contains(&file);
+            let middle_row = (9..=11).contains(&rank);
+            if middle_column != middle_row {
+                expected.push(format!("{}{rank}", char::from(letters[usize::from(file)])));
+            }
+        }
+    }
+    assert_eq!(expected.len(), 96);
+    let all: Vec<String> = Square::all().map(|s| s.to_string()).collect();
+    assert_eq!(all, expected);
+    for rank in 0..=20u8 {
+        for file in 0..=20u8 {
+            let square = Square::from_coords(file, rank);
+            let name =
+                (file < 19).then(|| format!("{}{rank}", char::from(letters[usize::from(file)])));
+            match square {
+                Some(square) => {
+                    assert_eq!(Some(square.to_string()), name);
+                    assert_eq!((square.file(), square.rank()), (file, rank));
+                    assert_eq!(format!("{square:?}"), square.to_string());
+                }
+                None => assert!(
+                    name.is_none_or(|name| !expected.contains(&name)),
+                    "{file} {rank}"
+                ),
+            }
+        }
+    }
+    let castles: Vec<String> = Square::all()
+        .filter(|s| s.is_castle())
+        .map(|s| s.to_string())
+        .collect();
+    let mut listed = [
+        "j1", "i4", "k4", "s10", "p9", "p11", "j19", "i16", "k16", "a10", "d9", "d11",
+    ]
+    .map(String::from)
+    .to_vec();
+    listed.sort_by_key(|name| {
+        let square: Square = name.parse().expect("a square");
+        (square.rank(), square.file())
+    });
+    assert_eq!(castles, listed);
+    for seat in 0..4 {
+        let seat = Seat(seat);
+        assert_eq!(Square::of(seat, 0), None);
+        assert_eq!(Square::of(seat, 84), None);
+        assert_eq!(Square::of(seat, 85), None);
+        assert!(Square::of(seat, 8).is_some_and(Square::is_castle));
+    }
+    assert_eq!(
+        Square::of(Seat(0), 8).map(|s| s.to_string()),
+        Some("j1".into())
+    );
+    assert_eq!(Square::of(Seat(4), 8), None);
+}
+
 #[test]
 fn start_and_section_9_examples_round_trip() {
     for text in [
