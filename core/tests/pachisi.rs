@@ -588,6 +588,13 @@ fn the_squares_of_the_cross() {
         Some("j1".into())
     );
     assert_eq!(Square::of(Seat(4), 8), None);
+    let rolls: Vec<String> = Roll::ALL.iter().map(|roll| format!("{roll:?}")).collect();
+    assert_eq!(
+        rolls,
+        [
+            "Roll(25)", "Roll(10)", "Roll(2)", "Roll(3)", "Roll(4)", "Roll(5)", "Roll(6)"
+        ]
+    );
 }
 
 #[test]
@@ -816,6 +823,14 @@ fn typed_input_errors_say_what_is_wrong() {
     assert!(why("a1+2").contains("not a cell"));
     assert!(why("t10+2").contains("not a cell"));
     assert!(why("j99999999999+2").contains("not a cell"));
+    // A letter alone is not a cell name at all.
+    for text in ["k+2", "k 2", "z"] {
+        assert!(
+            matches!(g.interpret(text), Err(MoveError::Unreadable { .. })),
+            "{text}: {:?}",
+            g.interpret(text)
+        );
+    }
     assert!(matches!(illegal("j10+2"), R::CharkoniIsNotASquare { cell } if cell == "j10"));
     assert!(matches!(illegal("ch+6"), R::CharkoniIsNotASquare { .. }));
     // No piece of yours there.
