@@ -1045,3 +1045,71 @@ mod properties {
         positions("pachisi", &[], &m, 4_000);
     }
 }
+
+/// The helpers the pictures and the narration share: where a track position stands, whether a
+/// move finishes a piece or turns it home-bound, and a seat's positions and unused values.
+#[test]
+fn track_positions_as_the_pictures_read_them() {
+    use tabula_core::Seat;
+    use tabula_core::pachisi::{becomes_home_bound, finishes, position_name};
+    let (south, east) = (Seat(0), Seat(1));
+    assert_eq!(position_name(south, 0), "ch");
+    assert_eq!(position_name(south, 3), "j6");
+    assert_eq!(position_name(south, 81), "j6");
+    assert_eq!(position_name(east, 8), "s10");
+    assert_eq!(position_name(south, 84), "home");
+    assert!(finishes(84));
+    assert!(!finishes(83) && !finishes(76));
+    for (from, to, turns) in [
+        (70, 76, true),
+        (75, 76, true),
+        (70, 83, true),
+        (70, 75, false),
+        (76, 78, false),
+        (77, 83, false),
+        (80, 84, false),
+        (70, 84, false),
+        (0, 8, false),
+    ] {
+        assert_eq!(becomes_home_bound(from, to), turns, "{from} → {to}");
+    }
+    let g = at(MID_GAME);
+    assert_eq!(g.positions(Seat(0)), [0, 6, 13, 80]);
+    assert_eq!(g.positions(Seat(2)), [3, 84, 84, 84]);
+    assert_eq!(g.positions(Seat(3)), [0, 0, 0, 33]);
+    let g = at(
+        "turn=S phase=allocate throws=2,6,6 S=0,10,10,80 E=0,0,0,67 N=0,0,0,0 W=0,0,12,12 entered=S,E,W",
+    );
+    let thrown: Vec<String> = g.throws().iter().map(|roll| roll.to_string()).collect();
+    assert_eq!(thrown, ["2", "6", "6"]);
+}
+
+/// The narration of a grace, of a stack moving together, and of a piece turning home-bound
+/// (only when it passes its own end square, not when it moves on from there).
+#[test]
+fn moves_are_narrated_with_graces_stacks_and_turning_home() {
+    let narrate = |position: &str, action: &str| -> Vec<String> {
+        let mut g = at(position);
+        let (_, events) = g.apply_text(action).expect("legal here");
+        events.iter().map(ToString::to_string).collect()
+    };
+    let throwing = "turn=S phase=throw S=0,0,0,0 E=0,0,0,0 N=0,0,0,0 W=0,0,0,0";
+    assert_eq!(
+        narrate(throwing, "roll:6"),
+        ["S throws 6, a grace: throws again"]
+    );
+    assert_eq!(narrate(throwing, "roll:3")[0], "S throws 3");
+    let stack = "turn=S phase=allocate throws=2,6 S=0,10,10,80 E=0,0,0,67 N=0,0,0,0 W=0,0,12,12 entered=S,E,W";
+    let told = narrate(stack, "k2x2+6");
+    assert!(
+        told[0].starts_with("S moves 2 pieces from k2 to "),
+        "{told:?}"
+    );
+    let turning =
+        "turn=S phase=allocate throws=2,6 S=0,0,70,76 E=0,0,0,0 N=0,0,0,0 W=0,0,0,0 entered=S";
+    assert_eq!(
+        narrate(turning, "i6+6")[0],
+        "S moves i6 to j1 with 6, now home-bound"
+    );
+    assert_eq!(narrate(turning, "j1h+2")[0], "S moves j1 to j3 with 2");
+}
