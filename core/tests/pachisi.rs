@@ -477,7 +477,11 @@ fn p16_the_team_win() {
     assert!(message.contains("over"), "{message}");
     assert!(matches!(
         illegal_move(Some(p), "j7+10", 0),
-        R::MustFinishExactly { .. }
+        R::MustFinishExactly {
+            pos: 82,
+            away: 2,
+            ..
+        }
     ));
     // The finished game's string reads back as a finished game.
     let done = at(&position);
@@ -716,6 +720,14 @@ fn position_errors_name_the_token() {
         (
             "turn=S phase=decide S=0,0,0,j6 E=0,0,0,0 N=0,0,0,0 W=0,0,0,0 entered=S",
             "j6",
+        ),
+        (
+            "turn=S phase=decide S=0,0,0,+8 E=0,0,0,0 N=0,0,0,0 W=0,0,0,0 entered=S",
+            "+8",
+        ),
+        (
+            "turn=S phase=decide S=0,0,0,008 E=0,0,0,0 N=0,0,0,0 W=0,0,0,0 entered=S",
+            "008",
         ),
         (
             "turn=S phase=decide S=0,0,0 E=0,0,0,0 N=0,0,0,0 W=0,0,0,0",
@@ -1112,4 +1124,23 @@ fn moves_are_narrated_with_graces_stacks_and_turning_home() {
         "S moves i6 to j1 with 6, now home-bound"
     );
     assert_eq!(narrate(turning, "j1h+2")[0], "S moves j1 to j3 with 2");
+}
+
+/// A piece typed without a value that no value thrown can move is refused with the reason for
+/// each value.
+#[test]
+fn a_piece_no_value_fits_is_refused_for_each_value() {
+    let p = "turn=S phase=allocate throws=3,6 S=0,10,10,82 E=0,0,0,0 N=0,0,0,0 W=0,0,0,0 entered=S";
+    let refusal = at(p).interpret("j7").expect_err("nothing fits");
+    let R::NoValueFits { reasons } = reason(refusal) else {
+        panic!("expected NoValueFits");
+    };
+    let values: Vec<&str> = reasons.iter().map(|(value, _)| value.as_str()).collect();
+    assert_eq!(values, ["3", "6"]);
+    assert!(
+        reasons
+            .iter()
+            .all(|(_, why)| matches!(why, R::MustFinishExactly { away: 2, .. })),
+        "{reasons:?}"
+    );
 }
