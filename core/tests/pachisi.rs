@@ -1144,3 +1144,35 @@ fn a_piece_no_value_fits_is_refused_for_each_value() {
         "{reasons:?}"
     );
 }
+
+/// No square holds pieces of both teams (D10), whichever seats they are: each pair of
+/// opponents is tried on a shared square.
+#[test]
+fn opponents_never_share_a_square_in_a_position() {
+    use tabula_core::Seat;
+    use tabula_core::pachisi::position_name;
+    for (a, b) in [(0u8, 1u8), (0, 3), (2, 1), (2, 3)] {
+        let (p, q) = (9..76u8)
+            .flat_map(|p| (9..76u8).map(move |q| (p, q)))
+            .find(|(p, q)| position_name(Seat(a), *p) == position_name(Seat(b), *q))
+            .expect("the loop is shared");
+        let mut fields = [
+            "0,0,0,0".to_string(),
+            "0,0,0,0".into(),
+            "0,0,0,0".into(),
+            "0,0,0,0".into(),
+        ];
+        fields[usize::from(a)] = format!("0,0,0,{p}");
+        fields[usize::from(b)] = format!("0,0,0,{q}");
+        let position = format!(
+            "turn=S phase=decide S={} E={} N={} W={} entered=S,E,N,W",
+            fields[0], fields[1], fields[2], fields[3]
+        );
+        let message = rejected::<Pachisi>(&[], Some(&position), "").to_string();
+        let square = position_name(Seat(a), p);
+        assert!(
+            message.contains(&square) && message.contains("both teams"),
+            "{position}: {message}"
+        );
+    }
+}
