@@ -592,6 +592,11 @@ fn the_squares_of_the_cross() {
         Some("j1".into())
     );
     assert_eq!(Square::of(Seat(4), 8), None);
+    // S and N play as SN, E and W as EW.
+    let teams: Vec<&str> = (0..4)
+        .map(|seat| Pachisi::TEAMS[usize::from(Pachisi::team_of(Seat(seat)).0)])
+        .collect();
+    assert_eq!(teams, ["SN", "EW", "SN", "EW"]);
     let rolls: Vec<String> = Roll::ALL.iter().map(|roll| format!("{roll:?}")).collect();
     assert_eq!(
         rolls,
