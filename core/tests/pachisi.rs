@@ -731,6 +731,10 @@ fn position_errors_name_the_token() {
             "+8",
         ),
         (
+            "turn=S phase=decide S=0,0,0,8 E=0,0,0,8 N=0,0,0,0 W=0,0,0,0 entered=S,E,E",
+            "E",
+        ),
+        (
             "turn=S phase=decide S=0,0,0,008 E=0,0,0,0 N=0,0,0,0 W=0,0,0,0 entered=S",
             "008",
         ),
