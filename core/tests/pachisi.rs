@@ -1133,6 +1133,14 @@ fn moves_are_narrated_with_graces_stacks_and_turning_home() {
         "S moves i6 to j1 with 6, now home-bound"
     );
     assert_eq!(narrate(turning, "j1h+2")[0], "S moves j1 to j3 with 2");
+    // A piece home while others still travel; giving up the values left.
+    let one_home =
+        "turn=S phase=allocate throws=2,6 S=0,10,82,84 E=0,0,0,0 N=0,0,0,0 W=0,0,0,0 entered=S";
+    assert_eq!(
+        narrate(one_home, "j7+2"),
+        ["S moves j7 into the Charkoni with 2: finished"]
+    );
+    assert_eq!(narrate(one_home, "done")[0], "S gives up 2, 6");
 }
 
 /// A piece typed without a value that no value thrown can move is refused with the reason for
