@@ -1035,18 +1035,9 @@ fn options_written_out_are_kept() {
 /// and run together when they do not.
 #[test]
 fn drawing_cells_space_tokens_that_fit() {
-    let fits: CoanKi = game(
-        &[],
-        Some("turn=white white=a1x10,c1x1 white-home=a1x5 black=a1x1,h2x15"),
-        "",
-    );
-    let drawing = fits.drawing();
-    assert!(drawing.contains("|W10 w5 B1|"), "{drawing}");
-    let full: CoanKi = game(
-        &[],
-        Some("turn=white white=a1x10,c1x1 white-home=a1x5 black=a1x10,h2x6"),
-        "",
-    );
-    let drawing = full.drawing();
-    assert!(drawing.contains("| W10w5B10|"), "{drawing}");
+    for (black, cell) in [("a1x1,h2x15", "|W10 w5 B1|"), ("a1x10,h2x6", "| W10w5B10|")] {
+        let position = format!("turn=white white=a1x10,c1x1 white-home=a1x5 black={black}");
+        let drawing = game::<CoanKi>(&[], Some(&position), "").drawing();
+        assert!(drawing.contains(cell), "{drawing}");
+    }
 }
