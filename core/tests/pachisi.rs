@@ -1103,6 +1103,8 @@ fn track_positions_as_the_pictures_read_them() {
     );
     let thrown: Vec<String> = g.throws().iter().map(|roll| roll.to_string()).collect();
     assert_eq!(thrown, ["2", "6", "6"]);
+    assert_eq!(format!("{:?}", g.throws()), "[2, 6, 6]");
+    assert_eq!(g.throws().to_string(), "2, 6, 6");
 }
 
 /// The narration of a grace, of a stack moving together, and of a piece turning home-bound
