@@ -119,11 +119,12 @@ MUTANTS = [
      "                Self::settle_pot(\n                    &mut tx,\n                    game.0,",
      "                if false { Self::settle_pot(\n                    &mut tx,\n                    game.0,"),
 ]
-# M34 needs its closing brace; added where the call ends.
-M34_END = ("                .await?;\n                tx.commit().await.map_err(db(OPERATION))?;\n"
+# Further replacements a mutant needs in the same file (each text exactly once): M34's closing
+# brace, where the call it wraps ends.
+ALSO = {"M34": [("                .await?;\n                tx.commit().await.map_err(db(OPERATION))?;\n"
            "                self.existing_game(game).await",
            "                .await?; }\n                tx.commit().await.map_err(db(OPERATION))?;\n"
-           "                self.existing_game(game).await")
+           "                self.existing_game(game).await")]}
 
 TESTS = ["economy", "ledger_properties", "store_conformance"]
 
@@ -172,9 +173,11 @@ def main():
             print(f"{mid}: the text to replace occurs {count} times in {path}")
             return 2
         mutated = original.replace(old, new)
-        if mid == "M34":
-            assert mutated.count(M34_END[0]) == 1
-            mutated = mutated.replace(*M34_END)
+        for also_old, also_new in ALSO.get(mid, []):
+            if mutated.count(also_old) != 1:
+                print(f"{mid}: a further text to replace is not found once in {path}")
+                return 2
+            mutated = mutated.replace(also_old, also_new)
         with open(target, "w") as f:
             f.write(mutated)
         began = time.time()
