@@ -20,6 +20,7 @@ on_both_databases! {
     aborted_games_refund_and_games_settle_once => aborts;
     a_staked_draw_returns_the_stakes => staked_draw;
     a_friendly_coan_ki_game_has_no_fines => friendly_coan_ki;
+    a_fine_that_leaves_the_payer_above_zero_says_nothing_of_debt => fines_above_zero;
 }
 
 type Check = fn(&UserError) -> bool;
@@ -125,6 +126,8 @@ async fn staked_coan_ki(url: DatabaseUrl) {
             .any(|r| r.contains("@BOB now has 0 coins and cannot enter staked games")),
         "bob's first fine leaves him at zero, which counts as in debt, and the reply says so"
     );
+    // Bob's fines leave him at 0, -5 and -10: each announcement says he is in debt.
+    assert_eq!(debt_notes(&replies), [true, true, true], "{replies:#?}");
 
     let record = table.record(game).await;
     assert_eq!(record.status, GameStatus::Finished);
@@ -187,6 +190,35 @@ async fn staked_coan_ki(url: DatabaseUrl) {
     refused(&reply, |e| matches!(e, UserError::InDebt { balance: -10 }));
     let reply = table.cmd(poor, &format!("/play konane @{rich}")).await;
     assert!(reply.is_done(), "a friendly game: {}", text(&reply));
+    store.close().await;
+}
+
+/// For each reply announcing a fine, whether it says that the payer is now in debt.
+fn debt_notes(replies: &[String]) -> Vec<bool> {
+    replies
+        .iter()
+        .filter(|r| r.contains("a fine of 5 coins"))
+        .map(|r| r.contains("cannot enter staked games"))
+        .collect()
+}
+
+/// The dice and moves of the staked test, with bob keeping his 1000 coins: his three fines leave
+/// him at 945, 940 and 935, so each is announced without a word about debt.
+async fn fines_above_zero(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 2);
+    let game = start(&table, "alice", "bob", "coan-ki stake=50").await;
+    assert_eq!(table.balance("bob").await, 950);
+    let replies = play_out(&table, game, 5).await;
+    assert_eq!(debt_notes(&replies), [false, false, false], "{replies:#?}");
+    let fined = table
+        .ledger()
+        .await
+        .iter()
+        .filter(|e| e.kind == LedgerKind::Fine)
+        .count();
+    assert_eq!(fined, 3, "the same three fines as the staked test");
+    table.assert_money_adds_up().await;
     store.close().await;
 }
 
