@@ -161,10 +161,26 @@ impl Table {
     /// If not.
     pub fn assert_clean(&self) {
         let violations = self.fake.violations();
-        assert!(
-            violations.is_empty(),
-            "requests Telegram would refuse: {violations:#?}"
-        );
+        if !violations.is_empty() {
+            // What else was asked of the messages concerned, to tell a race from a slip.
+            let requests = self.fake.requests();
+            let about = |r: &crate::telegram::RequestRecord| {
+                violations.iter().any(|v| {
+                    v.params.get("message_id").is_some()
+                        && v.params.get("chat_id") == r.params.get("chat_id")
+                        && v.params.get("message_id") == r.params.get("message_id")
+                })
+            };
+            let history: Vec<String> = requests
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| about(r))
+                .map(|(i, r)| format!("request {i}: {} {:?}", r.method, r.outcome))
+                .collect();
+            panic!(
+                "requests Telegram would refuse: {violations:#?}\nthe requests about the same messages: {history:#?}"
+            );
+        }
         let unanswered = self.fake.unanswered_callbacks();
         assert!(
             unanswered.is_empty(),

@@ -149,8 +149,10 @@ async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request) -> Respon
     for (name, part) in &files {
         logged[name] = json!({"file": part.file_name, "bytes": part.bytes.len()});
     }
-    if let Some(failure) = inner.take_failure(&entry.name) {
-        return injected(&inner, &method_name, logged, at, failure);
+    match inner.take_failure(&entry.name) {
+        Some(Failure::Late(delay)) => tokio::time::sleep(delay).await,
+        Some(failure) => return injected(&inner, &method_name, logged, at, failure),
+        None => {}
     }
     let result = call(&inner, &entry, &params, &files, encoding).await;
     match result {
@@ -212,6 +214,7 @@ fn injected(inner: &Inner, method: &str, logged: Value, at: Instant, failure: Fa
             });
             return Response::new(Body::from_stream(stream));
         }
+        Failure::Late(_) => unreachable!("a late answer is not refused"),
         Failure::DropConnection => {
             let e = err(0, "connection dropped", None);
             inner.log(method, logged, at, Err(&e));

@@ -388,6 +388,9 @@ pub enum Failure {
     /// The request is taken (and logged, with status 0) and never answered: a platform that
     /// hangs, or a process killed while it waits.
     Hang,
+    /// Not a refusal: the request is answered as usual, but only after this long (a slow
+    /// upload or a slow network), so that later requests may be answered first.
+    Late(Duration),
     /// Any Telegram error.
     Error {
         /// HTTP status and `error_code`.

@@ -321,12 +321,22 @@ impl Telegram {
         }
     }
 
-    /// Takes the buttons off a message (an old board).
+    /// Takes the buttons off a message (an old board), once (see [`super::Stripped`]).
     async fn take_buttons_off(&self, chat: ChatId, message: MessageId) {
+        let claimed = self
+            .stripped
+            .lock()
+            .map_or(true, |mut stripped| stripped.claim((chat, message)));
+        if !claimed {
+            return;
+        }
         if let Err(error) = self.client.edit_message_reply_markup(chat, message).await
             && !harmless(&error)
         {
             tracing::debug!(%error, "cannot take the buttons off an old message");
+            if let Ok(mut stripped) = self.stripped.lock() {
+                stripped.release((chat, message));
+            }
         }
     }
 
