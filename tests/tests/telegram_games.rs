@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use tabula_tests::bot_process::tabula_verify;
-use tabula_tests::telegram::{Failure, FakeMessage, MediaKind};
+use tabula_tests::telegram::{Failure, FakeMessage, MediaKind, TgChat, TgUser};
 
 use tabula_tests::telegram_table::{
     Lcg, Table, callbacks, challenge, has_moves, is_photo, play_moves, play_to_end, to_act,
@@ -102,11 +102,9 @@ async fn a_short_game_within_telegrams_documented_limits() {
     let _ = Duration::ZERO;
 }
 
-/// Alice alone plays the computer in a group: `/play koan computer level=1`, her moves by
-/// buttons and typed, the computer's boards posted by the outbox, a restart in the middle.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn against_the_computer_in_a_group() {
-    let mut table = Table::new("computer").await;
+/// A new group where Alice writes `/play koan computer level=1`; returns the first board.
+async fn alice_challenges_the_computer(name: &str) -> (Table, TgChat, TgUser, FakeMessage) {
+    let mut table = Table::new(name).await;
     table.start().await;
     let fake = &table.fake;
     let group = fake.group("Board games");
@@ -114,6 +112,14 @@ async fn against_the_computer_in_a_group() {
     fake.add_member(&group, &alice);
     fake.user_writes(&group, &alice, "/play koan computer level=1");
     let board = table.wait_new(&group, 0, "first board", is_photo).await;
+    (table, group, alice, board)
+}
+
+/// Alice alone plays the computer in a group: `/play koan computer level=1`, her moves by
+/// buttons and typed, the computer's boards posted by the outbox, a restart in the middle.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn against_the_computer_in_a_group() {
+    let (mut table, group, alice, board) = alice_challenges_the_computer("computer").await;
     assert!(
         board.text().contains("Computer (level 1)"),
         "{}",
@@ -132,14 +138,8 @@ async fn against_the_computer_in_a_group() {
 /// Pachisi test with computers once met in CI.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_late_board_and_the_computers_answer_strip_the_pressed_board_once() {
-    let mut table = Table::new("late-board").await;
-    table.start().await;
+    let (mut table, group, alice, mut board) = alice_challenges_the_computer("late-board").await;
     let fake = &table.fake;
-    let group = fake.group("Board games");
-    let alice = table.person("Alice");
-    fake.add_member(&group, &alice);
-    fake.user_writes(&group, &alice, "/play koan computer level=1");
-    let mut board = table.wait_new(&group, 0, "first board", is_photo).await;
     if !has_moves(&board) {
         board = table
             .wait_new(&group, board.message_id, "the computer's board", has_moves)
