@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use teloxide::adaptors::Throttle;
 use teloxide::prelude::*;
-use teloxide::types::{BotCommand, ChatId};
+use teloxide::types::{BotCommand, ChatId, MessageId};
 
 use crate::l10n::Lang;
 use crate::service::Service;
@@ -95,8 +95,8 @@ pub struct Telegram {
 /// ("message is not modified").
 #[derive(Debug, Default)]
 struct Stripped {
-    set: HashSet<(ChatId, teloxide::types::MessageId)>,
-    order: VecDeque<(ChatId, teloxide::types::MessageId)>,
+    set: HashSet<(ChatId, MessageId)>,
+    order: VecDeque<(ChatId, MessageId)>,
 }
 
 impl Stripped {
@@ -104,7 +104,7 @@ impl Stripped {
     const CAPACITY: usize = 4096;
 
     /// Marks a message as stripped; false if it was already.
-    fn claim(&mut self, key: (ChatId, teloxide::types::MessageId)) -> bool {
+    fn claim(&mut self, key: (ChatId, MessageId)) -> bool {
         if !self.set.insert(key) {
             return false;
         }
@@ -118,7 +118,7 @@ impl Stripped {
     }
 
     /// Forgets a message whose buttons could not be taken off, so a later try may.
-    fn release(&mut self, key: (ChatId, teloxide::types::MessageId)) {
+    fn release(&mut self, key: (ChatId, MessageId)) {
         if self.set.remove(&key) {
             self.order.retain(|k| *k != key);
         }
