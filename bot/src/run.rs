@@ -337,22 +337,52 @@ async fn warm_up_pictures() {
     tracing::debug!(drawn, "board pictures warmed up");
 }
 
-async fn run_platforms(
-    checked: &Checked,
-    service: &Arc<Service>,
-    shutdown: &CancellationToken,
-) -> Result<(), RunError> {
-    let mut dispatch = DispatchSettings {
-        lease: checked.lease,
-        ..DispatchSettings::default()
-    };
-    let mut builder = Dispatcher::builder();
-    let mut receivers = Vec::new();
-    let mut router = axum::Router::new();
-    let mut routes = 0;
-    let mut platforms = Vec::new();
-    let mut discord_adapter: Option<Arc<Discord>> = None;
-    if let Some(settings) = &checked.telegram {
+/// What `tabula run` wires together before it starts: each configured platform's adapter and
+/// receiver, the dispatcher's deliverers and pacing, and the routes of the one HTTP listener.
+struct Wiring {
+    dispatch: DispatchSettings,
+    deliverers: tabula_service::dispatch::DispatcherBuilder,
+    router: axum::Router,
+    routes: usize,
+    /// How each platform is reached, for the start-up log line.
+    platforms: Vec<String>,
+    /// Telegram's receiver (long polling, or the webhook's route and its shutdown).
+    receivers: Vec<Receiver>,
+    /// Discord over the gateway, or over HTTP interactions (whose route is in the router).
+    discord: Option<(Arc<Discord>, DiscordMode)>,
+}
+
+/// How Discord reaches the bot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DiscordMode {
+    Gateway,
+    Interactions,
+}
+
+impl Wiring {
+    fn new(checked: &Checked) -> Wiring {
+        Wiring {
+            dispatch: DispatchSettings {
+                lease: checked.lease,
+                ..DispatchSettings::default()
+            },
+            deliverers: Dispatcher::builder(),
+            router: axum::Router::new(),
+            routes: 0,
+            platforms: Vec::new(),
+            receivers: Vec::new(),
+            discord: None,
+        }
+    }
+
+    /// Connects to Telegram, registers the bot (commands, webhook) and adds its receiver, route
+    /// and deliverer.
+    async fn add_telegram(
+        &mut self,
+        settings: &TelegramSettings,
+        service: &Arc<Service>,
+        shutdown: &CancellationToken,
+    ) -> Result<(), RunError> {
         let telegram = Telegram::connect(settings, Arc::clone(service))
             .await
             .map(Arc::new)
@@ -367,70 +397,126 @@ async fn run_platforms(
             .await
             .map_err(|error| RunError::Failed(error.to_string()))?;
         if let Some((path, route)) = receiver.webhook_route() {
-            router = router.route(&path, route);
-            routes += 1;
-            platforms.push(format!(
+            self.add_route(&path, route);
+            self.platforms.push(format!(
                 "Telegram @{} (webhook {path})",
                 telegram.username()
             ));
         } else {
-            platforms.push(format!("Telegram @{} (long polling)", telegram.username()));
+            self.platforms
+                .push(format!("Telegram @{} (long polling)", telegram.username()));
         }
-        dispatch
+        self.dispatch
             .pace
             .insert(Platform::Telegram, telegram_pace(&settings.limits));
-        builder = builder.deliver(Platform::Telegram, Arc::clone(&telegram));
-        receivers.push(receiver);
+        self.deliverers =
+            std::mem::take(&mut self.deliverers).deliver(Platform::Telegram, Arc::clone(&telegram));
+        self.receivers.push(receiver);
+        Ok(())
     }
-    let mut gateway = None;
-    if let Some(settings) = &checked.discord {
+
+    /// Connects to Discord and adds its interactions route (or notes that it uses the gateway)
+    /// and its deliverer.
+    async fn add_discord(
+        &mut self,
+        settings: &DiscordSettings,
+        service: &Arc<Service>,
+        shutdown: &CancellationToken,
+    ) -> Result<(), RunError> {
         let discord = Discord::connect(settings, Arc::clone(service))
             .await
             .map(Arc::new)
             .map_err(|error| RunError::Failed(error.to_string()))?;
-        if let Some(route) = discord::endpoint_route(Arc::clone(&discord), shutdown.clone()) {
-            router = router.route(discord::ENDPOINT_PATH, route);
-            routes += 1;
-            platforms.push(format!(
-                "Discord {} (interactions endpoint {})",
-                discord.username(),
-                discord::ENDPOINT_PATH
-            ));
-        } else {
-            platforms.push(format!("Discord {} (gateway)", discord.username()));
-            gateway = Some(Arc::clone(&discord));
-        }
+        let mode =
+            if let Some(route) = discord::endpoint_route(Arc::clone(&discord), shutdown.clone()) {
+                self.add_route(discord::ENDPOINT_PATH, route);
+                self.platforms.push(format!(
+                    "Discord {} (interactions endpoint {})",
+                    discord.username(),
+                    discord::ENDPOINT_PATH
+                ));
+                DiscordMode::Interactions
+            } else {
+                self.platforms
+                    .push(format!("Discord {} (gateway)", discord.username()));
+                DiscordMode::Gateway
+            };
         // Discord allows about 5 messages per 5 seconds in a channel.
-        dispatch
+        self.dispatch
             .pace
             .insert(Platform::Discord, Duration::from_secs(1));
-        builder = builder.deliver(Platform::Discord, Arc::clone(&discord));
-        discord_adapter = Some(discord);
+        self.deliverers =
+            std::mem::take(&mut self.deliverers).deliver(Platform::Discord, Arc::clone(&discord));
+        self.discord = Some((discord, mode));
+        Ok(())
     }
-    let listener = if routes > 0 {
-        Some(
-            tokio::net::TcpListener::bind(&checked.listen)
-                .await
-                .map_err(|error| {
-                    RunError::Failed(format!(
-                        "cannot listen on TABULA_LISTEN={}: {error}",
-                        checked.listen
-                    ))
-                })?,
-        )
-    } else {
-        None
-    };
+
+    fn add_route(&mut self, path: &str, route: axum::routing::MethodRouter) {
+        self.router = std::mem::take(&mut self.router).route(path, route);
+        self.routes += 1;
+    }
+
+    /// The listener on `TABULA_LISTEN`, when some platform needs a route.
+    async fn listen(&self, checked: &Checked) -> Result<Option<tokio::net::TcpListener>, RunError> {
+        if self.routes == 0 {
+            return Ok(None);
+        }
+        tokio::net::TcpListener::bind(&checked.listen)
+            .await
+            .map(Some)
+            .map_err(|error| {
+                RunError::Failed(format!(
+                    "cannot listen on TABULA_LISTEN={}: {error}",
+                    checked.listen
+                ))
+            })
+    }
+}
+
+async fn run_platforms(
+    checked: &Checked,
+    service: &Arc<Service>,
+    shutdown: &CancellationToken,
+) -> Result<(), RunError> {
+    let mut wiring = Wiring::new(checked);
+    if let Some(settings) = &checked.telegram {
+        wiring.add_telegram(settings, service, shutdown).await?;
+    }
+    if let Some(settings) = &checked.discord {
+        wiring.add_discord(settings, service, shutdown).await?;
+    }
+    let listener = wiring.listen(checked).await?;
     tracing::info!(
         "tabula run: {}; database {}{}",
-        platforms.join(", "),
+        wiring.platforms.join(", "),
         describe(&checked.database),
         listener
             .as_ref()
             .and_then(|l| l.local_addr().ok())
             .map_or(String::new(), |addr| format!("; listening on {addr}"))
     );
-    let dispatcher = builder.settings(dispatch).build(service.store().clone());
+    let tasks = spawn_tasks(wiring, listener, checked, service, shutdown);
+    join_tasks(tasks, shutdown).await
+}
+
+/// The long-lived tasks of `tabula run`: the dispatcher, the scheduler, the computer, the HTTP
+/// listener, and each platform's receiver. A receiver that cannot go on stops the whole bot.
+fn spawn_tasks(
+    wiring: Wiring,
+    listener: Option<tokio::net::TcpListener>,
+    checked: &Checked,
+    service: &Arc<Service>,
+    shutdown: &CancellationToken,
+) -> tokio::task::JoinSet<Result<(), RunError>> {
+    let Wiring {
+        dispatch,
+        deliverers,
+        router,
+        receivers,
+        discord,
+        ..
+    } = wiring;
+    let dispatcher = deliverers.settings(dispatch).build(service.store().clone());
     let mut tasks = tokio::task::JoinSet::new();
     {
         let shutdown = shutdown.clone();
@@ -466,23 +552,27 @@ async fn run_platforms(
                 .map_err(|error| RunError::Failed(format!("the HTTP listener failed: {error}")))
         });
     }
-    if let Some(discord) = gateway {
-        let shutdown = shutdown.clone();
-        tasks.spawn(async move {
-            let result = Gateway::run(discord, shutdown.clone())
-                .await
-                .map_err(|error| RunError::Failed(error.to_string()));
-            // A gateway that cannot go on stops the whole bot.
-            shutdown.cancel();
-            result
-        });
-    } else if let Some(discord) = discord_adapter {
-        let shutdown = shutdown.clone();
-        tasks.spawn(async move {
-            shutdown.cancelled().await;
-            discord.finish().await;
-            Ok(())
-        });
+    match discord {
+        Some((discord, DiscordMode::Gateway)) => {
+            let shutdown = shutdown.clone();
+            tasks.spawn(async move {
+                let result = Gateway::run(discord, shutdown.clone())
+                    .await
+                    .map_err(|error| RunError::Failed(error.to_string()));
+                // A gateway that cannot go on stops the whole bot.
+                shutdown.cancel();
+                result
+            });
+        }
+        Some((discord, DiscordMode::Interactions)) => {
+            let shutdown = shutdown.clone();
+            tasks.spawn(async move {
+                shutdown.cancelled().await;
+                discord.finish().await;
+                Ok(())
+            });
+        }
+        None => {}
     }
     for receiver in receivers {
         let shutdown = shutdown.clone();
@@ -502,6 +592,14 @@ async fn run_platforms(
             result
         });
     }
+    tasks
+}
+
+/// Waits for every task; the first failure cancels the others and is the result.
+async fn join_tasks(
+    mut tasks: tokio::task::JoinSet<Result<(), RunError>>,
+    shutdown: &CancellationToken,
+) -> Result<(), RunError> {
     let mut result = Ok(());
     while let Some(done) = tasks.join_next().await {
         let outcome =

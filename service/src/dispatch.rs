@@ -175,7 +175,7 @@ impl DispatchSettings {
 
 /// What became of one claimed row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Fate {
     /// Sent and marked.
     Sent,
     /// Failed; to be tried again.
@@ -207,13 +207,13 @@ pub struct Report {
 }
 
 impl Report {
-    fn add(&mut self, outcome: Outcome) {
+    fn add(&mut self, outcome: Fate) {
         match outcome {
-            Outcome::Sent => self.sent += 1,
-            Outcome::Retried => self.retried += 1,
-            Outcome::Dropped => self.dropped += 1,
-            Outcome::Gone => self.gone += 1,
-            Outcome::Lost | Outcome::Unrecorded => self.lost += 1,
+            Fate::Sent => self.sent += 1,
+            Fate::Retried => self.retried += 1,
+            Fate::Dropped => self.dropped += 1,
+            Fate::Gone => self.gone += 1,
+            Fate::Lost | Fate::Unrecorded => self.lost += 1,
         }
     }
 
@@ -352,7 +352,7 @@ impl Dispatcher {
         while let Some(done) = handling.join_next().await {
             report.add(done.unwrap_or_else(|error| {
                 tracing::error!(%error, "outbox delivery task failed");
-                Outcome::Unrecorded
+                Fate::Unrecorded
             }));
         }
         Ok(report)
@@ -368,7 +368,7 @@ impl Dispatcher {
         F: Future<Output = ()>,
     {
         let mut report = Report::default();
-        let mut in_hand: JoinSet<Outcome> = JoinSet::new();
+        let mut in_hand: JoinSet<Fate> = JoinSet::new();
         let mut poll = tokio::time::interval(self.inner.settings.poll);
         poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut shutdown = std::pin::pin!(shutdown);
@@ -378,7 +378,7 @@ impl Dispatcher {
                 Some(done) = in_hand.join_next(), if !in_hand.is_empty() => {
                     report.add(done.unwrap_or_else(|error| {
                         tracing::error!(%error, "outbox delivery task failed");
-                        Outcome::Unrecorded
+                        Fate::Unrecorded
                     }));
                 }
                 _ = poll.tick() => {
@@ -400,7 +400,7 @@ impl Dispatcher {
             }
         }
         while let Some(done) = in_hand.join_next().await {
-            report.add(done.unwrap_or(Outcome::Unrecorded));
+            report.add(done.unwrap_or(Fate::Unrecorded));
         }
         report
     }
@@ -418,7 +418,7 @@ impl Dispatcher {
     }
 
     /// Delivers one claimed row and records what happened, in a span naming the row.
-    async fn handle(inner: Arc<Inner>, row: OutboxRow) -> Outcome {
+    async fn handle(inner: Arc<Inner>, row: OutboxRow) -> Fate {
         use tracing::Instrument;
         let span = tracing::info_span!(
             "outbox",
@@ -431,7 +431,7 @@ impl Dispatcher {
         Self::deliver_and_record(inner, row).instrument(span).await
     }
 
-    async fn deliver_and_record(inner: Arc<Inner>, row: OutboxRow) -> Outcome {
+    async fn deliver_and_record(inner: Arc<Inner>, row: OutboxRow) -> Fate {
         let settings = &inner.settings;
         let result = match inner.deliverers.get(&row.platform) {
             None => Err(DeliveryError::Retry {
@@ -464,44 +464,33 @@ impl Dispatcher {
                     millis(settings.pace_for(row.platform)),
                 )
                 .await
-                .map(|held| if held { Outcome::Sent } else { Outcome::Lost }),
+                .map(|held| if held { Fate::Sent } else { Fate::Lost }),
             Err(DeliveryError::Retry { after, reason }) => {
                 let wait = settings.backoff(row.attempts, after);
                 tracing::warn!(%reason, wait_ms = millis(wait), "outbox delivery failed");
                 store
                     .outbox_failed(row.id, owner, now.plus_millis(millis(wait)), &reason)
                     .await
-                    .map(|held| {
-                        if held {
-                            Outcome::Retried
-                        } else {
-                            Outcome::Lost
-                        }
-                    })
+                    .map(|held| if held { Fate::Retried } else { Fate::Lost })
             }
-            Err(DeliveryError::Drop { reason }) => {
-                store.outbox_drop(row.id, owner, &reason).await.map(|held| {
-                    if held {
-                        Outcome::Dropped
-                    } else {
-                        Outcome::Lost
-                    }
-                })
-            }
+            Err(DeliveryError::Drop { reason }) => store
+                .outbox_drop(row.id, owner, &reason)
+                .await
+                .map(|held| if held { Fate::Dropped } else { Fate::Lost }),
             Err(DeliveryError::Gone { reason }) => {
                 tracing::info!(%reason, "chat gone: marked inactive");
                 match store.set_chat_inactive(row.chat, true, now).await {
                     Ok(()) => store
                         .outbox_drop(row.id, owner, &reason)
                         .await
-                        .map(|held| if held { Outcome::Gone } else { Outcome::Lost }),
+                        .map(|held| if held { Fate::Gone } else { Fate::Lost }),
                     Err(error) => Err(error),
                 }
             }
         };
         recorded.unwrap_or_else(|error| {
             tracing::error!(error = %error, "cannot record an outbox outcome");
-            Outcome::Unrecorded
+            Fate::Unrecorded
         })
     }
 }

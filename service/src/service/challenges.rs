@@ -20,7 +20,7 @@ use crate::catalogue::{DEFAULT_COMPUTER_LEVEL, ParsedCommand};
 use crate::store::{Accepted, Invitation, Invitee, Joined};
 
 impl Service {
-    pub(super) async fn play(&self, ctx: &Ctx, command: &ParsedCommand) -> Outcome2<Reply> {
+    pub(super) async fn play(&self, ctx: &Ctx, command: &ParsedCommand) -> Handled<Reply> {
         self.not_repeated(ctx).await?;
         let Some(id) = command.game else {
             return Err(UserError::Usage(CommandId::Play).into());
@@ -192,6 +192,7 @@ impl Service {
         spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
         let no = challenge.id;
         Ok(Reply {
+            challenge: Some(no),
             // The invited must act; an open offer calls nobody.
             notify: invited.iter().map(|u| u.platform_user_id.clone()).collect(),
             spans,
@@ -206,7 +207,7 @@ impl Service {
 
     /// The Start button of an open challenge: only its challenger may press it, and then it
     /// is their `/accept`.
-    pub(super) async fn start_early(&self, ctx: &Ctx, no: ChallengeNo) -> Outcome2<Reply> {
+    pub(super) async fn start_early(&self, ctx: &Ctx, no: ChallengeNo) -> Handled<Reply> {
         self.not_repeated(ctx).await?;
         match self.store.challenge(no).await? {
             Some(challenge) if challenge.chat == ctx.chat.id => {
@@ -221,7 +222,7 @@ impl Service {
 
     /// The Start with computers button of an open challenge: its challenger starts the game
     /// at once, the computer (level [`DEFAULT_COMPUTER_LEVEL`]) taking the seats nobody took.
-    pub(super) async fn fill_with_computers(&self, ctx: &Ctx, no: ChallengeNo) -> Outcome2<Reply> {
+    pub(super) async fn fill_with_computers(&self, ctx: &Ctx, no: ChallengeNo) -> Handled<Reply> {
         self.not_repeated(ctx).await?;
         self.store.expire_challenges(ctx.now).await?;
         let challenge = match self.store.challenge(no).await? {
@@ -240,7 +241,7 @@ impl Service {
 
     /// Refuses a request already applied, before anything else is looked at (the change itself
     /// records the request key in its transaction, which settles races between re-deliveries).
-    pub(super) async fn not_repeated(&self, ctx: &Ctx) -> Outcome2<()> {
+    pub(super) async fn not_repeated(&self, ctx: &Ctx) -> Handled<()> {
         if self.store.request_handled(&ctx.key).await? {
             return Err(UserError::Conflict(Conflict::Duplicate).into());
         }
@@ -252,7 +253,7 @@ impl Service {
         ctx: &Ctx,
         number: Option<ChallengeNo>,
         settlement: Settlement,
-    ) -> Outcome2<Reply> {
+    ) -> Handled<Reply> {
         self.not_repeated(ctx).await?;
         let now = ctx.now;
         self.store.expire_challenges(now).await?;
@@ -350,6 +351,7 @@ impl Service {
             };
             return Ok(Reply {
                 placement: Placement::UpdatePressed,
+                challenge: Some(no),
                 spans: vec![Span::Msg(
                     Msg::new(message)
                         .span("person", mention(&ctx.user))
@@ -380,7 +382,7 @@ impl Service {
     /// Someone accepts an open challenge: they join it, or, when that fills it (or they are
     /// the challenger, starting it early), its game starts. A join that finds the challenge
     /// filled meanwhile reads it again, once, and starts it.
-    async fn join(&self, ctx: &Ctx, challenge: Challenge, now: Timestamp) -> Outcome2<Reply> {
+    async fn join(&self, ctx: &Ctx, challenge: Challenge, now: Timestamp) -> Handled<Reply> {
         let mut challenge = challenge;
         let mut read_again = false;
         loop {
@@ -414,7 +416,7 @@ impl Service {
 
     /// The challenge message of an open challenge still gathering people, updated in place:
     /// who has joined, how many more it takes, and that the challenger may start.
-    async fn gathering(&self, ctx: &Ctx, joined: &Joined) -> Outcome2<Reply> {
+    async fn gathering(&self, ctx: &Ctx, joined: &Joined) -> Handled<Reply> {
         let challenge = &joined.challenge;
         let no = challenge.id;
         let seats = challenge.game.seats().len();
@@ -455,6 +457,7 @@ impl Service {
         spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
         Ok(Reply {
             placement: Placement::UpdatePressed,
+            challenge: Some(no),
             notify,
             spans,
             buttons: gathering_buttons(no),
@@ -475,7 +478,7 @@ impl Service {
         challenge: Challenge,
         now: Timestamp,
         fill: Option<u8>,
-    ) -> Outcome2<Reply> {
+    ) -> Handled<Reply> {
         let mut challenge = challenge;
         let mut read_again = false;
         loop {
@@ -556,7 +559,7 @@ impl Service {
     }
 
     /// The reply to an acceptance that others have still to follow: who they are.
-    async fn still_waiting(&self, ctx: &Ctx, invitation: &Invitation) -> Outcome2<Reply> {
+    async fn still_waiting(&self, ctx: &Ctx, invitation: &Invitation) -> Handled<Reply> {
         let challenge = &invitation.challenge;
         let no = challenge.id;
         let mut notify = Vec::new();
@@ -584,6 +587,7 @@ impl Service {
         spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
         Ok(Reply {
             placement: Placement::UpdatePressed,
+            challenge: Some(no),
             notify,
             spans,
             buttons: challenge_buttons(no),
@@ -601,7 +605,7 @@ impl Service {
         ctx: &Ctx,
         challenge: &Challenge,
         computer: Option<u8>,
-    ) -> Outcome2<Start> {
+    ) -> Handled<Start> {
         let id = challenge.game;
         let people = if challenge.is_open() {
             open_players(challenge, ctx.user.id)
@@ -681,7 +685,7 @@ impl Service {
         mut record: GameRecord,
         mut state: AnyGame,
         now: Timestamp,
-    ) -> Outcome2<Reply> {
+    ) -> Handled<Reply> {
         let id = record.game;
         let mut played = Played::default();
         self.resolve_chance(&record, 0, &mut state, &mut played)?;
@@ -803,7 +807,7 @@ pub(super) fn computer_level_of(level: i64) -> u8 {
 
 /// Refuses the computer beside `named` people when it cannot sit there: in a game of two
 /// seats, and at a table the people fill.
-fn computer_beside(id: GameId, named: usize) -> Outcome2<()> {
+fn computer_beside(id: GameId, named: usize) -> Handled<()> {
     let seats = id.seats().len();
     if seats == 2 {
         return Err(UserError::ComputerAndPeople {

@@ -14,7 +14,7 @@ use crate::time::month_of;
 
 impl Service {
     /// `/claim [#game]`: the win, when the opponent's time has run out.
-    pub(super) async fn claim(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Reply> {
+    pub(super) async fn claim(&self, ctx: &Ctx, game: GameNo) -> Handled<Reply> {
         let loaded = self.load(ctx, game).await?;
         let record = &loaded.record;
         if record.status != GameStatus::Active {
@@ -89,7 +89,7 @@ impl Service {
     /// `/abort [#game] [reason]`: the game stops without a result and the stakes are
     /// returned. Moderators may abort any game; its players only one in which nobody has
     /// moved yet (afterwards, /resign).
-    pub(super) async fn abort(&self, ctx: &Ctx, game: GameNo, reason: &str) -> Outcome2<Reply> {
+    pub(super) async fn abort(&self, ctx: &Ctx, game: GameNo, reason: &str) -> Handled<Reply> {
         let loaded = self.load(ctx, game).await?;
         if loaded.record.status != GameStatus::Active {
             return Err(UserError::GameOver(game).into());
@@ -136,7 +136,7 @@ impl Service {
     }
 
     /// `/vacation`: how many days are left this month; `/vacation <days>` takes them.
-    pub(super) async fn vacation(&self, ctx: &Ctx, days: Option<i64>) -> Outcome2<Reply> {
+    pub(super) async fn vacation(&self, ctx: &Ctx, days: Option<i64>) -> Handled<Reply> {
         let community = ctx.chat.community;
         let quota = self.store.settings(community).await?.vacation_days;
         let month = month_of(ctx.now);

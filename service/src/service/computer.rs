@@ -82,7 +82,7 @@ impl Service {
         id: GameId,
         options: &str,
         level: i64,
-    ) -> Outcome2<Reply> {
+    ) -> Handled<Reply> {
         let level = super::challenges::computer_level_of(level);
         // A friendly game whatever the community's default stake.
         let terms = self.terms(ctx, id, Some(0), command.time_millis).await?;

@@ -6,7 +6,7 @@ use tabula_core::GameId;
 use crate::store::{DAY_MILLIS, GameRecord, Settings, StakedGames};
 
 use super::{
-    Audience, Ctx, ModeratorAction, Outcome2, Reply, Service, SettingError, Span, UserError,
+    Audience, Ctx, Handled, ModeratorAction, Reply, Service, SettingError, Span, UserError,
     parse_amount,
 };
 use crate::catalogue;
@@ -91,7 +91,7 @@ impl Service {
         id: GameId,
         stake: Option<i64>,
         move_millis: Option<i64>,
-    ) -> Outcome2<Terms> {
+    ) -> Handled<Terms> {
         let settings = self.store.settings(ctx.chat.community).await?;
         if !settings.enabled_games.contains(&id) {
             return Err(UserError::GameDisabled {
@@ -150,7 +150,7 @@ impl Service {
     /// `/config`: the settings (anyone may look); `/config key=value ...` changes them
     /// (moderators), all or none. `changes` are the catalogue's `key=value` pairs, keys in
     /// lower case.
-    pub(super) async fn config(&self, ctx: &Ctx, changes: &[(String, String)]) -> Outcome2<Reply> {
+    pub(super) async fn config(&self, ctx: &Ctx, changes: &[(String, String)]) -> Handled<Reply> {
         let mut settings = self.store.settings(ctx.chat.community).await?;
         if changes.is_empty() {
             return Ok(Reply {

@@ -205,6 +205,9 @@ pub struct Reply {
     pub placement: Placement,
     /// The game it concerns, if one.
     pub game: Option<GameNo>,
+    /// The challenge it concerns, if one (an offer, its withdrawal or refusal, who has joined
+    /// it); a game that starts from a challenge is named in [`Reply::game`] instead.
+    pub challenge: Option<ChallengeNo>,
     /// The text, in pieces.
     pub spans: Vec<Span>,
     /// The platform ids of the people whose mention notifies them (those who must act);

@@ -516,7 +516,9 @@ impl From<StoreError> for Failure {
     }
 }
 
-pub(super) type Outcome2<T> = Result<T, Failure>;
+/// What handling a request (or a step of it) gives: its value, or a [`Failure`] (a refusal or an
+/// internal error).
+pub(super) type Handled<T> = Result<T, Failure>;
 
 /// The answer to a user's mistake.
 pub(super) fn sorry(error: &UserError) -> Msg {

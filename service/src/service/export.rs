@@ -9,7 +9,7 @@ use crate::store::ActionRecord;
 impl Service {
     /// `/export [#game]`: the record of `game` as a text file, posted to the chat. A running
     /// game's record leaves its seed out.
-    pub(super) async fn export(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Reply> {
+    pub(super) async fn export(&self, ctx: &Ctx, game: GameNo) -> Handled<Reply> {
         let full = self.whole_log(ctx, game).await?;
         let record = &full.record;
         let text = record_of(record, &full.actions).to_string();
@@ -51,7 +51,7 @@ impl Service {
         &self,
         ctx: &Ctx,
         game: GameNo,
-    ) -> Outcome2<crate::store::LoadedGame> {
+    ) -> Handled<crate::store::LoadedGame> {
         let full = self.store.load_game(game, History::Full).await?;
         full.filter(|full| full.record.chat == ctx.chat.id)
             .ok_or_else(|| UserError::NoSuchGame(game).into())
@@ -81,7 +81,7 @@ pub const MAX_REPLAY_BYTES: usize = 10 * 1024 * 1024;
 impl Service {
     /// `/replay [#game]`: the game from its start to where it stands, as an animated GIF
     /// posted to the chat.
-    pub(super) async fn replay(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Reply> {
+    pub(super) async fn replay(&self, ctx: &Ctx, game: GameNo) -> Handled<Reply> {
         let full = self.whole_log(ctx, game).await?;
         let record = full.record;
         let start = AnyGame::start(

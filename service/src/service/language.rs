@@ -10,7 +10,7 @@ const AUTO: [&str; 3] = ["auto", "none", "default"];
 impl Service {
     /// `/language [code|auto]`: shows the person's language and how it was chosen, sets it,
     /// or forgets the choice. The answer is private and in the language now in force.
-    pub(super) async fn language(&self, ctx: &Ctx, value: Option<&str>) -> Outcome2<Reply> {
+    pub(super) async fn language(&self, ctx: &Ctx, value: Option<&str>) -> Handled<Reply> {
         let value = value.map(str::trim).filter(|value| !value.is_empty());
         let (msg, lang) = match value {
             None => (Msg::new("language-shown"), ctx.lang),

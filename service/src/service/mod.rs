@@ -17,8 +17,17 @@
 //! - `clocks`: `/claim`, `/abort`, `/vacation` and the time left on a board;
 //! - `scheduler`: reminders, time-outs and expired challenges;
 //! - `money` and `config`: wallets, `/grant`, `/take`, settings and the terms of a challenge;
-//! - `seen`, `dice`, `time`, `text`: the cache of known people, the dice, the clock and
-//!   durations, fixed texts.
+//! - `computer` and `suggest`: the computer's turns, and moves suggested as a person types;
+//! - `cooldown` and `limits`: silence for a flood of refusals, and every reply cut to fit the
+//!   platforms;
+//! - `events`, `illegal`, `pictures`, `language`: the engine's events and refusals said from
+//!   the message catalogue, the words drawn on pictures, `/language`;
+//! - `export`: `/export` and `/replay`;
+//! - `people`, `seen`, `dice`, `text`: mentions resolved to users, the cache of known people,
+//!   the dice, fixed texts.
+//!
+//! The clock and the reading and writing of durations are the crate's `time`, below this
+//! module; the words of replies (`Span`, `Person`, `Msg`) are `l10n`'s.
 
 mod challenges;
 mod clocks;

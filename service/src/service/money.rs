@@ -7,7 +7,7 @@ use crate::catalogue::{CommandId, ParsedCommand};
 use crate::store::GameRecord;
 
 use super::{
-    Audience, Consequences, Ctx, ModeratorAction, Outcome2, Reply, Service, Span, UserError,
+    Audience, Consequences, Ctx, Handled, ModeratorAction, Reply, Service, Span, UserError,
     coins_msg, mention,
 };
 use crate::l10n::Msg;
@@ -20,7 +20,7 @@ pub(super) const MAX_AMOUNT: i64 = 1_000_000_000;
 
 impl Service {
     /// `/wallet`: the caller's balance here (a new wallet gets the starting grant).
-    pub(super) async fn wallet(&self, ctx: &Ctx) -> Outcome2<Reply> {
+    pub(super) async fn wallet(&self, ctx: &Ctx) -> Handled<Reply> {
         let wallet = self
             .store
             .open_wallet(ctx.chat.community, ctx.user.id)
@@ -46,7 +46,7 @@ impl Service {
 
     /// `/leaderboard`: the richest people here. Names are written plainly: a list should not
     /// call ten people.
-    pub(super) async fn leaderboard(&self, ctx: &Ctx) -> Outcome2<Reply> {
+    pub(super) async fn leaderboard(&self, ctx: &Ctx) -> Handled<Reply> {
         let rows = self
             .store
             .leaderboard(ctx.chat.community, LEADERBOARD_SIZE)
@@ -83,7 +83,7 @@ impl Service {
         ctx: &Ctx,
         command: &ParsedCommand,
         take: bool,
-    ) -> Outcome2<Reply> {
+    ) -> Handled<Reply> {
         let (verb, usage) = if take {
             (ModeratorAction::Take, CommandId::Take)
         } else {
@@ -167,7 +167,7 @@ impl Service {
         &self,
         record: &GameRecord,
         consequences: &Consequences,
-    ) -> Outcome2<Vec<Span>> {
+    ) -> Handled<Vec<Span>> {
         let mut spans = Vec::new();
         for fine in &consequences.fines {
             let Some(wallet) = self.store.wallet(record.community, fine.payer).await? else {

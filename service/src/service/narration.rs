@@ -10,7 +10,7 @@ use crate::l10n::Msg;
 
 impl Service {
     /// The board: picture, whose turn (or the result), and buttons for the legal moves.
-    pub(super) async fn board_reply(&self, loaded: &Loaded, spans: Vec<Span>) -> Outcome2<Reply> {
+    pub(super) async fn board_reply(&self, loaded: &Loaded, spans: Vec<Span>) -> Handled<Reply> {
         self.board_reply_then(loaded, spans, Vec::new()).await
     }
 
@@ -21,7 +21,7 @@ impl Service {
         loaded: &Loaded,
         mut spans: Vec<Span>,
         after: Vec<Span>,
-    ) -> Outcome2<Reply> {
+    ) -> Handled<Reply> {
         let record = &loaded.record;
         let id = record.game;
         let mut buttons = Vec::new();
@@ -106,7 +106,7 @@ impl Service {
         &self,
         loaded: &Loaded,
         title: Option<Msg>,
-    ) -> Outcome2<Option<Vec<u8>>> {
+    ) -> Handled<Option<Vec<u8>>> {
         if !self.pictures {
             return Ok(None);
         }
@@ -126,7 +126,7 @@ impl Service {
 
     /// The language of what `chat` sees: as its last request was answered, or else the
     /// community's.
-    pub(super) async fn chat_lang(&self, chat: ChatId) -> Outcome2<Lang> {
+    pub(super) async fn chat_lang(&self, chat: ChatId) -> Handled<Lang> {
         if let Some(lang) = self
             .chat_langs
             .lock()
@@ -148,7 +148,7 @@ impl Service {
         &self,
         loaded: Loaded,
         record: &GameRecord,
-    ) -> Outcome2<Option<Vec<u8>>> {
+    ) -> Handled<Option<Vec<u8>>> {
         let (_, _, title) = stored_verdict(record);
         let loaded = Loaded {
             record: record.clone(),

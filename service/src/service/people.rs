@@ -16,7 +16,7 @@ pub(super) enum Named {
 
 impl Service {
     /// The people the request mentions, in order, resolved.
-    pub(super) async fn mentioned(&self, ctx: &Ctx) -> Outcome2<Vec<Named>> {
+    pub(super) async fn mentioned(&self, ctx: &Ctx) -> Handled<Vec<Named>> {
         let mut named = Vec::with_capacity(ctx.mentions.len());
         for mention in &ctx.mentions {
             named.push(match mention {
@@ -40,7 +40,7 @@ impl Service {
 
     /// The one person a moderator's command names, who must be known to the bot: money only
     /// moves to people who have been seen.
-    pub(super) async fn known_person(&self, ctx: &Ctx, command: CommandId) -> Outcome2<User> {
+    pub(super) async fn known_person(&self, ctx: &Ctx, command: CommandId) -> Handled<User> {
         match self.mentioned(ctx).await?.into_iter().next() {
             Some(Named::User(user)) => Ok(user),
             Some(Named::Username(username)) => {
@@ -52,7 +52,7 @@ impl Service {
 
     /// Binds the actor to a seat of `challenge` kept for their username, if there is one:
     /// the challenge as it is afterwards.
-    pub(super) async fn bind_seat(&self, ctx: &Ctx, challenge: Challenge) -> Outcome2<Challenge> {
+    pub(super) async fn bind_seat(&self, ctx: &Ctx, challenge: Challenge) -> Handled<Challenge> {
         if challenge.invited.contains(&ctx.user.id) || !awaits(&challenge, &ctx.user) {
             return Ok(challenge);
         }

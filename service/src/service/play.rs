@@ -13,7 +13,7 @@ impl Service {
         &self,
         ctx: &Ctx,
         number: Option<GameNo>,
-    ) -> Outcome2<GameNo> {
+    ) -> Handled<GameNo> {
         match self.pick_game(ctx, number, false).await {
             Err(Failure::User(UserError::NoGame)) => self
                 .store
@@ -29,7 +29,7 @@ impl Service {
         ctx: &Ctx,
         number: Option<GameNo>,
         acting: bool,
-    ) -> Outcome2<GameNo> {
+    ) -> Handled<GameNo> {
         if let Some(game) = number {
             // Checked to be in this chat when it is loaded.
             return Ok(game);
@@ -72,7 +72,7 @@ impl Service {
     }
 
     /// Loads and replays a game of this chat (a game of another chat is "no such game").
-    pub(super) async fn load(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Loaded> {
+    pub(super) async fn load(&self, ctx: &Ctx, game: GameNo) -> Handled<Loaded> {
         let Some(loaded) = self
             .store
             .load_game(game, History::Full)
@@ -112,7 +112,7 @@ impl Service {
     /// A game stored at rest on a chance node (its rolls were never written, e.g. a crash
     /// between creating a game and storing its opening roll-off): rolls now. If another
     /// request healed it first, its rolls are read back instead.
-    pub(super) async fn heal(&self, ctx: &Ctx, loaded: &mut Loaded) -> Outcome2<()> {
+    pub(super) async fn heal(&self, ctx: &Ctx, loaded: &mut Loaded) -> Handled<()> {
         let mut state = loaded.state.clone();
         let mut played = Played::default();
         self.resolve_chance(&loaded.record, loaded.rolls, &mut state, &mut played)?;
@@ -154,7 +154,7 @@ impl Service {
         game: GameNo,
         seq: u32,
         choice: usize,
-    ) -> Outcome2<Reply> {
+    ) -> Handled<Reply> {
         let loaded = self.load(ctx, game).await?;
         let fresh = loaded.record.seq == seq && self.check_turn(ctx, &loaded).is_ok();
         if let Some(reply) = self.repeated(ctx, &loaded, fresh).await? {
@@ -180,7 +180,7 @@ impl Service {
         game: GameNo,
         seq: u32,
         group: usize,
-    ) -> Outcome2<Reply> {
+    ) -> Handled<Reply> {
         let loaded = self.load(ctx, game).await?;
         if loaded.record.seq != seq {
             return self.stale(&loaded).await;
@@ -213,7 +213,7 @@ impl Service {
         })
     }
 
-    pub(super) async fn make_move(&self, ctx: &Ctx, game: GameNo, text: &str) -> Outcome2<Reply> {
+    pub(super) async fn make_move(&self, ctx: &Ctx, game: GameNo, text: &str) -> Handled<Reply> {
         let loaded = self.load(ctx, game).await?;
         let fresh = self.check_turn(ctx, &loaded).is_ok();
         if let Some(reply) = self.repeated(ctx, &loaded, fresh).await? {
@@ -232,7 +232,7 @@ impl Service {
         ctx: &Ctx,
         current: &Loaded,
         fresh: bool,
-    ) -> Outcome2<Option<Reply>> {
+    ) -> Handled<Option<Reply>> {
         if fresh || !self.store.request_handled(&ctx.key).await? {
             return Ok(None);
         }
@@ -245,7 +245,7 @@ impl Service {
             .map(|reply| Some(reply.as_look().of_kind(Kind::AlreadyHandled).to_actor()))
     }
 
-    pub(super) fn check_turn(&self, ctx: &Ctx, loaded: &Loaded) -> Outcome2<()> {
+    pub(super) fn check_turn(&self, ctx: &Ctx, loaded: &Loaded) -> Handled<()> {
         let game = loaded.record.id;
         if loaded.record.status != GameStatus::Active {
             return Err(UserError::GameOver(game).into());
@@ -272,7 +272,7 @@ impl Service {
         }
     }
 
-    pub(super) async fn apply(&self, ctx: &Ctx, loaded: Loaded, text: &str) -> Outcome2<Reply> {
+    pub(super) async fn apply(&self, ctx: &Ctx, loaded: Loaded, text: &str) -> Handled<Reply> {
         self.check_turn(ctx, &loaded)?;
         let mut state = loaded.state.clone();
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -404,7 +404,7 @@ impl Service {
         Ok(consequences)
     }
 
-    pub(super) async fn stale(&self, current: &Loaded) -> Outcome2<Reply> {
+    pub(super) async fn stale(&self, current: &Loaded) -> Handled<Reply> {
         let spans = vec![Span::Text(
             "This board has changed; here is the current one.\n".into(),
         )];
@@ -413,7 +413,7 @@ impl Service {
             .map(|reply| reply.as_look().of_kind(Kind::Stale).to_actor())
     }
 
-    pub(super) async fn resign(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Reply> {
+    pub(super) async fn resign(&self, ctx: &Ctx, game: GameNo) -> Handled<Reply> {
         let loaded = self.load(ctx, game).await?;
         if loaded.record.status != GameStatus::Active {
             return Err(UserError::GameOver(game).into());
@@ -461,7 +461,7 @@ impl Service {
         })
     }
 
-    pub(super) async fn games(&self, ctx: &Ctx) -> Outcome2<Reply> {
+    pub(super) async fn games(&self, ctx: &Ctx) -> Handled<Reply> {
         let all = self.store.active_games_in_chat(ctx.chat.id).await?;
         if all.is_empty() {
             return Err(UserError::NoGame.into());

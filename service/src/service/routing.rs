@@ -219,7 +219,7 @@ impl Service {
     /// A typed command, as the catalogue read it: its arguments have been checked and typed
     /// by the catalogue (mentions, numbers, durations, repeated options, the game's name), and
     /// each concern reads the typed values it needs.
-    pub(super) async fn command(&self, ctx: &Ctx, parsed: Parse) -> Outcome2<Reply> {
+    pub(super) async fn command(&self, ctx: &Ctx, parsed: Parse) -> Handled<Reply> {
         let command = match parsed {
             Parse::Command(command) => command,
             Parse::Unknown { name } => {
@@ -321,7 +321,7 @@ impl Service {
         }
     }
 
-    pub(super) async fn button(&self, ctx: &Ctx, data: &str) -> Outcome2<Reply> {
+    pub(super) async fn button(&self, ctx: &Ctx, data: &str) -> Handled<Reply> {
         let mut chars = data.chars();
         let kind = chars.next().ok_or(UserError::BadButton)?;
         let fields: Vec<i64> = chars
@@ -377,7 +377,7 @@ impl Service {
 impl Service {
     /// One page of `/history` of `game` (see [`text::history`]): the latest actions before
     /// `before`, with an Earlier button for the page before when there is one.
-    async fn history_page(&self, ctx: &Ctx, game: GameNo, before: Option<u32>) -> Outcome2<Reply> {
+    async fn history_page(&self, ctx: &Ctx, game: GameNo, before: Option<u32>) -> Handled<Reply> {
         let full = self.whole_log(ctx, game).await?;
         let (page, earlier) = text::history(&full.record, &full.actions, before);
         let mut reply = spans_reply(page).about(game);

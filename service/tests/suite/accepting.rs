@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::connect;
-use common::table::{Table, number_after, text};
+use common::table::{Table, challenge_no, text};
 use tabula_service::service::UserError;
 use tabula_service::store::{ChallengeNo, ChallengeStatus, DatabaseUrl, GameRecord, RequestKey};
 
@@ -35,7 +35,7 @@ async fn unpaid_last_acceptance(url: DatabaseUrl) {
     let reply = table
         .cmd("alice", "/play pachisi @bob @carol @dave stake=100")
         .await;
-    let no = ChallengeNo(number_after(&reply, "challenge #"));
+    let no = ChallengeNo(challenge_no(&reply));
     for name in ["bob", "dave"] {
         let reply = table.cmd(name, &format!("/accept #{no}")).await;
         assert!(reply.is_done() && reply.game.is_none(), "{}", text(&reply));
@@ -91,7 +91,7 @@ async fn racing_acceptances(url: DatabaseUrl) {
     let table = Table::new(store.clone(), 9);
     for round in 0..6 {
         let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
-        let no = number_after(&reply, "challenge #");
+        let no = challenge_no(&reply);
         let reply = table.cmd("bob", &format!("/accept #{no}")).await;
         assert!(reply.is_done() && reply.game.is_none(), "{}", text(&reply));
         let carol = table.command("carol", &format!("/accept #{no}"));

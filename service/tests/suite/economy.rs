@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::connect;
-use common::table::{Lcg, Table, number_after, start, text};
+use common::table::{Lcg, Table, challenge_no, start, text};
 use tabula_core::{GameId, Status};
 use tabula_service::service::{
     Audience, Input, Kind, ModeratorAction, Reply, SettingError, UserError,
@@ -260,7 +260,7 @@ async fn cannot_pay(url: DatabaseUrl) {
         "{}",
         text(&reply)
     );
-    let challenge = number_after(&reply, "challenge #");
+    let challenge = challenge_no(&reply);
     let reply = table.cmd("bob", "/accept").await;
     assert!(
         matches!(
@@ -360,7 +360,7 @@ async fn team_pot(url: DatabaseUrl) {
     let reply = table
         .cmd("alice", "/play pachisi @bob @carol @dave stake=100")
         .await;
-    let challenge = number_after(&reply, "challenge #");
+    let challenge = challenge_no(&reply);
     for name in ["bob", "carol"] {
         let reply = table.cmd(name, &format!("/accept #{challenge}")).await;
         assert!(reply.is_done() && reply.game.is_none(), "{}", text(&reply));

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::connect;
-use common::table::{Table, number_after, text};
+use common::table::{Table, challenge_no, text};
 use tabula_service::service::{Kind, Placement, Reply, UserError};
 use tabula_service::store::{ChallengeNo, ChallengeStatus, DatabaseUrl, GameRecord};
 
@@ -56,7 +56,7 @@ async fn four_join(url: DatabaseUrl) {
     let table = Table::new(store.clone(), 21);
     let offer = table.cmd("alice", "/play pachisi").await;
     assert!(offer.is_done(), "{}", text(&offer));
-    let no = number_after(&offer, "challenge #");
+    let no = challenge_no(&offer);
     let join = button_data(&offer, "Join");
 
     // bob types, carol presses: each joins, and the message shows who has.
@@ -94,7 +94,7 @@ async fn started_early(url: DatabaseUrl) {
     let store = connect(&url).await;
     let table = Table::new(store.clone(), 22);
     let offer = table.cmd("alice", "/play pachisi").await;
-    let no = number_after(&offer, "challenge #");
+    let no = challenge_no(&offer);
     let start = button_data(&offer, "Start");
 
     // Nobody has joined: the challenger cannot start yet, by button or by /accept.
@@ -142,7 +142,7 @@ async fn three_start(url: DatabaseUrl) {
     let store = connect(&url).await;
     let table = Table::new(store.clone(), 23);
     let offer = table.cmd("alice", "/play pachisi").await;
-    let no = number_after(&offer, "challenge #");
+    let no = challenge_no(&offer);
     table.cmd("bob", "/accept").await;
     table.cmd("carol", &format!("/accept #{no}")).await;
     // The challenger's plain /accept starts it.
@@ -198,7 +198,7 @@ async fn stakes_at_start(url: DatabaseUrl) {
     table.cmd("mod", "/take @carol 950").await;
     let offer = table.cmd("alice", "/play pachisi stake=100").await;
     assert!(offer.is_done(), "{}", text(&offer));
-    let no = number_after(&offer, "challenge #");
+    let no = challenge_no(&offer);
     table.cmd("bob", "/accept").await;
     table.cmd("carol", "/accept").await;
     // Nothing is taken while people gather.
@@ -234,7 +234,7 @@ async fn racing_joins(url: DatabaseUrl) {
     let table = Table::new(store.clone(), 26);
     for round in 0..4 {
         let offer = table.cmd("alice", "/play pachisi").await;
-        let no = number_after(&offer, "challenge #");
+        let no = challenge_no(&offer);
         table.cmd("bob", &format!("/accept #{no}")).await;
         let carol = table.command("carol", &format!("/accept #{no}"));
         let dave = table.command("dave", &format!("/accept #{no}"));

@@ -407,34 +407,21 @@ pub fn text(reply: &Reply) -> String {
     reply.plain_text()
 }
 
-/// The number of a game or challenge in a reply: the first `#<n>` after `prefix`.
-pub fn number_after(reply: &Reply, prefix: &str) -> i64 {
-    let body = text(reply);
-    body.split(prefix)
-        .nth(1)
-        .and_then(|rest| {
-            rest.trim_start_matches('#')
-                .split(|c: char| !c.is_ascii_digit())
-                .next()
-        })
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no `{prefix}<n>` in {body}"))
-}
-
-/// The challenge number of a challenge's reply, read from its Accept button (whatever the
-/// language of its label: its data is `a<n>`).
+/// The challenge a reply names ([`Reply::challenge`]); its Accept button, if it has one,
+/// must carry the same number (`a<n>`).
 pub fn challenge_no(reply: &Reply) -> i64 {
-    match reply
-        .all_buttons()
-        .find(|b| b.data.starts_with('a'))
-        .and_then(|b| b.data.strip_prefix('a'))
-        .and_then(|no| no.parse().ok())
-    {
-        Some(no) => no,
-        None => panic!("no accept button: {}", text(reply)),
+    let Some(no) = reply.challenge else {
+        panic!("the reply names no challenge: {}", text(reply));
+    };
+    if let Some(accept) = reply.all_buttons().find(|b| b.data.starts_with('a')) {
+        assert_eq!(
+            accept.data,
+            format!("a{no}"),
+            "the Accept button of challenge {no}"
+        );
     }
+    no.0
 }
-
 /// Starts a game between `challenger` and `accepter` with extra `/play` words (stake=, time=);
 /// returns its number.
 pub async fn start(
