@@ -22,8 +22,8 @@ import subprocess
 import sys
 import time
 
-LEDGER = "bot/src/store/ledger.rs"
-SQL = "bot/src/store/sql.rs"
+LEDGER = "service/src/store/ledger.rs"
+SQL = "service/src/store/sql.rs"
 
 # (id, file, what it does, the text replaced (exactly once in the file), its replacement)
 MUTANTS = [
@@ -154,10 +154,9 @@ def main():
     env = dict(os.environ)
     env.setdefault("TABULA_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test")
     env["CARGO_TARGET_DIR"] = copy + "/target"
-    cmd = ["cargo", "test", "-p", "tabula-bot"]
-    for t in TESTS:
-        cmd += ["--test", t]
-    cmd += ["--", "--include-ignored"]
+    # The service's tests are one binary (`suite`); its modules are chosen by path.
+    cmd = ["cargo", "test", "-p", "tabula-service", "--test", "suite", "--", "--include-ignored"]
+    cmd += [t + "::" for t in TESTS]
     start = time.time()
     if run(cmd, tree, env, copy + "/baseline.log") != 0:
         print(f"the unmutated tree fails its tests: see {copy}/baseline.log")

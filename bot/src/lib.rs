@@ -1,11 +1,10 @@
-//! The Tabula bot as a library: what the `tabula` binary and the tests share.
+//! The Tabula bot as a library: what the `tabula` binary and the tests share. The chat
+//! platforms' adapters (Telegram, Discord, and the terminal's `tabula local`) and the wiring of
+//! `tabula run`; everything else is the platform-free `tabula-service`, re-exported here under
+//! its own module names.
 
 pub mod adapters;
-pub mod catalogue;
-pub mod export;
-pub mod l10n;
 pub mod local;
-pub mod outbox;
 pub mod run;
-pub mod service;
-pub mod store;
+
+pub use tabula_service::{catalogue, dispatch, export, l10n, service, store};

@@ -10,12 +10,12 @@
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
-use crate::l10n::{Lang, Msg};
-use crate::service::{
-    Audience, Button, Clock, Input, Mention, Person, Placement, Reply, Request, Service,
-    ServiceError, duration_msg, parse_duration,
+use tabula_service::l10n::{Lang, Msg};
+use tabula_service::service::{
+    Audience, Button, Clock, Input, Person, Placement, Reply, Request, Service, ServiceError,
+    duration_msg, parse_duration, typed_mentions,
 };
-use crate::store::Platform;
+use tabula_service::store::Platform;
 
 /// The one chat of `tabula local`.
 pub const CHAT: &str = "local";
@@ -34,7 +34,7 @@ pub struct Session<'a> {
     service: &'a Service,
     images: Option<PathBuf>,
     moderators: Vec<String>,
-    language: Option<crate::l10n::Lang>,
+    language: Option<tabula_service::l10n::Lang>,
     buttons: Vec<Button>,
     run: String,
     line: u64,
@@ -72,7 +72,7 @@ impl<'a> Session<'a> {
     /// locale, and the chat's unless its moderators chose one with `/config language=`.
     /// A person's own `/language` still comes first for what only they see.
     #[must_use]
-    pub fn with_language(mut self, language: Option<crate::l10n::Lang>) -> Session<'a> {
+    pub fn with_language(mut self, language: Option<tabula_service::l10n::Lang>) -> Session<'a> {
         self.language = language;
         self
     }
@@ -286,31 +286,21 @@ impl<'a> Session<'a> {
     }
 }
 
-/// The `@name` words of a typed command, as usernames: in a terminal (and in tests) every
-/// name is a username, resolved by the service like a Telegram `mention` entity.
-pub fn typed_mentions(text: &str) -> Vec<Mention> {
-    text.split_whitespace()
-        .filter_map(|word| word.strip_prefix('@'))
-        .filter(|name| !name.is_empty())
-        .map(|name| Mention::Username(name.to_string()))
-        .collect()
-}
-
 /// Prints an internal failure with its chain of causes (a database out of reach is said
 /// plainly: the person may try again).
 fn internal(error: &ServiceError, output: &mut impl Write) -> Result<(), LocalError> {
     if error.is_unavailable() {
-        let lang = crate::l10n::Lang::ENGLISH;
+        let lang = tabula_service::l10n::Lang::ENGLISH;
         writeln!(
             output,
             "! {}",
-            crate::l10n::text(lang, &crate::l10n::Msg::new("unavailable"))
+            tabula_service::l10n::text(lang, &tabula_service::l10n::Msg::new("unavailable"))
         )?;
     } else {
         writeln!(
             output,
             "! internal error: {}",
-            crate::service::error_chain(error)
+            tabula_service::service::error_chain(error)
         )?;
     }
     Ok(())

@@ -261,7 +261,7 @@ fn locales(code: Option<&str>) -> ExitCode {
             None => {
                 let known: Vec<&str> = Lang::all().map(Lang::code).collect();
                 eprintln!(
-                    "error: no language `{code}` in bot/locales; the languages are {}",
+                    "error: no language `{code}` in service/locales; the languages are {}",
                     known.join(", ")
                 );
                 return ExitCode::from(2);

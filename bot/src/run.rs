@@ -13,9 +13,9 @@ use tokio_util::sync::CancellationToken;
 use crate::adapters::Secret;
 use crate::adapters::discord::{self, Discord, DiscordSettings, Gateway};
 use crate::adapters::telegram::{self, Mode, Receiver, Telegram, TelegramSettings};
-use crate::outbox::{DispatchSettings, Dispatcher};
-use crate::service::{Dice, Service};
-use crate::store::{DatabaseUrl, Platform, Store};
+use tabula_service::dispatch::{DispatchSettings, Dispatcher};
+use tabula_service::service::{Dice, Service};
+use tabula_service::store::{DatabaseUrl, Platform, Store};
 
 /// The settings of `tabula run`, each also an environment variable (read from `.env` too).
 #[derive(Debug, Clone, clap::Args)]
@@ -308,7 +308,7 @@ pub async fn run(args: &RunArgs) -> Result<(), RunError> {
         RunError::Failed(format!(
             "cannot open the database ({}): {}",
             describe(&checked.database),
-            crate::service::error_chain(&error)
+            tabula_service::service::error_chain(&error)
         ))
     })?;
     let service =
@@ -527,7 +527,7 @@ async fn schedule(service: &Service, period: Duration, shutdown: &CancellationTo
             _ = interval.tick() => {}
         }
         if let Err(error) = service.schedule().await {
-            tracing::error!(error = %crate::service::error_chain(&error), "scheduler failed; trying again at the next tick");
+            tracing::error!(error = %tabula_service::service::error_chain(&error), "scheduler failed; trying again at the next tick");
         }
     }
 }
@@ -542,7 +542,7 @@ async fn play_computer(service: &Service, period: Duration, shutdown: &Cancellat
             () = shutdown.cancelled() => return,
             result = service.computer_moves() => {
                 if let Err(error) = result {
-                    tracing::error!(error = %crate::service::error_chain(&error), "the computer failed; trying again later");
+                    tracing::error!(error = %tabula_service::service::error_chain(&error), "the computer failed; trying again later");
                 }
             }
         }

@@ -9,7 +9,7 @@ use std::time::Instant;
 use tabula_core::{AnyGame, GameId};
 use tabula_render::replay::{Format, animate, steps};
 
-#[path = "../tests/common/games.rs"]
+#[path = "../tests/suite/common/games.rs"]
 mod games;
 
 fn main() {

@@ -2,7 +2,7 @@
 //! within Discord's 2,000 characters. The people to notify are real mentions (`<@id>`, and
 //! `allowed_mentions` names them); everyone else is shown by name, in bold, as on Telegram.
 
-use crate::service::Span;
+use tabula_service::service::Span;
 
 /// The most characters of a message's content.
 pub const CONTENT_LIMIT: usize = 2_000;
@@ -93,8 +93,8 @@ fn cut(text: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::service::Person;
-    use crate::store::GameNo;
+    use tabula_service::service::Person;
+    use tabula_service::store::GameNo;
 
     #[test]
     fn typed_text_cannot_format_or_mention() {

@@ -11,8 +11,8 @@
 //! Commands are registered from the catalogue at start with one bulk overwrite, only when
 //! what Discord holds differs, in the guild `DISCORD_GUILD_ID` when set (instant) or globally.
 //!
-//! [`Request`]: crate::service::Request
-//! [`Deliver`]: crate::outbox::Deliver
+//! [`Request`]: tabula_service::service::Request
+//! [`Deliver`]: tabula_service::dispatch::Deliver
 
 pub mod markdown;
 mod receive;
@@ -29,7 +29,7 @@ use serenity::http::{Http, HttpBuilder, LightMethod, Request as HttpRequest, Rou
 use tokio_util::task::TaskTracker;
 
 use super::Secret;
-use crate::service::Service;
+use tabula_service::service::Service;
 
 pub use receive::{ENDPOINT_PATH, Gateway, endpoint_route};
 
@@ -179,7 +179,7 @@ impl Discord {
     /// holds the same.
     async fn register_commands(&self) -> Result<(), StartError> {
         let application_id = ApplicationId::new(self.settings.application_id.max(1));
-        let wanted = crate::catalogue::discord_commands();
+        let wanted = tabula_service::catalogue::discord_commands();
         let route = match self.settings.guild_id {
             Some(guild) => Route::GuildCommands {
                 application_id,
@@ -314,7 +314,7 @@ mod tests {
 
     #[test]
     fn commands_as_discord_returns_them_are_the_same() {
-        let wanted = crate::catalogue::discord_commands();
+        let wanted = tabula_service::catalogue::discord_commands();
         let mut held = wanted.clone();
         for (index, command) in held.as_array_mut().expect("list").iter_mut().enumerate() {
             command["id"] = json!(format!("{}", 1000 + index));

@@ -22,7 +22,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::respond::{AUTOCOMPLETE_RESULT, First, PONG, Pending};
 use super::{Discord, StartError, translate};
-use crate::service::{Input, MAX_SUGGESTION_CHARS};
+use tabula_service::service::{Input, MAX_SUGGESTION_CHARS};
 
 /// Where the interactions endpoint listens (under `TABULA_LISTEN`).
 pub const ENDPOINT_PATH: &str = "/discord/interactions";
@@ -101,7 +101,7 @@ impl Discord {
                     {
                         Ok(Ok(moves)) => moves,
                         Ok(Err(error)) => {
-                            tracing::warn!(error = %crate::service::error_chain(&error), "cannot suggest moves");
+                            tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot suggest moves");
                             Vec::new()
                         }
                         Err(_) => Vec::new(),
@@ -146,7 +146,7 @@ impl Discord {
 }
 
 /// A request for a command known only by name (its options are not read).
-fn origin_request(origin: &translate::Origin<'_>, name: &str) -> crate::service::Request {
+fn origin_request(origin: &translate::Origin<'_>, name: &str) -> tabula_service::service::Request {
     origin.request(Input::Command(format!("/{name}")))
 }
 

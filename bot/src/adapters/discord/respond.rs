@@ -27,9 +27,9 @@ use tokio::sync::oneshot;
 
 use super::Discord;
 use super::markdown;
-use crate::outbox::{Deliver, Delivered, DeliveryError};
-use crate::service::{Audience, Placement, Reply, Request, ServiceError};
-use crate::store::OutboxRow;
+use tabula_service::dispatch::{Deliver, Delivered, DeliveryError};
+use tabula_service::service::{Audience, Placement, Reply, Request, ServiceError};
+use tabula_service::store::OutboxRow;
 
 /// How long a reply may take before the interaction is deferred.
 pub(super) const DEFER_AFTER: Duration = Duration::from_millis(1_200);
@@ -446,7 +446,7 @@ impl Discord {
             {
                 Ok(named) => stale = named,
                 Err(error) => {
-                    tracing::warn!(error = %crate::service::error_chain(&error), "cannot record the board");
+                    tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the board");
                 }
             }
         }
@@ -481,7 +481,7 @@ fn outcome(result: Result<Option<Reply>, ServiceError>, request: &Request) -> Op
 
 impl Deliver for Discord {
     async fn deliver(&self, row: &OutboxRow) -> Result<Delivered, DeliveryError> {
-        let reply = crate::outbox::render(&self.service, row).await?;
+        let reply = tabula_service::dispatch::render(&self.service, row).await?;
         let Some(channel) = row
             .platform_chat_id
             .parse::<u64>()
@@ -530,7 +530,7 @@ fn classify(error: &serenity::Error) -> DeliveryError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::service::{Button, Span};
+    use tabula_service::service::{Button, Span};
 
     fn button(data: &str) -> Button {
         Button {

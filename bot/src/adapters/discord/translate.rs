@@ -7,9 +7,9 @@ use serenity::all::{
     Member, Permissions, User,
 };
 
-use crate::catalogue::{SlashValue, command_text};
-use crate::service::{Input, Mention, Person, Request};
-use crate::store::Platform;
+use tabula_service::catalogue::{SlashValue, command_text};
+use tabula_service::service::{Input, Mention, Person, Request};
+use tabula_service::store::Platform;
 
 /// The person who acted: the id, the name the server shows (nickname, else display name) and
 /// the username.
@@ -128,7 +128,7 @@ pub fn component_origin(
 pub fn command_request(interaction: &CommandInteraction, origin: &Origin<'_>) -> Option<Request> {
     let values = slash_values(&interaction.data.options);
     let text = command_text(&interaction.data.name, &values)?;
-    let spec = crate::catalogue::find(&interaction.data.name)?;
+    let spec = tabula_service::catalogue::find(&interaction.data.name)?;
     let mut request = origin.request(Input::Command(text));
     for option in spec.options {
         if let Some((_, SlashValue::User(id))) = values.iter().find(|(n, _)| n == option.name) {

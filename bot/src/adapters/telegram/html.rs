@@ -3,7 +3,7 @@
 //! message, 1,024 for a caption, counted after the markup is parsed, in UTF-16 code units as
 //! Telegram counts them).
 
-use crate::service::{Reply, Span};
+use tabula_service::service::{Reply, Span};
 
 /// The most characters of a message's text, after the markup is parsed.
 pub const MESSAGE_LIMIT: usize = 4096;
@@ -195,7 +195,7 @@ pub fn toast(reply: &Reply) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::service::Person;
+    use tabula_service::service::Person;
 
     fn reply(spans: Vec<Span>, notify: &[&str]) -> Reply {
         Reply {

@@ -11,8 +11,8 @@
 //! delivered it reports to the service ([`Service::board_posted`]). Telegram's own limits are
 //! kept by teloxide's `Throttle` adaptor, whose figures are settings.
 //!
-//! [`Request`]: crate::service::Request
-//! [`Deliver`]: crate::outbox::Deliver
+//! [`Request`]: tabula_service::service::Request
+//! [`Deliver`]: tabula_service::dispatch::Deliver
 
 pub mod html;
 mod receive;
@@ -28,8 +28,8 @@ use teloxide::adaptors::Throttle;
 use teloxide::prelude::*;
 use teloxide::types::{BotCommand, ChatId, MessageId};
 
-use crate::l10n::Lang;
-use crate::service::Service;
+use tabula_service::l10n::Lang;
+use tabula_service::service::Service;
 
 pub use receive::{ReceiveError, Receiver, SECRET_HEADER, conflict_message};
 pub use teloxide::adaptors::throttle::Limits;
@@ -174,7 +174,7 @@ impl Telegram {
             if lang != Lang::ENGLISH && code.len() != 2 {
                 continue;
             }
-            let commands: Vec<BotCommand> = crate::catalogue::telegram_commands(lang)
+            let commands: Vec<BotCommand> = tabula_service::catalogue::telegram_commands(lang)
                 .into_iter()
                 .map(|(name, description)| BotCommand::new(name, description))
                 .collect();

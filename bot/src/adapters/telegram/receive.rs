@@ -22,7 +22,7 @@ use tokio_util::task::TaskTracker;
 
 use super::translate::{Incoming, translate};
 use super::{Mode, Telegram};
-use crate::store::Platform;
+use tabula_service::store::Platform;
 
 /// The long-poll timeout of `getUpdates`, in seconds: below teloxide's HTTP timeout (17 s), which
 /// does not grow with the long poll.
@@ -226,9 +226,9 @@ impl Telegram {
     /// (`sendChatAction`, renewed before Telegram's five seconds run out).
     async fn handle_showing_progress(
         &self,
-        request: &crate::service::Request,
+        request: &tabula_service::service::Request,
         origin: &super::translate::Origin,
-    ) -> Result<Option<crate::service::Reply>, crate::service::ServiceError> {
+    ) -> Result<Option<tabula_service::service::Reply>, tabula_service::service::ServiceError> {
         use teloxide::prelude::Requester;
         let work = self.service.handle(request);
         tokio::pin!(work);
@@ -262,7 +262,7 @@ impl Telegram {
         {
             Ok(_) => tracing::info!(from = from.0, to = to.0, "a group became a supergroup"),
             Err(error) => tracing::error!(
-                error = %crate::service::error_chain(&error),
+                error = %tabula_service::service::error_chain(&error),
                 "cannot move a migrated group's games"
             ),
         }

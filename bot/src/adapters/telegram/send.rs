@@ -32,9 +32,9 @@ use teloxide::types::{
 use super::Telegram;
 use super::html::{self, CAPTION_LIMIT, MESSAGE_LIMIT};
 use super::translate::{Origin, Trigger, parse_chat_key};
-use crate::outbox::{Deliver, Delivered, DeliveryError};
-use crate::service::{Audience, FileKind, Placement, Reply};
-use crate::store::OutboxRow;
+use tabula_service::dispatch::{Deliver, Delivered, DeliveryError};
+use tabula_service::service::{Audience, FileKind, Placement, Reply};
+use tabula_service::store::OutboxRow;
 
 /// How long the fallback for a private reply stays in a group.
 const PRIVATE_REPLY_LIFETIME: Duration = Duration::from_secs(60);
@@ -240,7 +240,7 @@ impl Telegram {
             {
                 Ok(named) => stale = named,
                 Err(error) => {
-                    tracing::warn!(error = %crate::service::error_chain(&error), "cannot record the board");
+                    tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the board");
                 }
             }
         }
@@ -451,7 +451,7 @@ impl Telegram {
 
 impl Deliver for Telegram {
     async fn deliver(&self, row: &OutboxRow) -> Result<Delivered, DeliveryError> {
-        let reply = crate::outbox::render(&self.service, row).await?;
+        let reply = tabula_service::dispatch::render(&self.service, row).await?;
         let Some((chat, thread)) = parse_chat_key(&row.platform_chat_id) else {
             return Err(DeliveryError::Drop {
                 reason: format!("not a Telegram chat id: {}", row.platform_chat_id),

@@ -13,8 +13,8 @@ use teloxide::types::{
     ThreadId, Update, UpdateKind, User,
 };
 
-use crate::service::{Input, Mention, Person, Request};
-use crate::store::Platform;
+use tabula_service::service::{Input, Mention, Person, Request};
+use tabula_service::store::Platform;
 
 /// What an update asks of the bot.
 #[derive(Debug)]
@@ -206,7 +206,9 @@ fn request(
     // In a private chat the person is the chat's only member, so its moderator; in a group
     // the adapter asks Telegram who administers it.
     request.moderator = origin.private;
-    request.sent_at = Some(crate::store::Timestamp(message.date.timestamp_millis()));
+    request.sent_at = Some(tabula_service::store::Timestamp(
+        message.date.timestamp_millis(),
+    ));
     request
 }
 

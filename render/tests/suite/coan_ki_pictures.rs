@@ -1,0 +1,74 @@
+//! Coan Ki pictures: snapshots of key positions (every kind of highlight) and one PNG golden.
+
+use crate::common;
+
+/// A busy mid-game position (section 9's example), Black to roll.
+const MID: &str = "turn=black white=a1x5,c2x2,e1x3,h2x1 white-home=a1x2,b1x1 \
+                   black=a1x1,c1x2,f2x4,g2x5 black-home=h2x2";
+
+#[test]
+fn coan_ki_start_is_the_rolloff_with_the_loop_arrows() {
+    common::snapshot("coan-ki-start", "coan-ki", &[], None, "");
+}
+
+#[test]
+fn coan_ki_rolloff_shows_both_dice_and_who_starts() {
+    common::snapshot(
+        "coan-ki-rolloff-black-starts",
+        "coan-ki",
+        &[],
+        None,
+        "roll:3v3 roll:4v6",
+    );
+}
+
+#[test]
+fn coan_ki_two_part_play_draws_both_paths_along_the_loop() {
+    common::snapshot(
+        "coan-ki-play-two-parts",
+        "coan-ki",
+        &[],
+        Some(MID),
+        "roll:5-6 f2+11&g2+5",
+    );
+    common::golden(
+        "coan-ki-play-two-parts",
+        "coan-ki",
+        &[],
+        Some(MID),
+        "roll:5-6 f2+11&g2+5",
+    );
+}
+
+#[test]
+fn coan_ki_block8_marks_the_block_and_the_lost_throw() {
+    common::snapshot(
+        "coan-ki-block-throw-lost",
+        "coan-ki",
+        &["block8=on"],
+        Some("turn=white white=a1x8,b1x8 black=d1x8,h2x8"),
+        "roll:5-6",
+    );
+}
+
+#[test]
+fn coan_ki_double_one_removal_crosses_out_the_piece() {
+    common::snapshot(
+        "coan-ki-removal-after-double-one",
+        "coan-ki",
+        &[],
+        Some("turn=white white=a1x7,b1x8,e1x1 black=g2x8,h2x8"),
+        "roll:1-1 remove:e1",
+    );
+}
+
+#[test]
+fn coan_ki_last_piece_home_wins() {
+    common::snapshot(
+        "coan-ki-win-last-piece-home",
+        "coan-ki",
+        &[],
+        Some("turn=white white=b2x1 white-home=a1x8,b1x7 black=g2x8,h2x8"),
+        "roll:2-2 b2+2",
+    );
+}

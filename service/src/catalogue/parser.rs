@@ -1,0 +1,674 @@
+//! The text parser: chat text to [`Parse`], a command's typed values ([`ParsedCommand`]) or a
+//! typed [`ParseError`].
+
+use std::fmt;
+
+use tabula_core::GameId;
+
+use super::help::placeholder_id;
+use super::*;
+use crate::l10n::{Msg, quote};
+
+/// What a piece of chat text is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Parse {
+    /// Not a command for this bot: ordinary text (no answer), or `/cmd@otherbot`.
+    NotForUs,
+    /// A command addressed to this bot that it does not know.
+    Unknown {
+        /// The name typed, lower case, quoted.
+        name: String,
+    },
+    /// A command, read.
+    Command(ParsedCommand),
+    /// A known command whose arguments cannot be read.
+    Invalid {
+        /// The command.
+        command: &'static CommandSpec,
+        /// What is wrong.
+        error: ParseError,
+    },
+}
+
+/// A person named in a command, as typed; the service finds who it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MentionToken {
+    /// `@alice`: a username (Telegram: 5–32 of `A-Za-z0-9_`; the local terminal: 1–32 of
+    /// `A-Za-z0-9_.-`), without the `@`.
+    Username(String),
+    /// Discord's `<@123>` or `<@!123>`: the user's id.
+    Id(String),
+}
+
+impl fmt::Display for MentionToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MentionToken::Username(name) => write!(f, "@{name}"),
+            MentionToken::Id(id) => write!(f, "<@{id}>"),
+        }
+    }
+}
+
+/// A command read from text, with typed values. Absent options are `None` or empty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedCommand {
+    /// The command.
+    pub spec: &'static CommandSpec,
+    /// The game named (`/play`, `/rules`).
+    pub game: Option<GameId>,
+    /// The `#n` given: a game's number, or a challenge's for `/accept`, `/decline`, `/cancel`.
+    pub game_number: Option<i64>,
+    /// The people named, in order (`/play`: up to three; `/grant`, `/take`: one).
+    pub mentions: Vec<MentionToken>,
+    /// Whole numbers by option name: `stake`, `computer` (the level), `days`, `coins`.
+    pub integers: Vec<(&'static str, i64)>,
+    /// The time per move asked for (`time=3d`), in milliseconds.
+    pub time_millis: Option<i64>,
+    /// Game options (`size=10`), keys in lower case, in the order typed.
+    pub options: Vec<(String, String)>,
+    /// Settings for `/config` (`time=2d`), keys in lower case, in the order typed.
+    pub settings: Vec<(String, String)>,
+    /// The move (`/move`) or the reason (`/abort`, `/grant`, `/take`), as typed.
+    pub text: Option<String>,
+    /// The command asked about (`/help play`).
+    pub topic: Option<&'static CommandSpec>,
+    /// Typed as a hidden alias (`/start`, which a person sends first to a Telegram bot): the
+    /// answer greets them.
+    pub greeting: bool,
+}
+
+impl ParsedCommand {
+    fn new(spec: &'static CommandSpec) -> Self {
+        ParsedCommand {
+            spec,
+            game: None,
+            game_number: None,
+            mentions: Vec::new(),
+            integers: Vec::new(),
+            time_millis: None,
+            options: Vec::new(),
+            settings: Vec::new(),
+            text: None,
+            topic: None,
+            greeting: false,
+        }
+    }
+
+    /// The command.
+    pub fn id(&self) -> CommandId {
+        self.spec.id
+    }
+
+    /// The whole number given for option `name`.
+    pub fn integer(&self, name: &str) -> Option<i64> {
+        self.integers
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| *value)
+    }
+}
+
+/// Why a command's arguments cannot be read. Fields holding user input are already quoted
+/// ([`quote`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// A required option is missing: `/rules`, `/move #2`, `/grant @bob`.
+    #[error("`{option}` is missing")]
+    Missing {
+        /// The option's name.
+        option: &'static str,
+    },
+    /// A game name that is none of the five: `/play chess`.
+    #[error("there is no game `{value}`; the games are konane, koan, kolowis, coan-ki and pachisi")]
+    UnknownGame {
+        /// What was typed.
+        value: String,
+    },
+    /// The same option given twice: `stake=50 stake=60`, `size=8 size=10`, `#2 #3`,
+    /// `computer computer`, or the same person named twice.
+    #[error("`{option}` is given more than once")]
+    Repeated {
+        /// The option (or game option, or setting) repeated.
+        option: String,
+    },
+    /// A mention that is neither `@name` (1–32 of `A-Za-z0-9_.-`) nor `<@id>`: `@@bob`, `@`,
+    /// `<@abc>`.
+    #[error("`{value}` is not a mention; name people as @name")]
+    BadMention {
+        /// What was typed.
+        value: String,
+    },
+    /// More people named than the command takes.
+    #[error("name at most {max} people")]
+    TooManyUsers {
+        /// How many it takes.
+        max: usize,
+    },
+    /// A number that is not a whole number: `stake=lots`, `/vacation two`.
+    #[error("`{option}` must be a whole number, not `{value}`")]
+    NotANumber {
+        /// The option.
+        option: &'static str,
+        /// What was typed.
+        value: String,
+    },
+    /// A whole number out of the option's bounds: `/vacation 40`, `computer level=9`.
+    #[error("`{option}` must be from {min} to {max}, not {value}")]
+    OutOfRange {
+        /// The option.
+        option: &'static str,
+        /// The smallest allowed.
+        min: i64,
+        /// The largest allowed.
+        max: i64,
+        /// What was typed.
+        value: String,
+    },
+    /// A length of time that cannot be read, or is shorter than an hour or longer than 365
+    /// days: `time=soon`, `time=10m`.
+    #[error("`{option}` must be a time from 1 hour to 365 days, e.g. 3d or 12h, not `{value}`")]
+    BadDuration {
+        /// The option.
+        option: &'static str,
+        /// What was typed.
+        value: String,
+    },
+    /// A game number that is not `#` and a positive whole number: `#x`, `#0`, `#`.
+    #[error("`{value}` is not a game number; write it like #3")]
+    BadGameNumber {
+        /// What was typed.
+        value: String,
+    },
+    /// A word that should be `key=value`: `/config time`, `=5`, `size=`.
+    #[error("write {option} as key=value, not `{value}`")]
+    NotKeyValue {
+        /// The option (`options`, `settings`).
+        option: &'static str,
+        /// What was typed.
+        value: String,
+    },
+    /// Too many game options or settings at once.
+    #[error("at most {max} {option} at once")]
+    TooManyValues {
+        /// The option (`options`, `settings`).
+        option: &'static str,
+        /// How many are allowed.
+        max: usize,
+    },
+    /// A move or a reason longer than allowed.
+    #[error("`{option}` is too long: at most {max} characters")]
+    TooLong {
+        /// The option.
+        option: &'static str,
+        /// The most characters.
+        max: usize,
+    },
+    /// `/help` about a command that does not exist.
+    #[error("there is no command `/{value}`")]
+    UnknownTopic {
+        /// What was typed.
+        value: String,
+    },
+    /// A word the command does not take: `/wallet now`, `/play konane bob`.
+    #[error("`{value}` is not understood here")]
+    Unexpected {
+        /// What was typed.
+        value: String,
+    },
+}
+
+impl ParseError {
+    /// What the person is told, as a message of the catalogue (`Display` is the English for
+    /// logs). Option names are typed words and stay; positional options are named by their
+    /// translated placeholder (`<move>`).
+    pub fn msg(&self) -> Msg {
+        let option = |name: &str| match placeholder_id(name) {
+            Some(id) => Msg::new(id),
+            None => Msg::new("verbatim").text("text", name),
+        };
+        match self {
+            ParseError::Missing { option: name } => {
+                Msg::new("parse-missing").msg("option", option(name))
+            }
+            ParseError::UnknownGame { value } => Msg::new("parse-unknown-game").text("name", value),
+            ParseError::Repeated { option: name } => {
+                Msg::new("parse-repeated").msg("option", option(name))
+            }
+            ParseError::BadMention { value } => Msg::new("parse-bad-mention").text("value", value),
+            ParseError::TooManyUsers { max } => Msg::new("parse-too-many-users").count("max", *max),
+            ParseError::NotANumber {
+                option: name,
+                value,
+            } => Msg::new("parse-not-a-number")
+                .msg("option", option(name))
+                .text("value", value),
+            ParseError::OutOfRange {
+                option: name,
+                min,
+                max,
+                value,
+            } => Msg::new("parse-out-of-range")
+                .msg("option", option(name))
+                .num("min", *min)
+                .num("max", *max)
+                .text("value", value),
+            ParseError::BadDuration {
+                option: name,
+                value,
+            } => Msg::new("parse-bad-duration")
+                .msg("option", option(name))
+                .text("value", value),
+            ParseError::BadGameNumber { value } => {
+                Msg::new("parse-bad-game-number").text("value", value)
+            }
+            ParseError::NotKeyValue { option: _, value } => {
+                Msg::new("parse-not-key-value").text("value", value)
+            }
+            ParseError::TooManyValues { option: name, max } => Msg::new("parse-too-many-values")
+                .text("option", *name)
+                .count("max", *max),
+            ParseError::TooLong { option: name, max } => Msg::new("parse-too-long")
+                .msg("option", option(name))
+                .count("max", *max),
+            ParseError::UnknownTopic { value } => {
+                Msg::new("parse-unknown-topic").text("value", value)
+            }
+            ParseError::Unexpected { value } => Msg::new("parse-unexpected").text("value", value),
+        }
+    }
+}
+
+/// Reads chat text. `bot_username` is the bot's own username where commands may be addressed
+/// (`/help@TabulaBot` in a Telegram group, compared without regard to case); with `None`, any
+/// `@suffix` is taken as addressed to this bot.
+///
+/// Text that does not start with `/`, or whose command name is not made of ASCII letters,
+/// digits and `_` (`/usr/bin`, `/ hi`), is [`Parse::NotForUs`]: ordinary chat gets no answer.
+pub fn parse(text: &str, bot_username: Option<&str>) -> Parse {
+    let text = text.trim_start();
+    let Some(rest) = text.strip_prefix('/') else {
+        return Parse::NotForUs;
+    };
+    let head_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+    let (head, args) = rest.split_at(head_end);
+    let (name, addressee) = match head.split_once('@') {
+        Some((name, to)) => (name, Some(to)),
+        None => (head, None),
+    };
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Parse::NotForUs;
+    }
+    if let (Some(to), Some(ours)) = (addressee, bot_username)
+        && !to.eq_ignore_ascii_case(ours.trim_start_matches('@'))
+    {
+        return Parse::NotForUs;
+    }
+    let name = name.to_ascii_lowercase();
+    let Some(spec) = find(&name) else {
+        return Parse::Unknown { name: quote(&name) };
+    };
+    if spec.hidden_aliases.contains(&name.as_str()) {
+        // `/start <payload>`: Telegram's deep links carry a payload that is not a topic.
+        let mut command = ParsedCommand::new(spec);
+        command.greeting = true;
+        return Parse::Command(command);
+    }
+    match parse_args(spec, args) {
+        Ok(command) => Parse::Command(command),
+        Err(error) => Parse::Invalid {
+            command: spec,
+            error,
+        },
+    }
+}
+
+/// The words of `args` with their byte offsets.
+pub(super) fn words(args: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in args.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push((s, &args[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &args[s..]));
+    }
+    out
+}
+
+fn parse_args(spec: &'static CommandSpec, args: &str) -> Result<ParsedCommand, ParseError> {
+    let mut parsed = ParsedCommand::new(spec);
+    let words = words(args);
+    let users = spec.options.iter().filter(|o| o.kind == Kind::User).count();
+    let game_number = spec.options.iter().find(|o| o.kind == Kind::GameNumber);
+    let word_option = spec.options.iter().find_map(|o| match o.form {
+        TextForm::Word { key, default } => Some((o, key, default)),
+        _ => None,
+    });
+    let required_users = spec
+        .options
+        .iter()
+        .filter(|o| o.kind == Kind::User && o.required)
+        .count();
+    let pairs = spec
+        .options
+        .iter()
+        .find(|o| matches!(o.kind, Kind::Options | Kind::Settings));
+    // The options typed in their place, in order: not mentions, not `#n`, not keyed.
+    let mut positional = spec
+        .options
+        .iter()
+        .filter(|o| {
+            o.form == TextForm::Positional
+                && !matches!(
+                    o.kind,
+                    Kind::User | Kind::GameNumber | Kind::Options | Kind::Settings
+                )
+        })
+        .peekable();
+    let mut seen: Vec<&'static str> = Vec::new();
+    let mut word_seen = false;
+    for (index, &(offset, word)) in words.iter().enumerate() {
+        if let Some(option) = game_number {
+            if index == 0 && word.starts_with('#') {
+                parsed.game_number = Some(parse_game_number(word)?);
+                seen.push(option.name);
+                continue;
+            }
+            if word.starts_with('#') && seen.contains(&option.name) && positional.peek().is_none() {
+                return Err(ParseError::Repeated {
+                    option: option.name.to_string(),
+                });
+            }
+        }
+        if let Some(option) = positional.peek()
+            && matches!(option.kind, Kind::Move | Kind::Text)
+        {
+            let rest = args[offset..].trim_end();
+            let max = if option.kind == Kind::Move {
+                MAX_MOVE_CHARS
+            } else {
+                MAX_TEXT_CHARS
+            };
+            if rest.chars().count() > max {
+                return Err(ParseError::TooLong {
+                    option: option.name,
+                    max,
+                });
+            }
+            parsed.text = Some(rest.to_string());
+            seen.push(option.name);
+            positional.next();
+            break;
+        }
+        if users > 0 && (word.starts_with('@') || word.starts_with("<@")) {
+            let token = parse_mention(word)?;
+            if parsed.mentions.contains(&token) {
+                return Err(ParseError::Repeated {
+                    option: quote(word),
+                });
+            }
+            if parsed.mentions.len() == users {
+                return Err(ParseError::TooManyUsers { max: users });
+            }
+            parsed.mentions.push(token);
+            continue;
+        }
+        if let Some((option, key, default)) = word_option {
+            if word.eq_ignore_ascii_case(option.name) {
+                if word_seen {
+                    return Err(ParseError::Repeated {
+                        option: option.name.to_string(),
+                    });
+                }
+                word_seen = true;
+                parsed.integers.push((option.name, default));
+                continue;
+            }
+            if let Some((k, value)) = word.split_once('=')
+                && k.eq_ignore_ascii_case(key)
+            {
+                if !word_seen {
+                    return Err(ParseError::Unexpected { value: quote(word) });
+                }
+                if seen.contains(&key) {
+                    return Err(ParseError::Repeated {
+                        option: key.to_string(),
+                    });
+                }
+                seen.push(key);
+                let level = parse_integer(option, value)?;
+                for entry in &mut parsed.integers {
+                    if entry.0 == option.name {
+                        entry.1 = level;
+                    }
+                }
+                continue;
+            }
+        }
+        if let Some((key, value)) = word.split_once('=')
+            && let Some(option) = spec
+                .options
+                .iter()
+                .find(|o| o.form == TextForm::Keyed && key.eq_ignore_ascii_case(o.name))
+        {
+            if seen.contains(&option.name) {
+                return Err(ParseError::Repeated {
+                    option: option.name.to_string(),
+                });
+            }
+            seen.push(option.name);
+            set_value(&mut parsed, option, value)?;
+            continue;
+        }
+        if parsed.mentions.len() < required_users {
+            // `/grant bob 50`: the person comes first.
+            return Err(ParseError::BadMention { value: quote(word) });
+        }
+        if let Some(option) = positional.next() {
+            set_value(&mut parsed, option, word)?;
+            seen.push(option.name);
+            continue;
+        }
+        if let Some(option) = pairs {
+            let list = if option.kind == Kind::Options {
+                &mut parsed.options
+            } else {
+                &mut parsed.settings
+            };
+            let max = if option.kind == Kind::Options {
+                MAX_GAME_OPTIONS
+            } else {
+                MAX_SETTINGS
+            };
+            let Some((key, value)) = word.split_once('=') else {
+                if option.kind == Kind::Options {
+                    return Err(ParseError::Unexpected { value: quote(word) });
+                }
+                return Err(ParseError::NotKeyValue {
+                    option: option.name,
+                    value: quote(word),
+                });
+            };
+            if key.is_empty() || value.is_empty() {
+                return Err(ParseError::NotKeyValue {
+                    option: option.name,
+                    value: quote(word),
+                });
+            }
+            let key = key.to_lowercase();
+            if list.iter().any(|(k, _)| *k == key) {
+                return Err(ParseError::Repeated {
+                    option: quote(&key),
+                });
+            }
+            if list.len() == max {
+                return Err(ParseError::TooManyValues {
+                    option: option.name,
+                    max,
+                });
+            }
+            list.push((key, value.to_string()));
+            continue;
+        }
+        return Err(ParseError::Unexpected { value: quote(word) });
+    }
+    if let Some(missing) = spec
+        .options
+        .iter()
+        .find(|o| o.required && !is_given(&parsed, o))
+    {
+        return Err(ParseError::Missing {
+            option: missing.name,
+        });
+    }
+    Ok(parsed)
+}
+
+/// Whether a required option was given (mentions count in the order of the user options).
+fn is_given(parsed: &ParsedCommand, option: &OptionSpec) -> bool {
+    match option.kind {
+        Kind::Game => parsed.game.is_some(),
+        Kind::User => {
+            let place = parsed
+                .spec
+                .options
+                .iter()
+                .filter(|o| o.kind == Kind::User)
+                .position(|o| o.name == option.name)
+                .unwrap_or(0);
+            parsed.mentions.len() > place
+        }
+        Kind::Integer { .. } => parsed.integer(option.name).is_some(),
+        Kind::Duration => parsed.time_millis.is_some(),
+        Kind::GameNumber => parsed.game_number.is_some(),
+        Kind::Move | Kind::Text => parsed.text.is_some(),
+        Kind::Options => !parsed.options.is_empty(),
+        Kind::Settings => !parsed.settings.is_empty(),
+        Kind::Command => parsed.topic.is_some(),
+    }
+}
+
+/// Reads one word into the option's place in `parsed`.
+fn set_value(
+    parsed: &mut ParsedCommand,
+    option: &'static OptionSpec,
+    word: &str,
+) -> Result<(), ParseError> {
+    match option.kind {
+        Kind::Game => parsed.game = Some(parse_game(word)?),
+        Kind::Integer { .. } => {
+            let value = parse_integer(option, word)?;
+            parsed.integers.push((option.name, value));
+        }
+        Kind::Duration => {
+            parsed.time_millis = Some(
+                parse_duration(word)
+                    .filter(|millis| (MIN_TIME_MILLIS..=MAX_TIME_MILLIS).contains(millis))
+                    .ok_or_else(|| ParseError::BadDuration {
+                        option: option.name,
+                        value: quote(word),
+                    })?,
+            );
+        }
+        Kind::Command => {
+            let name = word.strip_prefix('/').unwrap_or(word).to_ascii_lowercase();
+            parsed.topic = Some(find(&name).ok_or(ParseError::UnknownTopic {
+                value: quote(&name),
+            })?);
+        }
+        Kind::GameNumber => parsed.game_number = Some(parse_game_number(word)?),
+        Kind::User => parsed.mentions.push(parse_mention(word)?),
+        Kind::Move | Kind::Text => parsed.text = Some(word.to_string()),
+        Kind::Options => return Err(ParseError::Unexpected { value: quote(word) }),
+        Kind::Settings => return Err(ParseError::Unexpected { value: quote(word) }),
+    }
+    Ok(())
+}
+
+/// A game by its name, in any case: `konane`, `Coan-Ki`, `coan_ki`, `coanki`,
+/// `kolowis-awithlaknannai`.
+///
+/// # Errors
+///
+/// [`ParseError::UnknownGame`] when it is none of the five.
+pub fn parse_game(name: &str) -> Result<GameId, ParseError> {
+    let wanted = name.to_lowercase().replace([' ', '_'], "-");
+    GameId::ALL
+        .iter()
+        .copied()
+        .find(|id| {
+            id.as_str() == wanted
+                || id.name().to_lowercase().replace(' ', "-") == wanted
+                || id.as_str().replace('-', "") == wanted
+        })
+        .ok_or_else(|| ParseError::UnknownGame { value: quote(name) })
+}
+
+fn parse_game_number(word: &str) -> Result<i64, ParseError> {
+    word.strip_prefix('#')
+        .filter(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|digits| digits.parse::<i64>().ok())
+        .filter(|n| *n > 0)
+        .ok_or_else(|| ParseError::BadGameNumber { value: quote(word) })
+}
+
+fn parse_integer(option: &'static OptionSpec, text: &str) -> Result<i64, ParseError> {
+    let Kind::Integer { min, max } = option.kind else {
+        return Err(ParseError::Unexpected { value: quote(text) });
+    };
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ParseError::NotANumber {
+            option: option.name,
+            value: quote(text),
+        });
+    }
+    text.parse::<i64>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| ParseError::OutOfRange {
+            option: option.name,
+            min,
+            max,
+            value: quote(text),
+        })
+}
+
+/// A mention as typed: `@name` (1–32 of `A-Za-z0-9_.-`), `<@123>` or `<@!123>`.
+///
+/// # Errors
+///
+/// [`ParseError::BadMention`] for anything else (`@@bob`, `@`, `<@abc>`, `<@&123>`).
+pub fn parse_mention(word: &str) -> Result<MentionToken, ParseError> {
+    let bad = || ParseError::BadMention { value: quote(word) };
+    if let Some(inner) = word.strip_prefix("<@").and_then(|w| w.strip_suffix('>')) {
+        let id = inner.strip_prefix('!').unwrap_or(inner);
+        if (1..=20).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_digit()) {
+            return Ok(MentionToken::Id(id.to_string()));
+        }
+        return Err(bad());
+    }
+    let name = word.strip_prefix('@').ok_or_else(bad)?;
+    if (1..=32).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+    {
+        return Ok(MentionToken::Username(name.to_string()));
+    }
+    Err(bad())
+}
+
+/// A length of time as typed: a number and a unit, `d`, `h` or `m`, several in a row
+/// (`1d12h`); a bare number is days. `None` when it cannot be read or is not positive. The
+/// service's own reader, so that the catalogue and the service never disagree.
+pub fn parse_duration(text: &str) -> Option<i64> {
+    crate::time::parse_duration(text)
+}

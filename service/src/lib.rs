@@ -1,0 +1,23 @@
+//! The Tabula bot without its chat platforms: what a request does, what the bot says, what it
+//! stores and what it sends on its own. No Telegram, Discord or HTTP type appears here; the
+//! adapters of `tabula-bot` translate to and from this crate's [`service::Request`] and
+//! [`service::Reply`].
+//!
+//! Layers, each using only those below it (the test `layers` checks every `crate::` path):
+//!
+//! ```text
+//! dispatch            the outbox dispatcher: sends what the service renders
+//! service             the façade and its concerns; the contract (requests, replies, refusals)
+//! catalogue  export   the commands (names, options, parser, help); game records and dice
+//! l10n       store    the message vocabulary (Lang, Msg, Span, Person); the database
+//! values     time     ids, moments, closed sets; the clock and calendar arithmetic
+//! ```
+
+pub mod catalogue;
+pub mod dispatch;
+pub mod export;
+pub mod l10n;
+pub mod service;
+pub mod store;
+pub mod time;
+pub mod values;

@@ -1,0 +1,235 @@
+//! Time limits: the clock of the turn being played, `/claim` when it has run out, `/vacation`,
+//! and a moderator's `/abort`.
+//!
+//! Decisions (issue 6): a player who is out of time may still move until the opponent claims;
+//! the first to act wins the race (the claim is a compare-and-set on the game's `seq`). A
+//! vacation pauses the clocks of the player's running turns by its length (not those already
+//! out of time), and a turn that begins during a vacation starts its clock when the vacation
+//! ends. Vacation days count against the month in which they are taken.
+
+use super::*;
+use crate::l10n::duration_msg;
+use crate::store::{Ending, GameStatus, NewVacation};
+use crate::time::month_of;
+
+impl Service {
+    /// `/claim [#game]`: the win, when the opponent's time has run out.
+    pub(super) async fn claim(&self, ctx: &Ctx, game: GameNo) -> Outcome2<Reply> {
+        let loaded = self.load(ctx, game).await?;
+        let record = &loaded.record;
+        if record.status != GameStatus::Active {
+            return Err(UserError::GameOver(game).into());
+        }
+        let id = record.game;
+        let Some(mine) = record.seats.iter().find(|h| h.user.id == ctx.user.id) else {
+            return Err(UserError::NotAPlayer(game).into());
+        };
+        let my_team = team_of(id, mine.seat);
+        let (Some(clock), tabula_core::Status::Decision(seat)) =
+            (record.clock, loaded.state.status())
+        else {
+            return Err(UserError::NoClock(game).into());
+        };
+        if team_of(id, seat.0) == my_team {
+            return Err(UserError::OwnTurn(game).into());
+        }
+        let late = seated(record, clock.user)
+            .map_or_else(|| "your opponent".to_string(), |u| u.display_name.clone());
+        if ctx.now < clock.deadline_at {
+            return Err(UserError::TooEarly {
+                game,
+                name: late,
+                left: clock.deadline_at.0 - ctx.now.0,
+                until: clock.deadline_at,
+            }
+            .into());
+        }
+        let result = format!("winner {} (time)", team_name(id, my_team));
+        let winners = team_users(record, my_team);
+        let ended = self
+            .store
+            .end_game_once(
+                game,
+                &Ending {
+                    expected_seq: Some(record.seq),
+                    deadline_passed: Some(ctx.now),
+                    ..Ending::win(&result, winners.clone(), ctx.user.id)
+                },
+                &ctx.key,
+            )
+            .await;
+        let ended = match ended {
+            Ok(ended) => ended,
+            Err(StoreError::Conflict(Conflict::StaleSeq { .. })) => {
+                // The late player moved first: the game goes on.
+                let current = self.load(ctx, game).await?;
+                return self.stale(&current).await;
+            }
+            Err(StoreError::Conflict(Conflict::NotYetDue(_))) => {
+                return Err(UserError::NotDueAnyMore(game).into());
+            }
+            Err(other) => return Err(other.into()),
+        };
+        let losers = team_of(id, seat.0);
+        let mut spans = result_sentence(
+            &ended,
+            Verdict::Winner(my_team),
+            Some(team_cause(&ended, losers, Did::RanOutOfTime)),
+        );
+        spans.extend(pot_spans(&ended, &winners));
+        let picture = self.ended_picture(loaded, &ended).await?;
+        Ok(Reply {
+            game: Some(ended.id),
+            spans,
+            picture,
+            ..Reply::default()
+        })
+    }
+
+    /// `/abort [#game] [reason]`: the game stops without a result and the stakes are
+    /// returned. Moderators may abort any game; its players only one in which nobody has
+    /// moved yet (afterwards, /resign).
+    pub(super) async fn abort(&self, ctx: &Ctx, game: GameNo, reason: &str) -> Outcome2<Reply> {
+        let loaded = self.load(ctx, game).await?;
+        if loaded.record.status != GameStatus::Active {
+            return Err(UserError::GameOver(game).into());
+        }
+        let player = loaded.record.is_seated(ctx.user.id);
+        if !ctx.moderator {
+            if !player {
+                return Err(UserError::NotModerator(ModeratorAction::AbortOthers).into());
+            }
+            if loaded.moved {
+                return Err(UserError::AlreadyMoved(game).into());
+            }
+        }
+        let by = if ctx.moderator && !player {
+            "a moderator"
+        } else {
+            "a player"
+        };
+        let result = if reason.is_empty() {
+            format!("aborted by {by}")
+        } else {
+            format!("aborted by {by}: {reason}")
+        };
+        let record = self
+            .store
+            .end_game_once(game, &Ending::abort(&result, ctx.user.id), &ctx.key)
+            .await?;
+        let cause = if reason.is_empty() {
+            Msg::new("cause-aborted").span("person", mention(&ctx.user))
+        } else {
+            Msg::new("cause-aborted-because")
+                .span("person", mention(&ctx.user))
+                .text("reason", brief(reason))
+        };
+        let mut spans = result_sentence(&record, Verdict::Aborted, Some(cause));
+        spans.extend(refund_spans(&record));
+        let picture = self.ended_picture(loaded, &record).await?;
+        Ok(Reply {
+            game: Some(record.id),
+            spans,
+            picture,
+            ..Reply::default()
+        })
+    }
+
+    /// `/vacation`: how many days are left this month; `/vacation <days>` takes them.
+    pub(super) async fn vacation(&self, ctx: &Ctx, days: Option<i64>) -> Outcome2<Reply> {
+        let community = ctx.chat.community;
+        let quota = self.store.settings(community).await?.vacation_days;
+        let month = month_of(ctx.now);
+        let Some(days) = days else {
+            let used = self
+                .store
+                .vacation_days_used(community, ctx.user.id, month)
+                .await?;
+            let mut spans = vec![Span::Msg(
+                Msg::new("vacation-status")
+                    .span("person", mention(&ctx.user))
+                    .num("used", used)
+                    .num("quota", quota),
+            )];
+            if let Some(end) = self
+                .store
+                .vacation_end(community, ctx.user.id, ctx.now)
+                .await?
+            {
+                spans.push(Span::Text(" ".into()));
+                spans.push(Span::Msg(Msg::new("vacation-until").moment("end", end.0)));
+            }
+            // One's own vacation status is for oneself, like /wallet.
+            return Ok(Reply {
+                audience: Audience::Actor,
+                spans,
+                ..Reply::default()
+            });
+        };
+        if quota == 0 {
+            return Err(UserError::VacationOff.into());
+        }
+        let days = Some(days)
+            .filter(|days| (1..=quota).contains(days))
+            .ok_or(UserError::BadVacation { quota })?;
+        self.not_repeated(ctx).await?;
+        let vacation = self
+            .store
+            .take_vacation(
+                &NewVacation {
+                    community,
+                    user: ctx.user.id,
+                    days,
+                    now: ctx.now,
+                    month,
+                    quota,
+                },
+                Some(&ctx.key),
+            )
+            .await
+            .map_err(|error| match error {
+                StoreError::Conflict(Conflict::VacationQuota { used, quota }) => {
+                    Failure::User(UserError::VacationQuota { used, quota })
+                }
+                other => other.into(),
+            })?;
+        Ok(Reply {
+            spans: vec![Span::Msg(
+                Msg::new("vacation-taken")
+                    .span("person", mention(&ctx.user))
+                    .moment("from", vacation.starts_at.0)
+                    .moment("until", vacation.ends_at.0)
+                    .msg(
+                        "time",
+                        duration_msg(vacation.ends_at.0 - vacation.starts_at.0),
+                    )
+                    .num("days", days)
+                    .num("quota", quota),
+            )],
+            ..Reply::default()
+        })
+    }
+
+    /// The clock under a board: how long the player to move has left.
+    pub(super) fn clock_spans(&self, record: &GameRecord) -> Vec<Span> {
+        let Some(clock) = record.clock.filter(|_| record.status == GameStatus::Active) else {
+            return Vec::new();
+        };
+        let now = self.clock.now();
+        let msg = if clock.started_at > now {
+            Msg::new("clock-vacation")
+                .moment("start", clock.started_at.0)
+                .msg(
+                    "time",
+                    duration_msg(clock.deadline_at.0 - clock.started_at.0),
+                )
+        } else if clock.deadline_at > now {
+            Msg::new("clock-left")
+                .msg("left", duration_msg(clock.deadline_at.0 - now.0))
+                .moment("until", clock.deadline_at.0)
+        } else {
+            Msg::new("clock-out").moment("since", clock.deadline_at.0)
+        };
+        vec![Span::Text(" ".into()), Span::Msg(msg)]
+    }
+}

@@ -1,0 +1,340 @@
+//! The contract between the service and the adapters: what a request carries and what a
+//! reply says. Adapters translate a platform's update into a [`Request`] and a [`Reply`] into
+//! the platform's messages; they decide nothing else.
+//!
+//! How an adapter maps a reply:
+//! - [`Audience::Actor`]: only the person who acted may see it (Discord: an ephemeral
+//!   message; a button press on Telegram: a toast of `answerCallbackQuery`; a typed command in a
+//!   Telegram group, where nothing can be shown to one person only: a reply to the person's own
+//!   message, deleted after a minute — the same fallback for every such reply).
+//! - [`Placement::UpdatePressed`]: the message whose button was pressed is edited; a typed
+//!   command has no pressed message, so the adapter posts it as new.
+//! - [`Placement::NewBoard`]: posted as a new message, so that the player to act is notified;
+//!   the buttons of [`Reply::previous_board`] (the game's previous board message) are taken off.
+//! - Only the users in [`Reply::notify`] are really notified (`allowed_mentions` on Discord);
+//!   other mentions are shown as names.
+//! - No reply (`Ok(None)` from [`Service::handle`]): nothing is posted. The request was not
+//!   for the bot, or it was refused while its sender cools down after a flood of refusals
+//!   ([`Cooldown`]: by default more than 5 within a minute, then 2 minutes of silence; kept
+//!   in memory, per process). A button press must still be acknowledged, silently (Telegram:
+//!   `answerCallbackQuery` without text; Discord: a deferred update, interaction response
+//!   type 6), so the person's client stops waiting.
+//! - Every reply already fits both platforms (see [`MAX_TEXT`] and the other limits in
+//!   `limits.rs`): at most 25 buttons in at most 5 rows of at most 5, labels of at most 80
+//!   characters, data of at most 64 bytes, and text within 2,000 characters as Discord writes
+//!   it. An adapter still splits a Telegram caption off a long text with a picture.
+
+use super::*;
+pub use crate::l10n::{Person, Span};
+
+/// At most this many move buttons are shown at once; beyond, moves are chosen in two steps.
+pub const MAX_BUTTONS: usize = 20;
+
+/// Someone a request mentions, as the platform resolved them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mention {
+    /// A person the platform identified (Discord's USER option, Telegram's `text_mention`).
+    Person(Person),
+    /// A typed `@username` the platform did not resolve (Telegram's `mention` entity). A
+    /// username nobody has been seen with is kept on a challenge as that username and bound to
+    /// the first person whose platform-given username matches (case-insensitive).
+    Username(String),
+}
+
+/// The `@name` words of a typed command, as usernames: in a terminal (and in tests) every
+/// name is a username, resolved by the service like a Telegram `mention` entity.
+pub fn typed_mentions(text: &str) -> Vec<Mention> {
+    text.split_whitespace()
+        .filter_map(|word| word.strip_prefix('@'))
+        .filter(|name| !name.is_empty())
+        .map(|name| Mention::Username(name.to_string()))
+        .collect()
+}
+
+/// One incoming request, as an adapter translated it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// The platform it came from.
+    pub platform: Platform,
+    /// The community the chat belongs to: a Discord server's id and name. `None` when the
+    /// chat stands alone (a Telegram group, a direct chat, `tabula local`): it is then its own
+    /// community. Settings, wallets and vacations belong to the community.
+    pub community: Option<(String, String)>,
+    /// The chat: the platform's id and its title.
+    pub chat: (String, String),
+    /// The thread or forum topic, if any: replies go there.
+    pub thread: Option<String>,
+    /// Who acted.
+    pub actor: Person,
+    /// Whether the platform says the actor moderates the community (Manage Server on Discord,
+    /// an administrator of the Telegram group). The service checks it for `/config` changes,
+    /// `/grant`, `/take` and `/abort`.
+    pub moderator: bool,
+    /// The actor's locale as the platform gives it (`en`, `ru-RU`), if any.
+    pub locale: Option<String>,
+    /// The chat's language as the front end knows it (`tabula local --language`), if any: used
+    /// for what the whole chat sees when the community chose no language.
+    pub chat_locale: Option<String>,
+    /// The people the request mentions, in order, as the platform resolved them.
+    pub mentions: Vec<Mention>,
+    /// The platform's unique id of this update (update id, interaction id), so that a
+    /// re-delivered request is applied once.
+    pub request_key: String,
+    /// The platform's id of this action when the bot cannot predict it (a Telegram callback
+    /// query id, a Discord interaction id): a game started by it salts its dice with it, so
+    /// that the bot cannot have chosen a seed that favours anyone (issue 19). `None` for a
+    /// typed Telegram command (update ids count up) and for `tabula local`.
+    pub nonce: Option<String>,
+    /// The bot's own username: a command addressed to another bot (`/help@otherbot`) is not
+    /// for us and gets no answer.
+    pub bot_username: Option<String>,
+    /// When the platform says the update was sent, if it says (the service decides by its own
+    /// clock; this is for logs).
+    pub sent_at: Option<Timestamp>,
+    /// What the actor sent.
+    pub input: Input,
+}
+
+impl Request {
+    /// A request with no community, thread, locale, mentions or bot username, from a person
+    /// who does not moderate.
+    pub fn new(
+        platform: Platform,
+        chat: (impl Into<String>, impl Into<String>),
+        actor: Person,
+        request_key: impl Into<String>,
+        input: Input,
+    ) -> Request {
+        Request {
+            platform,
+            community: None,
+            chat: (chat.0.into(), chat.1.into()),
+            thread: None,
+            actor,
+            moderator: false,
+            locale: None,
+            chat_locale: None,
+            mentions: Vec::new(),
+            request_key: request_key.into(),
+            nonce: None,
+            bot_username: None,
+            sent_at: None,
+            input,
+        }
+    }
+}
+
+/// What a user sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// The text of a slash command, e.g. `/play konane @bob size=10`.
+    Command(String),
+    /// The data of a pressed button.
+    Button(String),
+}
+
+/// Where a reply goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Address {
+    /// The platform.
+    pub platform: Platform,
+    /// The platform's id of the chat.
+    pub chat: String,
+    /// The thread or forum topic, if any.
+    pub thread: Option<String>,
+}
+
+impl Default for Address {
+    fn default() -> Address {
+        Address {
+            platform: Platform::Local,
+            chat: String::new(),
+            thread: None,
+        }
+    }
+}
+
+/// Who may see a reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Audience {
+    /// Everyone in the chat.
+    #[default]
+    Chat,
+    /// Only the person who acted.
+    Actor,
+}
+
+/// What a reply is.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Kind {
+    /// The request was carried out (or answered, for a question).
+    #[default]
+    Done,
+    /// The request was refused; nothing changed.
+    Refused(UserError),
+    /// A re-delivered request whose change was already made; nothing changed again.
+    AlreadyHandled,
+    /// A button of a board that has changed since; the reply shows the current board.
+    Stale,
+}
+
+/// Where a reply is placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Placement {
+    /// A new message.
+    #[default]
+    New,
+    /// An update of the message whose button was pressed (new when nothing was pressed).
+    UpdatePressed,
+    /// The game's new board: a new message that notifies the player to act; the previous
+    /// board's buttons are taken off.
+    NewBoard,
+}
+
+/// A reply envelope: address, audience, kind, placement, game, text, notified people, an
+/// optional picture, and buttons.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Reply {
+    /// Where it goes.
+    pub address: Address,
+    /// Who may see it.
+    pub audience: Audience,
+    /// What it is.
+    pub kind: Kind,
+    /// Where it is placed.
+    pub placement: Placement,
+    /// The game it concerns, if one.
+    pub game: Option<GameNo>,
+    /// The text, in pieces.
+    pub spans: Vec<Span>,
+    /// The platform ids of the people whose mention notifies them (those who must act);
+    /// every other mention is shown without notifying.
+    pub notify: Vec<String>,
+    /// A PNG picture of the board.
+    pub picture: Option<Vec<u8>>,
+    /// A file sent with the text (a game's record); never with a picture.
+    pub file: Option<Attachment>,
+    /// Buttons, in rows.
+    pub buttons: Vec<Vec<Button>>,
+    /// For a new board: the platform's id of the game's previous board message, whose buttons
+    /// the adapter takes off.
+    pub previous_board: Option<String>,
+    /// For a new board: how many actions of the game it shows, which orders the game's boards
+    /// when they are posted out of order (the adapter passes it to
+    /// [`Service::board_posted_at`](crate::service::Service::board_posted_at)).
+    pub board_seq: Option<u32>,
+}
+
+/// A file a reply carries: Telegram sends it as a document (the text as its caption when it
+/// fits), Discord as an attachment, `tabula local` writes it to its folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attachment {
+    /// The file's name, e.g. `tabula-game-12.txt`.
+    pub name: String,
+    /// Its contents.
+    pub bytes: Vec<u8>,
+    /// What it is.
+    pub kind: FileKind,
+}
+
+/// What a reply's file is: how a platform shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// A file to keep (a game's record): Telegram's `sendDocument`.
+    Document,
+    /// An animation (a replay, GIF): Telegram's `sendAnimation`, which plays it in the chat.
+    Animation,
+}
+
+impl Reply {
+    /// The text with mentions written `@name` and game references `#n`.
+    pub fn plain_text(&self) -> String {
+        self.spans.iter().map(Span::plain).collect()
+    }
+
+    /// Says every message of the reply (its spans and button labels) in `lang`.
+    pub fn localize(&mut self, lang: crate::l10n::Lang) {
+        if self.spans.iter().any(|span| matches!(span, Span::Msg(_))) {
+            let mut spans = Vec::with_capacity(self.spans.len());
+            for span in self.spans.drain(..) {
+                match span {
+                    Span::Msg(msg) => spans.extend(crate::l10n::spans(lang, &msg)),
+                    span => spans.push(span),
+                }
+            }
+            self.spans = spans;
+        }
+        for button in self.buttons.iter_mut().flatten() {
+            if let Some(msg) = button.label_msg.take() {
+                button.label = msg.to_text(lang);
+            }
+        }
+    }
+
+    /// Every button, row by row.
+    pub fn all_buttons(&self) -> impl Iterator<Item = &Button> {
+        self.buttons.iter().flatten()
+    }
+
+    /// The refusal, if the request was refused.
+    pub fn refusal(&self) -> Option<&UserError> {
+        match &self.kind {
+            Kind::Refused(error) => Some(error),
+            _ => None,
+        }
+    }
+
+    /// The same reply, for the person who acted only.
+    #[must_use]
+    pub fn to_actor(mut self) -> Reply {
+        self.audience = Audience::Actor;
+        self
+    }
+
+    /// The same reply, placed as said.
+    #[must_use]
+    pub fn placed(mut self, placement: Placement) -> Reply {
+        self.placement = placement;
+        self
+    }
+
+    /// The same reply, about a game.
+    #[must_use]
+    pub fn about(mut self, game: GameNo) -> Reply {
+        self.game = Some(game);
+        self
+    }
+
+    /// The same reply, of another kind.
+    #[must_use]
+    pub fn of_kind(mut self, kind: Kind) -> Reply {
+        self.kind = kind;
+        self
+    }
+
+    /// The same reply as a look at a board: a new message that notifies nobody.
+    #[must_use]
+    pub fn as_look(mut self) -> Reply {
+        self.placement = Placement::New;
+        self.notify.clear();
+        self.previous_board = None;
+        self
+    }
+
+    /// Whether the request was carried out.
+    pub fn is_done(&self) -> bool {
+        self.kind == Kind::Done
+    }
+}
+
+/// A button: what it shows and the data it sends back (at most 64 bytes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Button {
+    /// What it shows.
+    pub label: String,
+    /// What a press sends back as [`Input::Button`].
+    pub data: String,
+    /// The label as a message of the catalogue, said in the reply's language (it then
+    /// replaces `label`) before the reply leaves the service; `None`: the label is notation.
+    pub label_msg: Option<crate::l10n::Msg>,
+}

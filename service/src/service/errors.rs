@@ -1,0 +1,782 @@
+//! Why a request did not succeed: what the user did wrong ([`UserError`], answered in the
+//! reply) and what failed inside ([`ServiceError`], returned to the adapter).
+
+use super::*;
+use crate::l10n::Msg;
+
+/// What a user did wrong: answered with a clear message, nothing changed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UserError {
+    /// An unknown command.
+    #[error("I do not know `/{0}`. Send /help for the list of commands.")]
+    UnknownCommand(String),
+    /// Not a command at all.
+    #[error("commands start with `/`; send /help for the list")]
+    NotACommand,
+    /// Wrong arguments: the command's usage is told.
+    #[error("usage: {}", crate::catalogue::spec(*.0).usage(crate::l10n::Lang::ENGLISH))]
+    Usage(CommandId),
+    /// Arguments the catalogue cannot read.
+    #[error("{error}; usage: {}", crate::catalogue::spec(*.command).usage(crate::l10n::Lang::ENGLISH))]
+    BadArguments {
+        /// The command.
+        command: CommandId,
+        /// What is wrong.
+        error: crate::catalogue::ParseError,
+    },
+    /// An unknown game name.
+    #[error("there is no game `{0}`; the games are konane, koan, kolowis, coan-ki and pachisi")]
+    UnknownGame(String),
+    /// Bad options.
+    #[error("{0}")]
+    Setup(SetupError),
+    /// The wrong number of players for the game.
+    #[error("{} is played by {allowed}; you named {named} (yourself included)", game.name())]
+    Players {
+        /// The game.
+        game: GameId,
+        /// How many may play.
+        allowed: &'static str,
+        /// How many were named.
+        named: usize,
+    },
+    /// A `@username` the bot has never seen: money only moves to people it knows.
+    #[error("I do not know @{0} yet: they must write here first")]
+    UnknownPerson(String),
+    /// A stake named for a game against the computer.
+    #[error(
+        "a game against the computer cannot be staked: leave out stake= (coins are won and lost \
+         between people only)"
+    )]
+    ComputerStake,
+    /// People named beside the computer in a game of two seats.
+    #[error(
+        "{} against the computer is for you alone: `/play {slug} computer`, or challenge \
+         a person without `computer`", game.name()
+    )]
+    ComputerAndPeople {
+        /// The game.
+        game: GameId,
+        /// What is typed for it.
+        slug: &'static str,
+    },
+    /// The computer asked for beside as many people as the game has seats.
+    #[error(
+        "{} has {seats} seats and you named people for all of them: leave out `computer`, \
+         or name fewer people and the computer takes the other seats", game.name()
+    )]
+    ComputerNoSeat {
+        /// The game.
+        game: GameId,
+        /// How many seats it has.
+        seats: usize,
+    },
+    /// The Start with computers button pressed by someone other than the challenger.
+    #[error(
+        "only the challenger may fill the empty seats of challenge #{0} with the computer; \
+         /accept #{0} joins it"
+    )]
+    NotChallengerFill(ChallengeNo),
+    /// A person named twice, or the challenger named.
+    #[error("name each other player once, and not yourself")]
+    RepeatedPlayer,
+    /// No active game here.
+    #[error("there is no active game in this chat; start one with /play <game>")]
+    NoGame,
+    /// Several candidate games.
+    #[error("there are several games here ({0}); add the number, e.g. `{1}`")]
+    WhichGame(String, String),
+    /// No such active game in this chat.
+    #[error("there is no active game #{0} in this chat; /games lists them")]
+    NoSuchGame(GameNo),
+    /// The game is over.
+    #[error("game #{0} is over")]
+    GameOver(GameNo),
+    /// A replay larger than a chat takes.
+    #[error(
+        "the replay of game #{game} would be {megabytes} MB, more than a chat takes \
+         ({limit} MB); /export #{game} gives its record, and `tabula rules replay` makes the \
+         animation from it"
+    )]
+    ReplayTooLarge {
+        /// The game.
+        game: GameNo,
+        /// How large the replay is, in megabytes (rounded up).
+        megabytes: usize,
+        /// The largest file posted, in megabytes.
+        limit: usize,
+    },
+    /// Not a player of the game.
+    #[error("you are not playing in game #{0}; anyone may look with /board #{0}")]
+    NotAPlayer(GameNo),
+    /// Not the seat to act.
+    #[error("it is not your turn in game #{game}: @{name} ({seat}) is to move")]
+    NotYourTurn {
+        /// The game.
+        game: GameNo,
+        /// Who is to move.
+        name: String,
+        /// Their seat.
+        seat: &'static str,
+    },
+    /// No move can be made: nobody is to move.
+    #[error("nobody can move in game #{0} now")]
+    NoMoveNow(GameNo),
+    /// The move was refused by the rules.
+    #[error("{0}")]
+    Illegal(ActionError),
+    /// No pending challenge fits.
+    #[error("there is no challenge waiting for you here; start one with /play <game>")]
+    NoChallenge,
+    /// Several pending challenges fit.
+    #[error("several challenges are waiting ({0}); add the number, e.g. `{1}`")]
+    WhichChallenge(String, String),
+    /// The challenge is not addressed to the user.
+    #[error("challenge #{0} is not addressed to you")]
+    NotInvited(ChallengeNo),
+    /// Declining an offer open to anyone: only invited people decline their own invitation.
+    #[error("challenge #{0} is open to anyone: there is nothing to decline (it expires by itself)")]
+    DeclineOpen(ChallengeNo),
+    /// Only the challenger may cancel.
+    #[error("only the challenger may cancel challenge #{0}")]
+    NotChallenger(ChallengeNo),
+    /// The challenger starts an open challenge nobody has joined yet.
+    #[error("nobody has joined challenge #{0} yet; it starts once someone has")]
+    NobodyJoined(ChallengeNo),
+    /// Someone other than the challenger pressed Start.
+    #[error("only the challenger may start challenge #{0} early; /accept #{0} joins it")]
+    NotChallengerStart(ChallengeNo),
+    /// Accepting one's own challenge.
+    #[error("you cannot accept your own challenge #{0}; /cancel withdraws it")]
+    OwnChallenge(ChallengeNo),
+    /// The same challenge (same challenger, game, options, people, stake and time) is already
+    /// waiting.
+    #[error(
+        "the same challenge is already waiting: challenge #{0}. /cancel #{0} first to change it"
+    )]
+    SameChallenge(ChallengeNo),
+    /// The store refused a challenge change.
+    #[error("{0}")]
+    Conflict(Conflict),
+    /// A player tried to choose the dice.
+    #[error("the bot rolls the dice for you; type or press a move instead")]
+    NoRolling,
+    /// A button that cannot be read.
+    #[error("this button is not understood; send /board for a fresh board")]
+    BadButton,
+    /// A button of a move list that no longer exists.
+    #[error("that choice is no longer offered; send /board for a fresh board")]
+    NoSuchChoice,
+    /// The game is switched off in this community.
+    #[error("{} is switched off here by the moderators; the games here: {enabled}", game.name())]
+    GameDisabled {
+        /// The game.
+        game: GameId,
+        /// The games that are on.
+        enabled: String,
+    },
+    /// A stake that cannot be read or is out of bounds.
+    #[error("the stake must be a whole number of coins from 0 to {max} here, e.g. stake={}", (*.max).min(50))]
+    BadStake {
+        /// The largest stake here.
+        max: i64,
+    },
+    /// A Coan Ki stake whose tenth is not whole.
+    #[error(
+        "in Coan Ki the stake must be a multiple of 10, so that the fine for a double one \
+         (10% of the stake) is whole"
+    )]
+    CoanKiStake,
+    /// Stakes are switched off here (`max_stake=0`).
+    #[error("stakes are off here: the moderators set max_stake=0; play without stake=")]
+    StakesOff,
+    /// Only moderators may start staked games here.
+    #[error("only moderators may start staked games here; play with stake=0")]
+    StakedByModerators,
+    /// The challenger's wallet is empty or in debt.
+    #[error(
+        "you have {}: no staked games until your balance is above zero again \
+         (play with stake=0)", coins(*.balance)
+    )]
+    InDebt {
+        /// The balance.
+        balance: i64,
+    },
+    /// The challenger cannot pay the stake.
+    #[error("you have {} and cannot stake {stake}; /wallet shows your balance", coins(*.balance))]
+    TooPoor {
+        /// The balance.
+        balance: i64,
+        /// The stake asked.
+        stake: i64,
+    },
+    /// A player cannot pay the stake when the game would start.
+    #[error(
+        "@{name} has {} and cannot stake {stake}, so the game does not start; \
+         challenge #{challenge} stays open", coins(*.balance)
+    )]
+    CannotAfford {
+        /// Who.
+        name: String,
+        /// Their balance.
+        balance: i64,
+        /// The stake.
+        stake: i64,
+        /// The challenge.
+        challenge: ChallengeNo,
+    },
+    /// A time per move that cannot be read or is out of bounds.
+    #[error("the time per move must be from 1 hour to {} here, e.g. time=3d or time=12h", duration(*.max))]
+    BadTime {
+        /// The longest time here, in milliseconds.
+        max: i64,
+    },
+    /// A moderator's command from someone else.
+    #[error("only moderators of this server or group may {0}")]
+    NotModerator(ModeratorAction),
+    /// A setting that cannot be applied.
+    #[error("{0}")]
+    BadSetting(SettingError),
+    /// A language the catalogue does not have.
+    #[error("there is no language `{given}`; the languages are {known}")]
+    UnknownLanguage {
+        /// What was typed (quoted).
+        given: String,
+        /// The languages there are.
+        known: String,
+    },
+    /// An amount of coins that cannot be read.
+    #[error("the amount must be a whole number of coins from 1 to {max}")]
+    BadAmount {
+        /// The largest amount.
+        max: i64,
+    },
+    /// A take of more than the wallet holds.
+    #[error("@{name} has only {}; take at most that", coins(*.balance))]
+    TakeTooMuch {
+        /// Whose wallet.
+        name: String,
+        /// What it holds.
+        balance: i64,
+    },
+    /// No clock runs in the game.
+    #[error("no clock is running in game #{0}, so there is nothing to claim")]
+    NoClock(GameNo),
+    /// A claim on one's own (or one's partner's) turn.
+    #[error("it is your side's turn in game #{0}: move instead of claiming")]
+    OwnTurn(GameNo),
+    /// A claim before the time has run out.
+    #[error(
+        "@{name} still has {} in game #{game} (until {}); you may claim the win after that",
+        duration(*.left), crate::time::moment(*.until)
+    )]
+    TooEarly {
+        /// The game.
+        game: GameNo,
+        /// Who is to move.
+        name: String,
+        /// How long they have left, in milliseconds.
+        left: i64,
+        /// When their time runs out.
+        until: Timestamp,
+    },
+    /// The clock moved on (a vacation) while the claim was made.
+    #[error("the clock of game #{0} was paused meanwhile; /board shows the time left")]
+    NotDueAnyMore(GameNo),
+    /// A player's abort after the first roll or move.
+    #[error(
+        "game #{0} has begun: players may abort a game only before the first roll or move; \
+         /resign gives it up, and a moderator can abort it"
+    )]
+    AlreadyMoved(GameNo),
+    /// Vacations are switched off here.
+    #[error("vacations are switched off here by the moderators")]
+    VacationOff,
+    /// A number of vacation days that cannot be read.
+    #[error("take from 1 to {quota} vacation days, e.g. /vacation 2")]
+    BadVacation {
+        /// Days per month.
+        quota: i64,
+    },
+    /// More vacation days than are left this month.
+    #[error("you have taken {used} of {quota} vacation days this month; take at most the rest")]
+    VacationQuota {
+        /// Days taken this month.
+        used: i64,
+        /// Days per month.
+        quota: i64,
+    },
+}
+
+/// Why a `/config key=value` cannot be applied.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingError {
+    /// An amount of coins out of bounds (`stake`, `max_stake`, `grant`).
+    #[error(
+        "{} must be a whole number of coins from 0 to {max}, not `{value}`",
+        what(key)
+    )]
+    Money {
+        /// The key.
+        key: &'static str,
+        /// What was typed (quoted).
+        value: String,
+        /// The largest amount.
+        max: i64,
+    },
+    /// A time per move out of bounds (`time`, `max_time`).
+    #[error(
+        "{} must be between 1 hour and 365 days, e.g. 3d or 12h, not `{value}`",
+        what(key)
+    )]
+    Time {
+        /// The key.
+        key: &'static str,
+        /// What was typed (quoted).
+        value: String,
+    },
+    /// `games=` naming no game.
+    #[error("name at least one game, e.g. games=konane,koan, or games=all")]
+    NoGames,
+    /// `reminders=` neither on nor off.
+    #[error("reminders is on or off, not `{0}`")]
+    Reminders(String),
+    /// `staked_games=` neither everyone nor moderators.
+    #[error("staked_games is everyone or moderators, not `{0}`")]
+    StakedGames(String),
+    /// `vacation=` out of bounds.
+    #[error("vacation is a number of days per month from 0 to {max}, not `{value}`")]
+    Vacation {
+        /// What was typed (quoted).
+        value: String,
+        /// The most days.
+        max: i64,
+    },
+    /// `language=` not a language of the catalogue.
+    #[error(
+        "language is one of {known}, or `none` for English with each person's own, not `{value}`"
+    )]
+    Language {
+        /// What was typed (quoted).
+        value: String,
+        /// The languages there are.
+        known: String,
+    },
+    /// A key there is not.
+    #[error("there is no setting `{key}`; the keys: {keys}")]
+    UnknownKey {
+        /// The key typed (quoted).
+        key: String,
+        /// The keys there are.
+        keys: String,
+    },
+    /// The default stake above the largest.
+    #[error(
+        "the default stake ({stake}) is above the largest stake ({max}); change both at once, \
+         e.g. /config stake={stake} max_stake={stake}"
+    )]
+    StakeAboveMax {
+        /// The default stake.
+        stake: i64,
+        /// The largest.
+        max: i64,
+    },
+    /// The default time per move longer than the longest.
+    #[error(
+        "the default time per move ({default}) is longer than the longest ({longest}); change \
+         both at once, e.g. /config time={time} max_time={time}"
+    )]
+    TimeAboveMax {
+        /// The default time, as typed (`3d`).
+        time: String,
+        /// The default, as people read it.
+        default: String,
+        /// The longest, as people read it.
+        longest: String,
+    },
+}
+
+/// What a setting's key stands for, in English (for logs).
+fn what(key: &str) -> &'static str {
+    match key {
+        "stake" => "the default stake",
+        "max_stake" => "the largest stake",
+        "grant" => "the starting grant",
+        "time" => "the default time per move",
+        _ => "the longest time per move",
+    }
+}
+
+/// What a setting's key stands for, as a message (`setting-what-max-stake`).
+fn what_msg(key: &str) -> Msg {
+    Msg::new(match key {
+        "stake" => "setting-what-stake",
+        "max_stake" => "setting-what-max-stake",
+        "grant" => "setting-what-grant",
+        "time" => "setting-what-time",
+        _ => "setting-what-max-time",
+    })
+}
+
+impl SettingError {
+    /// What the moderator is told.
+    fn msg(&self) -> Msg {
+        use SettingError as S;
+        match self {
+            S::Money { key, value, max } => Msg::new("setting-money")
+                .msg("what", what_msg(key))
+                .text("value", value.clone())
+                .num("max", *max),
+            S::Time { key, value } => Msg::new("setting-time")
+                .msg("what", what_msg(key))
+                .text("value", value.clone()),
+            S::NoGames => Msg::new("setting-no-games"),
+            S::Reminders(value) => Msg::new("setting-reminders").text("value", value.clone()),
+            S::StakedGames(value) => Msg::new("setting-staked-games").text("value", value.clone()),
+            S::Vacation { value, max } => Msg::new("setting-vacation")
+                .text("value", value.clone())
+                .num("max", *max),
+            S::Language { value, known } => Msg::new("setting-language")
+                .text("value", value.clone())
+                .text("known", known.clone()),
+            S::UnknownKey { key, keys } => Msg::new("setting-unknown-key")
+                .text("key", key.clone())
+                .text("keys", keys.clone()),
+            S::StakeAboveMax { stake, max } => Msg::new("setting-stake-above-max")
+                .num("stake", *stake)
+                .num("max", *max)
+                .text("example", stake.to_string()),
+            S::TimeAboveMax {
+                time,
+                default,
+                longest,
+            } => Msg::new("setting-time-above-max")
+                .text("time", time.clone())
+                .text("default", default.clone())
+                .text("longest", longest.clone()),
+        }
+    }
+}
+
+/// An internal failure: logged by the adapter, never the user's fault.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The database failed.
+    #[error("storage failure")]
+    Store(#[from] StoreError),
+    /// The picture could not be made.
+    #[error("cannot draw the board")]
+    Render(#[from] tabula_render::RenderError),
+    /// The rendering task died.
+    #[error("the rendering task failed")]
+    Join(#[from] tokio::task::JoinError),
+    /// The random source failed or ran out (scripted dice).
+    #[error("cannot roll the dice: {0}")]
+    Dice(String),
+    /// A stored game that the rules reject.
+    #[error("stored game is inconsistent: {0}")]
+    Corrupt(String),
+}
+
+impl ServiceError {
+    /// Whether the database could not be reached: the adapter tells the person "the bot
+    /// cannot reach its database; try again in a minute" ([`ServiceError::reply_to`]).
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, ServiceError::Store(error) if error.is_unavailable())
+    }
+}
+
+/// Why a request did not succeed.
+pub(super) enum Failure {
+    User(UserError),
+    Internal(ServiceError),
+}
+
+impl From<UserError> for Failure {
+    fn from(error: UserError) -> Self {
+        Failure::User(error)
+    }
+}
+
+impl From<ServiceError> for Failure {
+    fn from(error: ServiceError) -> Self {
+        Failure::Internal(error)
+    }
+}
+
+impl From<StoreError> for Failure {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Conflict(Conflict::GameOver { game, .. }) => {
+                Failure::User(UserError::GameOver(game))
+            }
+            StoreError::Conflict(conflict) => Failure::User(UserError::Conflict(conflict)),
+            other => Failure::Internal(ServiceError::Store(other)),
+        }
+    }
+}
+
+pub(super) type Outcome2<T> = Result<T, Failure>;
+
+/// The answer to a user's mistake.
+pub(super) fn sorry(error: &UserError) -> Msg {
+    Msg::new("sorry").msg("text", error.msg())
+}
+
+/// An error with its sources, on one line.
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+impl ServiceError {
+    /// The reply an adapter gives, to the person who acted only, when handling `request`
+    /// failed inside: that the database is out of reach, or that something failed inside (logged).
+    /// Nothing was changed by the failed request.
+    pub fn reply_to(&self, request: &Request) -> Reply {
+        let id = if self.is_unavailable() {
+            "unavailable"
+        } else {
+            "internal"
+        };
+        // The database may be out of reach: the platform's locale decides.
+        let lang = crate::l10n::Lang::choose(None, request.locale.as_deref(), None);
+        Reply {
+            address: Address {
+                platform: request.platform,
+                chat: request.chat.0.clone(),
+                thread: request.thread.clone(),
+            },
+            audience: Audience::Actor,
+            spans: crate::l10n::spans(lang, &Msg::new(id)),
+            ..Reply::default()
+        }
+    }
+}
+
+/// What only moderators may do, as a refusal names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModeratorAction {
+    /// Change the community's settings.
+    ChangeSettings,
+    /// Grant coins.
+    Grant,
+    /// Take coins.
+    Take,
+    /// Abort games they do not play.
+    AbortOthers,
+}
+
+impl std::fmt::Display for ModeratorAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ModeratorAction::ChangeSettings => "change the settings",
+            ModeratorAction::Grant => "grant coins",
+            ModeratorAction::Take => "take coins",
+            ModeratorAction::AbortOthers => "abort games they do not play",
+        })
+    }
+}
+
+/// A number of the chat's games or challenges as a refusal writes it: `#3`.
+fn number(n: impl std::fmt::Display) -> String {
+    format!("#{n}")
+}
+
+impl UserError {
+    /// What the person is told, as a message of the catalogue (`Display` is the English
+    /// sentence for logs).
+    pub fn msg(&self) -> Msg {
+        use UserError as E;
+        // Reasons the rules engine, the store or the settings give are English still.
+        let english = |id: &'static str, mut reason: String| {
+            if !reason.ends_with(['.', '?', '!']) {
+                reason.push('.');
+            }
+            Msg::new(id).text("reason", reason)
+        };
+        match self {
+            E::UnknownCommand(name) => {
+                Msg::new("unknown-command").text("command", format!("/{name}"))
+            }
+            E::NotACommand => Msg::new("not-a-command"),
+            E::Usage(command) => Msg::new("usage").msg(
+                "usage",
+                crate::catalogue::usage_example_msg(crate::catalogue::spec(*command)),
+            ),
+            E::BadArguments { command, error } => {
+                Msg::new("bad-arguments").msg("error", error.msg()).msg(
+                    "usage",
+                    crate::catalogue::usage_msg(crate::catalogue::spec(*command)),
+                )
+            }
+            E::UnknownGame(name) => Msg::new("unknown-game").text("name", name.clone()),
+            E::Setup(error) => match super::illegal::setup_error_msg(error) {
+                Some(msg) => Msg::new("illegal-sentence").msg("reason", msg),
+                None => english("illegal", error.to_string()),
+            },
+            E::Players {
+                game,
+                allowed,
+                named,
+            } => Msg::new("wrong-players")
+                .msg("game", game_msg(*game))
+                .msg(
+                    "allowed",
+                    Msg::new(if allowed.contains('4') {
+                        "players-2-or-4"
+                    } else {
+                        "players-2"
+                    }),
+                )
+                .count("named", *named),
+            E::UnknownPerson(name) => Msg::new("unknown-person").text("name", name.clone()),
+            E::ComputerStake => Msg::new("computer-stake"),
+            E::ComputerAndPeople { game, slug } => Msg::new("computer-and-people")
+                .msg("game", game_msg(*game))
+                .text("command", format!("/play {slug} computer")),
+            E::ComputerNoSeat { game, seats } => Msg::new("computer-no-seat")
+                .msg("game", game_msg(*game))
+                .count("seats", *seats),
+            E::NotChallengerFill(no) => {
+                Msg::new("not-challenger-fill").text("challenge", number(no))
+            }
+            E::RepeatedPlayer => Msg::new("repeated-player"),
+            E::NoGame => Msg::new("no-game"),
+            E::WhichGame(games, example) => Msg::new("which-game")
+                .text("games", games.clone())
+                .text("example", example.clone()),
+            E::NoSuchGame(game) => Msg::new("no-such-game").text("game", number(game)),
+            E::GameOver(game) => Msg::new("game-over").text("game", number(game)),
+            E::ReplayTooLarge {
+                game,
+                megabytes,
+                limit,
+            } => Msg::new("replay-too-large")
+                .text("game", number(game))
+                .count("megabytes", *megabytes)
+                .count("limit", *limit),
+            E::NotAPlayer(game) => Msg::new("not-a-player").text("game", number(game)),
+            E::NotYourTurn { game, name, seat } => Msg::new("not-your-turn")
+                .text("game", number(game))
+                .text("name", name.clone())
+                .msg("seat", seat_msg(seat)),
+            E::NoMoveNow(game) => Msg::new("no-move-now").text("game", number(game)),
+            E::Illegal(error) => match super::illegal::action_error_msg(error)
+                // Said from the catalogue only when its English is the engine's.
+                .filter(|msg| msg.to_text(crate::l10n::Lang::ENGLISH) == error.to_string())
+            {
+                // A question ends with its own mark.
+                Some(msg) if msg.id == "move-ambiguous" => Msg::new("illegal").msg("reason", msg),
+                Some(msg) => Msg::new("illegal-sentence").msg("reason", msg),
+                None => english("illegal", error.to_string()),
+            },
+            E::NoChallenge => Msg::new("no-challenge"),
+            E::WhichChallenge(challenges, example) => Msg::new("which-challenge")
+                .text("challenges", challenges.clone())
+                .text("example", example.clone()),
+            E::NotInvited(no) => Msg::new("not-invited").text("challenge", number(no)),
+            E::DeclineOpen(no) => Msg::new("decline-open").text("challenge", number(no)),
+            E::NotChallenger(no) => Msg::new("not-challenger").text("challenge", number(no)),
+            E::NobodyJoined(no) => Msg::new("nobody-joined").text("challenge", number(no)),
+            E::NotChallengerStart(no) => {
+                Msg::new("not-challenger-start").text("challenge", number(no))
+            }
+            E::OwnChallenge(no) => Msg::new("own-challenge").text("challenge", number(no)),
+            E::SameChallenge(no) => Msg::new("same-challenge").text("challenge", number(no)),
+            E::Conflict(conflict) => match super::illegal::conflict_msg(conflict) {
+                Some(msg) => Msg::new("illegal-sentence").msg("reason", msg),
+                None => english("conflict", conflict.to_string()),
+            },
+            E::NoRolling => Msg::new("no-rolling"),
+            E::BadButton => Msg::new("bad-button"),
+            E::NoSuchChoice => Msg::new("no-such-choice"),
+            E::GameDisabled { game, enabled } => Msg::new("game-disabled")
+                .msg("game", game_msg(*game))
+                .text("enabled", enabled.clone()),
+            E::BadStake { max } => Msg::new("bad-stake")
+                .num("max", *max)
+                .text("example", (*max).min(50).to_string()),
+            E::CoanKiStake => Msg::new("coan-ki-stake"),
+            E::StakesOff => Msg::new("stakes-off"),
+            E::StakedByModerators => Msg::new("staked-by-moderators"),
+            E::InDebt { balance } => Msg::new("in-debt").msg("balance", coins_msg(*balance)),
+            E::TooPoor { balance, stake } => Msg::new("too-poor")
+                .msg("balance", coins_msg(*balance))
+                .num("stake", *stake),
+            E::CannotAfford {
+                name,
+                balance,
+                stake,
+                challenge,
+            } => Msg::new("cannot-afford")
+                .text("name", name.clone())
+                .msg("balance", coins_msg(*balance))
+                .num("stake", *stake)
+                .text("challenge", number(challenge)),
+            E::BadTime { max } => Msg::new("bad-time").msg("max", crate::l10n::duration_msg(*max)),
+            E::NotModerator(action) => Msg::new("not-moderator").msg(
+                "action",
+                Msg::new(match action {
+                    ModeratorAction::ChangeSettings => "moderators-change-settings",
+                    ModeratorAction::Grant => "moderators-grant",
+                    ModeratorAction::Take => "moderators-take",
+                    ModeratorAction::AbortOthers => "moderators-abort",
+                }),
+            ),
+            E::BadSetting(error) => error.msg(),
+            E::UnknownLanguage { given, known } => Msg::new("unknown-language")
+                .text("given", given.clone())
+                .text("known", known.clone()),
+            E::BadAmount { max } => Msg::new("bad-amount").num("max", *max),
+            E::TakeTooMuch { name, balance } => Msg::new("take-too-much")
+                .text("name", name.clone())
+                .msg("balance", coins_msg(*balance)),
+            E::NoClock(game) => Msg::new("no-clock").text("game", number(game)),
+            E::OwnTurn(game) => Msg::new("own-turn").text("game", number(game)),
+            E::TooEarly {
+                game,
+                name,
+                left,
+                until,
+            } => Msg::new("too-early")
+                .text("game", number(game))
+                .text("name", name.clone())
+                .msg("left", crate::l10n::duration_msg(*left))
+                .moment("until", until.0),
+            E::NotDueAnyMore(game) => Msg::new("not-due-any-more").text("game", number(game)),
+            E::AlreadyMoved(game) => Msg::new("already-moved").text("game", number(game)),
+            E::VacationOff => Msg::new("vacation-off"),
+            E::BadVacation { quota } => Msg::new("bad-vacation").num("quota", *quota),
+            E::VacationQuota { used, quota } => Msg::new("vacation-quota")
+                .num("used", *used)
+                .num("quota", *quota),
+        }
+    }
+}
+
+/// A number of coins with its word, by the language's plural rules.
+pub(crate) fn coins_msg(n: i64) -> Msg {
+    Msg::new("coins").num("n", n)
+}
+
+/// A seat's or team's spelled-out English name ("White", "South and North") as a message.
+pub(crate) fn seat_msg(label: &str) -> Msg {
+    Msg::new(match label {
+        "White" => "seat-white",
+        "Black" => "seat-black",
+        "South" => "seat-south",
+        "East" => "seat-east",
+        "North" => "seat-north",
+        "West" => "seat-west",
+        "South and North" => "team-south-north",
+        "East and West" => "team-east-west",
+        _ => "seat-unknown",
+    })
+}

@@ -1,0 +1,436 @@
+//! The scheduler and the outbox: [`Service::schedule`] expires challenges, claims reminders at
+//! half time and time-outs, writing each message to the durable outbox in the claim's
+//! transaction; [`Service::render_outbox`] turns a row into a reply when it is delivered;
+//! [`Service::tick`] does both in-process; [`spawn_scheduler`] runs it in a running bot.
+
+use super::*;
+use crate::l10n::duration_msg;
+use crate::store::{ChallengeNo, Due, GameStatus, OutboxKind, OutboxRow};
+
+/// How many due games the scheduler claims at a time.
+const BATCH: i64 = 100;
+
+/// The outbox owner of in-process delivery ([`Service::tick`]).
+const IN_PROCESS: &str = "in-process";
+
+/// How long in-process delivery holds a row before another process may take it.
+const IN_PROCESS_LEASE: Duration = Duration::from_secs(60);
+
+/// Runs [`Service::tick`] every `period` and sends each reply it makes to `replies` (the
+/// adapter posts them), until the receiving end is dropped. An internal failure is logged and
+/// the next tick tries again: every deadline is in the database, so a restart loses nothing.
+pub fn spawn_scheduler(
+    service: std::sync::Arc<Service>,
+    period: std::time::Duration,
+    replies: tokio::sync::mpsc::Sender<Reply>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut interval = tokio::time::interval(period);
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            interval.tick().await;
+            match service.tick().await {
+                Ok(due) => {
+                    for reply in due {
+                        if replies.send(reply).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+                Err(error) => {
+                    tracing::error!(error = %super::error_chain(&error), "scheduler tick failed");
+                }
+            }
+            if replies.is_closed() {
+                return;
+            }
+        }
+    })
+}
+
+impl Service {
+    /// The scheduler's work, to be called now and then (the bot does every 30 seconds):
+    /// expires challenges, claims the reminders whose half time has passed and the turns whose
+    /// time has run out. Each message is written to the outbox in the same transaction as its
+    /// claim, so a crash cannot lose it and several bot instances never write one twice; the
+    /// outbox dispatcher (or [`Service::tick`] in-process) delivers it. Returns how many
+    /// messages were written.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn schedule(&self) -> Result<usize, ServiceError> {
+        let now = self.clock.now();
+        let mut written = self.store.expire_challenges_to_outbox(now).await?.len();
+        for due in [Due::Reminder, Due::Timeout] {
+            loop {
+                let games = self.store.claim_due_to_outbox(due, now, BATCH).await?;
+                written += games.len();
+                if i64::try_from(games.len()).unwrap_or(0) < BATCH {
+                    break;
+                }
+            }
+        }
+        Ok(written)
+    }
+
+    /// The message of an outbox row as the chat should see it now, or `None` when it no
+    /// longer applies (the turn it reminds of was played, the game ended).
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn render_outbox(&self, row: &OutboxRow) -> Result<Option<Reply>, ServiceError> {
+        let payload: serde_json::Value = serde_json::from_str(&row.payload)
+            .map_err(|e| ServiceError::Corrupt(format!("outbox row {}: {e}", row.id.0)))?;
+        let number = |key: &str| payload.get(key).and_then(serde_json::Value::as_i64);
+        let now = self.clock.now();
+        let reply = match row.kind {
+            OutboxKind::Reminder | OutboxKind::Timeout => {
+                let due = if row.kind == OutboxKind::Reminder {
+                    Due::Reminder
+                } else {
+                    Due::Timeout
+                };
+                let (Some(game), Some(seq)) = (number("game"), number("seq")) else {
+                    return Err(ServiceError::Corrupt(format!(
+                        "outbox row {}: no game or seq",
+                        row.id.0
+                    )));
+                };
+                match self.store.game(GameNo(game)).await? {
+                    // The turn it speaks of is still being played.
+                    Some(record) if i64::from(record.seq) == seq => {
+                        self.due_reply(due, GameNo(game), now).await?
+                    }
+                    _ => None,
+                }
+            }
+            OutboxKind::Expired => match number("challenge") {
+                Some(no) => self.expired_reply(ChallengeNo(no)).await?,
+                None => None,
+            },
+            // The computer's moves.
+            OutboxKind::Board => match (number("game"), number("seq")) {
+                (Some(game), Some(seq)) => self.computer_board(GameNo(game), seq).await?,
+                _ => {
+                    return Err(ServiceError::Corrupt(format!(
+                        "outbox row {}: no game or seq",
+                        row.id.0
+                    )));
+                }
+            },
+            // A board superseded by a newer one before it was sent.
+            OutboxKind::Text => None,
+        };
+        let Some(mut reply) = reply else {
+            return Ok(None);
+        };
+        reply.address.platform = row.platform;
+        reply.address.chat.clone_from(&row.platform_chat_id);
+        // Said to the whole chat: in the community's language.
+        let language = match self.store.chat(row.chat).await? {
+            Some(chat) => self.store.settings(chat.community).await?.language,
+            None => None,
+        };
+        let lang = Lang::choose(language.as_deref(), None, None);
+        reply.localize(lang);
+        limits::fit(&mut reply, lang);
+        Ok(Some(reply))
+    }
+
+    /// Claims up to `limit` waiting outbox rows for `owner` (at most one per chat, oldest
+    /// first), each with its message as [`Service::render_outbox`] makes it.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn take_outbox(
+        &self,
+        owner: &str,
+        lease: Duration,
+        limit: i64,
+    ) -> Result<Vec<(OutboxRow, Option<Reply>)>, ServiceError> {
+        let lease = i64::try_from(lease.as_millis()).unwrap_or(i64::MAX);
+        let rows = self
+            .store
+            .claim_outbox(owner, self.clock.now(), lease, limit)
+            .await?;
+        let mut taken = Vec::with_capacity(rows.len());
+        for row in rows {
+            let reply = self.render_outbox(&row).await?;
+            taken.push((row, reply));
+        }
+        Ok(taken)
+    }
+
+    /// An adapter reports what it did with a row it took: sent (with the platform's message
+    /// id, if it has one), or dropped because its message no longer applies. Returns whether
+    /// the row was still `owner`'s.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn outbox_delivered(
+        &self,
+        row: &OutboxRow,
+        owner: &str,
+        delivered: Option<Option<&str>>,
+        pace: Duration,
+    ) -> Result<bool, ServiceError> {
+        let pace = i64::try_from(pace.as_millis()).unwrap_or(i64::MAX);
+        let done = match delivered {
+            Some(message_id) => {
+                self.store
+                    .outbox_sent(row.id, owner, message_id, self.clock.now(), pace)
+                    .await?
+            }
+            None => {
+                self.store
+                    .outbox_drop(row.id, owner, "no longer applies")
+                    .await?
+            }
+        };
+        Ok(done)
+    }
+
+    /// An adapter reports the platform's id of a board it posted (a reply placed
+    /// [`Placement::NewBoard`]) and whether it carries buttons, so that the game's next board
+    /// names it in [`Reply::previous_board`]. Returns the board whose buttons the adapter takes
+    /// off now, if one still shows them: the game's board recorded until now (which is
+    /// [`Reply::previous_board`] unless a move was made before that board was recorded), or
+    /// the posted board itself when a newer one was recorded first. A board without buttons
+    /// (shown while the computer thinks) is never returned: there is nothing to take off.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn board_posted(
+        &self,
+        game: GameNo,
+        message_id: &str,
+        buttons: bool,
+    ) -> Result<Option<String>, ServiceError> {
+        self.board_posted_at(game, message_id, buttons, None).await
+    }
+
+    /// [`Service::board_posted`] for a board that shows `seq` actions of the game
+    /// ([`Reply::board_seq`]): boards are ordered by what they show, so a board posted late
+    /// (a person's "the computer is thinking" board sent after the computer's own, which
+    /// Telegram then numbers higher) never replaces the newer one nor takes its buttons off.
+    /// Boards of the same `seq`, or without one, are ordered by their ids.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn board_posted_at(
+        &self,
+        game: GameNo,
+        message_id: &str,
+        buttons: bool,
+        seq: Option<u32>,
+    ) -> Result<Option<String>, ServiceError> {
+        let stored = BoardMessage::store(message_id, buttons, seq);
+        // Two boards of a game may be recorded at the same moment: each read is followed by a
+        // compare-and-set, tried again if another board was recorded in between.
+        for _ in 0..16 {
+            let known = self
+                .store
+                .game(game)
+                .await?
+                .and_then(|record| record.board_message_id);
+            // Boards of one game may be reported out of order (a person's board answered in an
+            // interaction, the computer's from the outbox right after, a slow write under
+            // load): where both ids are numbers (Discord's and Telegram's grow with time), an
+            // older one never replaces a newer one, and loses its own buttons instead.
+            if let Some(known) = known.as_deref() {
+                let older = match (seq, BoardMessage::seq_of(known)) {
+                    (Some(new), Some(old)) if new != old => new < old,
+                    _ => matches!(
+                        (
+                            BoardMessage::id_of(known).parse::<u64>(),
+                            message_id.parse::<u64>(),
+                        ),
+                        (Ok(known), Ok(new)) if new < known
+                    ),
+                };
+                if older {
+                    return Ok(buttons.then(|| message_id.to_owned()));
+                }
+            }
+            if self
+                .store
+                .replace_board_message(game, known.as_deref(), &stored)
+                .await?
+            {
+                return Ok(BoardMessage::with_buttons(known.as_deref())
+                    .filter(|known| known != message_id));
+            }
+        }
+        Err(ServiceError::Corrupt(format!(
+            "game {game}: its board kept changing while board {message_id} was recorded"
+        )))
+    }
+
+    /// The computer, the scheduler and the outbox in-process, for `tabula local` and tests:
+    /// plays the computer's due moves ([`Service::computer_moves`]), runs
+    /// [`Service::schedule`], then takes every waiting outbox row, marks it delivered and
+    /// returns its message (rows whose message no longer applies are dropped). A process that
+    /// dies before the rows are marked leaves them to be taken again once their lease ends.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn tick(&self) -> Result<Vec<Reply>, ServiceError> {
+        self.computer_moves().await?;
+        self.schedule().await?;
+        let mut replies = Vec::new();
+        loop {
+            let taken = self
+                .take_outbox(IN_PROCESS, IN_PROCESS_LEASE, BATCH)
+                .await?;
+            if taken.is_empty() {
+                break;
+            }
+            for (row, reply) in taken {
+                let sent = reply.as_ref().map(|_| None);
+                if self
+                    .outbox_delivered(&row, IN_PROCESS, sent, Duration::ZERO)
+                    .await?
+                    && let Some(reply) = reply
+                {
+                    replies.push(reply);
+                }
+            }
+        }
+        Ok(replies)
+    }
+
+    /// The message of an expired challenge.
+    async fn expired_reply(&self, no: ChallengeNo) -> Result<Option<Reply>, ServiceError> {
+        let Some(challenge) = self.store.challenge(no).await? else {
+            return Ok(None);
+        };
+        let by = match self.store.user(challenge.challenger).await? {
+            Some(user) => mention(&user),
+            None => Span::Msg(Msg::new("someone")),
+        };
+        let spans = vec![Span::Msg(
+            Msg::new("challenge-expired")
+                .text("challenge", format!("#{}", challenge.id))
+                .msg("name", game_msg(challenge.game))
+                .span("person", by),
+        )];
+        Ok(Some(Reply {
+            spans,
+            ..Reply::default()
+        }))
+    }
+
+    /// The reminder or time-out message of a claimed game, if it still applies.
+    async fn due_reply(
+        &self,
+        due: Due,
+        game: GameNo,
+        now: Timestamp,
+    ) -> Result<Option<Reply>, ServiceError> {
+        let Some(record) = self.store.game(game).await? else {
+            return Ok(None);
+        };
+        let Some(clock) = record.clock.filter(|_| record.status == GameStatus::Active) else {
+            return Ok(None);
+        };
+        let (Some(user), Some(chat)) = (
+            seated(&record, clock.user),
+            self.store.chat(record.chat).await?,
+        ) else {
+            return Ok(None);
+        };
+        let player = mention(user);
+        let mut spans = Vec::new();
+        // A reminder notifies the player to move; a time-out, those who may claim the win.
+        let mut notified = vec![user.platform_user_id.clone()];
+        match due {
+            Due::Reminder => {
+                if clock.deadline_at <= now
+                    || !self.store.settings(record.community).await?.reminders
+                {
+                    return Ok(None);
+                }
+                spans.push(Span::Msg(
+                    game_line("reminder", &record)
+                        .span("player", player.clone())
+                        .msg("left", duration_msg(clock.deadline_at.0 - now.0))
+                        .moment("until", clock.deadline_at.0),
+                ));
+            }
+            Due::Timeout => {
+                let opponents: Vec<_> = players(&record)
+                    .into_iter()
+                    .filter(|other| other.id != user.id)
+                    .collect();
+                notified = opponents
+                    .iter()
+                    .map(|other| other.platform_user_id.clone())
+                    .collect();
+                let claimants = opponents
+                    .iter()
+                    .map(|opponent| Msg::new("person").span("person", mention(opponent)))
+                    .collect();
+                let claimant = Msg::list(claimants, "either", "either");
+                spans.push(Span::Msg(
+                    game_line("timed-out", &record)
+                        .span("player", player.clone())
+                        .moment("at", clock.deadline_at.0)
+                        .msg("claimant", claimant),
+                ));
+            }
+        }
+        Ok(Some(Reply {
+            address: Address {
+                platform: chat.platform,
+                chat: chat.platform_chat_id,
+                thread: None,
+            },
+            game: Some(record.id),
+            notify: notified,
+            spans,
+            buttons: vec![vec![said_button(
+                Msg::new("button-board").text("game", format!("#{}", record.id)),
+                format!("b{}", record.id),
+            )]],
+            ..Reply::default()
+        }))
+    }
+}
+
+/// How the game's latest board is kept in [`GameRecord::board_message_id`]: the platform's
+/// message id, marked with a leading `~` when the board has no buttons, and followed by
+/// `@<seq>` when the number of actions it shows is known (`~812@14`).
+pub(super) struct BoardMessage;
+
+impl BoardMessage {
+    /// What is stored for a board `id` posted with or without buttons, showing `seq` actions.
+    fn store(id: &str, buttons: bool, seq: Option<u32>) -> String {
+        let mut stored = if buttons {
+            id.to_owned()
+        } else {
+            format!("~{id}")
+        };
+        if let Some(seq) = seq {
+            stored.push_str(&format!("@{seq}"));
+        }
+        stored
+    }
+
+    /// The platform's message id of a stored board.
+    fn id_of(stored: &str) -> &str {
+        let stored = stored.strip_prefix('~').unwrap_or(stored);
+        stored.split_once('@').map_or(stored, |(id, _)| id)
+    }
+
+    /// How many actions a stored board shows, when known.
+    fn seq_of(stored: &str) -> Option<u32> {
+        stored.split_once('@')?.1.parse().ok()
+    }
+
+    /// The board whose buttons a new board takes off: the stored one's id, if it has buttons.
+    pub(super) fn with_buttons(stored: Option<&str>) -> Option<String> {
+        stored
+            .filter(|stored| !stored.starts_with('~'))
+            .map(|stored| Self::id_of(stored).to_owned())
+    }
+}

@@ -1,0 +1,483 @@
+//! The outbox: everything the bot says on its own (reminders, time-outs, expiries, boards),
+//! written in the same transaction as its cause and delivered at least once by the dispatcher
+//! (`crate::dispatch`), in order per chat and paced per chat. Also what the adapters need to know
+//! of chats (whether the bot may still write there) and games (the latest board's message id).
+//! The statements and, in [`outbox_operations`], the code that runs them, expanded once per
+//! backend as in `sql.rs`.
+//!
+//! A row waits while `sent_at` and `dropped_at` are null. Only the oldest waiting row of a chat
+//! (its head) may be claimed, and only when the chat is active, its pacing allows, the row is
+//! due and nobody holds a live lease on it: so a chat's messages go out one at a time, in order.
+//! A claim sets a lease (`lease_owner`, `lease_until`); the holder then marks the row sent,
+//! failed (lease released, tried again later) or dropped. A holder that dies loses its lease
+//! when it expires, and another claim delivers the row again: at least once. On PostgreSQL the
+//! backend's claim statement picks rows with `FOR UPDATE SKIP LOCKED`, so any number of
+//! dispatchers share one database and never wait for each other; on SQLite the one writer
+//! settles it.
+
+/// The columns of an outbox row (the table is named `outbox`, unaliased), with the chat's
+/// platform id and the game's latest board, in the order of `OutboxDbRow`.
+macro_rules! outbox_columns {
+    () => {
+        "outbox.id, outbox.platform, outbox.chat_id,
+         (SELECT c.platform_chat_id FROM chats c WHERE c.id = outbox.chat_id) AS platform_chat_id,
+         outbox.game_id,
+         (SELECT g.board_message_id FROM games g WHERE g.id = outbox.game_id) AS board_message_id,
+         outbox.kind, outbox.payload, outbox.created_at, outbox.next_attempt_at, outbox.attempts,
+         outbox.lease_owner, outbox.lease_until, outbox.sent_at, outbox.message_id,
+         outbox.dropped_at, outbox.last_error"
+    };
+}
+
+/// The rows a claim picks: `$1` now, `$4` the most rows. The head of a chat is its waiting row
+/// of least id.
+macro_rules! claim_pick {
+    () => {
+        "SELECT o.id FROM outbox o JOIN chats ch ON ch.id = o.chat_id
+         WHERE o.sent_at IS NULL AND o.dropped_at IS NULL AND o.next_attempt_at <= $1
+           AND (o.lease_until IS NULL OR o.lease_until <= $1)
+           AND ch.inactive_at IS NULL
+           AND (ch.outbox_next_at IS NULL OR ch.outbox_next_at <= $1)
+           AND o.id = (SELECT MIN(h.id) FROM outbox h
+                       WHERE h.chat_id = o.chat_id
+                         AND h.sent_at IS NULL AND h.dropped_at IS NULL)
+         ORDER BY o.next_attempt_at, o.id LIMIT $4"
+    };
+}
+
+/// What a claim sets (`$2` owner, `$3` lease end) and checks again on each picked row as it
+/// is updated, so that a row claimed meanwhile by someone else is left alone.
+macro_rules! claim_set {
+    () => {
+        "UPDATE outbox SET lease_owner = $2, lease_until = $3, attempts = attempts + 1"
+    };
+}
+
+macro_rules! claim_recheck {
+    () => {
+        " AND outbox.sent_at IS NULL AND outbox.dropped_at IS NULL
+          AND (outbox.lease_until IS NULL OR outbox.lease_until <= $1)
+         RETURNING "
+    };
+}
+
+/// The claim on SQLite, whose one writer settles who claims what: `$1` now, `$2` owner, `$3`
+/// lease end, `$4` the most rows.
+pub(super) const CLAIM_OUTBOX_SQLITE: &str = concat!(
+    claim_set!(),
+    " WHERE outbox.id IN (",
+    claim_pick!(),
+    ")",
+    claim_recheck!(),
+    outbox_columns!()
+);
+
+/// The claim on PostgreSQL, as [`CLAIM_OUTBOX_SQLITE`]: the rows are picked once, in a CTE,
+/// with `FOR UPDATE SKIP LOCKED` (rows another claimer holds are skipped, nobody waits). Not
+/// `WHERE id IN (subquery)`: the planner may scan such a subquery again for each row, and a
+/// rescan skips the rows this statement already locked and picks more than the limit.
+pub(super) const CLAIM_OUTBOX_POSTGRES: &str = concat!(
+    "WITH picked AS (",
+    claim_pick!(),
+    " FOR UPDATE OF o SKIP LOCKED) ",
+    claim_set!(),
+    " FROM picked WHERE outbox.id = picked.id",
+    claim_recheck!(),
+    outbox_columns!()
+);
+
+pub(super) const OUTBOX_ROWS: &str = concat!(
+    "SELECT ",
+    outbox_columns!(),
+    " FROM outbox WHERE outbox.chat_id = $1 ORDER BY outbox.id"
+);
+
+pub(super) const OUTBOX_ROW: &str = concat!(
+    "SELECT ",
+    outbox_columns!(),
+    " FROM outbox WHERE outbox.id = $1"
+);
+
+/// `$1` platform, `$2` chat, `$3` game, `$4` kind, `$5` payload, `$6` now.
+pub(super) const INSERT_OUTBOX: &str = "\
+INSERT INTO outbox (platform, chat_id, game_id, kind, payload, created_at, next_attempt_at)
+VALUES ($1, $2, $3, $4, $5, $6, $6)
+RETURNING id";
+
+/// Turns the waiting, unleased (at `$2`) boards of game `$1` into text: a newer board
+/// supersedes them.
+pub(super) const SUPERSEDE_BOARDS: &str = "\
+UPDATE outbox SET kind = 'text'
+WHERE game_id = $1 AND kind = 'board' AND sent_at IS NULL AND dropped_at IS NULL
+  AND (lease_until IS NULL OR lease_until <= $2)";
+
+/// What a reminder's or time-out's payload says of a game, and where it goes.
+pub(super) const GAME_FOR_OUTBOX: &str = "\
+SELECT g.id, g.seq, g.turn_user_id, g.deadline_at, g.chat_id, c.platform
+FROM games g JOIN chats c ON c.id = g.chat_id WHERE g.id = $1";
+
+/// Where an expiry's message goes.
+pub(super) const CHALLENGE_FOR_OUTBOX: &str = "\
+SELECT ch.id, ch.chat_id, c.platform
+FROM challenges ch JOIN chats c ON c.id = ch.chat_id WHERE ch.id = $1";
+
+/// `$1` id, `$2` owner, `$3` message id, `$4` now. Only while `$2` holds it.
+pub(super) const OUTBOX_SENT: &str = "\
+UPDATE outbox SET sent_at = $4, message_id = $3, lease_owner = NULL, lease_until = NULL
+WHERE id = $1 AND lease_owner = $2 AND sent_at IS NULL AND dropped_at IS NULL
+RETURNING chat_id";
+
+/// `$1` chat, `$2` the earliest moment of its next outbox message.
+pub(super) const PACE_CHAT: &str = "UPDATE chats SET outbox_next_at = $2 WHERE id = $1";
+
+/// `$1` id, `$2` owner, `$3` retry at, `$4` error.
+pub(super) const OUTBOX_FAILED: &str = "\
+UPDATE outbox SET next_attempt_at = $3, last_error = $4, lease_owner = NULL, lease_until = NULL
+WHERE id = $1 AND lease_owner = $2 AND sent_at IS NULL AND dropped_at IS NULL";
+
+/// `$1` id, `$2` owner, `$3` reason, `$4` now.
+pub(super) const OUTBOX_DROP: &str = "\
+UPDATE outbox SET dropped_at = $4, last_error = $3, lease_owner = NULL, lease_until = NULL
+WHERE id = $1 AND lease_owner = $2 AND sent_at IS NULL AND dropped_at IS NULL";
+
+/// `$1` chat, `$2` since when inactive, or null: active.
+pub(super) const SET_CHAT_INACTIVE: &str = "UPDATE chats SET inactive_at = $2 WHERE id = $1";
+
+/// `$1` game, `$2` message id or null.
+pub(super) const SET_BOARD_MESSAGE: &str = "UPDATE games SET board_message_id = $2 WHERE id = $1";
+
+/// `$1` game, `$2` the board id read (or null), `$3` the new one: only if still `$2`.
+pub(super) const REPLACE_BOARD_MESSAGE: &str = "\
+UPDATE games SET board_message_id = $3
+WHERE id = $1 AND (board_message_id = $2 OR (board_message_id IS NULL AND $2 IS NULL))";
+
+/// A game as a reminder's or time-out's payload reads it.
+#[derive(Debug, sqlx::FromRow)]
+pub(super) struct GameForOutbox {
+    pub(super) id: i64,
+    pub(super) seq: i64,
+    pub(super) turn_user_id: Option<i64>,
+    pub(super) deadline_at: Option<i64>,
+    pub(super) chat_id: i64,
+    pub(super) platform: String,
+}
+
+impl GameForOutbox {
+    /// `{"game":5,"seq":12,"user":3,"deadline":1700000000000}` (`null` for what is unknown).
+    pub(super) fn payload(&self) -> String {
+        let or_null =
+            |value: Option<i64>| value.map_or_else(|| "null".to_string(), |v| v.to_string());
+        format!(
+            r#"{{"game":{},"seq":{},"user":{},"deadline":{}}}"#,
+            self.id,
+            self.seq,
+            or_null(self.turn_user_id),
+            or_null(self.deadline_at)
+        )
+    }
+}
+
+/// What [`OUTBOX_SENT`] returns.
+#[derive(Debug, sqlx::FromRow)]
+pub(super) struct SentRow {
+    pub(super) chat_id: i64,
+}
+
+/// The outbox operations of a backend store type `$store` (see `sql::store_operations`). The
+/// backend module provides `CLAIM_OUTBOX` (`CLAIM_OUTBOX_SQLITE` or `CLAIM_OUTBOX_POSTGRES`) besides the claims of
+/// `community_operations`.
+macro_rules! outbox_operations {
+    ($store:ident) => {
+        impl $store {
+            /// Inserts one outbox row in the transaction.
+            async fn insert_outbox(
+                tx: &mut sqlx::Transaction<'static, Db>,
+                new: &NewOutbox<'_>,
+                operation: &'static str,
+            ) -> Result<OutboxId, StoreError> {
+                if new.kind == OutboxKind::Board
+                    && let Some(game) = new.game
+                {
+                    sqlx::query(outbox::SUPERSEDE_BOARDS)
+                        .bind(game.0)
+                        .bind(new.now.0)
+                        .execute(&mut **tx)
+                        .await
+                        .map_err(db(operation))?;
+                }
+                let id: i64 = sqlx::query_scalar(outbox::INSERT_OUTBOX)
+                    .bind(new.platform.as_str())
+                    .bind(new.chat.0)
+                    .bind(new.game.map(|game| game.0))
+                    .bind(new.kind.as_str())
+                    .bind(new.payload)
+                    .bind(new.now.0)
+                    .fetch_one(&mut **tx)
+                    .await
+                    .map_err(db(operation))?;
+                Ok(OutboxId(id))
+            }
+
+            pub(super) async fn enqueue_outbox(
+                &self,
+                new: &NewOutbox<'_>,
+            ) -> Result<OutboxId, StoreError> {
+                const OPERATION: &str = "enqueue_outbox";
+                let mut tx = self.begin_write(OPERATION).await?;
+                let id = Self::insert_outbox(&mut tx, new, OPERATION).await?;
+                tx.commit().await.map_err(db(OPERATION))?;
+                Ok(id)
+            }
+
+            pub(super) async fn claim_due_to_outbox(
+                &self,
+                due: Due,
+                now: Timestamp,
+                limit: i64,
+            ) -> Result<Vec<GameNo>, StoreError> {
+                const OPERATION: &str = "claim_due_to_outbox";
+                let (statement, kind) = match due {
+                    Due::Reminder => (CLAIM_DUE_REMINDERS, OutboxKind::Reminder),
+                    Due::Timeout => (CLAIM_DUE_TIMEOUTS, OutboxKind::Timeout),
+                };
+                let mut tx = self.begin_write(OPERATION).await?;
+                let mut ids: Vec<i64> = sqlx::query_scalar(statement)
+                    .bind(now.0)
+                    .bind(limit)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                ids.sort_unstable();
+                for &id in &ids {
+                    let game = sqlx::query_as::<_, outbox::GameForOutbox>(outbox::GAME_FOR_OUTBOX)
+                        .bind(id)
+                        .fetch_one(&mut *tx)
+                        .await
+                        .map_err(db(OPERATION))?;
+                    let payload = game.payload();
+                    Self::insert_outbox(
+                        &mut tx,
+                        &NewOutbox {
+                            platform: Platform::parse(&game.platform)?,
+                            chat: ChatId(game.chat_id),
+                            game: Some(GameNo(game.id)),
+                            kind,
+                            payload: &payload,
+                            now,
+                        },
+                        OPERATION,
+                    )
+                    .await?;
+                }
+                tx.commit().await.map_err(db(OPERATION))?;
+                Ok(ids.into_iter().map(GameNo).collect())
+            }
+
+            pub(super) async fn expire_challenges_to_outbox(
+                &self,
+                now: Timestamp,
+            ) -> Result<Vec<Challenge>, StoreError> {
+                const OPERATION: &str = "expire_challenges_to_outbox";
+                let mut tx = self.begin_write(OPERATION).await?;
+                let mut ids: Vec<i64> = sqlx::query_scalar(sql::EXPIRE_CHALLENGES)
+                    .bind(now.0)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                ids.sort_unstable();
+                for &id in &ids {
+                    let (challenge, chat, platform): (i64, i64, String) =
+                        sqlx::query_as(outbox::CHALLENGE_FOR_OUTBOX)
+                            .bind(id)
+                            .fetch_one(&mut *tx)
+                            .await
+                            .map_err(db(OPERATION))?;
+                    let payload = format!(r#"{{"challenge":{challenge}}}"#);
+                    Self::insert_outbox(
+                        &mut tx,
+                        &NewOutbox {
+                            platform: Platform::parse(&platform)?,
+                            chat: ChatId(chat),
+                            game: None,
+                            kind: OutboxKind::Expired,
+                            payload: &payload,
+                            now,
+                        },
+                        OPERATION,
+                    )
+                    .await?;
+                }
+                tx.commit().await.map_err(db(OPERATION))?;
+                let mut expired = Vec::with_capacity(ids.len());
+                for id in ids {
+                    expired.push(self.existing_challenge(ChallengeNo(id)).await?);
+                }
+                Ok(expired)
+            }
+
+            pub(super) async fn claim_outbox(
+                &self,
+                owner: &str,
+                now: Timestamp,
+                lease_millis: i64,
+                limit: i64,
+            ) -> Result<Vec<OutboxRow>, StoreError> {
+                const OPERATION: &str = "claim_outbox";
+                let mut rows = sqlx::query_as::<_, OutboxDbRow>(CLAIM_OUTBOX)
+                    .bind(now.0)
+                    .bind(owner)
+                    .bind(now.plus_millis(lease_millis).0)
+                    .bind(limit)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(db(OPERATION))?
+                    .into_iter()
+                    .map(OutboxRow::try_from)
+                    .collect::<Result<Vec<_>, _>>()?;
+                rows.sort_by_key(|row| row.id);
+                Ok(rows)
+            }
+
+            pub(super) async fn outbox_sent(
+                &self,
+                id: OutboxId,
+                owner: &str,
+                message_id: Option<&str>,
+                now: Timestamp,
+                pace_millis: i64,
+            ) -> Result<bool, StoreError> {
+                const OPERATION: &str = "outbox_sent";
+                let mut tx = self.begin_write(OPERATION).await?;
+                let sent = sqlx::query_as::<_, outbox::SentRow>(outbox::OUTBOX_SENT)
+                    .bind(id.0)
+                    .bind(owner)
+                    .bind(message_id)
+                    .bind(now.0)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                let Some(sent) = sent else {
+                    return Ok(false);
+                };
+                sqlx::query(outbox::PACE_CHAT)
+                    .bind(sent.chat_id)
+                    .bind(now.plus_millis(pace_millis).0)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                tx.commit().await.map_err(db(OPERATION))?;
+                Ok(true)
+            }
+
+            pub(super) async fn outbox_failed(
+                &self,
+                id: OutboxId,
+                owner: &str,
+                retry_at: Timestamp,
+                error: &str,
+            ) -> Result<bool, StoreError> {
+                let done = sqlx::query(outbox::OUTBOX_FAILED)
+                    .bind(id.0)
+                    .bind(owner)
+                    .bind(retry_at.0)
+                    .bind(error)
+                    .execute(&self.pool)
+                    .await
+                    .map_err(db("outbox_failed"))?;
+                Ok(done.rows_affected() > 0)
+            }
+
+            pub(super) async fn outbox_drop(
+                &self,
+                id: OutboxId,
+                owner: &str,
+                reason: &str,
+                now: Timestamp,
+            ) -> Result<bool, StoreError> {
+                let done = sqlx::query(outbox::OUTBOX_DROP)
+                    .bind(id.0)
+                    .bind(owner)
+                    .bind(reason)
+                    .bind(now.0)
+                    .execute(&self.pool)
+                    .await
+                    .map_err(db("outbox_drop"))?;
+                Ok(done.rows_affected() > 0)
+            }
+
+            pub(super) async fn set_chat_inactive(
+                &self,
+                chat: ChatId,
+                inactive: bool,
+                now: Timestamp,
+            ) -> Result<(), StoreError> {
+                sqlx::query(outbox::SET_CHAT_INACTIVE)
+                    .bind(chat.0)
+                    .bind(inactive.then_some(now.0))
+                    .execute(&self.pool)
+                    .await
+                    .map_err(db("set_chat_inactive"))?;
+                Ok(())
+            }
+
+            pub(super) async fn set_board_message(
+                &self,
+                game: GameNo,
+                message_id: Option<&str>,
+            ) -> Result<(), StoreError> {
+                sqlx::query(outbox::SET_BOARD_MESSAGE)
+                    .bind(game.0)
+                    .bind(message_id)
+                    .execute(&self.pool)
+                    .await
+                    .map_err(db("set_board_message"))?;
+                Ok(())
+            }
+
+            pub(super) async fn replace_board_message(
+                &self,
+                game: GameNo,
+                expected: Option<&str>,
+                message_id: &str,
+            ) -> Result<bool, StoreError> {
+                let done = sqlx::query(outbox::REPLACE_BOARD_MESSAGE)
+                    .bind(game.0)
+                    .bind(expected)
+                    .bind(message_id)
+                    .execute(&self.pool)
+                    .await
+                    .map_err(db("replace_board_message"))?;
+                Ok(done.rows_affected() > 0)
+            }
+
+            pub(super) async fn outbox_rows(
+                &self,
+                chat: ChatId,
+            ) -> Result<Vec<OutboxRow>, StoreError> {
+                sqlx::query_as::<_, OutboxDbRow>(outbox::OUTBOX_ROWS)
+                    .bind(chat.0)
+                    .fetch_all(&self.pool)
+                    .await
+                    .map_err(db("outbox_rows"))?
+                    .into_iter()
+                    .map(OutboxRow::try_from)
+                    .collect()
+            }
+
+            pub(super) async fn outbox_row(
+                &self,
+                id: OutboxId,
+            ) -> Result<Option<OutboxRow>, StoreError> {
+                sqlx::query_as::<_, OutboxDbRow>(outbox::OUTBOX_ROW)
+                    .bind(id.0)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(db("outbox_row"))?
+                    .map(OutboxRow::try_from)
+                    .transpose()
+            }
+        }
+    };
+}
+
+pub(super) use outbox_operations;

@@ -1,0 +1,29 @@
+//! The integration tests of `tabula-service`, in one binary: the service driven through its
+//! contract, the store on both databases (PostgreSQL when `TABULA_TEST_POSTGRES_URL` is set), the
+//! outbox dispatcher, and the message catalogue. One module per concern; `common` holds the test
+//! databases and the table of players every service test plays at.
+
+#[macro_use]
+mod common;
+
+mod accepting;
+mod catalogue;
+mod chat_moves;
+mod clocks;
+mod computer;
+mod cooldown;
+mod dispatcher;
+mod economy;
+mod envelope;
+mod languages;
+mod layers;
+mod ledger_properties;
+mod limits;
+mod open_challenges;
+mod outage;
+mod outbox;
+mod people;
+mod records;
+mod service;
+mod store_conformance;
+mod voice;

@@ -1,0 +1,165 @@
+//! The durable outbox through the service (issue 13): what the scheduler claims is written to
+//! the outbox with its claim; a process that took a row and died before sending it leaves it to
+//! be delivered once its lease ends, exactly once; a reminder whose turn was played meanwhile
+//! is dropped; replies of the outbox carry their address, game and the people to notify.
+
+use crate::common;
+
+use std::time::Duration;
+
+use common::connect;
+use common::table::{HOUR, T0, Table, start};
+use tabula_service::service::{Clock, Kind};
+use tabula_service::store::DatabaseUrl;
+
+on_both_databases! {
+    a_message_taken_by_a_dead_process_is_delivered_after_its_lease => taken_by_the_dead;
+    a_reminder_for_a_turn_already_played_is_dropped => stale_reminder;
+    a_new_board_names_the_previous_one => previous_board;
+}
+
+async fn taken_by_the_dead(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::with_clock(store.clone(), 7, Clock::manual(T0));
+    let game = start(&table, "alice", "bob", "konane time=2d").await;
+    let (_, to_move) = table.state(game).await;
+    let to_move = to_move.expect("someone to move");
+
+    table.clock.advance(25 * HOUR);
+    let written = table.service.schedule().await.expect("schedule");
+    assert_eq!(written, 1, "one reminder written with its claim");
+    // Scheduling again writes nothing more.
+    assert_eq!(table.service.schedule().await.expect("schedule"), 0);
+
+    // A process takes the row and dies before sending it.
+    let taken = table
+        .service
+        .take_outbox("dead-process", Duration::from_secs(60), 10)
+        .await
+        .expect("take");
+    assert_eq!(taken.len(), 1);
+    assert!(taken[0].1.is_some(), "the reminder still applies");
+    // While its lease runs, nobody else delivers it.
+    assert!(table.tick().await.is_empty());
+
+    table.clock.advance(61_000);
+    let replies = table.tick().await;
+    assert_eq!(replies.len(), 1, "delivered after the lease");
+    let reply = &replies[0];
+    assert_eq!(reply.kind, Kind::Done);
+    assert_eq!(reply.game, Some(game));
+    assert_eq!(reply.address.chat, "chat1");
+    assert_eq!(reply.notify, vec![to_move.clone()]);
+    // Exactly once.
+    assert!(table.tick().await.is_empty());
+    let late = table
+        .service
+        .take_outbox("dead-process", Duration::from_secs(60), 10)
+        .await
+        .expect("take");
+    assert!(late.is_empty());
+    store.close().await;
+}
+
+async fn stale_reminder(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::with_clock(store.clone(), 8, Clock::manual(T0));
+    let game = start(&table, "alice", "bob", "konane time=2d").await;
+    table.clock.advance(25 * HOUR);
+    assert_eq!(table.service.schedule().await.expect("schedule"), 1);
+    // The player moves before the reminder is delivered.
+    let mut lcg = common::table::Lcg(3);
+    assert!(table.random_move(game, &mut lcg).await.is_some());
+    assert!(
+        table.tick().await.is_empty(),
+        "a reminder for a turn already played is not sent"
+    );
+    store.close().await;
+}
+
+async fn previous_board(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::with_clock(store.clone(), 9, Clock::manual(T0));
+    let game = start(&table, "alice", "bob", "konane").await;
+    // The adapter posted the first board as message 501.
+    table
+        .service
+        .board_posted(game, "501", true)
+        .await
+        .expect("board posted");
+    let mut lcg = common::table::Lcg(4);
+    let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
+    assert_eq!(reply.previous_board.as_deref(), Some("501"));
+    // A look at the board is not a new board: it names none.
+    let look = table.cmd("carol", &format!("/board #{game}")).await;
+    assert_eq!(look.previous_board, None);
+    // Recording a board names the one whose buttons come off now: the board recorded until
+    // then; a board reported after a newer one loses its own; a board without buttons is
+    // never named.
+    let posted = |id: &'static str, buttons: bool| {
+        let service = &table.service;
+        async move {
+            service
+                .board_posted(game, id, buttons)
+                .await
+                .expect("board posted")
+        }
+    };
+    assert_eq!(posted("503", true).await.as_deref(), Some("501"));
+    assert_eq!(posted("502", true).await.as_deref(), Some("502"), "late");
+    assert_eq!(
+        table.record(game).await.board_message_id.as_deref(),
+        Some("503")
+    );
+    assert_eq!(posted("504", false).await.as_deref(), Some("503"));
+    assert_eq!(posted("505", true).await, None, "504 had no buttons");
+    let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
+    assert_eq!(reply.previous_board.as_deref(), Some("505"));
+    assert_eq!(posted("506", false).await.as_deref(), Some("505"));
+    let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
+    assert_eq!(
+        reply.previous_board, None,
+        "the board shown last has no buttons"
+    );
+    // Boards that say how many actions they show are ordered by that, not by their ids: a
+    // person's board sent after the computer's newer one (so numbered higher by the platform)
+    // neither replaces it nor takes its buttons off.
+    let seq = table.record(game).await.seq;
+    let posted_at = |id: &'static str, buttons: bool, seq: u32| {
+        let service = &table.service;
+        async move {
+            service
+                .board_posted_at(game, id, buttons, Some(seq))
+                .await
+                .expect("board posted")
+        }
+    };
+    assert_eq!(
+        posted_at("510", true, seq + 2).await,
+        None,
+        "506 had no buttons"
+    );
+    assert_eq!(
+        posted_at("511", false, seq + 1).await,
+        None,
+        "late, without buttons"
+    );
+    assert_eq!(
+        table.record(game).await.board_message_id.as_deref(),
+        Some("510@".to_string() + &(seq + 2).to_string()).as_deref(),
+        "the newer board stays the game's board"
+    );
+    assert_eq!(
+        posted_at("512", true, seq + 1).await.as_deref(),
+        Some("512"),
+        "late, with buttons: loses its own"
+    );
+    assert_eq!(
+        posted_at("509", true, seq + 3).await.as_deref(),
+        Some("510"),
+        "a newer board (a lower id) takes the buttons off the one before"
+    );
+    let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
+    assert_eq!(reply.previous_board.as_deref(), Some("509"), "the id alone");
+    store.close().await;
+}
