@@ -594,7 +594,7 @@ impl UserError {
     /// sentence for logs).
     pub fn msg(&self) -> Msg {
         use UserError as E;
-        // Reasons the rules engine, the store or the settings give are English still.
+        // Reasons the store gives are said in its English when the catalogue lacks them.
         let english = |id: &'static str, mut reason: String| {
             if !reason.ends_with(['.', '?', '!']) {
                 reason.push('.');
@@ -617,10 +617,9 @@ impl UserError {
                 )
             }
             E::UnknownGame(name) => Msg::new("unknown-game").text("name", name.clone()),
-            E::Setup(error) => match super::illegal::setup_error_msg(error) {
-                Some(msg) => Msg::new("illegal-sentence").msg("reason", msg),
-                None => english("illegal", error.to_string()),
-            },
+            E::Setup(error) => {
+                Msg::new("illegal-sentence").msg("reason", super::illegal::setup_error_msg(error))
+            }
             E::Players {
                 game,
                 allowed,
@@ -668,15 +667,18 @@ impl UserError {
                 .text("name", name.clone())
                 .msg("seat", seat_msg(seat)),
             E::NoMoveNow(game) => Msg::new("no-move-now").text("game", number(game)),
-            E::Illegal(error) => match super::illegal::action_error_msg(error)
-                // Said from the catalogue only when its English is the engine's.
-                .filter(|msg| msg.to_text(crate::l10n::Lang::ENGLISH) == error.to_string())
-            {
-                // A question ends with its own mark.
-                Some(msg) if msg.id == "move-ambiguous" => Msg::new("illegal").msg("reason", msg),
-                Some(msg) => Msg::new("illegal-sentence").msg("reason", msg),
-                None => english("illegal", error.to_string()),
-            },
+            E::Illegal(error) => {
+                let reason = super::illegal::action_error_msg(error);
+                if matches!(
+                    error,
+                    ActionError::Move(tabula_core::MoveError::Ambiguous { .. })
+                ) {
+                    // A question ends with its own mark.
+                    Msg::new("illegal").msg("reason", reason)
+                } else {
+                    Msg::new("illegal-sentence").msg("reason", reason)
+                }
+            }
             E::NoChallenge => Msg::new("no-challenge"),
             E::WhichChallenge(challenges, example) => Msg::new("which-challenge")
                 .text("challenges", challenges.clone())
