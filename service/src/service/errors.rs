@@ -594,13 +594,6 @@ impl UserError {
     /// sentence for logs).
     pub fn msg(&self) -> Msg {
         use UserError as E;
-        // Reasons the store gives are said in its English when the catalogue lacks them.
-        let english = |id: &'static str, mut reason: String| {
-            if !reason.ends_with(['.', '?', '!']) {
-                reason.push('.');
-            }
-            Msg::new(id).text("reason", reason)
-        };
         match self {
             E::UnknownCommand(name) => {
                 Msg::new("unknown-command").text("command", format!("/{name}"))
@@ -692,10 +685,9 @@ impl UserError {
             }
             E::OwnChallenge(no) => Msg::new("own-challenge").text("challenge", number(no)),
             E::SameChallenge(no) => Msg::new("same-challenge").text("challenge", number(no)),
-            E::Conflict(conflict) => match super::illegal::conflict_msg(conflict) {
-                Some(msg) => Msg::new("illegal-sentence").msg("reason", msg),
-                None => english("conflict", conflict.to_string()),
-            },
+            E::Conflict(conflict) => {
+                Msg::new("illegal-sentence").msg("reason", super::illegal::conflict_msg(conflict))
+            }
             E::NoRolling => Msg::new("no-rolling"),
             E::BadButton => Msg::new("bad-button"),
             E::NoSuchChoice => Msg::new("no-such-choice"),
