@@ -23,7 +23,11 @@
 use std::fmt::{self, Display};
 use std::str::FromStr;
 
-use crate::error::{IllegalReason, MoveError, NotationError, PositionError, SetupError};
+use crate::any::GameId;
+use crate::error::{
+    CellContents, Colour, Holding, IllegalReason, MoveError, NoMoveReason, NotYours, NotationError,
+    NotationProblem, PositionError, PositionProblem, SetupError,
+};
 use crate::game::{Game, Outcome, Seat, Status, Team};
 use crate::text::{Fields, choice_option, join_fields};
 
@@ -38,6 +42,14 @@ const BLOCK: u8 = 8;
 
 fn seat_name(seat: Seat) -> &'static str {
     if seat == WHITE { "White" } else { "Black" }
+}
+
+fn colour(seat: Seat) -> Colour {
+    if seat == WHITE {
+        Colour::White
+    } else {
+        Colour::Black
+    }
 }
 
 fn other(seat: Seat) -> Seat {
@@ -218,7 +230,7 @@ impl Throw {
     }
 
     /// The plays of this throw in words, for error messages.
-    fn describe(self) -> String {
+    pub(crate) fn describe(self) -> String {
         let s = self.total();
         match self.class() {
             Class::DoubleOne => format!("{self} moves no piece: remove one of yours"),
@@ -279,13 +291,7 @@ impl Display for Roll {
 impl FromStr for Roll {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || {
-            NotationError::new(
-                s,
-                "expected a roll-off like `4v6` (White's die first) or a throw like `5-6`, \
-                 dice from 1 to 6",
-            )
-        };
+        let bad = || NotationError::new(s, NotationProblem::CoanKiRoll);
         match s.as_bytes() {
             [w @ b'1'..=b'6', b'v', b @ b'1'..=b'6'] => Ok(Roll::RollOff {
                 white: w - b'0',
@@ -445,12 +451,7 @@ impl Display for Move {
 impl FromStr for Move {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || {
-            NotationError::new(
-                s,
-                "expected a play like `c1+7` or `a1+5&b1+11` (steps 1 to 12), or `remove:e1`",
-            )
-        };
+        let bad = || NotationError::new(s, NotationProblem::CoanKiMove);
         let mv = if let Some(cell) = s.strip_prefix("remove:") {
             Move::remove(Cell::read_exact(cell).ok_or_else(bad)?)
         } else {
@@ -476,7 +477,7 @@ impl FromStr for Move {
         if canonical != s {
             return Err(NotationError::new(
                 s,
-                format!("not in canonical form (write `{canonical}`)"),
+                NotationProblem::NotCanonical { canonical },
             ));
         }
         Ok(mv)
@@ -888,37 +889,35 @@ impl CoanKi {
         let mut seen = 0u16;
         for item in fields.list(key) {
             let Some((name, count)) = item.split_once('x') else {
-                return Err(PositionError::new(
-                    item,
-                    "expected <cell>x<count>, like a1x8",
-                ));
+                return Err(PositionError::new(item, PositionProblem::ExpectedCellCount));
             };
             let Some(cell) = Cell::read_exact(name) else {
                 return Err(PositionError::new(
                     item,
-                    format!("`{name}` is not a cell (a1 to h2)"),
+                    PositionProblem::NotACoanKiCell {
+                        name: name.to_string(),
+                    },
                 ));
             };
             let count = Some(count)
                 .filter(|c| !c.is_empty() && c.len() <= 2 && c.bytes().all(|b| b.is_ascii_digit()))
                 .and_then(|c| c.parse::<u8>().ok())
                 .filter(|c| (1..=16).contains(c))
-                .ok_or_else(|| {
-                    PositionError::new(item, "the count must be a whole number from 1 to 16")
-                })?;
+                .ok_or_else(|| PositionError::new(item, PositionProblem::CountRange))?;
             if seen & 1 << cell.0 != 0 {
-                return Err(PositionError::new(item, format!("{cell} is listed twice")));
+                return Err(PositionError::new(
+                    item,
+                    PositionProblem::ListedTwice {
+                        cell: cell.to_string(),
+                    },
+                ));
             }
             seen |= 1 << cell.0;
             *total += u32::from(count);
             if *total > PIECES {
                 return Err(PositionError::new(
                     item,
-                    format!(
-                        "{} has more than 16 pieces in {key} and {key}-home together",
-                        seat_name(seat),
-                        key = CoanKi::SEATS[usize::from(seat.0)]
-                    ),
+                    PositionProblem::TooManyPieces(colour(seat)),
                 ));
             }
             let t = cell.track(seat);
@@ -926,12 +925,11 @@ impl CoanKi {
                 if t > 1 {
                     return Err(PositionError::new(
                         item,
-                        format!(
-                            "finished {} pieces stand only on their start cells {} and {}",
-                            seat_name(seat),
-                            Cell::of(seat, 0),
-                            Cell::of(seat, 1)
-                        ),
+                        PositionProblem::FinishedOffStart {
+                            seat: colour(seat),
+                            first: Cell::of(seat, 0).to_string(),
+                            second: Cell::of(seat, 1).to_string(),
+                        },
                     ));
                 }
                 self.home[me][t] = count;
@@ -958,18 +956,16 @@ impl CoanKi {
     }
 
     /// What stands on a cell, from the point of view of the seat to act.
-    fn describe(&self, cell: Cell) -> String {
+    fn describe(&self, cell: Cell) -> CellContents {
         let me = self.turn;
         let mine = self.finished_at(me, cell);
         let theirs = self.travelling_at(other(me), cell) + self.finished_at(other(me), cell);
-        match (mine, theirs) {
-            (0, 0) => format!("{cell} is empty"),
-            (0, _) => format!("{cell} holds only {} pieces", seat_name(other(me))),
-            _ => format!(
-                "{cell} holds only finished {} pieces, which never move again",
-                seat_name(me)
-            ),
-        }
+        let holds = match (mine, theirs) {
+            (0, 0) => Holding::Empty,
+            (0, _) => Holding::Only(colour(other(me))),
+            _ => Holding::OnlyFinished(colour(me)),
+        };
+        CellContents::new(cell, holds)
     }
 
     /// The cell of a typed part must hold a travelling piece of the seat to act.
@@ -977,13 +973,15 @@ impl CoanKi {
         if self.travelling_at(self.turn, cell) > 0 {
             return Ok(());
         }
-        let mut why = self.describe(cell);
-        if removal {
-            why.push_str(&format!(
-                "; {} removes one of his own travelling pieces",
-                seat_name(self.turn)
-            ));
-        }
+        let contents = self.describe(cell);
+        let why = if removal {
+            NotYours::RemovesOwnTravelling {
+                contents,
+                mover: colour(self.turn),
+            }
+        } else {
+            NotYours::Holds(contents)
+        };
         Err(MoveError::NotYourPiece {
             cell: cell.to_string(),
             why,
@@ -1041,16 +1039,14 @@ impl CoanKi {
             reason: Box::new(reason),
         };
         if parts.len() > 2 {
-            return Err(illegal(IllegalReason::TooManyParts {
-                throw: throw.describe(),
-            }));
+            return Err(illegal(IllegalReason::TooManyParts { throw }));
         }
         if let [(a, _), (b, _)] = parts[..] {
             let count = self.travelling_at(self.turn, a);
             if a == b && count < 2 {
                 return Err(illegal(IllegalReason::SamePieceTwice {
                     cell: a.to_string(),
-                    seat: seat_name(self.turn),
+                    seat: colour(self.turn),
                 }));
             }
         }
@@ -1086,7 +1082,7 @@ impl CoanKi {
         let Some(mut steps) = steps else {
             return Err(illegal(IllegalReason::NoPlayFrom {
                 cells: parts.iter().map(|(c, _)| c.to_string()).collect(),
-                throw: throw.describe(),
+                throw,
             }));
         };
         steps.sort_unstable();
@@ -1095,9 +1091,7 @@ impl CoanKi {
             Some(y) => steps[..] == [u32::from(*x), u32::from(*y)],
         });
         if !fit {
-            return Err(illegal(IllegalReason::ExceedsTheThrow {
-                throw: throw.describe(),
-            }));
+            return Err(illegal(IllegalReason::ExceedsTheThrow { throw }));
         }
         let blocks = self.blocks();
         for (cell, k) in &parts {
@@ -1107,7 +1101,7 @@ impl CoanKi {
                 return Err(illegal(IllegalReason::OvershootsHome {
                     cell: cell.to_string(),
                     steps: k,
-                    seat: seat_name(self.turn),
+                    seat: colour(self.turn),
                     exact: 16 - t,
                     first: Cell::of(self.turn, 16).to_string(),
                     second: Cell::of(self.turn, 17).to_string(),
@@ -1120,22 +1114,18 @@ impl CoanKi {
                     steps: k,
                     block: block.to_string(),
                     count: u32::from(self.travelling_at(other(self.turn), block)),
-                    owner: seat_name(other(self.turn)),
+                    owner: colour(other(self.turn)),
                 }));
             }
         }
-        Err(illegal(IllegalReason::NotALegalPlay {
-            throw: throw.describe(),
-        }))
+        Err(illegal(IllegalReason::NotALegalPlay { throw }))
     }
 }
 
 fn unreadable(input: &str) -> MoveError {
     MoveError::Unreadable {
         input: input.to_string(),
-        hint: "write a play as <cell>+<steps>, one or two parts joined by & or a space, like \
-               `c1+7` or `a1+5&b1+11`; after 1-1 write `remove:e1`"
-            .into(),
+        game: GameId::CoanKi,
     }
 }
 
@@ -1220,10 +1210,7 @@ impl Game for CoanKi {
         let dice = match fields.get("dice") {
             None => None,
             Some(d) => Some(Throw::read(d).ok_or_else(|| {
-                PositionError::new(
-                    format!("dice={d}"),
-                    "dice must be two dice from 1 to 6, like 5-6",
-                )
+                PositionError::new(format!("dice={d}"), PositionProblem::DiceMustBe)
             })?),
         };
         let dice_token = || format!("dice={}", fields.get("dice").unwrap_or_default());
@@ -1231,7 +1218,7 @@ impl Game for CoanKi {
             [0, 0] => {
                 return Err(PositionError::new(
                     text.trim(),
-                    "neither player has a travelling piece; a game ends when the first has none",
+                    PositionProblem::NoTravellingPieces,
                 ));
             }
             [0, _] => Some(WHITE),
@@ -1245,17 +1232,13 @@ impl Game for CoanKi {
                 if dice.is_some() {
                     return Err(PositionError::new(
                         dice_token(),
-                        "no dice with turn=rolloff: the roll-off is a chance node",
+                        PositionProblem::DiceAtRollOff,
                     ));
                 }
                 if let Some(w) = winner {
                     return Err(PositionError::new(
                         "turn=rolloff",
-                        format!(
-                            "{} has no travelling pieces and has won; the roll-off is only at \
-                             the start",
-                            seat_name(w)
-                        ),
+                        PositionProblem::WonBeforeRollOff(colour(w)),
                     ));
                 }
                 game.phase = Phase::RollOff;
@@ -1264,7 +1247,10 @@ impl Game for CoanKi {
             _ => {
                 return Err(PositionError::new(
                     turn,
-                    "turn must be white, black or rolloff",
+                    PositionProblem::MustBe {
+                        key: "turn",
+                        choices: &["white", "black", "rolloff"],
+                    },
                 ));
             }
         };
@@ -1272,10 +1258,7 @@ impl Game for CoanKi {
             (Some(w), Some(_)) => {
                 return Err(PositionError::new(
                     dice_token(),
-                    format!(
-                        "{} has no travelling pieces and has won: no throw awaits its play",
-                        seat_name(w)
-                    ),
+                    PositionProblem::WonWithDice(colour(w)),
                 ));
             }
             (Some(w), None) => Phase::Won(w),
@@ -1285,10 +1268,10 @@ impl Game for CoanKi {
                 if !game.has_play(t) {
                     return Err(PositionError::new(
                         dice_token(),
-                        format!(
-                            "{} has no play for {t}: such a throw is lost at once",
-                            seat_name(game.turn)
-                        ),
+                        PositionProblem::NoPlayForThrow {
+                            seat: colour(game.turn),
+                            throw: t,
+                        },
                     ));
                 }
                 Phase::Play(t)
@@ -1444,9 +1427,9 @@ impl Game for CoanKi {
     fn interpret(&self, text: &str) -> Result<Move, MoveError> {
         let input = text.trim();
         let throw = match self.phase {
-            Phase::Won(_) => return Err(MoveError::NoMoveNow("the game is over".into())),
+            Phase::Won(_) => return Err(MoveError::NoMoveNow(NoMoveReason::GameOver)),
             Phase::RollOff | Phase::Roll => {
-                return Err(MoveError::NoMoveNow("the dice must be thrown first".into()));
+                return Err(MoveError::NoMoveNow(NoMoveReason::DiceFirst));
             }
             Phase::Play(t) => Some(t),
             Phase::Remove => None,
@@ -1454,9 +1437,7 @@ impl Game for CoanKi {
         if input.eq_ignore_ascii_case("pass") {
             return Err(MoveError::Illegal {
                 input: input.to_string(),
-                reason: Box::new(IllegalReason::NoPass {
-                    throw: throw.map(Throw::describe),
-                }),
+                reason: Box::new(IllegalReason::NoPass { throw }),
             });
         }
         if let Some(rest) = strip_prefix_ci(input, "remove") {

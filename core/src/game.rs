@@ -9,7 +9,8 @@ use std::fmt::{self, Debug, Display};
 use std::str::FromStr;
 
 use crate::error::{
-    ActionError, IllegalReason, MoveError, NotationError, PositionError, SetupError,
+    ActionError, IllegalReason, MoveError, NotationError, NotationProblem, PositionError,
+    SetupError,
 };
 
 /// A seat at the table, numbered from 0 in the game's own order (see [`Game::SEATS`]).
@@ -54,7 +55,7 @@ impl Display for NoRoll {
 impl FromStr for NoRoll {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Err(NotationError::new(s, "this game has no dice"))
+        Err(NotationError::new(s, NotationProblem::NoDice))
     }
 }
 

@@ -18,7 +18,11 @@
 use std::fmt::{self, Display};
 use std::str::FromStr;
 
-use crate::error::{IllegalReason, MoveError, NotationError, PositionError, SetupError};
+use crate::any::GameId;
+use crate::error::{
+    CellContents, Colour, Holding, IllegalReason, MoveError, NoMoveReason, NotYours, NotationError,
+    NotationProblem, PositionError, PositionProblem, SetupError,
+};
 use crate::game::{Game, NoRoll, Outcome, Seat, Status, Team};
 use crate::text::{Fields, join_fields};
 
@@ -162,6 +166,14 @@ fn seat_name(seat: Seat) -> &'static str {
     if seat == WHITE { "White" } else { "Black" }
 }
 
+fn colour(seat: Seat) -> Colour {
+    if seat == WHITE {
+        Colour::White
+    } else {
+        Colour::Black
+    }
+}
+
 /// A cell of the board: one of the 36 octagons or 25 squares (section 2). Written `G11`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(u8);
@@ -216,14 +228,6 @@ impl Cell {
         let row = digits.iter().fold(0u8, |n, d| n * 10 + (d - b'0'));
         Cell::new(column, row)
     }
-
-    fn kind(self) -> &'static str {
-        if self.is_octagon() {
-            "an octagon"
-        } else {
-            "a square"
-        }
-    }
 }
 
 impl Display for Cell {
@@ -245,13 +249,7 @@ impl FromStr for Cell {
     /// # Errors
     /// The text is not the name of one of the 61 cells.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Cell::from_name(s).ok_or_else(|| {
-            NotationError::new(
-                s,
-                "not a cell: octagons are A C E G I K on rows 1 3 5 7 9 11, squares B D F H J \
-                 on rows 2 4 6 8 10",
-            )
-        })
+        Cell::from_name(s).ok_or_else(|| NotationError::new(s, NotationProblem::KoanCell))
     }
 }
 
@@ -324,12 +322,7 @@ impl FromStr for Move {
     /// Anything else: other case or separators, a name that is not a cell, or two cells that
     /// are not one space apart forwards.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || {
-            NotationError::new(
-                s,
-                "expected a move like `G11-G9` or a capture like `G11xG9`",
-            )
-        };
+        let bad = || NotationError::new(s, NotationProblem::KoanMove);
         let (a, b) = s.split_once(['-', 'x']).ok_or_else(bad)?;
         let capture = s.as_bytes().get(a.len()) == Some(&b'x');
         let canonical = |name: &str| Cell::from_name(name).filter(|c| c.to_string() == name);
@@ -341,7 +334,10 @@ impl FromStr for Move {
         {
             return Err(NotationError::new(
                 s,
-                format!("{to} is not one space forwards from {from} for either side"),
+                NotationProblem::KoanNotForward {
+                    from: from.to_string(),
+                    to: to.to_string(),
+                },
             ));
         }
         Ok(Move { from, to, capture })
@@ -536,19 +532,13 @@ impl Koan {
         };
     }
 
-    fn describe(&self, cell: Cell) -> String {
-        match self.piece_at(cell) {
-            Some((seat, shape)) => format!(
-                "{cell} holds {} {} piece",
-                if seat == self.turn {
-                    "your own".to_string()
-                } else {
-                    format!("{}'s", seat_name(seat))
-                },
-                shape.name()
-            ),
-            None => format!("{cell} is empty"),
-        }
+    fn describe(&self, cell: Cell) -> CellContents {
+        let holds = match self.piece_at(cell) {
+            Some((seat, shape)) if seat == self.turn => Holding::OwnShaped(shape),
+            Some((seat, shape)) => Holding::Shaped(colour(seat), shape),
+            None => Holding::Empty,
+        };
+        CellContents::new(cell, holds)
     }
 
     /// Why `to` is not a forward target of a piece of the seat to move on `from`.
@@ -556,11 +546,6 @@ impl Koan {
         let seat = self.turn;
         let ahead =
             (i16::from(to.row()) - i16::from(from.row())) * if seat == WHITE { 1 } else { -1 };
-        let (way, towards) = if seat == WHITE {
-            ("up", "row 11")
-        } else {
-            ("down", "row 1")
-        };
         let (from_name, to_name) = (from.to_string(), to.to_string());
         if from == to {
             IllegalReason::MustMove { cell: from_name }
@@ -568,9 +553,7 @@ impl Koan {
             IllegalReason::Backwards {
                 from: from_name,
                 to: to_name,
-                seat: seat_name(seat),
-                way,
-                towards,
+                seat: colour(seat),
             }
         } else if ahead == 0 {
             IllegalReason::Sideways {
@@ -602,11 +585,10 @@ impl Koan {
             _ => {
                 return Err(MoveError::NotYourPiece {
                     cell: from.to_string(),
-                    why: format!(
-                        "{}; {} is to move",
-                        self.describe(from),
-                        seat_name(self.turn)
-                    ),
+                    why: NotYours::ToMove {
+                        contents: self.describe(from),
+                        mover: colour(self.turn),
+                    },
                 });
             }
         };
@@ -624,13 +606,7 @@ impl Koan {
                 return Err(illegal(IllegalReason::WrongCaptureCell {
                     what: self.describe(to),
                     to: to.to_string(),
-                    kind: to.kind(),
-                    piece: format!("{} {}", shape.article(), shape.name()),
-                    on: if shape == Shape::Octagonal {
-                        "octagons"
-                    } else {
-                        "squares"
-                    },
+                    shape,
                 }));
             }
             Some(_) => true,
@@ -704,7 +680,7 @@ fn typed_cell(token: &str) -> Result<Cell, MoveError> {
 fn unreadable(input: &str) -> MoveError {
     MoveError::Unreadable {
         input: input.to_string(),
-        hint: "write a move as from-to, like `G11-G9`, or a capture like `C3xB4`".into(),
+        game: GameId::Koan,
     }
 }
 
@@ -754,7 +730,10 @@ impl Game for Koan {
             _ => {
                 return Err(PositionError::new(
                     format!("turn={turn}"),
-                    "turn must be white or black",
+                    PositionProblem::MustBe {
+                        key: "turn",
+                        choices: &["white", "black"],
+                    },
                 ));
             }
         };
@@ -762,15 +741,10 @@ impl Game for Koan {
         let mut seen: Set = 0;
         for (key, seat, shape) in LISTS {
             for name in fields.list(key) {
-                let cell = Cell::from_name(name).ok_or_else(|| {
-                    PositionError::new(
-                        name,
-                        "not a cell: octagons are A C E G I K on rows 1 3 5 7 9 11, squares \
-                         B D F H J on rows 2 4 6 8 10",
-                    )
-                })?;
+                let cell = Cell::from_name(name)
+                    .ok_or_else(|| PositionError::new(name, PositionProblem::KoanCell))?;
                 if seen & cell.bit() != 0 {
-                    return Err(PositionError::new(name, "cell listed twice"));
+                    return Err(PositionError::new(name, PositionProblem::CellListedTwice));
                 }
                 seen |= cell.bit();
                 pieces[seat][shape] |= cell.bit();
@@ -781,7 +755,7 @@ impl Game for Koan {
         if white_far != 0 && black_far != 0 {
             return Err(PositionError::new(
                 cell_names(white_far | black_far, ","),
-                "White on row 11 and Black on row 1 would mean both have won",
+                PositionProblem::BothOnFarRows,
             ));
         }
         let mut game = Koan {
@@ -922,10 +896,11 @@ impl Game for Koan {
     fn interpret(&self, text: &str) -> Result<Move, MoveError> {
         let input = text.trim();
         if let Status::Done(_) = self.status() {
-            return Err(MoveError::NoMoveNow(format!(
-                "the game is over ({})",
-                self.status_line()
-            )));
+            let team = match self.status() {
+                Status::Done(Outcome::Winner(team)) => Self::TEAMS[usize::from(team.0)],
+                _ => "",
+            };
+            return Err(MoveError::NoMoveNow(NoMoveReason::GameOverWinner { team }));
         }
         let (first, second) = typed_tokens(input).ok_or_else(|| unreadable(input))?;
         let from = typed_cell(first)?;

@@ -23,7 +23,11 @@
 use std::fmt::{self, Display, Write as _};
 use std::str::FromStr;
 
-use crate::error::{IllegalReason, MoveError, NotationError, PositionError, SetupError};
+use crate::any::GameId;
+use crate::error::{
+    CellContents, Colour, Expected, Holding, IllegalReason, MoveError, NoMoveReason, NotYours,
+    NotationError, NotationProblem, PositionError, PositionProblem, SetupError,
+};
 use crate::game::{Game, NoRoll, Outcome, Seat, Status, Team};
 use crate::text::{Fields, join_fields, number_option};
 
@@ -269,8 +273,7 @@ impl Display for Point {
 impl FromStr for Point {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Point::read(s, false)
-            .ok_or_else(|| NotationError::new(s, "expected a point A1–A16, B1–B17 or C1–C16"))
+        Point::read(s, false).ok_or_else(|| NotationError::new(s, NotationProblem::KolowisPoint))
     }
 }
 
@@ -351,16 +354,16 @@ impl Display for Move {
 impl FromStr for Move {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = |why: &str| NotationError::new(s, why);
+        let bad = |why: NotationProblem| NotationError::new(s, why);
         let point = |name: &str| {
-            Point::read(name, false).map(|p| p.0).ok_or_else(|| {
-                bad("expected points A1–A16, B1–B17, C1–C16 in upper case, like `C8-B9` or `C2xC4xC6`")
-            })
+            Point::read(name, false)
+                .map(|p| p.0)
+                .ok_or_else(|| bad(NotationProblem::KolowisPoints))
         };
         if let Some((a, b)) = s.split_once('-') {
             let (from, to) = (point(a)?, point(b)?);
             if NEIGHBOURS[usize::from(from)] & bit(to) == 0 {
-                return Err(bad("a step `-` joins two points on one line"));
+                return Err(bad(NotationProblem::KolowisStepOffLine));
             }
             return Ok(Move::step(from, to));
         }
@@ -374,20 +377,18 @@ impl FromStr for Move {
         };
         for part in parts {
             let landing = point(part)?;
-            let slot = JUMPS[usize::from(mv.to)].slot_to(landing).ok_or_else(|| {
-                bad("each point after `x` must be one straight jump from the one before")
-            })?;
+            let slot = JUMPS[usize::from(mv.to)]
+                .slot_to(landing)
+                .ok_or_else(|| bad(NotationProblem::KolowisJumpOffLine))?;
             if mv.jumps == MAX_JUMPS {
-                return Err(bad("too many jumps"));
+                return Err(bad(NotationProblem::KolowisTooManyJumps));
             }
             mv.slots |= u64::from(slot) << (2 * mv.jumps);
             mv.jumps += 1;
             mv.to = landing;
         }
         if mv.jumps == 0 {
-            return Err(bad(
-                "expected a step like `C8-B9` or a capture like `C2xC4xC6`",
-            ));
+            return Err(bad(NotationProblem::KolowisMove));
         }
         Ok(mv)
     }
@@ -482,6 +483,14 @@ impl Display for Event {
 
 fn seat_name(seat: Seat) -> &'static str {
     if seat == WHITE { "White" } else { "Black" }
+}
+
+fn colour(seat: Seat) -> Colour {
+    if seat == WHITE {
+        Colour::White
+    } else {
+        Colour::Black
+    }
 }
 
 fn other(seat: Seat) -> Seat {
@@ -702,9 +711,9 @@ impl Kolowis {
         let mut set = 0;
         for name in fields.list(key) {
             let p = Point::read(name, true)
-                .ok_or_else(|| PositionError::new(name, "not a point (A1–A16, B1–B17, C1–C16)"))?;
+                .ok_or_else(|| PositionError::new(name, PositionProblem::NotAPoint))?;
             if set & bit(p.0) != 0 {
-                return Err(PositionError::new(name, "point listed twice"));
+                return Err(PositionError::new(name, PositionProblem::PointListedTwice));
             }
             set |= bit(p.0);
         }
@@ -730,11 +739,12 @@ impl Kolowis {
         }
     }
 
-    fn describe(&self, p: u8) -> String {
-        match self.piece_at(Point(p)) {
-            Some(s) => format!("{} holds a {} piece", Point(p), seat_name(s)),
-            None => format!("{} is empty", Point(p)),
-        }
+    fn describe(&self, p: u8) -> CellContents {
+        let holds = match self.piece_at(Point(p)) {
+            Some(s) => Holding::Piece(colour(s)),
+            None => Holding::Empty,
+        };
+        CellContents::new(Point(p), holds)
     }
 
     /// The legal moves as canonical text, for error messages.
@@ -847,9 +857,7 @@ impl Kolowis {
 fn typed_points(input: &str) -> Result<Vec<u8>, MoveError> {
     let unreadable = || MoveError::Unreadable {
         input: input.to_string(),
-        hint: "write a step like `C8-B9` or a capture sequence with every landing point, like \
-               `C2xC4xC6`"
-            .into(),
+        game: GameId::Kolowis,
     };
     let mut out = Vec::new();
     let mut chars = input.char_indices().peekable();
@@ -926,7 +934,10 @@ impl Game for Kolowis {
             other => {
                 return Err(PositionError::new(
                     format!("turn={other}"),
-                    "turn must be white or black",
+                    PositionProblem::MustBe {
+                        key: "turn",
+                        choices: &["white", "black"],
+                    },
                 ));
             }
         };
@@ -935,7 +946,7 @@ impl Game for Kolowis {
         if let Some(p) = points(white & black).next() {
             return Err(PositionError::new(
                 Point(p).to_string(),
-                "point listed under both white and black",
+                PositionProblem::PointUnderBoth,
             ));
         }
         let quiet = match fields.get("quiet") {
@@ -947,7 +958,10 @@ impl Game for Kolowis {
                 .ok_or_else(|| {
                     PositionError::new(
                         format!("quiet={value}"),
-                        format!("expected a whole number from 0 to {}", u32::MAX),
+                        PositionProblem::Expected(Expected::Range {
+                            min: 0,
+                            max: u32::MAX,
+                        }),
                     )
                 })?,
         };
@@ -1080,7 +1094,7 @@ impl Game for Kolowis {
     fn interpret(&self, text: &str) -> Result<Move, MoveError> {
         let input = text.trim();
         if let Status::Done(_) = self.status() {
-            return Err(MoveError::NoMoveNow("the game is over".into()));
+            return Err(MoveError::NoMoveNow(NoMoveReason::GameOver));
         }
         let path = typed_points(input)?;
         let from = path[0];
@@ -1088,11 +1102,10 @@ impl Game for Kolowis {
         if own & bit(from) == 0 {
             return Err(MoveError::NotYourPiece {
                 cell: Point(from).to_string(),
-                why: format!(
-                    "{}; {} is to move",
-                    self.describe(from),
-                    seat_name(self.turn)
-                ),
+                why: NotYours::ToMove {
+                    contents: self.describe(from),
+                    mover: colour(self.turn),
+                },
             });
         }
         let moves = self.moves();

@@ -13,7 +13,11 @@
 use std::fmt::{self, Display};
 use std::str::FromStr;
 
-use crate::error::{IllegalReason, MoveError, NotationError, PositionError, SetupError};
+use crate::any::GameId;
+use crate::error::{
+    CellContents, Colour, Holding, IllegalReason, MoveError, NoMoveReason, NotYours, NotationError,
+    NotationProblem, PositionError, PositionProblem, SetupError,
+};
 use crate::game::{Game, NoRoll, Outcome, Seat, Status, Team};
 use crate::text::{Fields, choice_option, join_fields};
 
@@ -249,7 +253,7 @@ impl Display for Move {
 impl FromStr for Move {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || NotationError::new(s, "expected a cell like `e4` or a jump like `d4-f4-h4`");
+        let bad = || NotationError::new(s, NotationProblem::KonaneMove);
         let mut cells = Vec::new();
         for part in s.split('-') {
             match read_cell(part) {
@@ -321,6 +325,14 @@ impl Display for Event {
 
 fn seat_name(seat: Seat) -> &'static str {
     if seat == BLACK { "Black" } else { "White" }
+}
+
+fn colour(seat: Seat) -> Colour {
+    if seat == BLACK {
+        Colour::Black
+    } else {
+        Colour::White
+    }
 }
 
 fn other(seat: Seat) -> Seat {
@@ -429,12 +441,14 @@ impl Konane {
                 _ => {
                     return Err(PositionError::new(
                         name,
-                        format!("not a cell of the {0}×{0} board", self.size()),
+                        PositionProblem::NotOnBoard {
+                            size: self.board_size(),
+                        },
                     ));
                 }
             };
             if set.has(c) {
-                return Err(PositionError::new(name, "cell listed twice"));
+                return Err(PositionError::new(name, PositionProblem::CellListedTwice));
             }
             set.set(c);
         }
@@ -466,11 +480,12 @@ impl Konane {
         }
     }
 
-    fn describe(&self, c: i16) -> String {
-        match self.stone_at(c) {
-            Some(s) => format!("{} holds a {} stone", CellName(c), seat_name(s)),
-            None => format!("{} is empty", CellName(c)),
-        }
+    fn describe(&self, c: i16) -> CellContents {
+        let holds = match self.stone_at(c) {
+            Some(s) => Holding::Stone(colour(s)),
+            None => Holding::Empty,
+        };
+        CellContents::new(CellName(c), holds)
     }
 
     fn interpret_removal(&self, c: i16, input: &str) -> Result<Move, MoveError> {
@@ -478,11 +493,13 @@ impl Konane {
         if self.moves().contains(&mv) {
             return Ok(mv);
         }
-        let who = seat_name(self.turn);
         if self.stone_at(c) != Some(self.turn) {
             return Err(MoveError::NotYourPiece {
                 cell: CellName(c).to_string(),
-                why: format!("{}; {who} removes one of his own stones", self.describe(c)),
+                why: NotYours::RemovesOwnStone {
+                    contents: self.describe(c),
+                    mover: colour(self.turn),
+                },
             });
         }
         let choices: Vec<String> = self.moves().iter().map(ToString::to_string).collect();
@@ -501,7 +518,7 @@ impl Konane {
         if self.stone_at(from) != Some(self.turn) {
             return Err(MoveError::NotYourPiece {
                 cell: CellName(from).to_string(),
-                why: self.describe(from),
+                why: NotYours::Holds(self.describe(from)),
             });
         }
         let illegal = |reason: IllegalReason| MoveError::Illegal {
@@ -585,9 +602,7 @@ impl Konane {
 fn unreadable(input: &str) -> MoveError {
     MoveError::Unreadable {
         input: input.to_string(),
-        hint:
-            "write a jump as from-to, like `d4-f4` or `d4-f4-h4`, or a removal as a cell, like `e4`"
-                .into(),
+        game: GameId::Konane,
     }
 }
 
@@ -665,12 +680,21 @@ impl Game for Konane {
         let mut options = *options;
         if let Some(size) = fields.get("size") {
             let mut given = Options::default();
-            Self::set_option(&mut given, "size", size)
-                .map_err(|_| PositionError::new(size, "size must be 6, 8, 10 or 12"))?;
+            Self::set_option(&mut given, "size", size).map_err(|_| {
+                PositionError::new(
+                    size,
+                    PositionProblem::MustBe {
+                        key: "size",
+                        choices: &["6", "8", "10", "12"],
+                    },
+                )
+            })?;
             if options.size.is_some_and(|s| Some(s) != given.size) {
                 return Err(PositionError::new(
                     format!("size={size}"),
-                    format!("disagrees with the option size={}", options.size()),
+                    PositionProblem::SizeDisagrees {
+                        option: options.size(),
+                    },
                 ));
             }
             options = given;
@@ -680,14 +704,22 @@ impl Game for Konane {
         game.turn = match turn {
             "black" => BLACK,
             "white" => WHITE,
-            _ => return Err(PositionError::new(turn, "turn must be black or white")),
+            _ => {
+                return Err(PositionError::new(
+                    turn,
+                    PositionProblem::MustBe {
+                        key: "turn",
+                        choices: &["black", "white"],
+                    },
+                ));
+            }
         };
         let black = game.parse_cells(&fields, "black")?;
         let white = game.parse_cells(&fields, "white")?;
         if let Some(c) = black.and(white).iter().next() {
             return Err(PositionError::new(
                 CellName(c).to_string(),
-                "cell listed under both colours",
+                PositionProblem::UnderBothColours,
             ));
         }
         game.stones = [black, white];
@@ -703,8 +735,7 @@ impl Game for Konane {
                 if game.stones != expected || !Self::black_removals(size).contains(&hole) {
                     return Err(PositionError::new(
                         text.trim(),
-                        "a board with one empty cell must be the start board without one of \
-                         Black's removable stones, White to remove",
+                        PositionProblem::KonaneOneHole,
                     ));
                 }
                 Phase::RemoveWhite { hole }
@@ -712,8 +743,7 @@ impl Game for Konane {
             0 | 1 => {
                 return Err(PositionError::new(
                     text.trim(),
-                    "a board with fewer than two empty cells must be one of the two opening \
-                     positions",
+                    PositionProblem::KonaneNoHole,
                 ));
             }
             _ => Phase::Jump,
@@ -852,7 +882,7 @@ impl Game for Konane {
     fn interpret(&self, text: &str) -> Result<Move, MoveError> {
         let input = text.trim();
         if let Status::Done(_) = self.status() {
-            return Err(MoveError::NoMoveNow("the game is over".into()));
+            return Err(MoveError::NoMoveNow(NoMoveReason::GameOver));
         }
         let lower = input.to_ascii_lowercase();
         let (removal, body) = match lower.strip_prefix("remove") {

@@ -19,5 +19,9 @@ pub mod script;
 pub mod text;
 
 pub use any::{AnyApplied, AnyGame, GameId};
-pub use error::{ActionError, IllegalReason, MoveError, NotationError, PositionError, SetupError};
+pub use error::{
+    ActionError, CellContents, Colour, Compass, Expected, Holding, IllegalReason, MoveError,
+    NoMoveReason, NotYours, NotationError, NotationProblem, PositionError, PositionProblem,
+    SetupError,
+};
 pub use game::{Action, Applied, Game, GameAction, NoRoll, Outcome, Seat, Status, Team};

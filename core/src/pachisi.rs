@@ -29,7 +29,11 @@ use std::fmt::{self, Display};
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
-use crate::error::{IllegalReason, MoveError, NotationError, PositionError, SetupError};
+use crate::any::GameId;
+use crate::error::{
+    CellContents, Compass, Holding, IllegalReason, MoveError, NoMoveReason, NotYours,
+    NotationError, NotationProblem, PositionError, PositionProblem, SetupError,
+};
 use crate::game::{Game, Outcome, Seat, Status, Team};
 use crate::text::{Fields, join_fields};
 
@@ -325,7 +329,7 @@ impl FromStr for Square {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match read_cell(s) {
             CellName::Square(square) if square.to_string() == s => Ok(square),
-            _ => Err(NotationError::new(s, "not a square of the cross")),
+            _ => Err(NotationError::new(s, NotationProblem::PachisiSquare)),
         }
     }
 }
@@ -394,7 +398,7 @@ impl FromStr for Roll {
             .iter()
             .position(|v| v.to_string() == s)
             .map(|kind| Roll(kind as u8))
-            .ok_or_else(|| NotationError::new(s, "a throw is 2, 3, 4, 5, 6, 10 or 25"))
+            .ok_or_else(|| NotationError::new(s, NotationProblem::PachisiRoll))
     }
 }
 
@@ -520,12 +524,7 @@ impl Display for Move {
 impl FromStr for Move {
     type Err = NotationError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || {
-            NotationError::new(
-                s,
-                "expected throw, skip, done, enter+<v> or <square>[h][x<k>]+<v>, like k2+3",
-            )
-        };
+        let bad = || NotationError::new(s, NotationProblem::PachisiMove);
         let mv = match s {
             "throw" => Move::Throw,
             "skip" => Move::Skip,
@@ -583,9 +582,7 @@ struct Typed {
 fn unreadable(input: &str) -> MoveError {
     MoveError::Unreadable {
         input: input.to_string(),
-        hint: "write throw, skip, done, enter+<value> or <square>+<value>, like enter+6, k2+3, \
-               c9x2+4 (a group of two) or j6h+2 (the home-bound piece)"
-            .into(),
+        game: GameId::Pachisi,
     }
 }
 
@@ -1116,40 +1113,37 @@ impl Pachisi {
     }
 
     /// Describes what stands on a square, for error messages.
-    fn describe(&self, sq: Square) -> String {
-        let mut parts = Vec::new();
-        for o in 0..4 {
-            let n: u8 = self.pos[o]
+    fn describe(&self, sq: Square) -> CellContents {
+        let mut groups = Vec::new();
+        for (seat, (pos, track)) in Compass::ALL.iter().zip(self.pos.iter().zip(&TRACK)) {
+            let n: u8 = pos
                 .iter()
-                .map(|p| u8::from(TRACK[o][usize::from(*p)] == sq.0))
+                .map(|p| u8::from(track[usize::from(*p)] == sq.0))
                 .sum();
             if n > 0 {
-                parts.push(format!(
-                    "{n} {} of {}",
-                    plural(n, "piece", "pieces"),
-                    SEAT_NAMES[o]
-                ));
+                groups.push((*seat, n));
             }
         }
-        if parts.is_empty() {
-            format!("{sq} is empty")
+        let holds = if groups.is_empty() {
+            Holding::Empty
         } else {
-            format!("{sq} holds {}", parts.join(" and "))
-        }
+            Holding::Seats(groups)
+        };
+        CellContents::new(sq, holds)
     }
 
-    /// The seats of the team opposing `seat` that have pieces on `sq`, for error messages.
-    fn opposing_names(&self, seat: usize, sq: u8) -> String {
-        let names: Vec<&str> = [(seat + 1) & 3, (seat + 3) & 3]
+    /// The seats of the team opposing `seat` that have pieces on `sq`: the next seat after
+    /// `seat` first, then the one before it.
+    fn opposing_seats(&self, seat: usize, sq: u8) -> Vec<Compass> {
+        [(seat + 1) & 3, (seat + 3) & 3]
             .into_iter()
             .filter(|o| {
                 self.pos[*o]
                     .iter()
                     .any(|p| TRACK[*o][usize::from(*p)] == sq)
             })
-            .map(|o| SEAT_NAMES[o])
-            .collect();
-        names.join(" and ")
+            .map(Compass::of)
+            .collect()
     }
 
     /// The move that uses `roll` on `k` of the seat's pieces at `from` (0: entering), or why it
@@ -1178,7 +1172,7 @@ impl Pachisi {
             }
             Landing::On { square, opposing } if !Self::may_land(landing, k) => {
                 let sq = Square(square);
-                let who = self.opposing_names(s, square);
+                let who = self.opposing_seats(s, square);
                 return Err(if CASTLE[usize::from(square)] {
                     IllegalReason::CastleClosed {
                         square: sq.to_string(),
@@ -1239,10 +1233,7 @@ impl Pachisi {
                     if n_back == 0 {
                         return Err(MoveError::NotYourPiece {
                             cell: square.to_string(),
-                            why: format!(
-                                "no home-bound piece of yours stands there (h names them); {}",
-                                self.describe(square)
-                            ),
+                            why: NotYours::NoHomeBoundThere(self.describe(square)),
                         });
                     }
                     (back, n_back)
@@ -1253,7 +1244,7 @@ impl Pachisi {
                 } else {
                     return Err(MoveError::NotYourPiece {
                         cell: square.to_string(),
-                        why: format!("no piece of yours stands there; {}", self.describe(square)),
+                        why: NotYours::NoPieceThere(self.describe(square)),
                     });
                 };
                 if count == 0 {
@@ -1268,11 +1259,7 @@ impl Pachisi {
                 (from, count as u8)
             }
         };
-        let left = if self.throws.is_empty() {
-            "none".to_string()
-        } else {
-            self.throws.to_string()
-        };
+        let left: Vec<u8> = self.throws.iter().map(Roll::value).collect();
         match typed.value {
             Some(roll) if self.throws.count(roll) == 0 => {
                 Err(illegal(IllegalReason::ValueNotThrown {
@@ -1321,15 +1308,12 @@ impl Pachisi {
                     } else {
                         item.to_string()
                     };
-                    PositionError::new(
-                        token,
-                        format!("not a track position of {key}: positions run from 0 to 84"),
-                    )
+                    PositionError::new(token, PositionProblem::NotATrackPosition(Compass::of(seat)))
                 })?;
             if n == 4 {
                 return Err(PositionError::new(
                     format!("{key}={value}"),
-                    "a seat has exactly four pieces: give four track positions",
+                    PositionProblem::FourPieces,
                 ));
             }
             ps[n] = p;
@@ -1338,7 +1322,7 @@ impl Pachisi {
         if n != 4 {
             return Err(PositionError::new(
                 format!("{key}={value}"),
-                "a seat has exactly four pieces: give four track positions",
+                PositionProblem::FourPieces,
             ));
         }
         sort4(&mut ps);
@@ -1356,7 +1340,7 @@ impl Pachisi {
         match (0..SQUARES).find(|sq| teams[*sq] == 3) {
             Some(sq) => Err(PositionError::new(
                 Square(sq as u8).to_string(),
-                "holds pieces of both teams: a piece landing there captures or may not land",
+                PositionProblem::BothTeamsOnSquare,
             )),
             None => Ok(()),
         }
@@ -1410,7 +1394,15 @@ impl Game for Pachisi {
         let turn = SEAT_NAMES
             .iter()
             .position(|n| *n == turn_text)
-            .ok_or_else(|| PositionError::new(turn_text, "turn must be S, E, N or W"))?;
+            .ok_or_else(|| {
+                PositionError::new(
+                    turn_text,
+                    PositionProblem::MustBe {
+                        key: "turn",
+                        choices: &SEAT_NAMES,
+                    },
+                )
+            })?;
         let phase_text = fields.require("phase")?;
         let phase = match phase_text {
             "decide" => Phase::Decide,
@@ -1419,37 +1411,36 @@ impl Game for Pachisi {
             _ => {
                 return Err(PositionError::new(
                     phase_text,
-                    "phase must be decide, throw or allocate",
+                    PositionProblem::MustBe {
+                        key: "phase",
+                        choices: &["decide", "throw", "allocate"],
+                    },
                 ));
             }
         };
         let mut throws = Throws::default();
         for item in fields.list("throws") {
-            let roll: Roll = item.parse().map_err(|_| {
-                PositionError::new(item, "not a cowrie value: 2, 3, 4, 5, 6, 10 or 25")
-            })?;
+            let roll: Roll = item
+                .parse()
+                .map_err(|_| PositionError::new(item, PositionProblem::NotACowrieValue))?;
             if throws.count(roll) == u8::MAX {
-                return Err(PositionError::new(item, "too many throws of this value"));
+                return Err(PositionError::new(item, PositionProblem::TooManyThrows));
             }
             match phase {
                 Phase::Decide => {
                     return Err(PositionError::new(
                         format!("throws={}", fields.get("throws").unwrap_or_default()),
-                        "no values wait in phase decide (the seat has not thrown yet)",
+                        PositionProblem::ValuesBeforeThrowing,
                     ));
                 }
                 Phase::Throw if !roll.is_grace() => {
                     return Err(PositionError::new(
                         item,
-                        "in phase throw only graces (6, 10, 25) have been thrown: a 2, 3, 4 \
-                         or 5 ends the throwing",
+                        PositionProblem::NotAGraceWhileThrowing,
                     ));
                 }
                 Phase::Allocate if !roll.is_grace() && throws.iter().any(|r| !r.is_grace()) => {
-                    return Err(PositionError::new(
-                        item,
-                        "a turn has at most one value from 2 to 5: it ends the throwing",
-                    ));
+                    return Err(PositionError::new(item, PositionProblem::TwoNonGraces));
                 }
                 _ => {}
             }
@@ -1458,7 +1449,7 @@ impl Game for Pachisi {
         if phase == Phase::Allocate && throws.is_empty() {
             return Err(PositionError::new(
                 "throws",
-                "phase allocate needs at least one value to use",
+                PositionProblem::NothingToAllocate,
             ));
         }
         let mut game = Pachisi {
@@ -1475,9 +1466,9 @@ impl Game for Pachisi {
             let seat = SEAT_NAMES
                 .iter()
                 .position(|n| *n == item)
-                .ok_or_else(|| PositionError::new(item, "not a seat: S, E, N or W"))?;
+                .ok_or_else(|| PositionError::new(item, PositionProblem::NotASeat))?;
             if game.entered >> seat & 1 == 1 {
-                return Err(PositionError::new(item, "seat listed twice in entered"));
+                return Err(PositionError::new(item, PositionProblem::SeatListedTwice));
             }
             game.entered |= 1 << seat;
         }
@@ -1485,9 +1476,7 @@ impl Game for Pachisi {
             if game.pos[seat][3] > 0 && game.entered >> seat & 1 == 0 {
                 return Err(PositionError::new(
                     format!("{name}={}", fields.get(name).unwrap_or_default()),
-                    format!(
-                        "{name} has a piece out of the Charkoni, so it must be listed in entered"
-                    ),
+                    PositionProblem::MustBeEntered(Compass::of(seat)),
                 ));
             }
         }
@@ -1496,7 +1485,7 @@ impl Game for Pachisi {
         match won[..] {
             [] if game.finished(turn) => Err(PositionError::new(
                 format!("turn={turn_text}"),
-                format!("all of {turn_text}'s pieces are finished: a finished seat takes no turns"),
+                PositionProblem::SeatFinished(Compass::of(turn)),
             )),
             [] => Ok(game),
             [team] => {
@@ -1506,7 +1495,7 @@ impl Game for Pachisi {
             }
             _ => Err(PositionError::new(
                 text.trim(),
-                "both teams have all their pieces home: the game ends when the first does",
+                PositionProblem::BothTeamsHome,
             )),
         }
     }
@@ -1704,15 +1693,12 @@ impl Game for Pachisi {
         let input = text.trim();
         match self.phase {
             Phase::Won(team) => {
-                return Err(MoveError::NoMoveNow(format!(
-                    "the game is over: {} won",
-                    team_name(team)
-                )));
+                return Err(MoveError::NoMoveNow(NoMoveReason::TeamWon {
+                    team: team_name(team),
+                }));
             }
             Phase::Throw => {
-                return Err(MoveError::NoMoveNow(
-                    "the cowries are being thrown: a roll is due".into(),
-                ));
+                return Err(MoveError::NoMoveNow(NoMoveReason::CowriesBeingThrown));
             }
             Phase::Decide | Phase::Allocate => {}
         }

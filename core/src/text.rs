@@ -1,6 +1,6 @@
 //! Reading the `key=value` fields of position strings and options, shared by all games.
 
-use crate::error::{PositionError, SetupError};
+use crate::error::{Expected, PositionError, PositionProblem, SetupError};
 
 /// The fields of a position string, checked for unknown and repeated keys.
 #[derive(Debug)]
@@ -17,16 +17,18 @@ impl<'a> Fields<'a> {
         let mut pairs: Vec<(&str, &str)> = Vec::new();
         for field in text.split_whitespace() {
             let Some((key, value)) = field.split_once('=') else {
-                return Err(PositionError::new(field, "expected key=value"));
+                return Err(PositionError::new(field, PositionProblem::ExpectedKeyValue));
             };
             if !keys.contains(&key) {
                 return Err(PositionError::new(
                     key,
-                    format!("unknown key (keys: {})", keys.join(", ")),
+                    PositionProblem::UnknownKey {
+                        keys: keys.iter().map(ToString::to_string).collect(),
+                    },
                 ));
             }
             if pairs.iter().any(|(k, _)| *k == key) {
-                return Err(PositionError::new(key, "key given twice"));
+                return Err(PositionError::new(key, PositionProblem::KeyGivenTwice));
             }
             pairs.push((key, value));
         }
@@ -44,7 +46,7 @@ impl<'a> Fields<'a> {
     /// The key is missing.
     pub fn require(&self, key: &str) -> Result<&'a str, PositionError> {
         self.get(key)
-            .ok_or_else(|| PositionError::new(key, "missing (it is required)"))
+            .ok_or_else(|| PositionError::new(key, PositionProblem::Missing))
     }
 
     /// The comma-separated items of `key`; none when the key is missing or empty.
@@ -72,11 +74,10 @@ pub fn number_option(
         .ok_or_else(|| SetupError::BadOptionValue {
             key: key.into(),
             value: value.into(),
-            why: format!(
-                "expected a whole number from {} to {}",
-                range.start(),
-                range.end()
-            ),
+            expected: Expected::Range {
+                min: *range.start(),
+                max: *range.end(),
+            },
         })
 }
 
@@ -91,7 +92,7 @@ pub fn choice_option(key: &str, value: &str, choices: &[&str]) -> Result<usize, 
         .ok_or_else(|| SetupError::BadOptionValue {
             key: key.into(),
             value: value.into(),
-            why: format!("expected one of {}", choices.join(", ")),
+            expected: Expected::OneOf(choices.iter().map(ToString::to_string).collect()),
         })
 }
 

@@ -9,8 +9,8 @@ use tabula_core::playout::perft;
 use common::{game, head, illegal_at, legal, reason, rejected, rejected_at, set};
 use tabula_core::koan::{Cell, Event, Koan, Move, Options, Shape};
 use tabula_core::{
-    Action, ActionError, Game, IllegalReason as R, MoveError, Outcome, Seat, SetupError, Status,
-    Team, script,
+    Action, ActionError, CellContents, Colour, Game, Holding, IllegalReason as R, MoveError,
+    Outcome, Seat, SetupError, Status, Team, script,
 };
 
 const START: &str = "turn=white white-oct=A1,C1,E1,G1,I1,K1 white-sq=B2,D2,F2,H2,J2 \
@@ -103,7 +103,10 @@ fn q_cap1_a_square_piece_captures_only_on_squares() {
     for input in ["C3xC5", "C3-C5"] {
         assert!(matches!(
             illegal_at::<Koan>(&[], Some(Q_CAP1), input, 0),
-            R::WrongCaptureCell { on: "squares", .. }
+            R::WrongCaptureCell {
+                shape: Shape::Square,
+                ..
+            }
         ));
     }
     // Whatever the shape of the victim: D4 holds an octagonal piece, B4 a square one.
@@ -174,7 +177,10 @@ fn q_input_rejected_input() {
     );
     assert!(matches!(
         illegal_at::<Koan>(&[], Some(g9), "G9-G11", 0),
-        R::Backwards { seat: "Black", .. }
+        R::Backwards {
+            seat: Colour::Black,
+            ..
+        }
     ));
 
     let white_g9 = "turn=white white-oct=G9 black-oct=A11";
@@ -184,7 +190,10 @@ fn q_input_rejected_input() {
     );
     assert!(matches!(
         illegal_at::<Koan>(&[], Some(white_g9), "G9-G7", 0),
-        R::Backwards { seat: "White", .. }
+        R::Backwards {
+            seat: Colour::White,
+            ..
+        }
     ));
 
     assert!(matches!(
@@ -531,9 +540,7 @@ fn typed_input_errors_say_what_is_wrong() {
         R::Backwards {
             from: "C3".into(),
             to: "C1".into(),
-            seat: "White",
-            way: "up",
-            towards: "row 11"
+            seat: Colour::White,
         }
     );
     assert!(matches!(illegal(&d2, "C3-A3"), R::Sideways { .. }));
@@ -544,16 +551,14 @@ fn typed_input_errors_say_what_is_wrong() {
     assert_eq!(illegal(&d2, "C3-C3"), R::MustMove { cell: "C3".into() });
     // Own piece on the target, and a capture the shape does not allow.
     assert!(
-        matches!(illegal(&start, "A1-B2"), R::OntoOwnPiece { what } if what.starts_with("B2 holds your own square piece"))
+        matches!(illegal(&start, "A1-B2"), R::OntoOwnPiece { what } if what == CellContents::new("B2", Holding::OwnShaped(Shape::Square)))
     );
     assert_eq!(
         illegal(&parse(Q_CAP1), "C3-C5"),
         R::WrongCaptureCell {
-            what: "C5 holds Black's square piece".into(),
+            what: CellContents::new("C5", Holding::Shaped(Colour::Black, Shape::Square)),
             to: "C5".into(),
-            kind: "an octagon",
-            piece: "a square".into(),
-            on: "squares"
+            shape: Shape::Square,
         }
     );
     // The wording a user reads, built from the reason.

@@ -8,7 +8,9 @@ use tabula_core::playout::perft;
 
 use common::{game, head, illegal_at, legal, reason, rejected, rejected_at, set};
 use tabula_core::pachisi::{Move, Pachisi, Roll};
-use tabula_core::{Game, IllegalReason as R, MoveError, SetupError, Status, script};
+use tabula_core::{
+    Compass, Game, IllegalReason as R, MoveError, NoMoveReason, SetupError, Status, script,
+};
 
 const START: &str = "turn=S phase=decide S=0,0,0,0 E=0,0,0,0 N=0,0,0,0 W=0,0,0,0";
 const MID_GAME: &str =
@@ -228,7 +230,7 @@ fn p5_an_occupied_castle_is_closed_to_opponents() {
     assert_eq!(legal_at(two, ""), set(&["done"]));
     assert!(matches!(
         illegal_move(Some(two), "k2+2", 0),
-        R::CastleClosed { who, .. } if who == "W"
+        R::CastleClosed { who, .. } if who == [Compass::West]
     ));
 }
 
@@ -321,14 +323,14 @@ fn p12_entering_onto_an_enemys_end_castle() {
     assert_eq!(legal_at(east, ""), set(&["j4+2", "j4+25", "done"]));
     assert!(matches!(
         illegal_move(Some(east), "enter+25", 0),
-        R::CastleClosed { who, .. } if who == "E"
+        R::CastleClosed { who, .. } if who == [Compass::East]
     ));
     let west =
         "turn=S phase=allocate throws=2,25 S=0,0,0,5 E=0,0,0,0 N=0,0,0,0 W=0,0,0,42 entered=S,W";
     assert_eq!(legal_at(west, ""), set(&["j4+2", "j4+25", "done"]));
     assert!(matches!(
         illegal_move(Some(west), "enter+25", 0),
-        R::CastleClosed { who, .. } if who == "W"
+        R::CastleClosed { who, .. } if who == [Compass::West]
     ));
     let north =
         "turn=S phase=allocate throws=2,25 S=0,0,0,5 E=0,0,0,0 N=0,0,0,59 W=0,0,0,0 entered=S,N";
@@ -523,7 +525,7 @@ fn the_winners_are_named_by_their_partnership() {
         let refusal = g.interpret("done").expect_err("the game is over");
         assert_eq!(
             refusal,
-            MoveError::NoMoveNow(format!("the game is over: {team} won"))
+            MoveError::NoMoveNow(NoMoveReason::TeamWon { team })
         );
     }
 }
@@ -904,7 +906,7 @@ fn typed_input_errors_say_what_is_wrong() {
         R::TooFewToCapture {
             square: "k6".into(),
             opposing: 2,
-            who: "E".into(),
+            who: vec![Compass::East],
             arriving: 1
         }
     );

@@ -60,7 +60,6 @@ nobody-joined = никой още не се е включил в поканат�
 not-challenger-start = само авторът може да започне поканата { $challenge } по-рано; /accept { $challenge } ви включва.
 own-challenge = не можете да приемете собствената си покана { $challenge }; /cancel я оттегля.
 same-challenge = същата покана вече чака: покана { $challenge }. За да я промените, първо /cancel { $challenge }.
-conflict = { $reason }
 no-rolling = ботът хвърля заровете вместо вас; напишете или натиснете ход.
 bad-button = този бутон не е разбран; изпратете /board за нова дъска.
 no-such-choice = този избор вече не се предлага; изпратете /board за нова дъска.

@@ -184,3 +184,122 @@ conflict-players-changed = играчите на предизвикателст�
 conflict-insufficient-funds = играч { $user } има само { $balance } и не може да заложи { $needed }
 conflict-not-yet-due = времето в партия { $game } още не е изтекло
 conflict-vacation-quota = този месец са използвани { $used } от { $quota } дни отпуска
+
+## Отказите на машината освен причините по-горе
+values-none = няма
+action-move-expected = сега е ходът на { $seat ->
+    [white] Белите
+    [black] Черните
+    [S] Юг
+    [E] Изток
+    [N] Север
+    [W] Запад
+   *[other] { $seat }
+}; това не е хвърляне
+move-no-move-now = сега не може да се играе ход: { $reason }
+no-move-game-over = партията свърши
+no-move-game-over-winner = партията свърши (победа за { $team ->
+    [white] Белите
+   *[black] Черните
+})
+no-move-team-won = партията свърши: победиха { $team ->
+    [SN] Юг и Север
+   *[EW] Изток и Запад
+}
+no-move-dice-first = първо трябва да се хвърлят заровете
+no-move-cowries = каурите още се хвърлят: ред е на хвърлянето
+not-yours-to-move = { $what }; на ход са { $side ->
+    [White] Белите
+   *[Black] Черните
+}
+not-yours-removes-stone = { $what }; { $side ->
+    [White] Белите
+   *[Black] Черните
+} махат един от своите камъни
+not-yours-removes-travelling = { $what }; { $side ->
+    [White] Белите
+   *[Black] Черните
+} махат една от своите фигури на път
+not-yours-no-piece = там няма твоя фигура; { $what }
+not-yours-no-home-bound = там няма твоя фигура към дома (h ги означава); { $what }
+
+## Текст, който не е в каноничния запис на играта (хвърляне или запазен ход)
+notation-error = не мога да прочета `{ $token }`: { $why }
+notation-no-dice = в тази игра няма зарове
+notation-konane-move = трябва поле, например `e4`, или скок, например `d4-f4-h4`
+notation-koan-cell = това не е поле: осмоъгълниците са A C E G I K на редове 1 3 5 7 9 11, квадратите — B D F H J на редове 2 4 6 8 10
+notation-koan-move = трябва ход, например `G11-G9`, или вземане, например `G11xG9`
+notation-koan-not-forward = { $to } не е на едно поле напред от { $from } за никоя от страните
+notation-kolowis-point = трябва точка A1–A16, B1–B17 или C1–C16
+notation-kolowis-points = трябват точки A1–A16, B1–B17, C1–C16 с главни букви, например `C8-B9` или `C2xC4xC6`
+notation-kolowis-step-off-line = стъпката `-` свързва две точки на една линия
+notation-kolowis-jump-off-line = всяка точка след `x` трябва да е на един скок по права от предишната
+notation-kolowis-move = трябва стъпка, например `C8-B9`, или вземане, например `C2xC4xC6`
+notation-coan-ki-roll = трябва жребий, например `4v6` (първо зарът на Белите), или хвърляне, например `5-6`, зарове от 1 до 6
+notation-coan-ki-move = трябва игра, например `c1+7` или `a1+5&b1+11` (стъпки от 1 до 12), или `remove:e1`
+notation-not-canonical = записът не е каноничен (пиши `{ $canonical }`)
+notation-pachisi-square = това не е поле на кръста
+notation-pachisi-roll = хвърлянето е 2, 3, 4, 5, 6, 10 или 25
+notation-pachisi-move = трябва throw, skip, done, enter+<v> или <поле>[h][x<k>]+<v>, например k2+3
+
+## Партия от низ на позиция и списък действия (`tabula rules`, файлове със записи)
+setup-action = действие { $index } `{ $token }`: { $error }
+setup-position = позиция: `{ $token }`: { $why }
+expected-number = трябва цяло число от { $min } до { $max }
+expected-choice = трябва едно от { $choices }
+position-expected-key-value = трябва ключ=стойност
+position-unknown-key = непознат ключ (ключове: { $keys })
+position-key-twice = ключът е даден два пъти
+position-missing = липсва (задължителен е)
+position-must-be = { $key } може да е само { $choices }
+position-cell-twice = полето е дадено два пъти
+position-not-on-board = не е поле на дъската { $size }×{ $size }
+position-size-disagrees = не съвпада с параметъра size={ $option }
+position-under-both-colours = полето е дадено и при двата цвята
+position-konane-one-hole = дъска с едно празно поле трябва да е началната без един от камъните, които Черните могат да махнат, и да махат Белите
+position-konane-no-hole = дъска с по-малко от две празни полета трябва да е една от двете начални позиции
+position-both-on-far-rows = Белите на ред 11 и Черните на ред 1 биха значели, че и двете страни са победили
+position-not-a-point = не е точка (A1–A16, B1–B17, C1–C16)
+position-point-twice = точката е дадена два пъти
+position-point-under-both = точката е дадена и в white, и в black
+position-expected-cell-count = трябва <поле>x<брой>, например a1x8
+position-not-a-coan-ki-cell = `{ $name }` не е поле (от a1 до h2)
+position-count-range = броят трябва да е цяло число от 1 до 16
+position-listed-twice = { $cell } е дадено два пъти
+position-too-many-pieces = { $side ->
+    [White] Белите
+   *[Black] Черните
+} имат повече от 16 фигури в { $key } и { $key }-home общо
+position-finished-off-start = прибраните { $side ->
+    [White] бели
+   *[Black] черни
+} фигури стоят само на началните си полета { $first } и { $second }
+position-dice-must-be = dice са два зара от 1 до 6, например 5-6
+position-no-travelling-pieces = никой няма фигури на път; партията свършва, когато първият остане без такива
+position-dice-at-roll-off = при turn=rolloff не се дава dice: жребият тепърва ще се хвърля
+position-won-before-roll-off = { $side ->
+    [White] Белите
+   *[Black] Черните
+} нямат фигури на път и са победили; жребий има само в началото
+position-won-with-dice = { $side ->
+    [White] Белите
+   *[Black] Черните
+} нямат фигури на път и са победили: никое хвърляне не чака да се изиграе
+position-no-play-for-throw = { $side ->
+    [White] Белите
+   *[Black] Черните
+} нямат игра за { $throw }: такова хвърляне се губи веднага
+position-not-a-track-position = не е позиция по пътя на { $seat }: позициите са от 0 до 84
+position-four-pieces = всяко място има точно четири фигури: дай четири позиции по пътя
+position-both-teams-on-square = тук има фигури и на двата отбора: фигура, която стигне тук, взима или не може да застане
+position-not-a-cowrie-value = не е стойност на каури: 2, 3, 4, 5, 6, 10 или 25
+position-too-many-throws = твърде много хвърляния с тази стойност
+position-values-before-throwing = във фаза decide няма стойности (мястото още не е хвърляло)
+position-not-a-grace-while-throwing = във фаза throw са хвърлени само милости (6, 10, 25): 2, 3, 4 или 5 завършва хвърлянето
+position-two-non-graces = ходът има най-много една стойност от 2 до 5: тя завършва хвърлянето
+position-nothing-to-allocate = фаза allocate иска поне една стойност
+position-not-a-seat = не е място: S, E, N или W
+position-seat-twice = мястото е дадено два пъти в entered
+position-must-be-entered = { $seat } има фигура извън Чаркони, затова трябва да е в entered
+position-seat-finished = всички фигури на { $seat } са прибрани: завършило място не играе
+position-both-teams-home = и двата отбора са прибрали всички фигури: партията свършва, когато го направи първият

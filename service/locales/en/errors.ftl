@@ -51,7 +51,6 @@ nobody-joined = nobody has joined challenge { $challenge } yet; it starts once s
 not-challenger-start = only the challenger may start challenge { $challenge } early; /accept { $challenge } joins it.
 own-challenge = you cannot accept your own challenge { $challenge }; /cancel withdraws it.
 same-challenge = the same challenge is already waiting: challenge { $challenge }. /cancel { $challenge } first to change it.
-conflict = { $reason }
 no-rolling = the bot rolls the dice for you; type or press a move instead.
 bad-button = this button is not understood; send /board for a fresh board.
 no-such-choice = that choice is no longer offered; send /board for a fresh board.

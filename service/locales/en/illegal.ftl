@@ -135,3 +135,84 @@ conflict-players-changed = the players of challenge { $challenge } have changed
 conflict-insufficient-funds = user { $user } has { $balance } and cannot stake { $needed }
 conflict-not-yet-due = the time of game { $game } has not run out
 conflict-vacation-quota = { $used } of { $quota } vacation days are used this month
+
+## Refusals the engine gives beside the reasons above
+values-none = none
+action-move-expected = { $seat } must move now; this is not a roll
+move-no-move-now = no move can be made now: { $reason }
+no-move-game-over = the game is over
+no-move-game-over-winner = the game is over (winner { $team })
+no-move-team-won = the game is over: { $team } won
+no-move-dice-first = the dice must be thrown first
+no-move-cowries = the cowries are being thrown: a roll is due
+not-yours-to-move = { $what }; { $side } is to move
+not-yours-removes-stone = { $what }; { $side } removes one of his own stones
+not-yours-removes-travelling = { $what }; { $side } removes one of his own travelling pieces
+not-yours-no-piece = no piece of yours stands there; { $what }
+not-yours-no-home-bound = no home-bound piece of yours stands there (h names them); { $what }
+
+## Text not in a game's canonical notation (a roll or a stored move)
+notation-error = cannot read `{ $token }`: { $why }
+notation-no-dice = this game has no dice
+notation-konane-move = expected a cell like `e4` or a jump like `d4-f4-h4`
+notation-koan-cell = not a cell: octagons are A C E G I K on rows 1 3 5 7 9 11, squares B D F H J on rows 2 4 6 8 10
+notation-koan-move = expected a move like `G11-G9` or a capture like `G11xG9`
+notation-koan-not-forward = { $to } is not one space forwards from { $from } for either side
+notation-kolowis-point = expected a point A1–A16, B1–B17 or C1–C16
+notation-kolowis-points = expected points A1–A16, B1–B17, C1–C16 in upper case, like `C8-B9` or `C2xC4xC6`
+notation-kolowis-step-off-line = a step `-` joins two points on one line
+notation-kolowis-jump-off-line = each point after `x` must be one straight jump from the one before
+notation-kolowis-move = expected a step like `C8-B9` or a capture like `C2xC4xC6`
+notation-coan-ki-roll = expected a roll-off like `4v6` (White's die first) or a throw like `5-6`, dice from 1 to 6
+notation-coan-ki-move = expected a play like `c1+7` or `a1+5&b1+11` (steps 1 to 12), or `remove:e1`
+notation-not-canonical = not in canonical form (write `{ $canonical }`)
+notation-pachisi-square = not a square of the cross
+notation-pachisi-roll = a throw is 2, 3, 4, 5, 6, 10 or 25
+notation-pachisi-move = expected throw, skip, done, enter+<v> or <square>[h][x<k>]+<v>, like k2+3
+
+## A game set up from a position string and actions (`tabula rules`, record files)
+setup-action = action { $index } `{ $token }`: { $error }
+setup-position = position: `{ $token }`: { $why }
+expected-number = expected a whole number from { $min } to { $max }
+expected-choice = expected one of { $choices }
+position-expected-key-value = expected key=value
+position-unknown-key = unknown key (keys: { $keys })
+position-key-twice = key given twice
+position-missing = missing (it is required)
+position-must-be = { $key } must be { $choices }
+position-cell-twice = cell listed twice
+position-not-on-board = not a cell of the { $size }×{ $size } board
+position-size-disagrees = disagrees with the option size={ $option }
+position-under-both-colours = cell listed under both colours
+position-konane-one-hole = a board with one empty cell must be the start board without one of Black's removable stones, White to remove
+position-konane-no-hole = a board with fewer than two empty cells must be one of the two opening positions
+position-both-on-far-rows = White on row 11 and Black on row 1 would mean both have won
+position-not-a-point = not a point (A1–A16, B1–B17, C1–C16)
+position-point-twice = point listed twice
+position-point-under-both = point listed under both white and black
+position-expected-cell-count = expected <cell>x<count>, like a1x8
+position-not-a-coan-ki-cell = `{ $name }` is not a cell (a1 to h2)
+position-count-range = the count must be a whole number from 1 to 16
+position-listed-twice = { $cell } is listed twice
+position-too-many-pieces = { $side } has more than 16 pieces in { $key } and { $key }-home together
+position-finished-off-start = finished { $side } pieces stand only on their start cells { $first } and { $second }
+position-dice-must-be = dice must be two dice from 1 to 6, like 5-6
+position-no-travelling-pieces = neither player has a travelling piece; a game ends when the first has none
+position-dice-at-roll-off = no dice with turn=rolloff: the roll-off is a chance node
+position-won-before-roll-off = { $side } has no travelling pieces and has won; the roll-off is only at the start
+position-won-with-dice = { $side } has no travelling pieces and has won: no throw awaits its play
+position-no-play-for-throw = { $side } has no play for { $throw }: such a throw is lost at once
+position-not-a-track-position = not a track position of { $seat }: positions run from 0 to 84
+position-four-pieces = a seat has exactly four pieces: give four track positions
+position-both-teams-on-square = holds pieces of both teams: a piece landing there captures or may not land
+position-not-a-cowrie-value = not a cowrie value: 2, 3, 4, 5, 6, 10 or 25
+position-too-many-throws = too many throws of this value
+position-values-before-throwing = no values wait in phase decide (the seat has not thrown yet)
+position-not-a-grace-while-throwing = in phase throw only graces (6, 10, 25) have been thrown: a 2, 3, 4 or 5 ends the throwing
+position-two-non-graces = a turn has at most one value from 2 to 5: it ends the throwing
+position-nothing-to-allocate = phase allocate needs at least one value to use
+position-not-a-seat = not a seat: S, E, N or W
+position-seat-twice = seat listed twice in entered
+position-must-be-entered = { $seat } has a piece out of the Charkoni, so it must be listed in entered
+position-seat-finished = all of { $seat }'s pieces are finished: a finished seat takes no turns
+position-both-teams-home = both teams have all their pieces home: the game ends when the first does

@@ -61,7 +61,6 @@ nobody-joined = к вызову { $challenge } ещё никто не присо
 not-challenger-start = начать вызов { $challenge } досрочно может только его автор; /accept { $challenge } — присоединиться.
 own-challenge = нельзя принять собственный вызов { $challenge }; /cancel отменяет его.
 same-challenge = такой же вызов уже ждёт: вызов { $challenge }. Чтобы изменить его, сначала /cancel { $challenge }.
-conflict = { $reason }
 no-rolling = кости за вас бросает бот; наберите или нажмите ход.
 bad-button = эта кнопка непонятна; отправьте /board, чтобы получить свежую доску.
 no-such-choice = этот вариант больше не предлагается; отправьте /board, чтобы получить свежую доску.

@@ -195,3 +195,122 @@ conflict-vacation-quota = в этом месяце использовано { $u
     [one] дня
    *[other] дней
 } отпуска
+
+## Отказы движка помимо причин выше
+values-none = ничего
+action-move-expected = сейчас ход { $seat ->
+    [white] Белых
+    [black] Чёрных
+    [S] Юга
+    [E] Востока
+    [N] Севера
+    [W] Запада
+   *[other] { $seat }
+}; это не бросок
+move-no-move-now = сейчас ходить нельзя: { $reason }
+no-move-game-over = партия окончена
+no-move-game-over-winner = партия окончена (победа { $team ->
+    [white] Белых
+   *[black] Чёрных
+})
+no-move-team-won = партия окончена: победили { $team ->
+    [SN] Юг и Север
+   *[EW] Восток и Запад
+}
+no-move-dice-first = сначала нужно бросить кости
+no-move-cowries = каури ещё бросают: нужен бросок
+not-yours-to-move = { $what }; ходят { $side ->
+    [White] Белые
+   *[Black] Чёрные
+}
+not-yours-removes-stone = { $what }; { $side ->
+    [White] Белые
+   *[Black] Чёрные
+} снимают один из своих камней
+not-yours-removes-travelling = { $what }; { $side ->
+    [White] Белые
+   *[Black] Чёрные
+} снимают одну из своих фишек в пути
+not-yours-no-piece = вашей фишки там нет; { $what }
+not-yours-no-home-bound = вашей фишки на пути домой там нет (h обозначает такие); { $what }
+
+## Текст не в канонической записи игры (бросок или сохранённый ход)
+notation-error = не могу прочитать `{ $token }`: { $why }
+notation-no-dice = в этой игре нет костей
+notation-konane-move = нужна клетка, например `e4`, или прыжок, например `d4-f4-h4`
+notation-koan-cell = это не клетка: восьмиугольники — A C E G I K в рядах 1 3 5 7 9 11, квадраты — B D F H J в рядах 2 4 6 8 10
+notation-koan-move = нужен ход, например `G11-G9`, или взятие, например `G11xG9`
+notation-koan-not-forward = { $to } — не на одно поле вперёд от { $from } ни для одной из сторон
+notation-kolowis-point = нужна точка A1–A16, B1–B17 или C1–C16
+notation-kolowis-points = нужны точки A1–A16, B1–B17, C1–C16 заглавными буквами, например `C8-B9` или `C2xC4xC6`
+notation-kolowis-step-off-line = шаг `-` соединяет две точки на одной линии
+notation-kolowis-jump-off-line = каждая точка после `x` должна быть в одном прыжке по прямой от предыдущей
+notation-kolowis-move = нужен шаг, например `C8-B9`, или взятие, например `C2xC4xC6`
+notation-coan-ki-roll = нужна жеребьёвка, например `4v6` (сначала кость Белых), или бросок, например `5-6`, кости от 1 до 6
+notation-coan-ki-move = нужен розыгрыш, например `c1+7` или `a1+5&b1+11` (шаги от 1 до 12), или `remove:e1`
+notation-not-canonical = запись не каноническая (пишите `{ $canonical }`)
+notation-pachisi-square = это не поле креста
+notation-pachisi-roll = бросок — это 2, 3, 4, 5, 6, 10 или 25
+notation-pachisi-move = нужно throw, skip, done, enter+<v> или <поле>[h][x<k>]+<v>, например k2+3
+
+## Партия из строки позиции и списка действий (`tabula rules`, файлы записей)
+setup-action = действие { $index } `{ $token }`: { $error }
+setup-position = позиция: `{ $token }`: { $why }
+expected-number = нужно целое число от { $min } до { $max }
+expected-choice = нужно одно из { $choices }
+position-expected-key-value = нужно ключ=значение
+position-unknown-key = неизвестный ключ (ключи: { $keys })
+position-key-twice = ключ указан дважды
+position-missing = не указан (он обязателен)
+position-must-be = { $key } может быть только { $choices }
+position-cell-twice = клетка указана дважды
+position-not-on-board = не клетка доски { $size }×{ $size }
+position-size-disagrees = не совпадает с параметром size={ $option }
+position-under-both-colours = клетка указана у обоих цветов
+position-konane-one-hole = доска с одной пустой клеткой должна быть начальной без одного из камней, которые могут снять Чёрные, и снимать должны Белые
+position-konane-no-hole = доска, где пустых клеток меньше двух, должна быть одной из двух начальных позиций
+position-both-on-far-rows = Белые в ряду 11 и Чёрные в ряду 1 значили бы, что победили обе стороны
+position-not-a-point = не точка (A1–A16, B1–B17, C1–C16)
+position-point-twice = точка указана дважды
+position-point-under-both = точка указана и в white, и в black
+position-expected-cell-count = нужно <клетка>x<число>, например a1x8
+position-not-a-coan-ki-cell = `{ $name }` — не клетка (от a1 до h2)
+position-count-range = число должно быть целым, от 1 до 16
+position-listed-twice = { $cell } указана дважды
+position-too-many-pieces = у { $side ->
+    [White] Белых
+   *[Black] Чёрных
+} больше 16 фишек в { $key } и { $key }-home вместе
+position-finished-off-start = дошедшие { $side ->
+    [White] белые
+   *[Black] чёрные
+} фишки стоят только на своих стартовых клетках { $first } и { $second }
+position-dice-must-be = в dice нужны две кости от 1 до 6, например 5-6
+position-no-travelling-pieces = ни у кого нет фишек в пути; партия кончается, когда их не остаётся у первого
+position-dice-at-roll-off = при turn=rolloff dice не указывают: жеребьёвку ещё предстоит бросить
+position-won-before-roll-off = у { $side ->
+    [White] Белых
+   *[Black] Чёрных
+} нет фишек в пути, и они победили; жеребьёвка бывает только в начале
+position-won-with-dice = у { $side ->
+    [White] Белых
+   *[Black] Чёрных
+} нет фишек в пути, и они победили: никакой бросок не ждёт розыгрыша
+position-no-play-for-throw = у { $side ->
+    [White] Белых
+   *[Black] Чёрных
+} нет розыгрыша для { $throw }: такой бросок сразу пропадает
+position-not-a-track-position = не позиция пути { $seat }: позиции идут от 0 до 84
+position-four-pieces = у места ровно четыре фишки: укажите четыре позиции пути
+position-both-teams-on-square = здесь фишки обеих команд: пришедшая сюда фишка берёт или не может встать
+position-not-a-cowrie-value = не значение каури: 2, 3, 4, 5, 6, 10 или 25
+position-too-many-throws = слишком много бросков этого значения
+position-values-before-throwing = в фазе decide значений нет (место ещё не бросало)
+position-not-a-grace-while-throwing = в фазе throw выпадали только милости (6, 10, 25): 2, 3, 4 или 5 заканчивают бросание
+position-two-non-graces = за ход бывает не больше одного значения от 2 до 5: оно заканчивает бросание
+position-nothing-to-allocate = фазе allocate нужно хотя бы одно значение
+position-not-a-seat = не место: S, E, N или W
+position-seat-twice = место указано в entered дважды
+position-must-be-entered = у { $seat } есть фишка вне Чаркони, поэтому его нужно указать в entered
+position-seat-finished = все фишки { $seat } дошли: дошедшее место не ходит
+position-both-teams-home = у обеих команд все фишки дома: партия кончается, когда это удаётся первой

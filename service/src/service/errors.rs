@@ -596,13 +596,6 @@ impl UserError {
     /// sentence for logs).
     pub fn msg(&self) -> Msg {
         use UserError as E;
-        // Reasons the rules engine, the store or the settings give are English still.
-        let english = |id: &'static str, mut reason: String| {
-            if !reason.ends_with(['.', '?', '!']) {
-                reason.push('.');
-            }
-            Msg::new(id).text("reason", reason)
-        };
         match self {
             E::UnknownCommand(name) => {
                 Msg::new("unknown-command").text("command", format!("/{name}"))
@@ -619,10 +612,9 @@ impl UserError {
                 )
             }
             E::UnknownGame(name) => Msg::new("unknown-game").text("name", name.clone()),
-            E::Setup(error) => match super::illegal::setup_error_msg(error) {
-                Some(msg) => Msg::new("illegal-sentence").msg("reason", msg),
-                None => english("illegal", error.to_string()),
-            },
+            E::Setup(error) => {
+                Msg::new("illegal-sentence").msg("reason", super::illegal::setup_error_msg(error))
+            }
             E::Players {
                 game,
                 allowed,
@@ -670,15 +662,18 @@ impl UserError {
                 .text("name", name.clone())
                 .msg("seat", seat_msg(seat)),
             E::NoMoveNow(game) => Msg::new("no-move-now").text("game", number(game)),
-            E::Illegal(error) => match super::illegal::action_error_msg(error)
-                // Said from the catalogue only when its English is the engine's.
-                .filter(|msg| msg.to_text(crate::l10n::Lang::ENGLISH) == error.to_string())
-            {
-                // A question ends with its own mark.
-                Some(msg) if msg.id == "move-ambiguous" => Msg::new("illegal").msg("reason", msg),
-                Some(msg) => Msg::new("illegal-sentence").msg("reason", msg),
-                None => english("illegal", error.to_string()),
-            },
+            E::Illegal(error) => {
+                let reason = super::illegal::action_error_msg(error);
+                if matches!(
+                    error,
+                    ActionError::Move(tabula_core::MoveError::Ambiguous { .. })
+                ) {
+                    // A question ends with its own mark.
+                    Msg::new("illegal").msg("reason", reason)
+                } else {
+                    Msg::new("illegal-sentence").msg("reason", reason)
+                }
+            }
             E::NoChallenge => Msg::new("no-challenge"),
             E::WhichChallenge(challenges, example) => Msg::new("which-challenge")
                 .text("challenges", challenges.clone())
@@ -692,10 +687,9 @@ impl UserError {
             }
             E::OwnChallenge(no) => Msg::new("own-challenge").text("challenge", number(no)),
             E::SameChallenge(no) => Msg::new("same-challenge").text("challenge", number(no)),
-            E::Conflict(conflict) => match super::illegal::conflict_msg(conflict) {
-                Some(msg) => Msg::new("illegal-sentence").msg("reason", msg),
-                None => english("conflict", conflict.to_string()),
-            },
+            E::Conflict(conflict) => {
+                Msg::new("illegal-sentence").msg("reason", super::illegal::conflict_msg(conflict))
+            }
             E::NoRolling => Msg::new("no-rolling"),
             E::BadButton => Msg::new("bad-button"),
             E::NoSuchChoice => Msg::new("no-such-choice"),
