@@ -232,13 +232,13 @@ not-yours-removes-travelling = { $what }; { $side ->
    *[Black] Чёрные
 } снимают одну из своих фишек в пути
 not-yours-no-piece = вашей фишки там нет; { $what }
-not-yours-no-home-bound = вашей фишки на пути домой там нет (h обозначает такие); { $what }
+not-yours-no-home-bound = вашей фишки на пути домой там нет (их обозначает h); { $what }
 
 ## Текст не в канонической записи игры (бросок или сохранённый ход)
 notation-error = не могу прочитать `{ $token }`: { $why }
 notation-no-dice = в этой игре нет костей
 notation-konane-move = нужна клетка, например `e4`, или прыжок, например `d4-f4-h4`
-notation-koan-cell = это не клетка: восьмиугольники — A C E G I K в рядах 1 3 5 7 9 11, квадраты — B D F H J в рядах 2 4 6 8 10
+notation-koan-cell = это не поле: восьмиугольники — A C E G I K в рядах 1 3 5 7 9 11, квадраты — B D F H J в рядах 2 4 6 8 10
 notation-koan-move = нужен ход, например `G11-G9`, или взятие, например `G11xG9`
 notation-koan-not-forward = { $to } — не на одно поле вперёд от { $from } ни для одной из сторон
 notation-kolowis-point = нужна точка A1–A16, B1–B17 или C1–C16
@@ -287,7 +287,7 @@ position-finished-off-start = дошедшие { $side ->
 } фишки стоят только на своих стартовых клетках { $first } и { $second }
 position-dice-must-be = в dice нужны две кости от 1 до 6, например 5-6
 position-no-travelling-pieces = ни у кого нет фишек в пути; партия кончается, когда их не остаётся у первого
-position-dice-at-roll-off = при turn=rolloff dice не указывают: жеребьёвку ещё предстоит бросить
+position-dice-at-roll-off = при turn=rolloff dice не указывают: жеребьёвка ещё впереди
 position-won-before-roll-off = у { $side ->
     [White] Белых
    *[Black] Чёрных
@@ -304,13 +304,13 @@ position-not-a-track-position = не позиция пути { $seat }: пози
 position-four-pieces = у места ровно четыре фишки: укажите четыре позиции пути
 position-both-teams-on-square = здесь фишки обеих команд: пришедшая сюда фишка берёт или не может встать
 position-not-a-cowrie-value = не значение каури: 2, 3, 4, 5, 6, 10 или 25
-position-too-many-throws = слишком много бросков этого значения
+position-too-many-throws = слишком много бросков с этим значением
 position-values-before-throwing = в фазе decide значений нет (место ещё не бросало)
-position-not-a-grace-while-throwing = в фазе throw выпадали только милости (6, 10, 25): 2, 3, 4 или 5 заканчивают бросание
+position-not-a-grace-while-throwing = в фазе throw выпадали только милости (6, 10, 25): 2, 3, 4 или 5 заканчивает бросание
 position-two-non-graces = за ход бывает не больше одного значения от 2 до 5: оно заканчивает бросание
-position-nothing-to-allocate = фазе allocate нужно хотя бы одно значение
+position-nothing-to-allocate = в фазе allocate нужно хотя бы одно значение
 position-not-a-seat = не место: S, E, N или W
 position-seat-twice = место указано в entered дважды
 position-must-be-entered = у { $seat } есть фишка вне Чаркони, поэтому его нужно указать в entered
-position-seat-finished = все фишки { $seat } дошли: дошедшее место не ходит
+position-seat-finished = все фишки { $seat } уже дома: такое место больше не ходит
 position-both-teams-home = у обеих команд все фишки дома: партия кончается, когда это удаётся первой
