@@ -45,11 +45,21 @@ pub fn binary() -> PathBuf {
         .expect("a test binary lives in target/<profile>/deps");
     let binary = profile_dir.join(format!("tabula{}", std::env::consts::EXE_SUFFIX));
     // Built (or found up to date) once per test process: a test run of this package alone
-    // does not rebuild the bot, and an old binary would be tested in silence.
+    // does not rebuild the bot, and an old binary would be tested in silence. The whole
+    // workspace's test targets are named with it so that cargo resolves the same features as
+    // `cargo test --workspace`, which has just built the binary: then this finds it up to date
+    // instead of building every dependency again with the bot's own, narrower features.
     static BUILT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     let built = BUILT.get_or_init(|| {
         let mut command = std::process::Command::new(env!("CARGO"));
-        command.args(["build", "--quiet", "-p", "tabula-bot", "--bin", "tabula"]);
+        command.args([
+            "build",
+            "--quiet",
+            "--workspace",
+            "--tests",
+            "--bin",
+            "tabula",
+        ]);
         if profile_dir
             .file_name()
             .is_some_and(|name| name == "release")
