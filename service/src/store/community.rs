@@ -10,7 +10,7 @@
 
 use tabula_core::GameId;
 
-use super::{Settings, StakedGames, StoreError};
+use super::{Backend, Due, Settings, StakedGames, StoreError};
 
 pub(super) const SETTINGS: &str = "\
 SELECT enabled_games, default_stake, max_stake, starting_grant, default_move_millis,
@@ -66,6 +66,57 @@ VALUES ($1, $2, $3, $4, $5, $6)";
 pub(super) const PAUSE_CLOCKS: &str = "\
 UPDATE games SET remind_at = remind_at + $3, deadline_at = deadline_at + $3
 WHERE community_id = $1 AND turn_user_id = $2 AND status = 'active' AND deadline_at > $4";
+
+/// Claims due reminders on SQLite: `$1` now, `$2` the most. SQLite has one writer at a time,
+/// so the update itself settles who claims what.
+pub(super) const CLAIM_DUE_REMINDERS_SQLITE: &str = "\
+UPDATE games SET reminded_at = $1 WHERE id IN (
+    SELECT id FROM games
+    WHERE status = 'active' AND reminded_at IS NULL AND remind_at <= $1
+    ORDER BY remind_at LIMIT $2)
+RETURNING id";
+
+/// Claims due time-outs on SQLite, as [`CLAIM_DUE_REMINDERS_SQLITE`].
+pub(super) const CLAIM_DUE_TIMEOUTS_SQLITE: &str = "\
+UPDATE games SET timeout_announced_at = $1 WHERE id IN (
+    SELECT id FROM games
+    WHERE status = 'active' AND timeout_announced_at IS NULL AND deadline_at <= $1
+    ORDER BY deadline_at LIMIT $2)
+RETURNING id";
+
+/// Claims due reminders on PostgreSQL: `$1` now, `$2` the most; rows locked by another
+/// claimer are skipped. The rows are picked in a CTE, which PostgreSQL runs once, as the
+/// outbox claim does: an `IN (SELECT ... LIMIT n)` may be run again for other rows of the
+/// update and so claim more than `n` rows.
+pub(super) const CLAIM_DUE_REMINDERS_POSTGRES: &str = "\
+WITH due AS (
+    SELECT id FROM games
+    WHERE status = 'active' AND reminded_at IS NULL AND remind_at <= $1
+    ORDER BY remind_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+UPDATE games SET reminded_at = $1 FROM due
+WHERE games.id = due.id AND games.reminded_at IS NULL
+RETURNING games.id";
+
+/// Claims due time-outs on PostgreSQL, as [`CLAIM_DUE_REMINDERS_POSTGRES`].
+pub(super) const CLAIM_DUE_TIMEOUTS_POSTGRES: &str = "\
+WITH due AS (
+    SELECT id FROM games
+    WHERE status = 'active' AND timeout_announced_at IS NULL AND deadline_at <= $1
+    ORDER BY deadline_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+UPDATE games SET timeout_announced_at = $1 FROM due
+WHERE games.id = due.id AND games.timeout_announced_at IS NULL
+RETURNING games.id";
+
+/// The statement that claims what is `due` on `backend`: `$1` now, `$2` the most rows; it
+/// marks and returns the ids of due games.
+pub(super) fn claim_due_statement(backend: Backend, due: Due) -> &'static str {
+    match (backend, due) {
+        (Backend::Sqlite, Due::Reminder) => CLAIM_DUE_REMINDERS_SQLITE,
+        (Backend::Sqlite, Due::Timeout) => CLAIM_DUE_TIMEOUTS_SQLITE,
+        (Backend::Postgres, Due::Reminder) => CLAIM_DUE_REMINDERS_POSTGRES,
+        (Backend::Postgres, Due::Timeout) => CLAIM_DUE_TIMEOUTS_POSTGRES,
+    }
+}
 
 /// The stored form of a list of games.
 pub(super) fn games_text(games: &[GameId]) -> String {

@@ -37,6 +37,7 @@
 mod chat_moves;
 mod community;
 mod errors;
+mod executor;
 mod invitations;
 mod ledger;
 mod outbox;
