@@ -43,6 +43,7 @@ mod ledger;
 mod outbox;
 mod postgres;
 mod records;
+mod requests;
 mod rows;
 mod sql;
 mod sqlite;

@@ -17,11 +17,11 @@ use sqlx::{PgPool, Postgres, Transaction};
 use super::{
     Account, AccountId, ActionRecord, ActionRow, Append, Appended, Backend, Challenge, ChallengeNo,
     ChallengeRow, ChallengeStateRow, Chat, ChatId, ChatRow, ClockRow, CommunityId, Conflict,
-    DatabaseUrl, Due, Ending, Fine, GameNo, GameRecord, GameRow, GameStateRow, GameStatus, History,
-    LeaderRow, LedgerEntry, LedgerKind, LedgerRow, LoadedGame, NewChallenge, NewGame, NewVacation,
-    Payout, Platform, SeatRow, Settings, Settlement, StoreError, Timestamp, User, UserId, UserRow,
-    Vacation, Wallet, assemble_games, challenge_refusal, community, db, distinct, end_refusal,
-    game_refusal, invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
+    DatabaseUrl, Ending, Fine, GameNo, GameRecord, GameRow, GameStateRow, GameStatus, History,
+    LeaderRow, LedgerEntry, LedgerKind, LedgerRow, LoadedGame, NewChallenge, NewGame, Payout,
+    Platform, SeatRow, Settings, Settlement, StoreError, Timestamp, User, UserId, UserRow, Wallet,
+    assemble_games, challenge_refusal, community, db, distinct, end_refusal, game_refusal,
+    invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
 };
 use super::{NewOutbox, OutboxId, OutboxKind, outbox};
 
@@ -92,10 +92,6 @@ impl PostgresStore {
 /// The driver type of the shared store operations.
 type Db = Postgres;
 
-/// The claims of the community operations (see `community`).
-const CLAIM_DUE_REMINDERS: &str = community::CLAIM_DUE_REMINDERS_POSTGRES;
-const CLAIM_DUE_TIMEOUTS: &str = community::CLAIM_DUE_TIMEOUTS_POSTGRES;
-
 /// Locks accounts, in ascending id order (`ids` sorted), until the transaction ends.
 async fn lock_accounts_in(
     tx: &mut Transaction<'static, Postgres>,
@@ -113,5 +109,4 @@ async fn lock_accounts_in(
 
 super::sql::store_operations!(PostgresStore);
 super::ledger::ledger_operations!(PostgresStore);
-super::community::community_operations!(PostgresStore);
 super::invitations::invitation_operations!(PostgresStore);

@@ -15,11 +15,11 @@ use sqlx::{Sqlite, SqlitePool, Transaction};
 use super::{
     Account, AccountId, ActionRecord, ActionRow, Append, Appended, Backend, Challenge, ChallengeNo,
     ChallengeRow, ChallengeStateRow, Chat, ChatId, ChatRow, ClockRow, CommunityId, Conflict,
-    DatabaseUrl, Due, Ending, Fine, GameNo, GameRecord, GameRow, GameStateRow, GameStatus, History,
-    LeaderRow, LedgerEntry, LedgerKind, LedgerRow, LoadedGame, NewChallenge, NewGame, NewVacation,
-    Payout, Platform, SeatRow, Settings, Settlement, StoreError, Timestamp, User, UserId, UserRow,
-    Vacation, Wallet, assemble_games, challenge_refusal, community, db, distinct, end_refusal,
-    game_refusal, invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
+    DatabaseUrl, Ending, Fine, GameNo, GameRecord, GameRow, GameStateRow, GameStatus, History,
+    LeaderRow, LedgerEntry, LedgerKind, LedgerRow, LoadedGame, NewChallenge, NewGame, Payout,
+    Platform, SeatRow, Settings, Settlement, StoreError, Timestamp, User, UserId, UserRow, Wallet,
+    assemble_games, challenge_refusal, community, db, distinct, end_refusal, game_refusal,
+    invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
 };
 use super::{NewOutbox, OutboxId, OutboxKind, outbox};
 
@@ -109,10 +109,6 @@ impl SqliteStore {
 /// The driver type of the shared store operations.
 type Db = Sqlite;
 
-/// The claims of the community operations (see `community`).
-const CLAIM_DUE_REMINDERS: &str = community::CLAIM_DUE_REMINDERS_SQLITE;
-const CLAIM_DUE_TIMEOUTS: &str = community::CLAIM_DUE_TIMEOUTS_SQLITE;
-
 /// Nothing to lock: a writing transaction of SQLite holds the whole database (`BEGIN
 /// IMMEDIATE`).
 #[allow(clippy::unused_async)]
@@ -125,5 +121,4 @@ async fn lock_accounts_in(
 
 super::sql::store_operations!(SqliteStore);
 super::ledger::ledger_operations!(SqliteStore);
-super::community::community_operations!(SqliteStore);
 super::invitations::invitation_operations!(SqliteStore);

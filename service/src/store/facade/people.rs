@@ -63,14 +63,6 @@ impl Store {
         dispatch!(self, store => store.upsert_chat(platform, platform_chat_id, title, community).await)
     }
 
-    /// A chat by id.
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn chat(&self, id: ChatId) -> Result<Option<Chat>, StoreError> {
-        dispatch!(self, store => store.chat(id).await)
-    }
-
     /// [`Store::upsert_user`] that also records the platform's username (without `@`; `None`:
     /// the user has none, and a stored one is cleared). A username belongs to one account at a
     /// time: another user of the platform that had it loses it, in the same transaction.
