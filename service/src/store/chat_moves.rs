@@ -1,7 +1,6 @@
 //! A chat that changes its platform id: Telegram's group → supergroup migration, where the
 //! group's id (and so the id of each of its topics, stored as chats `"<chat id>:<thread id>"`)
-//! is replaced by the supergroup's. The statements and, in [`chat_move_operations`], the code
-//! that runs them, expanded once per backend as in `sql.rs`.
+//! is replaced by the supergroup's: the statements and [`Store::move_chat`], which runs them.
 //!
 //! Everything else refers to chats and communities by the store's ids, so renaming the platform
 //! ids of the chat rows and of the community moves games, challenges, settings, wallets, ledger
@@ -19,6 +18,9 @@
 //!
 //! The boards of the old chat's games were posted in the old group, so their message ids are
 //! forgotten: no adapter will edit an unrelated message of the supergroup.
+
+use super::executor::{Tx, query, query_as, query_scalar};
+use super::{ChatId, CommunityId, MovedChat, Platform, Store, StoreError, Timestamp, db};
 
 /// The chats to move: the chat `$2` of platform `$1`, and its topics (`$2:...`).
 pub(super) const MOVING_CHATS: &str = "\
@@ -88,139 +90,130 @@ pub(super) const ABSORB_COMMUNITY: [&str; 9] = [
     "DELETE FROM communities WHERE id = $1",
 ];
 
-/// The chat-move operation of a backend store type `$store` (see `sql::store_operations`).
-macro_rules! chat_move_operations {
-    ($store:ident) => {
-        impl $store {
-            /// Runs `statements`, in order, each with `$1` = `from` and `$2` = `into`.
-            async fn run_pair(
-                tx: &mut sqlx::Transaction<'static, Db>,
-                statements: &[&'static str],
-                from: i64,
-                into: i64,
-                operation: &'static str,
-            ) -> Result<(), StoreError> {
-                for statement in statements {
-                    sqlx::query(*statement)
-                        .bind(from)
-                        .bind(into)
-                        .execute(&mut **tx)
-                        .await
-                        .map_err(db(operation))?;
+impl Store {
+    /// A chat's platform id changed (Telegram's group → supergroup migration): the chat whose
+    /// platform id is `old`, and every chat whose platform id is `old` followed by `:` (forum
+    /// topics, stored as `"<chat id>:<thread id>"`), take `new` in place of that prefix, and
+    /// the community whose platform id is `old` takes `new`, in one transaction; games,
+    /// challenges, settings, wallets, ledger and outbox rows follow, since they refer to
+    /// chats and communities by the store's ids. Where rows under the new ids exist already
+    /// (someone wrote in the supergroup before the move was processed), those rows stay and
+    /// absorb the old ones: no game, challenge, outbox row or coin is lost (see the module
+    /// `chat_moves` for exactly how). The old chat's games forget their board message ids. A
+    /// move of an unknown id, or to the same id, changes nothing.
+    ///
+    /// # Errors
+    /// A database failure (then nothing is moved).
+    pub async fn move_chat(
+        &self,
+        platform: Platform,
+        old: &str,
+        new: &str,
+    ) -> Result<MovedChat, StoreError> {
+        const OPERATION: &str = "move_chat";
+        let mut moved = MovedChat::default();
+        if old.is_empty() || new.is_empty() || old == new {
+            return Ok(moved);
+        }
+        let now = Timestamp::now();
+        let mut tx = self.begin_write(OPERATION).await?;
+        let chats: Vec<(i64, String)> = query_as(MOVING_CHATS)
+            .bind(platform.as_str())
+            .bind(old)
+            .fetch_all(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        for (id, from) in chats {
+            let to = format!("{new}{}", from.get(old.len()..).unwrap_or_default());
+            query(FORGET_BOARDS)
+                .bind(id)
+                .execute(&mut tx)
+                .await
+                .map_err(db(OPERATION))?;
+            let twin: Option<i64> = query_scalar(CHAT_ID)
+                .bind(platform.as_str())
+                .bind(&to)
+                .fetch_optional(&mut tx)
+                .await
+                .map_err(db(OPERATION))?;
+            match twin {
+                Some(twin) => {
+                    run_pair(&mut tx, &ABSORB_CHAT, id, twin, OPERATION).await?;
+                    moved.chats.push(ChatId(twin));
+                    moved.merged_chats += 1;
                 }
-                Ok(())
-            }
-
-            pub(super) async fn move_chat(
-                &self,
-                platform: Platform,
-                old: &str,
-                new: &str,
-            ) -> Result<super::MovedChat, StoreError> {
-                const OPERATION: &str = "move_chat";
-                let mut moved = super::MovedChat::default();
-                if old.is_empty() || new.is_empty() || old == new {
-                    return Ok(moved);
-                }
-                let now = Timestamp::now();
-                let mut tx = self.begin_write(OPERATION).await?;
-                let chats: Vec<(i64, String)> = sqlx::query_as(chat_moves::MOVING_CHATS)
-                    .bind(platform.as_str())
-                    .bind(old)
-                    .fetch_all(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                for (id, from) in chats {
-                    let to = format!("{new}{}", from.get(old.len()..).unwrap_or_default());
-                    sqlx::query(chat_moves::FORGET_BOARDS)
+                None => {
+                    query(RENAME_CHAT)
                         .bind(id)
-                        .execute(&mut *tx)
-                        .await
-                        .map_err(db(OPERATION))?;
-                    let twin: Option<i64> = sqlx::query_scalar(chat_moves::CHAT_ID)
-                        .bind(platform.as_str())
                         .bind(&to)
-                        .fetch_optional(&mut *tx)
+                        .bind(now.0)
+                        .execute(&mut tx)
                         .await
                         .map_err(db(OPERATION))?;
-                    match twin {
-                        Some(twin) => {
-                            Self::run_pair(&mut tx, &chat_moves::ABSORB_CHAT, id, twin, OPERATION)
-                                .await?;
-                            moved.chats.push(ChatId(twin));
-                            moved.merged_chats += 1;
-                        }
-                        None => {
-                            sqlx::query(chat_moves::RENAME_CHAT)
-                                .bind(id)
-                                .bind(&to)
-                                .bind(now.0)
-                                .execute(&mut *tx)
-                                .await
-                                .map_err(db(OPERATION))?;
-                            moved.chats.push(ChatId(id));
-                        }
-                    }
+                    moved.chats.push(ChatId(id));
                 }
-                let community = |id: &str| {
-                    sqlx::query_scalar::<_, i64>(chat_moves::COMMUNITY_ID)
-                        .bind(platform.as_str())
-                        .bind(id.to_string())
-                };
-                let from: Option<i64> = community(old)
-                    .fetch_optional(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                let twin: Option<i64> = community(new)
-                    .fetch_optional(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                match (from, twin) {
-                    (Some(from), Some(twin)) => {
-                        let accounts: Vec<(i64, i64)> = sqlx::query_as(chat_moves::TWIN_ACCOUNTS)
-                            .bind(from)
-                            .bind(twin)
-                            .fetch_all(&mut *tx)
-                            .await
-                            .map_err(db(OPERATION))?;
-                        for (account, into) in accounts {
-                            Self::run_pair(
-                                &mut tx,
-                                &chat_moves::ABSORB_ACCOUNT,
-                                account,
-                                into,
-                                OPERATION,
-                            )
-                            .await?;
-                        }
-                        Self::run_pair(
-                            &mut tx,
-                            &chat_moves::ABSORB_COMMUNITY,
-                            from,
-                            twin,
-                            OPERATION,
-                        )
-                        .await?;
-                        moved.community = Some(CommunityId(twin));
-                        moved.merged_community = true;
-                    }
-                    (Some(from), None) => {
-                        sqlx::query(chat_moves::RENAME_COMMUNITY)
-                            .bind(from)
-                            .bind(new)
-                            .bind(now.0)
-                            .execute(&mut *tx)
-                            .await
-                            .map_err(db(OPERATION))?;
-                        moved.community = Some(CommunityId(from));
-                    }
-                    (None, _) => {}
-                }
-                tx.commit().await.map_err(db(OPERATION))?;
-                Ok(moved)
             }
         }
-    };
+        let community = |id: &str| {
+            query_scalar::<i64>(COMMUNITY_ID)
+                .bind(platform.as_str())
+                .bind(id.to_string())
+        };
+        let from: Option<i64> = community(old)
+            .fetch_optional(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        let twin: Option<i64> = community(new)
+            .fetch_optional(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        match (from, twin) {
+            (Some(from), Some(twin)) => {
+                let accounts: Vec<(i64, i64)> = query_as(TWIN_ACCOUNTS)
+                    .bind(from)
+                    .bind(twin)
+                    .fetch_all(&mut tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                for (account, into) in accounts {
+                    run_pair(&mut tx, &ABSORB_ACCOUNT, account, into, OPERATION).await?;
+                }
+                run_pair(&mut tx, &ABSORB_COMMUNITY, from, twin, OPERATION).await?;
+                moved.community = Some(CommunityId(twin));
+                moved.merged_community = true;
+            }
+            (Some(from), None) => {
+                query(RENAME_COMMUNITY)
+                    .bind(from)
+                    .bind(new)
+                    .bind(now.0)
+                    .execute(&mut tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                moved.community = Some(CommunityId(from));
+            }
+            (None, _) => {}
+        }
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok(moved)
+    }
 }
 
-pub(super) use chat_move_operations;
+/// Runs `statements`, in order, each with `$1` = `from` and `$2` = `into`.
+async fn run_pair(
+    tx: &mut Tx,
+    statements: &[&'static str],
+    from: i64,
+    into: i64,
+    operation: &'static str,
+) -> Result<(), StoreError> {
+    for &statement in statements {
+        query(statement)
+            .bind(from)
+            .bind(into)
+            .execute(&mut *tx)
+            .await
+            .map_err(db(operation))?;
+    }
+    Ok(())
+}

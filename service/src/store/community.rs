@@ -1,7 +1,6 @@
 //! Communities (a Discord server, a Telegram group, a chat that stands alone): the moderators'
 //! settings, vacations, and the scheduler's claims on due reminders and time-outs. The
-//! statements and, in [`community_operations`], the code that runs them, expanded once per
-//! backend as in `sql.rs`.
+//! statements and the operations that run them.
 //!
 //! The scheduler claims a due game by setting `reminded_at` (or `timeout_announced_at`) from
 //! null in one `UPDATE ... RETURNING`: each reminder is claimed by exactly one caller, however
@@ -10,7 +9,13 @@
 
 use tabula_core::GameId;
 
-use super::{Settings, StakedGames, StoreError};
+use super::executor::{query, query_as, query_scalar};
+use super::requests::record_request;
+use super::sql as people_sql;
+use super::{
+    Backend, Chat, ChatId, ChatRow, CommunityId, Conflict, DAY_MILLIS, Due, GameNo, NewVacation,
+    RequestKey, Settings, StakedGames, Store, StoreError, Timestamp, UserId, Vacation, db,
+};
 
 pub(super) const SETTINGS: &str = "\
 SELECT enabled_games, default_stake, max_stake, starting_grant, default_move_millis,
@@ -67,6 +72,57 @@ pub(super) const PAUSE_CLOCKS: &str = "\
 UPDATE games SET remind_at = remind_at + $3, deadline_at = deadline_at + $3
 WHERE community_id = $1 AND turn_user_id = $2 AND status = 'active' AND deadline_at > $4";
 
+/// Claims due reminders on SQLite: `$1` now, `$2` the most. SQLite has one writer at a time,
+/// so the update itself settles who claims what.
+pub(super) const CLAIM_DUE_REMINDERS_SQLITE: &str = "\
+UPDATE games SET reminded_at = $1 WHERE id IN (
+    SELECT id FROM games
+    WHERE status = 'active' AND reminded_at IS NULL AND remind_at <= $1
+    ORDER BY remind_at LIMIT $2)
+RETURNING id";
+
+/// Claims due time-outs on SQLite, as [`CLAIM_DUE_REMINDERS_SQLITE`].
+pub(super) const CLAIM_DUE_TIMEOUTS_SQLITE: &str = "\
+UPDATE games SET timeout_announced_at = $1 WHERE id IN (
+    SELECT id FROM games
+    WHERE status = 'active' AND timeout_announced_at IS NULL AND deadline_at <= $1
+    ORDER BY deadline_at LIMIT $2)
+RETURNING id";
+
+/// Claims due reminders on PostgreSQL: `$1` now, `$2` the most; rows locked by another
+/// claimer are skipped. The rows are picked in a CTE, which PostgreSQL runs once, as the
+/// outbox claim does: an `IN (SELECT ... LIMIT n)` may be run again for other rows of the
+/// update and so claim more than `n` rows.
+pub(super) const CLAIM_DUE_REMINDERS_POSTGRES: &str = "\
+WITH due AS (
+    SELECT id FROM games
+    WHERE status = 'active' AND reminded_at IS NULL AND remind_at <= $1
+    ORDER BY remind_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+UPDATE games SET reminded_at = $1 FROM due
+WHERE games.id = due.id AND games.reminded_at IS NULL
+RETURNING games.id";
+
+/// Claims due time-outs on PostgreSQL, as [`CLAIM_DUE_REMINDERS_POSTGRES`].
+pub(super) const CLAIM_DUE_TIMEOUTS_POSTGRES: &str = "\
+WITH due AS (
+    SELECT id FROM games
+    WHERE status = 'active' AND timeout_announced_at IS NULL AND deadline_at <= $1
+    ORDER BY deadline_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+UPDATE games SET timeout_announced_at = $1 FROM due
+WHERE games.id = due.id AND games.timeout_announced_at IS NULL
+RETURNING games.id";
+
+/// The statement that claims what is `due` on `backend`: `$1` now, `$2` the most rows; it
+/// marks and returns the ids of due games.
+pub(super) fn claim_due_statement(backend: Backend, due: Due) -> &'static str {
+    match (backend, due) {
+        (Backend::Sqlite, Due::Reminder) => CLAIM_DUE_REMINDERS_SQLITE,
+        (Backend::Sqlite, Due::Timeout) => CLAIM_DUE_TIMEOUTS_SQLITE,
+        (Backend::Postgres, Due::Reminder) => CLAIM_DUE_REMINDERS_POSTGRES,
+        (Backend::Postgres, Due::Timeout) => CLAIM_DUE_TIMEOUTS_POSTGRES,
+    }
+}
+
 /// The stored form of a list of games.
 pub(super) fn games_text(games: &[GameId]) -> String {
     games
@@ -113,235 +169,250 @@ impl TryFrom<SettingsRow> for Settings {
     }
 }
 
-/// The community operations of a backend store type `$store` (see `sql::store_operations`).
-/// The backend module provides `CLAIM_DUE_REMINDERS` and `CLAIM_DUE_TIMEOUTS`: `$1` now, `$2`
-/// the most rows; they mark and return the ids of due games.
-macro_rules! community_operations {
-    ($store:ident) => {
-        impl $store {
-            async fn settings_in(
-                tx: &mut sqlx::Transaction<'static, Db>,
-                community: i64,
-                operation: &'static str,
-            ) -> Result<Settings, StoreError> {
-                let row: Option<community::SettingsRow> = sqlx::query_as(community::SETTINGS)
-                    .bind(community)
-                    .fetch_optional(&mut **tx)
-                    .await
-                    .map_err(db(operation))?;
-                row.map_or_else(|| Ok(Settings::default()), Settings::try_from)
-            }
+impl Store {
+    /// A community's settings (the defaults until moderators change them).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn settings(&self, community: CommunityId) -> Result<Settings, StoreError> {
+        let row: Option<SettingsRow> = query_as(SETTINGS)
+            .bind(community.0)
+            .fetch_optional(self)
+            .await
+            .map_err(db("settings"))?;
+        row.map_or_else(|| Ok(Settings::default()), Settings::try_from)
+    }
 
-            pub(super) async fn settings(
-                &self,
-                community: CommunityId,
-            ) -> Result<Settings, StoreError> {
-                let row: Option<community::SettingsRow> = sqlx::query_as(community::SETTINGS)
-                    .bind(community.0)
-                    .fetch_optional(&self.pool)
-                    .await
-                    .map_err(db("settings"))?;
-                row.map_or_else(|| Ok(Settings::default()), Settings::try_from)
-            }
+    /// Saves a community's settings, recording `request` in the same transaction.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`]; a database failure (settings that break the table's checks
+    /// are one).
+    pub async fn save_settings(
+        &self,
+        community: CommunityId,
+        settings: &Settings,
+        by: UserId,
+        request: Option<&RequestKey>,
+    ) -> Result<(), StoreError> {
+        const OPERATION: &str = "save_settings";
+        let now = Timestamp::now();
+        let mut tx = self.begin_write(OPERATION).await?;
+        record_request(&mut tx, request, None, now, OPERATION).await?;
+        query(UPSERT_SETTINGS)
+            .bind(community.0)
+            .bind(games_text(&settings.enabled_games))
+            .bind(settings.default_stake)
+            .bind(settings.max_stake)
+            .bind(settings.starting_grant)
+            .bind(settings.default_move_millis)
+            .bind(settings.max_move_millis)
+            .bind(i64::from(settings.reminders))
+            .bind(settings.staked_games.as_str())
+            .bind(settings.vacation_days)
+            .bind(by.0)
+            .bind(now.0)
+            .bind(settings.language.as_deref())
+            .execute(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        tx.commit().await.map_err(db(OPERATION))
+    }
 
-            pub(super) async fn save_settings(
-                &self,
-                community: CommunityId,
-                settings: &Settings,
-                by: UserId,
-                request: Option<&super::RequestKey>,
-            ) -> Result<(), StoreError> {
-                const OPERATION: &str = "save_settings";
-                let now = Timestamp::now();
-                let mut tx = self.begin_write(OPERATION).await?;
-                Self::record_request(&mut tx, request, None, now, OPERATION).await?;
-                sqlx::query(community::UPSERT_SETTINGS)
-                    .bind(community.0)
-                    .bind(community::games_text(&settings.enabled_games))
-                    .bind(settings.default_stake)
-                    .bind(settings.max_stake)
-                    .bind(settings.starting_grant)
-                    .bind(settings.default_move_millis)
-                    .bind(settings.max_move_millis)
-                    .bind(i64::from(settings.reminders))
-                    .bind(settings.staked_games.as_str())
-                    .bind(settings.vacation_days)
-                    .bind(by.0)
-                    .bind(now.0)
-                    .bind(settings.language.as_deref())
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                tx.commit().await.map_err(db(OPERATION))
-            }
+    /// A person's own language and their community's default (locale codes), each `None`
+    /// when not chosen.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn languages(
+        &self,
+        user: UserId,
+        community: CommunityId,
+    ) -> Result<(Option<String>, Option<String>), StoreError> {
+        query_as(LANGUAGES)
+            .bind(user.0)
+            .bind(community.0)
+            .fetch_one(self)
+            .await
+            .map_err(db("languages"))
+    }
 
-            pub(super) async fn languages(
-                &self,
-                user: UserId,
-                community: CommunityId,
-            ) -> Result<(Option<String>, Option<String>), StoreError> {
-                sqlx::query_as(community::LANGUAGES)
-                    .bind(user.0)
-                    .bind(community.0)
-                    .fetch_one(&self.pool)
-                    .await
-                    .map_err(db("languages"))
-            }
-
-            pub(super) async fn set_user_language(
-                &self,
-                user: UserId,
-                language: Option<&str>,
-                request: Option<&super::RequestKey>,
-            ) -> Result<(), StoreError> {
-                const OPERATION: &str = "set_user_language";
-                let now = Timestamp::now();
-                let mut tx = self.begin_write(OPERATION).await?;
-                Self::record_request(&mut tx, request, None, now, OPERATION).await?;
-                match language {
-                    Some(language) => sqlx::query(community::SET_USER_LANGUAGE)
-                        .bind(user.0)
-                        .bind(language)
-                        .bind(now.0),
-                    None => sqlx::query(community::CLEAR_USER_LANGUAGE).bind(user.0),
-                }
-                .execute(&mut *tx)
-                .await
-                .map_err(db(OPERATION))?;
-                tx.commit().await.map_err(db(OPERATION))
-            }
-
-            pub(super) async fn chat(&self, id: ChatId) -> Result<Option<Chat>, StoreError> {
-                sqlx::query_as::<_, ChatRow>(sql::CHAT)
-                    .bind(id.0)
-                    .fetch_optional(&self.pool)
-                    .await
-                    .map_err(db("chat"))?
-                    .map(Chat::try_from)
-                    .transpose()
-            }
-
-            pub(super) async fn vacation_end(
-                &self,
-                community: CommunityId,
-                user: UserId,
-                now: Timestamp,
-            ) -> Result<Option<Timestamp>, StoreError> {
-                let end: Option<i64> = sqlx::query_scalar(community::VACATION_END)
-                    .bind(community.0)
-                    .bind(user.0)
-                    .bind(now.0)
-                    .fetch_one(&self.pool)
-                    .await
-                    .map_err(db("vacation_end"))?;
-                Ok(end.map(Timestamp))
-            }
-
-            pub(super) async fn vacation_days_used(
-                &self,
-                community: CommunityId,
-                user: UserId,
-                month: (Timestamp, Timestamp),
-            ) -> Result<i64, StoreError> {
-                sqlx::query_scalar(community::VACATION_DAYS_USED)
-                    .bind(community.0)
-                    .bind(user.0)
-                    .bind(month.0.0)
-                    .bind(month.1.0)
-                    .fetch_one(&self.pool)
-                    .await
-                    .map_err(db("vacation_days_used"))
-            }
-
-            pub(super) async fn take_vacation(
-                &self,
-                new: &NewVacation,
-                request: Option<&super::RequestKey>,
-            ) -> Result<Vacation, StoreError> {
-                let NewVacation {
-                    community,
-                    user,
-                    days,
-                    now,
-                    month,
-                    quota,
-                } = *new;
-                const OPERATION: &str = "take_vacation";
-                let mut tx = self.begin_write(OPERATION).await?;
-                Self::record_request(&mut tx, request, None, now, OPERATION).await?;
-                sqlx::query(community::LOCK_USER)
-                    .bind(user.0)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                let used: i64 = sqlx::query_scalar(community::VACATION_DAYS_USED)
-                    .bind(community.0)
-                    .bind(user.0)
-                    .bind(month.0.0)
-                    .bind(month.1.0)
-                    .fetch_one(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                if used.saturating_add(days) > quota {
-                    return Err(Conflict::VacationQuota { used, quota }.into());
-                }
-                let running: Option<i64> = sqlx::query_scalar(community::VACATION_END)
-                    .bind(community.0)
-                    .bind(user.0)
-                    .bind(now.0)
-                    .fetch_one(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                let starts_at = running.map_or(now, Timestamp);
-                let length = days.saturating_mul(super::DAY_MILLIS);
-                let vacation = Vacation {
-                    starts_at,
-                    ends_at: starts_at.plus_millis(length),
-                    days,
-                };
-                sqlx::query(community::INSERT_VACATION)
-                    .bind(community.0)
-                    .bind(user.0)
-                    .bind(vacation.starts_at.0)
-                    .bind(vacation.ends_at.0)
-                    .bind(days)
-                    .bind(now.0)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                sqlx::query(community::PAUSE_CLOCKS)
-                    .bind(community.0)
-                    .bind(user.0)
-                    .bind(length)
-                    .bind(now.0)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                tx.commit().await.map_err(db(OPERATION))?;
-                Ok(vacation)
-            }
-
-            pub(super) async fn claim_due(
-                &self,
-                due: Due,
-                now: Timestamp,
-                limit: i64,
-            ) -> Result<Vec<GameNo>, StoreError> {
-                let statement = match due {
-                    Due::Reminder => CLAIM_DUE_REMINDERS,
-                    Due::Timeout => CLAIM_DUE_TIMEOUTS,
-                };
-                let mut ids: Vec<i64> = sqlx::query_scalar(statement)
-                    .bind(now.0)
-                    .bind(limit)
-                    .fetch_all(&self.pool)
-                    .await
-                    .map_err(db("claim_due"))?;
-                ids.sort_unstable();
-                Ok(ids.into_iter().map(GameNo).collect())
-            }
+    /// Sets (`Some`) or forgets (`None`) a person's own language, recording `request` in the
+    /// same transaction.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`]; a database failure.
+    pub async fn set_user_language(
+        &self,
+        user: UserId,
+        language: Option<&str>,
+        request: Option<&RequestKey>,
+    ) -> Result<(), StoreError> {
+        const OPERATION: &str = "set_user_language";
+        let now = Timestamp::now();
+        let mut tx = self.begin_write(OPERATION).await?;
+        record_request(&mut tx, request, None, now, OPERATION).await?;
+        match language {
+            Some(language) => query(SET_USER_LANGUAGE)
+                .bind(user.0)
+                .bind(language)
+                .bind(now.0),
+            None => query(CLEAR_USER_LANGUAGE).bind(user.0),
         }
-    };
-}
+        .execute(&mut tx)
+        .await
+        .map_err(db(OPERATION))?;
+        tx.commit().await.map_err(db(OPERATION))
+    }
 
-pub(super) use community_operations;
+    /// A chat by id.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn chat(&self, id: ChatId) -> Result<Option<Chat>, StoreError> {
+        query_as::<ChatRow>(people_sql::CHAT)
+            .bind(id.0)
+            .fetch_optional(self)
+            .await
+            .map_err(db("chat"))?
+            .map(Chat::try_from)
+            .transpose()
+    }
+
+    /// When the person's vacation running at `now` (or starting later) ends, if any.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn vacation_end(
+        &self,
+        community: CommunityId,
+        user: UserId,
+        now: Timestamp,
+    ) -> Result<Option<Timestamp>, StoreError> {
+        let end: Option<i64> = query_scalar(VACATION_END)
+            .bind(community.0)
+            .bind(user.0)
+            .bind(now.0)
+            .fetch_one(self)
+            .await
+            .map_err(db("vacation_end"))?;
+        Ok(end.map(Timestamp))
+    }
+
+    /// Vacation days the person took in `[month.0, month.1)`.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn vacation_days_used(
+        &self,
+        community: CommunityId,
+        user: UserId,
+        month: (Timestamp, Timestamp),
+    ) -> Result<i64, StoreError> {
+        query_scalar(VACATION_DAYS_USED)
+            .bind(community.0)
+            .bind(user.0)
+            .bind(month.0.0)
+            .bind(month.1.0)
+            .fetch_one(self)
+            .await
+            .map_err(db("vacation_days_used"))
+    }
+
+    /// Takes `days` of vacation from `now` (or from the end of the one running), if the days
+    /// taken in `month` stay within `quota`; the clocks of the person's running turns move on
+    /// by as much, in the same transaction.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`], [`Conflict::VacationQuota`]; a database failure.
+    pub async fn take_vacation(
+        &self,
+        vacation: &NewVacation,
+        request: Option<&RequestKey>,
+    ) -> Result<Vacation, StoreError> {
+        let NewVacation {
+            community,
+            user,
+            days,
+            now,
+            month,
+            quota,
+        } = *vacation;
+        const OPERATION: &str = "take_vacation";
+        let mut tx = self.begin_write(OPERATION).await?;
+        record_request(&mut tx, request, None, now, OPERATION).await?;
+        query(LOCK_USER)
+            .bind(user.0)
+            .execute(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        let used: i64 = query_scalar(VACATION_DAYS_USED)
+            .bind(community.0)
+            .bind(user.0)
+            .bind(month.0.0)
+            .bind(month.1.0)
+            .fetch_one(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        if used.saturating_add(days) > quota {
+            return Err(Conflict::VacationQuota { used, quota }.into());
+        }
+        let running: Option<i64> = query_scalar(VACATION_END)
+            .bind(community.0)
+            .bind(user.0)
+            .bind(now.0)
+            .fetch_one(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        let starts_at = running.map_or(now, Timestamp);
+        let length = days.saturating_mul(DAY_MILLIS);
+        let vacation = Vacation {
+            starts_at,
+            ends_at: starts_at.plus_millis(length),
+            days,
+        };
+        query(INSERT_VACATION)
+            .bind(community.0)
+            .bind(user.0)
+            .bind(vacation.starts_at.0)
+            .bind(vacation.ends_at.0)
+            .bind(days)
+            .bind(now.0)
+            .execute(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        query(PAUSE_CLOCKS)
+            .bind(community.0)
+            .bind(user.0)
+            .bind(length)
+            .bind(now.0)
+            .execute(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok(vacation)
+    }
+
+    /// Claims up to `limit` active games whose reminder (or time-out) is due at `now` and not
+    /// yet claimed, marking them in the same statement: each is returned to one caller only,
+    /// however many run at once.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn claim_due(
+        &self,
+        due: Due,
+        now: Timestamp,
+        limit: i64,
+    ) -> Result<Vec<GameNo>, StoreError> {
+        let statement = claim_due_statement(self.backend(), due);
+        let mut ids: Vec<i64> = query_scalar(statement)
+            .bind(now.0)
+            .bind(limit)
+            .fetch_all(self)
+            .await
+            .map_err(db("claim_due"))?;
+        ids.sort_unstable();
+        Ok(ids.into_iter().map(GameNo).collect())
+    }
+}

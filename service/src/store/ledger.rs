@@ -139,6 +139,21 @@ pub(super) fn account_kind(text: &str) -> Result<AccountKind, StoreError> {
 macro_rules! ledger_operations {
     ($store:ident) => {
         impl $store {
+            /// A community's settings, read in the transaction (the community's
+            /// operations, converted, read settings on their own).
+            async fn settings_in(
+                tx: &mut sqlx::Transaction<'static, Db>,
+                community: i64,
+                operation: &'static str,
+            ) -> Result<Settings, StoreError> {
+                let row: Option<community::SettingsRow> = sqlx::query_as(community::SETTINGS)
+                    .bind(community)
+                    .fetch_optional(&mut **tx)
+                    .await
+                    .map_err(db(operation))?;
+                row.map_or_else(|| Ok(Settings::default()), Settings::try_from)
+            }
+
             /// Locks `accounts` (ascending ids) for the rest of the transaction.
             async fn lock_accounts(
                 tx: &mut sqlx::Transaction<'static, Db>,

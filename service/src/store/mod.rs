@@ -37,11 +37,13 @@
 mod chat_moves;
 mod community;
 mod errors;
+mod executor;
 mod invitations;
 mod ledger;
 mod outbox;
 mod postgres;
 mod records;
+mod requests;
 mod rows;
 mod sql;
 mod sqlite;

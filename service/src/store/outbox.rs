@@ -2,8 +2,7 @@
 //! written in the same transaction as its cause and delivered at least once by the dispatcher
 //! (`crate::dispatch`), in order per chat and paced per chat. Also what the adapters need to know
 //! of chats (whether the bot may still write there) and games (the latest board's message id).
-//! The statements and, in [`outbox_operations`], the code that runs them, expanded once per
-//! backend as in `sql.rs`.
+//! The statements and the operations that run them.
 //!
 //! A row waits while `sent_at` and `dropped_at` are null. Only the oldest waiting row of a chat
 //! (its head) may be claimed, and only when the chat is active, its pacing allows, the row is
@@ -14,6 +13,14 @@
 //! backend's claim statement picks rows with `FOR UPDATE SKIP LOCKED`, so any number of
 //! dispatchers share one database and never wait for each other; on SQLite the one writer
 //! settles it.
+
+#[cfg(doc)]
+use super::GameRecord;
+use super::executor::{Tx, query, query_as, query_scalar};
+use super::{
+    Backend, Challenge, ChallengeNo, ChatId, Due, GameNo, NewOutbox, OutboxDbRow, OutboxId,
+    OutboxKind, OutboxRow, Platform, Store, StoreError, Timestamp, community, db, sql,
+};
 
 /// The columns of an outbox row (the table is named `outbox`, unaliased), with the chat's
 /// platform id and the game's latest board, in the order of `OutboxDbRow`.
@@ -183,301 +190,369 @@ pub(super) struct SentRow {
     pub(super) chat_id: i64,
 }
 
-/// The outbox operations of a backend store type `$store` (see `sql::store_operations`). The
-/// backend module provides `CLAIM_OUTBOX` (`CLAIM_OUTBOX_SQLITE` or `CLAIM_OUTBOX_POSTGRES`) besides the claims of
-/// `community_operations`.
-macro_rules! outbox_operations {
-    ($store:ident) => {
-        impl $store {
-            /// Inserts one outbox row in the transaction.
-            async fn insert_outbox(
-                tx: &mut sqlx::Transaction<'static, Db>,
-                new: &NewOutbox<'_>,
-                operation: &'static str,
-            ) -> Result<OutboxId, StoreError> {
-                if new.kind == OutboxKind::Board
-                    && let Some(game) = new.game
-                {
-                    sqlx::query(outbox::SUPERSEDE_BOARDS)
-                        .bind(game.0)
-                        .bind(new.now.0)
-                        .execute(&mut **tx)
-                        .await
-                        .map_err(db(operation))?;
-                }
-                let id: i64 = sqlx::query_scalar(outbox::INSERT_OUTBOX)
-                    .bind(new.platform.as_str())
-                    .bind(new.chat.0)
-                    .bind(new.game.map(|game| game.0))
-                    .bind(new.kind.as_str())
-                    .bind(new.payload)
-                    .bind(new.now.0)
-                    .fetch_one(&mut **tx)
-                    .await
-                    .map_err(db(operation))?;
-                Ok(OutboxId(id))
-            }
-
-            pub(super) async fn enqueue_outbox(
-                &self,
-                new: &NewOutbox<'_>,
-            ) -> Result<OutboxId, StoreError> {
-                const OPERATION: &str = "enqueue_outbox";
-                let mut tx = self.begin_write(OPERATION).await?;
-                let id = Self::insert_outbox(&mut tx, new, OPERATION).await?;
-                tx.commit().await.map_err(db(OPERATION))?;
-                Ok(id)
-            }
-
-            pub(super) async fn claim_due_to_outbox(
-                &self,
-                due: Due,
-                now: Timestamp,
-                limit: i64,
-            ) -> Result<Vec<GameNo>, StoreError> {
-                const OPERATION: &str = "claim_due_to_outbox";
-                let (statement, kind) = match due {
-                    Due::Reminder => (CLAIM_DUE_REMINDERS, OutboxKind::Reminder),
-                    Due::Timeout => (CLAIM_DUE_TIMEOUTS, OutboxKind::Timeout),
-                };
-                let mut tx = self.begin_write(OPERATION).await?;
-                let mut ids: Vec<i64> = sqlx::query_scalar(statement)
-                    .bind(now.0)
-                    .bind(limit)
-                    .fetch_all(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                ids.sort_unstable();
-                for &id in &ids {
-                    let game = sqlx::query_as::<_, outbox::GameForOutbox>(outbox::GAME_FOR_OUTBOX)
-                        .bind(id)
-                        .fetch_one(&mut *tx)
-                        .await
-                        .map_err(db(OPERATION))?;
-                    let payload = game.payload();
-                    Self::insert_outbox(
-                        &mut tx,
-                        &NewOutbox {
-                            platform: Platform::parse(&game.platform)?,
-                            chat: ChatId(game.chat_id),
-                            game: Some(GameNo(game.id)),
-                            kind,
-                            payload: &payload,
-                            now,
-                        },
-                        OPERATION,
-                    )
-                    .await?;
-                }
-                tx.commit().await.map_err(db(OPERATION))?;
-                Ok(ids.into_iter().map(GameNo).collect())
-            }
-
-            pub(super) async fn expire_challenges_to_outbox(
-                &self,
-                now: Timestamp,
-            ) -> Result<Vec<Challenge>, StoreError> {
-                const OPERATION: &str = "expire_challenges_to_outbox";
-                let mut tx = self.begin_write(OPERATION).await?;
-                let mut ids: Vec<i64> = sqlx::query_scalar(sql::EXPIRE_CHALLENGES)
-                    .bind(now.0)
-                    .fetch_all(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                ids.sort_unstable();
-                for &id in &ids {
-                    let (challenge, chat, platform): (i64, i64, String) =
-                        sqlx::query_as(outbox::CHALLENGE_FOR_OUTBOX)
-                            .bind(id)
-                            .fetch_one(&mut *tx)
-                            .await
-                            .map_err(db(OPERATION))?;
-                    let payload = format!(r#"{{"challenge":{challenge}}}"#);
-                    Self::insert_outbox(
-                        &mut tx,
-                        &NewOutbox {
-                            platform: Platform::parse(&platform)?,
-                            chat: ChatId(chat),
-                            game: None,
-                            kind: OutboxKind::Expired,
-                            payload: &payload,
-                            now,
-                        },
-                        OPERATION,
-                    )
-                    .await?;
-                }
-                tx.commit().await.map_err(db(OPERATION))?;
-                let mut expired = Vec::with_capacity(ids.len());
-                for id in ids {
-                    expired.push(self.existing_challenge(ChallengeNo(id)).await?);
-                }
-                Ok(expired)
-            }
-
-            pub(super) async fn claim_outbox(
-                &self,
-                owner: &str,
-                now: Timestamp,
-                lease_millis: i64,
-                limit: i64,
-            ) -> Result<Vec<OutboxRow>, StoreError> {
-                const OPERATION: &str = "claim_outbox";
-                let mut rows = sqlx::query_as::<_, OutboxDbRow>(CLAIM_OUTBOX)
-                    .bind(now.0)
-                    .bind(owner)
-                    .bind(now.plus_millis(lease_millis).0)
-                    .bind(limit)
-                    .fetch_all(&self.pool)
-                    .await
-                    .map_err(db(OPERATION))?
-                    .into_iter()
-                    .map(OutboxRow::try_from)
-                    .collect::<Result<Vec<_>, _>>()?;
-                rows.sort_by_key(|row| row.id);
-                Ok(rows)
-            }
-
-            pub(super) async fn outbox_sent(
-                &self,
-                id: OutboxId,
-                owner: &str,
-                message_id: Option<&str>,
-                now: Timestamp,
-                pace_millis: i64,
-            ) -> Result<bool, StoreError> {
-                const OPERATION: &str = "outbox_sent";
-                let mut tx = self.begin_write(OPERATION).await?;
-                let sent = sqlx::query_as::<_, outbox::SentRow>(outbox::OUTBOX_SENT)
-                    .bind(id.0)
-                    .bind(owner)
-                    .bind(message_id)
-                    .bind(now.0)
-                    .fetch_optional(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                let Some(sent) = sent else {
-                    return Ok(false);
-                };
-                sqlx::query(outbox::PACE_CHAT)
-                    .bind(sent.chat_id)
-                    .bind(now.plus_millis(pace_millis).0)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                tx.commit().await.map_err(db(OPERATION))?;
-                Ok(true)
-            }
-
-            pub(super) async fn outbox_failed(
-                &self,
-                id: OutboxId,
-                owner: &str,
-                retry_at: Timestamp,
-                error: &str,
-            ) -> Result<bool, StoreError> {
-                let done = sqlx::query(outbox::OUTBOX_FAILED)
-                    .bind(id.0)
-                    .bind(owner)
-                    .bind(retry_at.0)
-                    .bind(error)
-                    .execute(&self.pool)
-                    .await
-                    .map_err(db("outbox_failed"))?;
-                Ok(done.rows_affected() > 0)
-            }
-
-            pub(super) async fn outbox_drop(
-                &self,
-                id: OutboxId,
-                owner: &str,
-                reason: &str,
-                now: Timestamp,
-            ) -> Result<bool, StoreError> {
-                let done = sqlx::query(outbox::OUTBOX_DROP)
-                    .bind(id.0)
-                    .bind(owner)
-                    .bind(reason)
-                    .bind(now.0)
-                    .execute(&self.pool)
-                    .await
-                    .map_err(db("outbox_drop"))?;
-                Ok(done.rows_affected() > 0)
-            }
-
-            pub(super) async fn set_chat_inactive(
-                &self,
-                chat: ChatId,
-                inactive: bool,
-                now: Timestamp,
-            ) -> Result<(), StoreError> {
-                sqlx::query(outbox::SET_CHAT_INACTIVE)
-                    .bind(chat.0)
-                    .bind(inactive.then_some(now.0))
-                    .execute(&self.pool)
-                    .await
-                    .map_err(db("set_chat_inactive"))?;
-                Ok(())
-            }
-
-            pub(super) async fn set_board_message(
-                &self,
-                game: GameNo,
-                message_id: Option<&str>,
-            ) -> Result<(), StoreError> {
-                sqlx::query(outbox::SET_BOARD_MESSAGE)
-                    .bind(game.0)
-                    .bind(message_id)
-                    .execute(&self.pool)
-                    .await
-                    .map_err(db("set_board_message"))?;
-                Ok(())
-            }
-
-            pub(super) async fn replace_board_message(
-                &self,
-                game: GameNo,
-                expected: Option<&str>,
-                message_id: &str,
-            ) -> Result<bool, StoreError> {
-                let done = sqlx::query(outbox::REPLACE_BOARD_MESSAGE)
-                    .bind(game.0)
-                    .bind(expected)
-                    .bind(message_id)
-                    .execute(&self.pool)
-                    .await
-                    .map_err(db("replace_board_message"))?;
-                Ok(done.rows_affected() > 0)
-            }
-
-            pub(super) async fn outbox_rows(
-                &self,
-                chat: ChatId,
-            ) -> Result<Vec<OutboxRow>, StoreError> {
-                sqlx::query_as::<_, OutboxDbRow>(outbox::OUTBOX_ROWS)
-                    .bind(chat.0)
-                    .fetch_all(&self.pool)
-                    .await
-                    .map_err(db("outbox_rows"))?
-                    .into_iter()
-                    .map(OutboxRow::try_from)
-                    .collect()
-            }
-
-            pub(super) async fn outbox_row(
-                &self,
-                id: OutboxId,
-            ) -> Result<Option<OutboxRow>, StoreError> {
-                sqlx::query_as::<_, OutboxDbRow>(outbox::OUTBOX_ROW)
-                    .bind(id.0)
-                    .fetch_optional(&self.pool)
-                    .await
-                    .map_err(db("outbox_row"))?
-                    .map(OutboxRow::try_from)
-                    .transpose()
-            }
-        }
-    };
+/// Inserts one outbox row in the transaction.
+pub(super) async fn insert_outbox(
+    tx: &mut Tx,
+    new: &NewOutbox<'_>,
+    operation: &'static str,
+) -> Result<OutboxId, StoreError> {
+    if new.kind == OutboxKind::Board
+        && let Some(game) = new.game
+    {
+        query(SUPERSEDE_BOARDS)
+            .bind(game.0)
+            .bind(new.now.0)
+            .execute(&mut *tx)
+            .await
+            .map_err(db(operation))?;
+    }
+    let id: i64 = query_scalar(INSERT_OUTBOX)
+        .bind(new.platform.as_str())
+        .bind(new.chat.0)
+        .bind(new.game.map(|game| game.0))
+        .bind(new.kind.as_str())
+        .bind(new.payload)
+        .bind(new.now.0)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    Ok(OutboxId(id))
 }
 
-pub(super) use outbox_operations;
+impl Store {
+    /// [`Store::claim_due`] that, in the same transaction as each claim, writes the outbox row
+    /// of the reminder (or time-out): kind `reminder` (`timeout`), the game's platform, chat
+    /// and id, payload `{"game":5,"seq":12,"user":3,"deadline":1700000000000}` (the turn's
+    /// player and deadline as claimed; `null` when none). A crash after the commit cannot lose
+    /// the message; a crash before it loses the claim too, so the next call claims again.
+    ///
+    /// # Errors
+    /// A database failure (then nothing is claimed).
+    pub async fn claim_due_to_outbox(
+        &self,
+        due: Due,
+        now: Timestamp,
+        limit: i64,
+    ) -> Result<Vec<GameNo>, StoreError> {
+        const OPERATION: &str = "claim_due_to_outbox";
+        let kind = match due {
+            Due::Reminder => OutboxKind::Reminder,
+            Due::Timeout => OutboxKind::Timeout,
+        };
+        let mut tx = self.begin_write(OPERATION).await?;
+        let mut ids: Vec<i64> = query_scalar(community::claim_due_statement(self.backend(), due))
+            .bind(now.0)
+            .bind(limit)
+            .fetch_all(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        ids.sort_unstable();
+        for &id in &ids {
+            let game = query_as::<GameForOutbox>(GAME_FOR_OUTBOX)
+                .bind(id)
+                .fetch_one(&mut tx)
+                .await
+                .map_err(db(OPERATION))?;
+            let payload = game.payload();
+            insert_outbox(
+                &mut tx,
+                &NewOutbox {
+                    platform: Platform::parse(&game.platform)?,
+                    chat: ChatId(game.chat_id),
+                    game: Some(GameNo(game.id)),
+                    kind,
+                    payload: &payload,
+                    now,
+                },
+                OPERATION,
+            )
+            .await?;
+        }
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok(ids.into_iter().map(GameNo).collect())
+    }
+
+    /// [`Store::expire_challenges`] that writes, in the same transaction, one outbox row per
+    /// expired challenge: kind `expired`, the challenge's chat, payload `{"challenge":7}`.
+    /// Returns the expired challenges, in id order.
+    ///
+    /// # Errors
+    /// A database failure (then nothing is expired).
+    pub async fn expire_challenges_to_outbox(
+        &self,
+        now: Timestamp,
+    ) -> Result<Vec<Challenge>, StoreError> {
+        const OPERATION: &str = "expire_challenges_to_outbox";
+        let mut tx = self.begin_write(OPERATION).await?;
+        let mut ids: Vec<i64> = query_scalar(sql::EXPIRE_CHALLENGES)
+            .bind(now.0)
+            .fetch_all(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        ids.sort_unstable();
+        for &id in &ids {
+            let (challenge, chat, platform): (i64, i64, String) = query_as(CHALLENGE_FOR_OUTBOX)
+                .bind(id)
+                .fetch_one(&mut tx)
+                .await
+                .map_err(db(OPERATION))?;
+            let payload = format!(r#"{{"challenge":{challenge}}}"#);
+            insert_outbox(
+                &mut tx,
+                &NewOutbox {
+                    platform: Platform::parse(&platform)?,
+                    chat: ChatId(chat),
+                    game: None,
+                    kind: OutboxKind::Expired,
+                    payload: &payload,
+                    now,
+                },
+                OPERATION,
+            )
+            .await?;
+        }
+        tx.commit().await.map_err(db(OPERATION))?;
+        let mut expired = Vec::with_capacity(ids.len());
+        for id in ids {
+            expired.push(self.existing_challenge(ChallengeNo(id)).await?);
+        }
+        Ok(expired)
+    }
+
+    /// A challenge that must exist (one just written or expired).
+    async fn existing_challenge(&self, id: ChallengeNo) -> Result<Challenge, StoreError> {
+        self.challenge(id)
+            .await?
+            .ok_or_else(|| StoreError::Corrupt(format!("challenge {id} vanished")))
+    }
+
+    /// Writes a message for the dispatcher, due at once. A `board` of a game turns the game's
+    /// earlier boards that are still waiting (not sent, not dropped, not leased) into `text`
+    /// rows, whose payload stays: their words still go out, without the picture, so a slow chat
+    /// never falls behind on boards.
+    ///
+    /// # Errors
+    /// A database failure (an unknown chat or game is one: a broken foreign key).
+    pub async fn enqueue_outbox(&self, new: &NewOutbox<'_>) -> Result<OutboxId, StoreError> {
+        const OPERATION: &str = "enqueue_outbox";
+        let mut tx = self.begin_write(OPERATION).await?;
+        let id = insert_outbox(&mut tx, new, OPERATION).await?;
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok(id)
+    }
+
+    /// Claims for `owner` up to `limit` outbox rows to send now, leasing each until
+    /// `now + lease_millis` and counting the attempt. At most one row per chat, and only the
+    /// chat's oldest waiting row (a chat's messages go out in order, one at a time), of a chat
+    /// that is active and whose pacing allows a message at `now`; the row must be due
+    /// (`next_attempt_at <= now`) and not held by a live lease. A lease that expired (its
+    /// holder died or hung) is claimed again: delivery is at least once. Many dispatchers may
+    /// claim at once: each row is returned to one of them per lease (on PostgreSQL with
+    /// `SKIP LOCKED`, so none waits for another). Rows come back in id order.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn claim_outbox(
+        &self,
+        owner: &str,
+        now: Timestamp,
+        lease_millis: i64,
+        limit: i64,
+    ) -> Result<Vec<OutboxRow>, StoreError> {
+        const OPERATION: &str = "claim_outbox";
+        let claim = match self.backend() {
+            Backend::Sqlite => CLAIM_OUTBOX_SQLITE,
+            Backend::Postgres => CLAIM_OUTBOX_POSTGRES,
+        };
+        let mut rows = query_as::<OutboxDbRow>(claim)
+            .bind(now.0)
+            .bind(owner)
+            .bind(now.plus_millis(lease_millis).0)
+            .bind(limit)
+            .fetch_all(self)
+            .await
+            .map_err(db(OPERATION))?
+            .into_iter()
+            .map(OutboxRow::try_from)
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.sort_by_key(|row| row.id);
+        Ok(rows)
+    }
+
+    /// Marks a row sent, if `owner` still holds it (true) — false when it lost the row (its
+    /// lease expired and someone else claimed it, or it was already marked). Records the
+    /// platform's message id and paces the chat (its next outbox message no earlier than
+    /// `now + pace_millis`), in one transaction. A board's deliverer records the game's
+    /// [`GameRecord::board_message_id`] itself ([`Store::set_board_message`]), as for any
+    /// board it posts.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn outbox_sent(
+        &self,
+        id: OutboxId,
+        owner: &str,
+        message_id: Option<&str>,
+        now: Timestamp,
+        pace_millis: i64,
+    ) -> Result<bool, StoreError> {
+        const OPERATION: &str = "outbox_sent";
+        let mut tx = self.begin_write(OPERATION).await?;
+        let sent = query_as::<SentRow>(OUTBOX_SENT)
+            .bind(id.0)
+            .bind(owner)
+            .bind(message_id)
+            .bind(now.0)
+            .fetch_optional(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        let Some(sent) = sent else {
+            return Ok(false);
+        };
+        query(PACE_CHAT)
+            .bind(sent.chat_id)
+            .bind(now.plus_millis(pace_millis).0)
+            .execute(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok(true)
+    }
+
+    /// A failed attempt: if `owner` still holds the row, releases it to be tried again at
+    /// `retry_at` (the caller's back-off) and records the error. Whether it held the row.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn outbox_failed(
+        &self,
+        id: OutboxId,
+        owner: &str,
+        retry_at: Timestamp,
+        error: &str,
+    ) -> Result<bool, StoreError> {
+        let done = query(OUTBOX_FAILED)
+            .bind(id.0)
+            .bind(owner)
+            .bind(retry_at.0)
+            .bind(error)
+            .execute(self)
+            .await
+            .map_err(db("outbox_failed"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Gives a row up (the message no longer applies, such as a reminder for a turn already
+    /// played, or the chat is gone), if `owner` still holds it; `reason` is kept as its last
+    /// error. The chat's next row becomes its head. Whether it held the row.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn outbox_drop(
+        &self,
+        id: OutboxId,
+        owner: &str,
+        reason: &str,
+    ) -> Result<bool, StoreError> {
+        let done = query(OUTBOX_DROP)
+            .bind(id.0)
+            .bind(owner)
+            .bind(reason)
+            .bind(Timestamp::now().0)
+            .execute(self)
+            .await
+            .map_err(db("outbox_drop"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Every outbox row of a chat (sent, dropped and waiting), in id order: for tests and
+    /// inspection.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn outbox_rows(&self, chat: ChatId) -> Result<Vec<OutboxRow>, StoreError> {
+        query_as::<OutboxDbRow>(OUTBOX_ROWS)
+            .bind(chat.0)
+            .fetch_all(self)
+            .await
+            .map_err(db("outbox_rows"))?
+            .into_iter()
+            .map(OutboxRow::try_from)
+            .collect()
+    }
+
+    /// One outbox row.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn outbox_row(&self, id: OutboxId) -> Result<Option<OutboxRow>, StoreError> {
+        query_as::<OutboxDbRow>(OUTBOX_ROW)
+            .bind(id.0)
+            .fetch_optional(self)
+            .await
+            .map_err(db("outbox_row"))?
+            .map(OutboxRow::try_from)
+            .transpose()
+    }
+
+    /// Marks a chat inactive from `now` (the platform says the bot was removed or blocked:
+    /// its outbox rows wait, unclaimed) or active again. [`Store::upsert_chat`] makes a chat
+    /// active again too: someone wrote in it.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn set_chat_inactive(
+        &self,
+        chat: ChatId,
+        inactive: bool,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        query(SET_CHAT_INACTIVE)
+            .bind(chat.0)
+            .bind(inactive.then_some(now.0))
+            .execute(self)
+            .await
+            .map_err(db("set_chat_inactive"))?;
+        Ok(())
+    }
+
+    /// Records the platform's id of a game's latest board (`None`: none), read back as
+    /// [`GameRecord::board_message_id`].
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn set_board_message(
+        &self,
+        game: GameNo,
+        message_id: Option<&str>,
+    ) -> Result<(), StoreError> {
+        query(SET_BOARD_MESSAGE)
+            .bind(game.0)
+            .bind(message_id)
+            .execute(self)
+            .await
+            .map_err(db("set_board_message"))?;
+        Ok(())
+    }
+
+    /// Records a game's latest board as [`Store::set_board_message`] does, but only if the
+    /// recorded board is still `expected` (compare-and-set): whether it was written.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn replace_board_message(
+        &self,
+        game: GameNo,
+        expected: Option<&str>,
+        message_id: &str,
+    ) -> Result<bool, StoreError> {
+        let done = query(REPLACE_BOARD_MESSAGE)
+            .bind(game.0)
+            .bind(expected)
+            .bind(message_id)
+            .execute(self)
+            .await
+            .map_err(db("replace_board_message"))?;
+        Ok(done.rows_affected() > 0)
+    }
+}

@@ -17,13 +17,13 @@ use sqlx::{PgPool, Postgres, Transaction};
 use super::{
     Account, AccountId, ActionRecord, ActionRow, Append, Appended, Backend, Challenge, ChallengeNo,
     ChallengeRow, ChallengeStateRow, Chat, ChatId, ChatRow, ClockRow, CommunityId, Conflict,
-    DatabaseUrl, Due, Ending, Fine, GameNo, GameRecord, GameRow, GameStateRow, GameStatus, History,
-    LeaderRow, LedgerEntry, LedgerKind, LedgerRow, LoadedGame, NewChallenge, NewGame, NewVacation,
-    Payout, Platform, SeatRow, Settings, Settlement, StoreError, Timestamp, User, UserId, UserRow,
-    Vacation, Wallet, assemble_games, challenge_refusal, community, db, distinct, end_refusal,
-    game_refusal, invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
+    DatabaseUrl, Ending, Fine, GameNo, GameRecord, GameRow, GameStateRow, GameStatus, History,
+    LeaderRow, LedgerEntry, LedgerKind, LedgerRow, LoadedGame, NewChallenge, NewGame, Payout,
+    Platform, SeatRow, Settings, Settlement, StoreError, Timestamp, User, UserId, UserRow, Wallet,
+    assemble_games, challenge_refusal, community, db, distinct, end_refusal, game_refusal,
+    invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
 };
-use super::{NewOutbox, OutboxDbRow, OutboxId, OutboxKind, OutboxRow, chat_moves, outbox};
+use super::{NewOutbox, OutboxId, OutboxKind, outbox};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
 
@@ -36,7 +36,7 @@ const ACQUIRE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
 /// A PostgreSQL database.
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
-    pool: PgPool,
+    pub(super) pool: PgPool,
 }
 
 impl PostgresStore {
@@ -69,7 +69,7 @@ impl PostgresStore {
     }
 
     /// Starts a read-only transaction whose statements all see one snapshot.
-    async fn begin_read(
+    pub(super) async fn begin_read(
         &self,
         operation: &'static str,
     ) -> Result<Transaction<'static, Postgres>, StoreError> {
@@ -81,7 +81,7 @@ impl PostgresStore {
 
     /// Starts a READ COMMITTED transaction: its compare-and-set statements see the latest
     /// committed rows.
-    async fn begin_write(
+    pub(super) async fn begin_write(
         &self,
         operation: &'static str,
     ) -> Result<Transaction<'static, Postgres>, StoreError> {
@@ -91,33 +91,6 @@ impl PostgresStore {
 
 /// The driver type of the shared store operations.
 type Db = Postgres;
-
-/// Claims due reminders: `$1` now, `$2` the most; rows locked by another claimer are skipped.
-/// The rows are picked in a CTE, which PostgreSQL runs once, as the outbox claim does: an
-/// `IN (SELECT ... LIMIT n)` may be run again for other rows of the update and so claim more
-/// than `n` rows.
-const CLAIM_DUE_REMINDERS: &str = "\
-WITH due AS (
-    SELECT id FROM games
-    WHERE status = 'active' AND reminded_at IS NULL AND remind_at <= $1
-    ORDER BY remind_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-UPDATE games SET reminded_at = $1 FROM due
-WHERE games.id = due.id AND games.reminded_at IS NULL
-RETURNING games.id";
-
-/// Claims due time-outs, as [`CLAIM_DUE_REMINDERS`].
-const CLAIM_DUE_TIMEOUTS: &str = "\
-WITH due AS (
-    SELECT id FROM games
-    WHERE status = 'active' AND timeout_announced_at IS NULL AND deadline_at <= $1
-    ORDER BY deadline_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-UPDATE games SET timeout_announced_at = $1 FROM due
-WHERE games.id = due.id AND games.timeout_announced_at IS NULL
-RETURNING games.id";
-
-/// Claims the outbox rows due at `$1` (see `outbox::CLAIM_OUTBOX_POSTGRES`); rows locked by another
-/// claimer are skipped, so dispatchers never wait for each other.
-const CLAIM_OUTBOX: &str = outbox::CLAIM_OUTBOX_POSTGRES;
 
 /// Locks accounts, in ascending id order (`ids` sorted), until the transaction ends.
 async fn lock_accounts_in(
@@ -136,7 +109,4 @@ async fn lock_accounts_in(
 
 super::sql::store_operations!(PostgresStore);
 super::ledger::ledger_operations!(PostgresStore);
-super::community::community_operations!(PostgresStore);
-super::outbox::outbox_operations!(PostgresStore);
 super::invitations::invitation_operations!(PostgresStore);
-super::chat_moves::chat_move_operations!(PostgresStore);

@@ -307,6 +307,36 @@ WHERE id = $1 AND status = 'active' AND ($5 IS NULL OR seq = $5)
 macro_rules! store_operations {
     ($store:ident) => {
         impl $store {
+            /// Inserts one outbox row in the transaction (as `outbox::insert_outbox`, until this
+            /// code is converted too).
+            async fn insert_outbox(
+                tx: &mut sqlx::Transaction<'static, Db>,
+                new: &NewOutbox<'_>,
+                operation: &'static str,
+            ) -> Result<OutboxId, StoreError> {
+                if new.kind == OutboxKind::Board
+                    && let Some(game) = new.game
+                {
+                    sqlx::query(outbox::SUPERSEDE_BOARDS)
+                        .bind(game.0)
+                        .bind(new.now.0)
+                        .execute(&mut **tx)
+                        .await
+                        .map_err(db(operation))?;
+                }
+                let id: i64 = sqlx::query_scalar(outbox::INSERT_OUTBOX)
+                    .bind(new.platform.as_str())
+                    .bind(new.chat.0)
+                    .bind(new.game.map(|game| game.0))
+                    .bind(new.kind.as_str())
+                    .bind(new.payload)
+                    .bind(new.now.0)
+                    .fetch_one(&mut **tx)
+                    .await
+                    .map_err(db(operation))?;
+                Ok(OutboxId(id))
+            }
+
             pub(super) async fn close(&self) {
                 self.pool.close().await;
             }

@@ -15,13 +15,13 @@ use sqlx::{Sqlite, SqlitePool, Transaction};
 use super::{
     Account, AccountId, ActionRecord, ActionRow, Append, Appended, Backend, Challenge, ChallengeNo,
     ChallengeRow, ChallengeStateRow, Chat, ChatId, ChatRow, ClockRow, CommunityId, Conflict,
-    DatabaseUrl, Due, Ending, Fine, GameNo, GameRecord, GameRow, GameStateRow, GameStatus, History,
-    LeaderRow, LedgerEntry, LedgerKind, LedgerRow, LoadedGame, NewChallenge, NewGame, NewVacation,
-    Payout, Platform, SeatRow, Settings, Settlement, StoreError, Timestamp, User, UserId, UserRow,
-    Vacation, Wallet, assemble_games, challenge_refusal, community, db, distinct, end_refusal,
-    game_refusal, invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
+    DatabaseUrl, Ending, Fine, GameNo, GameRecord, GameRow, GameStateRow, GameStatus, History,
+    LeaderRow, LedgerEntry, LedgerKind, LedgerRow, LoadedGame, NewChallenge, NewGame, Payout,
+    Platform, SeatRow, Settings, Settlement, StoreError, Timestamp, User, UserId, UserRow, Wallet,
+    assemble_games, challenge_refusal, community, db, distinct, end_refusal, game_refusal,
+    invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
 };
-use super::{NewOutbox, OutboxDbRow, OutboxId, OutboxKind, OutboxRow, chat_moves, outbox};
+use super::{NewOutbox, OutboxId, OutboxKind, outbox};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
 
@@ -34,7 +34,7 @@ const FILE_CONNECTIONS: u32 = 4;
 /// A SQLite database.
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
-    pool: SqlitePool,
+    pub(super) pool: SqlitePool,
 }
 
 impl SqliteStore {
@@ -87,7 +87,7 @@ impl SqliteStore {
 
     /// Starts a transaction that reads one consistent snapshot (SQLite's deferred transaction
     /// in WAL mode keeps the snapshot of its first read).
-    async fn begin_read(
+    pub(super) async fn begin_read(
         &self,
         operation: &'static str,
     ) -> Result<Transaction<'static, Sqlite>, StoreError> {
@@ -95,7 +95,7 @@ impl SqliteStore {
     }
 
     /// Starts a transaction holding the write lock.
-    async fn begin_write(
+    pub(super) async fn begin_write(
         &self,
         operation: &'static str,
     ) -> Result<Transaction<'static, Sqlite>, StoreError> {
@@ -109,27 +109,6 @@ impl SqliteStore {
 /// The driver type of the shared store operations.
 type Db = Sqlite;
 
-/// Claims due reminders: `$1` now, `$2` the most. SQLite has one writer at a time, so the
-/// update itself settles who claims what.
-const CLAIM_DUE_REMINDERS: &str = "\
-UPDATE games SET reminded_at = $1 WHERE id IN (
-    SELECT id FROM games
-    WHERE status = 'active' AND reminded_at IS NULL AND remind_at <= $1
-    ORDER BY remind_at LIMIT $2)
-RETURNING id";
-
-/// Claims due time-outs, as [`CLAIM_DUE_REMINDERS`].
-const CLAIM_DUE_TIMEOUTS: &str = "\
-UPDATE games SET timeout_announced_at = $1 WHERE id IN (
-    SELECT id FROM games
-    WHERE status = 'active' AND timeout_announced_at IS NULL AND deadline_at <= $1
-    ORDER BY deadline_at LIMIT $2)
-RETURNING id";
-
-/// Claims the outbox rows due at `$1` (see `outbox::CLAIM_OUTBOX_SQLITE`); SQLite's one writer settles
-/// who claims what.
-const CLAIM_OUTBOX: &str = outbox::CLAIM_OUTBOX_SQLITE;
-
 /// Nothing to lock: a writing transaction of SQLite holds the whole database (`BEGIN
 /// IMMEDIATE`).
 #[allow(clippy::unused_async)]
@@ -142,7 +121,4 @@ async fn lock_accounts_in(
 
 super::sql::store_operations!(SqliteStore);
 super::ledger::ledger_operations!(SqliteStore);
-super::community::community_operations!(SqliteStore);
-super::outbox::outbox_operations!(SqliteStore);
 super::invitations::invitation_operations!(SqliteStore);
-super::chat_moves::chat_move_operations!(SqliteStore);

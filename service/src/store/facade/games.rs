@@ -150,31 +150,4 @@ impl Store {
     ) -> Result<GameRecord, StoreError> {
         dispatch!(self, store => store.end_game(game, ending, Some(request)).await)
     }
-
-    /// Records the platform's id of a game's latest board (`None`: none), read back as
-    /// [`GameRecord::board_message_id`].
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn set_board_message(
-        &self,
-        game: GameNo,
-        message_id: Option<&str>,
-    ) -> Result<(), StoreError> {
-        dispatch!(self, store => store.set_board_message(game, message_id).await)
-    }
-
-    /// Records a game's latest board as [`Store::set_board_message`] does, but only if the
-    /// recorded board is still `expected` (compare-and-set): whether it was written.
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn replace_board_message(
-        &self,
-        game: GameNo,
-        expected: Option<&str>,
-        message_id: &str,
-    ) -> Result<bool, StoreError> {
-        dispatch!(self, store => store.replace_board_message(game, expected, message_id).await)
-    }
 }
