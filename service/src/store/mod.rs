@@ -19,17 +19,21 @@
 //! `updated_at`, the time of an action) come from the store's clock; where time decides an
 //! outcome (a challenge's expiry) the caller passes `now`, so that tests can pin it.
 //!
-//! Queries are plain `sqlx::query` with binds (no compile-time checked macros, so no database
-//! is needed to build). The statements, which both dialects accept (sqlx binds `$1`
-//! placeholders on SQLite too), and the code that runs them live in `sql.rs`, shared by both
-//! backends; each backend module holds only what differs: connecting, and how transactions
-//! begin.
+//! Queries are plain statements with binds (no compile-time checked macros, so no database
+//! is needed to build), which both dialects accept (sqlx binds `$1` placeholders on SQLite
+//! too). They run through `executor`: a transaction over either backend (`Store::begin_read`,
+//! `Store::begin_write`, each the backend's own way to begin) and a query builder shaped
+//! like sqlx's, so one body of code serves both backends; where they differ (the claims of the
+//! scheduler and the outbox) a `match` on the backend picks the statement. Each backend module
+//! holds only what differs: connecting, and how transactions begin.
 //!
 //! Files: `url` (the database URL and backend), `values` (times, ids and the closed sets stored
 //! as text), `records` (what callers write and read back), `errors`, `rows` (how rows decode),
-//! and `facade` (the operations of [`Store`], by concern); `sql`, `community`, `ledger`,
-//! `invitations`, `outbox` and `chat_moves` hold the statements and the code both backends
-//! run; `sqlite` and `postgres` what differs.
+//! `executor`, `requests` (request keys); `chat_moves`, `community` and `outbox` hold their
+//! statements and the operations of [`Store`] that run them. Not yet converted: `sql`,
+//! `ledger` and `invitations` hold statements and, in `macro_rules!` bodies, the code both
+//! backends run, expanded in `sqlite` and `postgres`, reached through `facade` (forwarding
+//! methods by concern).
 //!
 //! The migrations are embedded at compile time by `sqlx::migrate!`; the SQL files are tracked
 //! by the compiler, but a *new* migration file is only picked up when this crate recompiles.

@@ -22,25 +22,15 @@ use super::{
     OutboxKind, OutboxRow, Platform, Store, StoreError, Timestamp, community, db, sql,
 };
 
-/// The columns of an outbox row (the table is named `outbox`, unaliased), with the chat's
-/// platform id and the game's latest board, in the order of `OutboxDbRow`.
-macro_rules! outbox_columns {
-    () => {
-        "outbox.id, outbox.platform, outbox.chat_id,
-         (SELECT c.platform_chat_id FROM chats c WHERE c.id = outbox.chat_id) AS platform_chat_id,
-         outbox.game_id,
-         (SELECT g.board_message_id FROM games g WHERE g.id = outbox.game_id) AS board_message_id,
-         outbox.kind, outbox.payload, outbox.created_at, outbox.next_attempt_at, outbox.attempts,
-         outbox.lease_owner, outbox.lease_until, outbox.sent_at, outbox.message_id,
-         outbox.dropped_at, outbox.last_error"
-    };
-}
-
-/// The rows a claim picks: `$1` now, `$4` the most rows. The head of a chat is its waiting row
-/// of least id.
-macro_rules! claim_pick {
-    () => {
-        "SELECT o.id FROM outbox o JOIN chats ch ON ch.id = o.chat_id
+/// The claim on SQLite, whose one writer settles who claims what: `$1` now, `$2` owner, `$3`
+/// lease end, `$4` the most rows. The rows picked: the head of each chat (its waiting row of
+/// least id) that is due, not held by a live lease, of an active chat whose pacing allows it,
+/// oldest due first. What the claim sets (the owner, the lease end, one more attempt) it sets
+/// only on a picked row still waiting and unleased as it is updated, so that a row claimed
+/// meanwhile by someone else is left alone. It returns the rows, with the chat's platform id
+/// and the game's latest board, in the order of `OutboxDbRow`.
+pub(super) const CLAIM_OUTBOX_SQLITE: &str = "\
+UPDATE outbox SET lease_owner = $2, lease_until = $3, attempts = attempts + 1 WHERE outbox.id IN (SELECT o.id FROM outbox o JOIN chats ch ON ch.id = o.chat_id
          WHERE o.sent_at IS NULL AND o.dropped_at IS NULL AND o.next_attempt_at <= $1
            AND (o.lease_until IS NULL OR o.lease_until <= $1)
            AND ch.inactive_at IS NULL
@@ -48,62 +38,58 @@ macro_rules! claim_pick {
            AND o.id = (SELECT MIN(h.id) FROM outbox h
                        WHERE h.chat_id = o.chat_id
                          AND h.sent_at IS NULL AND h.dropped_at IS NULL)
-         ORDER BY o.next_attempt_at, o.id LIMIT $4"
-    };
-}
-
-/// What a claim sets (`$2` owner, `$3` lease end) and checks again on each picked row as it
-/// is updated, so that a row claimed meanwhile by someone else is left alone.
-macro_rules! claim_set {
-    () => {
-        "UPDATE outbox SET lease_owner = $2, lease_until = $3, attempts = attempts + 1"
-    };
-}
-
-macro_rules! claim_recheck {
-    () => {
-        " AND outbox.sent_at IS NULL AND outbox.dropped_at IS NULL
+         ORDER BY o.next_attempt_at, o.id LIMIT $4) AND outbox.sent_at IS NULL AND outbox.dropped_at IS NULL
           AND (outbox.lease_until IS NULL OR outbox.lease_until <= $1)
-         RETURNING "
-    };
-}
-
-/// The claim on SQLite, whose one writer settles who claims what: `$1` now, `$2` owner, `$3`
-/// lease end, `$4` the most rows.
-pub(super) const CLAIM_OUTBOX_SQLITE: &str = concat!(
-    claim_set!(),
-    " WHERE outbox.id IN (",
-    claim_pick!(),
-    ")",
-    claim_recheck!(),
-    outbox_columns!()
-);
+         RETURNING outbox.id, outbox.platform, outbox.chat_id,
+         (SELECT c.platform_chat_id FROM chats c WHERE c.id = outbox.chat_id) AS platform_chat_id,
+         outbox.game_id,
+         (SELECT g.board_message_id FROM games g WHERE g.id = outbox.game_id) AS board_message_id,
+         outbox.kind, outbox.payload, outbox.created_at, outbox.next_attempt_at, outbox.attempts,
+         outbox.lease_owner, outbox.lease_until, outbox.sent_at, outbox.message_id,
+         outbox.dropped_at, outbox.last_error";
 
 /// The claim on PostgreSQL, as [`CLAIM_OUTBOX_SQLITE`]: the rows are picked once, in a CTE,
 /// with `FOR UPDATE SKIP LOCKED` (rows another claimer holds are skipped, nobody waits). Not
 /// `WHERE id IN (subquery)`: the planner may scan such a subquery again for each row, and a
 /// rescan skips the rows this statement already locked and picks more than the limit.
-pub(super) const CLAIM_OUTBOX_POSTGRES: &str = concat!(
-    "WITH picked AS (",
-    claim_pick!(),
-    " FOR UPDATE OF o SKIP LOCKED) ",
-    claim_set!(),
-    " FROM picked WHERE outbox.id = picked.id",
-    claim_recheck!(),
-    outbox_columns!()
-);
+pub(super) const CLAIM_OUTBOX_POSTGRES: &str = "\
+WITH picked AS (SELECT o.id FROM outbox o JOIN chats ch ON ch.id = o.chat_id
+         WHERE o.sent_at IS NULL AND o.dropped_at IS NULL AND o.next_attempt_at <= $1
+           AND (o.lease_until IS NULL OR o.lease_until <= $1)
+           AND ch.inactive_at IS NULL
+           AND (ch.outbox_next_at IS NULL OR ch.outbox_next_at <= $1)
+           AND o.id = (SELECT MIN(h.id) FROM outbox h
+                       WHERE h.chat_id = o.chat_id
+                         AND h.sent_at IS NULL AND h.dropped_at IS NULL)
+         ORDER BY o.next_attempt_at, o.id LIMIT $4 FOR UPDATE OF o SKIP LOCKED) UPDATE outbox SET lease_owner = $2, lease_until = $3, attempts = attempts + 1 FROM picked WHERE outbox.id = picked.id AND outbox.sent_at IS NULL AND outbox.dropped_at IS NULL
+          AND (outbox.lease_until IS NULL OR outbox.lease_until <= $1)
+         RETURNING outbox.id, outbox.platform, outbox.chat_id,
+         (SELECT c.platform_chat_id FROM chats c WHERE c.id = outbox.chat_id) AS platform_chat_id,
+         outbox.game_id,
+         (SELECT g.board_message_id FROM games g WHERE g.id = outbox.game_id) AS board_message_id,
+         outbox.kind, outbox.payload, outbox.created_at, outbox.next_attempt_at, outbox.attempts,
+         outbox.lease_owner, outbox.lease_until, outbox.sent_at, outbox.message_id,
+         outbox.dropped_at, outbox.last_error";
 
-pub(super) const OUTBOX_ROWS: &str = concat!(
-    "SELECT ",
-    outbox_columns!(),
-    " FROM outbox WHERE outbox.chat_id = $1 ORDER BY outbox.id"
-);
+/// The outbox rows of chat `$1`, in id order (the columns of the claims).
+pub(super) const OUTBOX_ROWS: &str = "\
+SELECT outbox.id, outbox.platform, outbox.chat_id,
+         (SELECT c.platform_chat_id FROM chats c WHERE c.id = outbox.chat_id) AS platform_chat_id,
+         outbox.game_id,
+         (SELECT g.board_message_id FROM games g WHERE g.id = outbox.game_id) AS board_message_id,
+         outbox.kind, outbox.payload, outbox.created_at, outbox.next_attempt_at, outbox.attempts,
+         outbox.lease_owner, outbox.lease_until, outbox.sent_at, outbox.message_id,
+         outbox.dropped_at, outbox.last_error FROM outbox WHERE outbox.chat_id = $1 ORDER BY outbox.id";
 
-pub(super) const OUTBOX_ROW: &str = concat!(
-    "SELECT ",
-    outbox_columns!(),
-    " FROM outbox WHERE outbox.id = $1"
-);
+/// Outbox row `$1` (the columns of the claims).
+pub(super) const OUTBOX_ROW: &str = "\
+SELECT outbox.id, outbox.platform, outbox.chat_id,
+         (SELECT c.platform_chat_id FROM chats c WHERE c.id = outbox.chat_id) AS platform_chat_id,
+         outbox.game_id,
+         (SELECT g.board_message_id FROM games g WHERE g.id = outbox.game_id) AS board_message_id,
+         outbox.kind, outbox.payload, outbox.created_at, outbox.next_attempt_at, outbox.attempts,
+         outbox.lease_owner, outbox.lease_until, outbox.sent_at, outbox.message_id,
+         outbox.dropped_at, outbox.last_error FROM outbox WHERE outbox.id = $1";
 
 /// `$1` platform, `$2` chat, `$3` game, `$4` kind, `$5` payload, `$6` now.
 pub(super) const INSERT_OUTBOX: &str = "\
