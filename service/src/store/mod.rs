@@ -27,13 +27,13 @@
 //! scheduler and the outbox) a `match` on the backend picks the statement. Each backend module
 //! holds only what differs: connecting, and how transactions begin.
 //!
-//! Files: `url` (the database URL and backend), `values` (times, ids and the closed sets stored
-//! as text), `records` (what callers write and read back), `errors`, `rows` (how rows decode),
-//! `executor`, `requests` (request keys); `chat_moves`, `community` and `outbox` hold their
-//! statements and the operations of [`Store`] that run them. Not yet converted: `sql`,
-//! `ledger` and `invitations` hold statements and, in `macro_rules!` bodies, the code both
-//! backends run, expanded in `sqlite` and `postgres`, reached through `facade` (forwarding
-//! methods by concern).
+//! Files: `url` (the database URL and backend), `records` (what callers write and read
+//! back), `errors`, `rows` (how rows decode), `executor`, `requests` (request keys);
+//! `chat_moves`, `community` and `outbox` hold their statements and the operations of
+//! [`Store`] that run them. Not yet converted: `sql`, `ledger` and `invitations` hold
+//! statements and, in `macro_rules!` bodies, the code both backends run, expanded in `sqlite`
+//! and `postgres`, reached through `facade` (forwarding methods by concern). Times, ids and the
+//! closed sets stored as text are the crate's `values`.
 //!
 //! The migrations are embedded at compile time by `sqlx::migrate!`; the SQL files are tracked
 //! by the compiler, but a *new* migration file is only picked up when this crate recompiles.
