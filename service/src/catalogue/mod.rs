@@ -25,6 +25,9 @@ mod help;
 mod parser;
 mod platforms;
 
+/// How a typed length of time is read: the crate's one reader, so that the commands and the
+/// service never disagree.
+pub use crate::time::parse_duration;
 pub use commands::*;
 pub use help::*;
 pub use parser::*;

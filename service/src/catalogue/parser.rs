@@ -665,10 +665,3 @@ pub fn parse_mention(word: &str) -> Result<MentionToken, ParseError> {
     }
     Err(bad())
 }
-
-/// A length of time as typed: a number and a unit, `d`, `h` or `m`, several in a row
-/// (`1d12h`); a bare number is days. `None` when it cannot be read or is not positive. The
-/// service's own reader, so that the catalogue and the service never disagree.
-pub fn parse_duration(text: &str) -> Option<i64> {
-    crate::time::parse_duration(text)
-}
