@@ -21,7 +21,7 @@ use super::{
     assemble_games, challenge_refusal, community, db, distinct, end_refusal, game_refusal,
     invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
 };
-use super::{NewOutbox, OutboxId, OutboxKind, outbox};
+use super::{Announce, NewOutbox, OutboxId, OutboxKind, outbox};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
 

@@ -419,9 +419,10 @@ impl Discord {
         .await;
     }
 
-    /// After a new board was posted: the service learns the new board's message, and the
-    /// board it names as still showing buttons (the previous board, normally) loses them,
-    /// unless it is the pressed message, already updated.
+    /// After a reply is posted (`posted`: its message, if it was): a board is reported to the
+    /// service, and the buttons of the messages it names are taken off, but the pressed
+    /// message's, which the interaction's response took off already; a board that could not
+    /// be posted is handed to the outbox.
     async fn after_board(
         &self,
         reply: &Reply,
@@ -429,44 +430,48 @@ impl Discord {
         posted: Option<MessageId>,
         pressed: Option<MessageId>,
     ) {
-        if reply.placement != Placement::NewBoard {
+        let (Placement::NewBoard, Some(game)) = (reply.placement, reply.game) else {
             return;
-        }
-        let mut stale = reply.previous_board.clone();
-        if let (Some(game), Some(posted)) = (reply.game, posted) {
-            match self
-                .service
-                .board_posted_at(
-                    game,
-                    &posted.to_string(),
-                    !reply.buttons.is_empty(),
-                    reply.board_seq,
-                )
-                .await
-            {
-                Ok(named) => stale = named,
-                Err(error) => {
-                    tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the board");
-                }
+        };
+        let Some(posted) = posted else {
+            if let Err(error) = self.service.board_not_posted(reply).await {
+                tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot hand a board to the outbox");
             }
-        }
-        let stale = stale
-            .as_deref()
-            .and_then(|id| id.parse::<u64>().ok())
-            .filter(|id| *id != 0)
-            .map(MessageId::new);
-        if let Some(stale) = stale
-            && Some(stale) != pressed
-            && Some(stale) != posted
-        {
+            return;
+        };
+        let stale = match self.service.board_posted(reply, &posted.to_string()).await {
+            Ok(stale) => stale,
+            Err(error) => {
+                tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the board");
+                return;
+            }
+        };
+        for id in stale {
+            let Some(message) = id
+                .parse::<u64>()
+                .ok()
+                .filter(|id| *id != 0)
+                .map(MessageId::new)
+            else {
+                continue;
+            };
+            if Some(message) == pressed {
+                continue;
+            }
             let components = json!({"components": []});
-            // A failure is logged by `retrying`; the board stays as it was.
-            let _ = self
-                .retrying("take the buttons off the previous board", || {
+            // A failure is logged by `retrying`; a passing one leaves the buttons to the next
+            // board.
+            if let Err(error) = self
+                .retrying("take the buttons off an older board", || {
                     self.http
-                        .edit_message(channel, stale, &components, Vec::new())
+                        .edit_message(channel, message, &components, Vec::new())
                 })
-                .await;
+                .await
+                && matches!(classify(&error), DeliveryError::Retry { .. })
+                && let Err(error) = self.service.buttons_still_on(game, &id).await
+            {
+                tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the buttons left on");
+            }
         }
     }
 }
