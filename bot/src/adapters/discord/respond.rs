@@ -48,10 +48,6 @@ const DEFERRED_UPDATE_MESSAGE: u8 = 6;
 const UPDATE_MESSAGE: u8 = 7;
 pub(super) const AUTOCOMPLETE_RESULT: u8 = 8;
 
-/// The answer to a command while its sender cools down after a flood of refused commands
-/// (the service then gives no reply; a command still needs an answer on Discord).
-const COOLING_DOWN: &str = "Too many refused commands in a row: please wait a couple of minutes.";
-
 /// Discord's error code for an interaction webhook it does not know (yet).
 const UNKNOWN_WEBHOOK: isize = 10015;
 
@@ -172,7 +168,7 @@ impl Discord {
         tokio::pin!(work);
         match tokio::time::timeout(DEFER_AFTER, &mut work).await {
             Ok(result) => {
-                let reply = outcome(result, &request);
+                let reply = outcome(result, &request, &pending);
                 self.at_once(&mut pending, reply).await;
             }
             Err(_) => {
@@ -182,7 +178,7 @@ impl Discord {
                     DEFERRED_CHANNEL_MESSAGE
                 };
                 self.first(&mut pending, kind, None).await;
-                let reply = outcome(work.await, &request);
+                let reply = outcome(work.await, &request, &pending);
                 self.after_deferring(&pending, reply).await;
             }
         }
@@ -192,12 +188,8 @@ impl Discord {
     async fn at_once(&self, pending: &mut Pending, reply: Option<Reply>) {
         let component = pending.pressed.is_some();
         let Some(reply) = reply else {
-            if component {
-                self.first(pending, DEFERRED_UPDATE_MESSAGE, None).await;
-            } else {
-                self.first(pending, CHANNEL_MESSAGE, Some(ephemeral_text(COOLING_DOWN)))
-                    .await;
-            }
+            // A button press nobody answers (a command always has a reply: see `outcome`).
+            self.first(pending, DEFERRED_UPDATE_MESSAGE, None).await;
             return;
         };
         let private = reply.audience == Audience::Actor;
@@ -259,17 +251,7 @@ impl Discord {
         if pending.pressed.is_none() {
             // A public "thinking" message stands in the channel.
             match reply {
-                None => {
-                    self.delete_original(pending).await;
-                    self.followup(
-                        pending,
-                        Message {
-                            payload: ephemeral_text(COOLING_DOWN),
-                            files: Vec::new(),
-                        },
-                    )
-                    .await;
-                }
+                None => self.delete_original(pending).await,
                 Some(reply) if reply.audience == Audience::Actor => {
                     self.delete_original(pending).await;
                     self.followup(pending, message(&reply, true)).await;
@@ -476,10 +458,19 @@ impl Discord {
     }
 }
 
-/// The reply to hand on: an internal failure becomes its reply for the actor.
-fn outcome(result: Result<Option<Reply>, ServiceError>, request: &Request) -> Option<Reply> {
+/// The reply to hand on: an internal failure becomes its reply for the actor, and a command
+/// the service does not answer (its sender cools down after a flood of refusals) is answered
+/// that it does, since Discord wants an answer to every command; a button press nobody answers
+/// is acknowledged silently.
+fn outcome(
+    result: Result<Option<Reply>, ServiceError>,
+    request: &Request,
+    pending: &Pending,
+) -> Option<Reply> {
     match result {
-        Ok(reply) => reply,
+        Ok(Some(reply)) => Some(reply),
+        Ok(None) if pending.pressed.is_none() => Some(request.cooling_down_reply()),
+        Ok(None) => None,
         Err(error) => Some(error.reply_to(request)),
     }
 }
