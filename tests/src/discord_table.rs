@@ -384,20 +384,8 @@ pub fn to_act<'a>(board: &DcMessage, players: &'a [DcUser]) -> Option<&'a DcUser
         .find(|user| board.content.contains(&format!("<@{}>", user.id)))
 }
 
-/// A small deterministic random source for choosing moves.
-#[derive(Debug, Clone)]
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        usize::try_from(self.0 >> 33).unwrap_or(0) % n.max(1)
-    }
-}
+/// The seeded generator the tables choose moves with (shared with the service's tests).
+pub use tabula_testkit::Lcg;
 
 /// A move at random, as a keen player makes them: Pachisi's `skip` and `done` only when
 /// nothing else is left.

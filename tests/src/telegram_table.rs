@@ -229,25 +229,8 @@ pub fn has_moves(message: &FakeMessage) -> bool {
         .any(|(_, data)| data.starts_with('m') || data.starts_with('p'))
 }
 
-/// A small deterministic random source for choosing moves.
-#[derive(Debug, Clone)]
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    /// The next number.
-    pub fn draw(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.draw()).unwrap_or(0) % n.max(1)
-    }
-}
+/// The seeded generator the tables choose moves with (shared with the service's tests).
+pub use tabula_testkit::Lcg;
 
 /// Who is to act on a board: the player whose `@username` the text names (only the player
 /// to act is mentioned so that Telegram notifies them; others are shown by name).
