@@ -26,6 +26,7 @@ use tabula_core::{GameId, Status};
 use tabula_service::service::typed_mentions;
 use tabula_service::service::{Button, Dice, Input, Person, Reply, Request, Service, Span};
 use tabula_service::store::{DatabaseUrl, GameNo, GameStatus, History, Platform, Store};
+use tabula_testkit::Lcg;
 
 const POSTGRES_URL_VAR: &str = "TABULA_TEST_POSTGRES_URL";
 const DEFAULT_POSTGRES_URL: &str = "postgres://postgres@127.0.0.1:5432/test";
@@ -42,23 +43,6 @@ const CHECKPOINTS: [u32; 5] = [10, 100, 250, 500, 1000];
 const SAMPLES: usize = 15;
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
-
-/// A small deterministic generator for the choice of moves.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-
-    fn below(&mut self, bound: usize) -> usize {
-        usize::try_from(self.next()).unwrap_or(0) % bound.max(1)
-    }
-}
 
 static NEXT_KEY: AtomicU64 = AtomicU64::new(1);
 

@@ -1,8 +1,8 @@
-//! A table for end-to-end Discord tests: the fake Discord, the real `tabula run` pointed at it
-//! (over the gateway or the HTTP interactions endpoint), and people who play from what the bot
-//! shows them (the board's buttons, or `/move` typed with its option).
+//! The end-to-end [`Table`] on Discord: the fake Discord, the real `tabula run` pointed at it
+//! (over the gateway or the HTTP interactions endpoint), and members of a server who play from
+//! what the bot shows them (the board's buttons, or `/move` typed with its option). The play
+//! itself is [`crate::table`]'s, for both platforms; this module says how Discord differs.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -11,9 +11,9 @@ use crate::bot_process::{BotProcess, free_port, scratch_dir};
 use crate::discord::{
     DEFAULT_MEMBER_PERMISSIONS, DcChannel, DcGuild, DcMessage, DcUser, FakeDiscord,
 };
+use crate::table::{self, Platform as _};
 
-/// How long a test waits for the bot's answer to one action.
-pub const ANSWER: Duration = Duration::from_secs(20);
+pub use crate::table::{ANSWER, Lcg, choose};
 
 /// How interactions reach the bot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,23 +24,226 @@ pub enum Mode {
     Http,
 }
 
-/// The fake, a server with a channel, the bot's settings and the running process.
-#[derive(Debug)]
-pub struct Table {
-    /// The fake Discord.
-    pub fake: FakeDiscord,
+/// Discord for a [`table::Table`]: how interactions arrive, and a server with a channel where
+/// games are played. People run slash commands and press buttons; the bot's answers to one
+/// person only are ephemeral.
+#[derive(Debug, Clone)]
+pub struct Discord {
     /// How interactions arrive.
     pub mode: Mode,
-    /// The scratch folder (the SQLite database lives here).
-    pub dir: PathBuf,
-    /// The settings `tabula run` gets.
-    pub env: Vec<(&'static str, String)>,
-    /// The running bot, if started.
-    pub bot: Option<BotProcess>,
     /// The server.
     pub guild: DcGuild,
     /// Its channel where games are played.
     pub channel: DcChannel,
+}
+
+/// The fake Discord, a server with a channel, the bot's settings and the running process.
+pub type Table = table::Table<Discord>;
+
+impl table::Platform for Discord {
+    type Fake = FakeDiscord;
+    type Chat = DcChannel;
+    type Person = DcUser;
+    type Player = DcUser;
+    type Message = DcMessage;
+    type MessageId = u64;
+
+    const START: Duration = Duration::from_secs(60);
+    const STOP: Duration = Duration::from_secs(15);
+
+    fn secret(fake: &FakeDiscord) -> String {
+        fake.token().to_string()
+    }
+
+    /// Over the gateway, waits for a READY session.
+    async fn after_start(&self, fake: &FakeDiscord, bot: &BotProcess) {
+        if self.mode == Mode::Gateway {
+            let ready = fake
+                .gateway()
+                .wait_until(Duration::from_secs(30), |sessions| {
+                    sessions.iter().any(|s| s.ready)
+                })
+                .await;
+            assert!(
+                ready.is_ok(),
+                "no READY gateway session: {ready:?}\n{}",
+                bot.log()
+            );
+        }
+    }
+
+    /// Over the gateway, waits for the session to close.
+    async fn after_stop(&self, fake: &FakeDiscord) {
+        if self.mode == Mode::Gateway {
+            let closed = fake
+                .gateway()
+                .wait_until(Duration::from_secs(10), |sessions| {
+                    sessions.iter().all(|s| !s.ready)
+                })
+                .await;
+            assert!(closed.is_ok(), "the gateway session stays open: {closed:?}");
+        }
+    }
+
+    /// No request Discord would refuse, every interaction acknowledged in time and every
+    /// deferral completed, no protocol error on the gateway, and the fake built only valid
+    /// objects.
+    fn assert_clean(fake: &FakeDiscord) {
+        let violations = fake.violations();
+        assert!(
+            violations.is_empty(),
+            "requests Discord would refuse: {violations:#?}"
+        );
+        let unacknowledged = fake.unacknowledged();
+        assert!(
+            unacknowledged.is_empty(),
+            "interactions never acknowledged: {unacknowledged:#?}"
+        );
+        let incomplete = fake.incomplete_deferrals();
+        assert!(
+            incomplete.is_empty(),
+            "deferred interactions never completed: {incomplete:#?}"
+        );
+        let late: Vec<_> = fake
+            .interactions()
+            .into_iter()
+            .filter(|i| {
+                i.initial
+                    .as_ref()
+                    .is_some_and(|(_, after, _, _)| *after > Duration::from_secs(3))
+            })
+            .collect();
+        assert!(late.is_empty(), "interactions answered late: {late:#?}");
+        let gateway = fake.gateway().violations();
+        assert!(gateway.is_empty(), "gateway protocol errors: {gateway:#?}");
+        let own = fake.self_check_failures();
+        assert!(own.is_empty(), "the fake built invalid objects: {own:#?}");
+    }
+
+    async fn wait_for<T: Send>(
+        fake: &FakeDiscord,
+        timeout: Duration,
+        check: impl Fn(&FakeDiscord) -> Option<T> + Send + Sync,
+    ) -> Option<T> {
+        fake.wait_for(timeout, check).await.ok()
+    }
+
+    fn id(message: &DcMessage) -> u64 {
+        message.id
+    }
+
+    fn text(message: &DcMessage) -> &str {
+        &message.content
+    }
+
+    fn buttons(message: &DcMessage) -> Vec<(String, String)> {
+        buttons(message)
+    }
+
+    fn is_board(message: &DcMessage) -> bool {
+        is_board(message)
+    }
+
+    fn is_for_all(message: &DcMessage) -> bool {
+        message.ephemeral_for.is_none()
+    }
+
+    fn is_new_board(message: &DcMessage) -> bool {
+        message.ephemeral_for.is_none() && is_board(message)
+    }
+
+    fn is_choice_for(message: &DcMessage, actor: &DcUser) -> bool {
+        message.ephemeral_for == Some(actor.id)
+    }
+
+    fn person(player: &DcUser) -> &DcUser {
+        player
+    }
+
+    fn names_to_act(board: &DcMessage, player: &DcUser) -> bool {
+        board.content.contains(&format!("<@{}>", player.id))
+    }
+
+    fn notifies(message: &DcMessage, player: &DcUser) -> bool {
+        message.notified.contains(&player.id)
+    }
+
+    fn newest_bot_message(
+        fake: &FakeDiscord,
+        chat: &DcChannel,
+        after: u64,
+        accept: &dyn Fn(&DcMessage) -> bool,
+    ) -> Option<DcMessage> {
+        fake.messages(chat).into_iter().rev().find(|m| {
+            m.id > after
+                && m.author_id == fake.bot_user_id()
+                && !m.deleted
+                && !m.is_loading()
+                && accept(m)
+        })
+    }
+
+    fn message(fake: &FakeDiscord, _: &DcChannel, id: u64) -> Option<DcMessage> {
+        fake.message(id)
+    }
+
+    fn last_id(fake: &FakeDiscord, chat: &DcChannel) -> u64 {
+        fake.messages(chat).iter().map(|m| m.id).max().unwrap_or(0)
+    }
+
+    fn old_board_with_moves(fake: &FakeDiscord, chat: &DcChannel, newest: u64) -> bool {
+        fake.messages(chat)
+            .iter()
+            .any(|m| is_board(m) && m.id < newest && has_moves(m) && !m.deleted)
+    }
+
+    fn describe(fake: &FakeDiscord, chat: &DcChannel) -> String {
+        format!(
+            "{:#?}",
+            fake.messages(chat)
+                .iter()
+                .map(|m| (m.id, m.ephemeral_for, m.content.clone(), m.buttons().len()))
+                .collect::<Vec<_>>()
+        )
+    }
+
+    fn describe_recent(fake: &FakeDiscord, chat: &DcChannel) -> String {
+        format!(
+            "{:?}\nrequests: {:#?}",
+            fake.messages(chat)
+                .iter()
+                .filter(|m| is_board(m) && has_moves(m))
+                .map(|m| (m.id, m.interaction_id))
+                .collect::<Vec<_>>(),
+            fake.requests()
+                .iter()
+                .rev()
+                .take(12)
+                .map(|r| format!(
+                    "{} {} {} {:?} {}",
+                    r.method, r.path, r.status, r.outcome, r.body_summary
+                ))
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    async fn press(
+        fake: &FakeDiscord,
+        chat: &DcChannel,
+        person: &DcUser,
+        message: u64,
+        data: &str,
+    ) {
+        fake.press(chat, person, message, data)
+            .await
+            .unwrap_or_else(|error| panic!("cannot press {data}: {error}"));
+    }
+
+    async fn type_move(fake: &FakeDiscord, chat: &DcChannel, person: &DcUser, label: &str) {
+        fake.slash(chat, person, "move", &[("move", json!(label))])
+            .await
+            .unwrap_or_else(|error| panic!("/move cannot be sent: {error}"));
+    }
 }
 
 impl Table {
@@ -73,14 +276,16 @@ impl Table {
         }
         let guild = fake.guild("Board games");
         let channel = fake.text_channel(&guild, "games");
-        Table {
+        table::Table {
             fake,
-            mode,
+            platform: Discord {
+                mode,
+                guild,
+                channel,
+            },
             dir,
             env,
             bot: None,
-            guild,
-            channel,
         }
     }
 
@@ -92,78 +297,11 @@ impl Table {
             .map(|(_, addr)| format!("http://{addr}/discord/interactions"))
     }
 
-    /// Sets (or replaces) a setting.
-    pub fn set(&mut self, name: &'static str, value: impl Into<String>) {
-        self.env.retain(|(n, _)| *n != name);
-        self.env.push((name, value.into()));
-    }
-
-    /// Starts `tabula run`, waits for its start line and, over the gateway, for a READY
-    /// session.
-    ///
-    /// # Panics
-    /// If it does not start.
-    pub async fn start(&mut self) {
-        let mut bot = BotProcess::start(&self.dir, &["run"], &self.env);
-        bot.wait_for_log("tabula run:", Duration::from_secs(60))
-            .await;
-        if self.mode == Mode::Gateway {
-            let ready = self
-                .fake
-                .gateway()
-                .wait_until(Duration::from_secs(30), |sessions| {
-                    sessions.iter().any(|s| s.ready)
-                })
-                .await;
-            assert!(
-                ready.is_ok(),
-                "no READY gateway session: {ready:?}\n{}",
-                bot.log()
-            );
-        }
-        self.bot = Some(bot);
-    }
-
-    /// Stops the bot with SIGTERM: it must exit 0 within a few seconds, without the token in
-    /// its log.
-    ///
-    /// # Panics
-    /// If it does not.
-    pub async fn stop(&mut self) {
-        if let Some(mut bot) = self.bot.take() {
-            let status = bot.terminate(Duration::from_secs(15)).await;
-            assert!(
-                status.success(),
-                "tabula run did not exit 0 on SIGTERM ({status}); it said:\n{}",
-                bot.log()
-            );
-            assert!(
-                !bot.log().contains(self.fake.token()),
-                "the token reached the log"
-            );
-            if self.mode == Mode::Gateway {
-                let closed = self
-                    .fake
-                    .gateway()
-                    .wait_until(Duration::from_secs(10), |sessions| {
-                        sessions.iter().all(|s| !s.ready)
-                    })
-                    .await;
-                assert!(closed.is_ok(), "the gateway session stays open: {closed:?}");
-            }
-        }
-    }
-
-    /// What the running bot has said.
-    pub fn log(&self) -> String {
-        self.bot.as_ref().map(BotProcess::log).unwrap_or_default()
-    }
-
     /// A member of the server with the default permissions.
     pub fn person(&self, name: &str) -> DcUser {
         let user = self.fake.user(name);
         self.fake
-            .join(&self.guild, &user, DEFAULT_MEMBER_PERMISSIONS);
+            .join(&self.platform.guild, &user, DEFAULT_MEMBER_PERMISSIONS);
         user
     }
 
@@ -172,7 +310,8 @@ impl Table {
     /// # Panics
     /// If Discord's client would refuse it (an unregistered command, a bad option).
     pub async fn slash(&self, user: &DcUser, command: &str, options: &[(&str, Value)]) -> u64 {
-        self.slash_in(&self.channel, user, command, options).await
+        self.slash_in(&self.platform.channel, user, command, options)
+            .await
     }
 
     /// `user` runs a slash command in `channel`.
@@ -197,7 +336,8 @@ impl Table {
     /// # Panics
     /// If the button is not there for them.
     pub async fn press(&self, user: &DcUser, message: u64, custom_id: &str) -> u64 {
-        self.press_in(&self.channel, user, message, custom_id).await
+        self.press_in(&self.platform.channel, user, message, custom_id)
+            .await
     }
 
     /// `user` presses a button in `channel`.
@@ -226,9 +366,10 @@ impl Table {
         &self,
         after: u64,
         what: &str,
-        accept: impl Fn(&DcMessage) -> bool,
+        accept: impl Fn(&DcMessage) -> bool + Send + Sync,
     ) -> DcMessage {
-        self.wait_new_in(&self.channel, after, what, accept).await
+        self.wait_new_in(&self.platform.channel, after, what, accept)
+            .await
     }
 
     /// [`Table::wait_new`] in `channel`.
@@ -240,10 +381,10 @@ impl Table {
         channel: &DcChannel,
         after: u64,
         what: &str,
-        accept: impl Fn(&DcMessage) -> bool,
+        accept: impl Fn(&DcMessage) -> bool + Send + Sync,
     ) -> DcMessage {
         self.wait_message_in(channel, after, what, |m| {
-            m.ephemeral_for.is_none() && accept(m)
+            Discord::is_for_all(m) && accept(m)
         })
         .await
     }
@@ -256,9 +397,9 @@ impl Table {
         &self,
         after: u64,
         what: &str,
-        accept: impl Fn(&DcMessage) -> bool,
+        accept: impl Fn(&DcMessage) -> bool + Send + Sync,
     ) -> DcMessage {
-        self.wait_message_in(&self.channel, after, what, accept)
+        self.wait_message_in(&self.platform.channel, after, what, accept)
             .await
     }
 
@@ -271,86 +412,19 @@ impl Table {
         channel: &DcChannel,
         after: u64,
         what: &str,
-        accept: impl Fn(&DcMessage) -> bool,
+        accept: impl Fn(&DcMessage) -> bool + Send + Sync,
     ) -> DcMessage {
-        let found = self
-            .fake
-            .wait_for(ANSWER, |f| {
-                f.messages(channel).into_iter().rev().find(|m| {
-                    m.id > after
-                        && m.author_id == f.bot_user_id()
-                        && !m.deleted
-                        && !m.is_loading()
-                        && accept(m)
-                })
-            })
-            .await;
-        match found {
-            Ok(message) => message,
-            Err(_) => panic!(
-                "no {what} after message {after}; the bot's messages: {:#?}\nits log:\n{}",
-                self.fake
-                    .messages(channel)
-                    .iter()
-                    .map(|m| (m.id, m.ephemeral_for, m.content.clone(), m.buttons().len()))
-                    .collect::<Vec<_>>(),
-                self.log()
-            ),
-        }
+        self.wait_message_after(channel, after, what, accept).await
     }
 
     /// The newest message id of the table's channel (0 when none).
     pub fn last_id(&self) -> u64 {
-        self.last_id_in(&self.channel)
+        self.last_id_in(&self.platform.channel)
     }
 
     /// The newest message id of `channel` (0 when none).
     pub fn last_id_in(&self, channel: &DcChannel) -> u64 {
-        self.fake
-            .messages(channel)
-            .iter()
-            .map(|m| m.id)
-            .max()
-            .unwrap_or(0)
-    }
-
-    /// Checks what every Discord test checks at its end: no request Discord would refuse,
-    /// every interaction acknowledged in time and every deferral completed, no protocol error
-    /// on the gateway, and the fake built only valid objects.
-    ///
-    /// # Panics
-    /// If not.
-    pub fn assert_clean(&self) {
-        let violations = self.fake.violations();
-        assert!(
-            violations.is_empty(),
-            "requests Discord would refuse: {violations:#?}"
-        );
-        let unacknowledged = self.fake.unacknowledged();
-        assert!(
-            unacknowledged.is_empty(),
-            "interactions never acknowledged: {unacknowledged:#?}"
-        );
-        let incomplete = self.fake.incomplete_deferrals();
-        assert!(
-            incomplete.is_empty(),
-            "deferred interactions never completed: {incomplete:#?}"
-        );
-        let late: Vec<_> = self
-            .fake
-            .interactions()
-            .into_iter()
-            .filter(|i| {
-                i.initial
-                    .as_ref()
-                    .is_some_and(|(_, after, _, _)| *after > Duration::from_secs(3))
-            })
-            .collect();
-        assert!(late.is_empty(), "interactions answered late: {late:#?}");
-        let gateway = self.fake.gateway().violations();
-        assert!(gateway.is_empty(), "gateway protocol errors: {gateway:#?}");
-        let own = self.fake.self_check_failures();
-        assert!(own.is_empty(), "the fake built invalid objects: {own:#?}");
+        Discord::last_id(&self.fake, channel)
     }
 }
 
@@ -371,46 +445,13 @@ pub fn buttons(message: &DcMessage) -> Vec<(String, String)> {
 
 /// Whether a message carries move buttons (a board to play on, or a choice of moves).
 pub fn has_moves(message: &DcMessage) -> bool {
-    buttons(message)
-        .iter()
-        .any(|(_, id)| id.starts_with('m') || id.starts_with('p'))
+    table::has_moves::<Discord>(message)
 }
 
 /// Who is to act on a board: the player it mentions (only the player to act is mentioned, and
 /// notified).
 pub fn to_act<'a>(board: &DcMessage, players: &'a [DcUser]) -> Option<&'a DcUser> {
-    players
-        .iter()
-        .find(|user| board.content.contains(&format!("<@{}>", user.id)))
-}
-
-/// A small deterministic random source for choosing moves.
-#[derive(Debug, Clone)]
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        usize::try_from(self.0 >> 33).unwrap_or(0) % n.max(1)
-    }
-}
-
-/// A move at random, as a keen player makes them: Pachisi's `skip` and `done` only when
-/// nothing else is left.
-pub fn choose(choices: &[(String, String)], lcg: &mut Lcg) -> (String, String) {
-    let keen: Vec<_> = choices
-        .iter()
-        .filter(|(label, _)| label != "skip" && label != "done")
-        .collect();
-    if keen.is_empty() {
-        choices[lcg.below(choices.len())].clone()
-    } else {
-        keen[lcg.below(keen.len())].clone()
-    }
+    table::to_act::<Discord>(board, players)
 }
 
 /// Alice challenges Bob to `game` with `/play` in the table's channel and Bob accepts by
@@ -421,7 +462,7 @@ pub fn choose(choices: &[(String, String)], lcg: &mut Lcg) -> (String, String) {
 pub async fn challenge(table: &Table, game: &str) -> (Vec<DcUser>, DcMessage) {
     let alice = table.person("Alice");
     let bob = table.person("Bob");
-    let board = challenge_in(table, &table.channel, &alice, &bob, game).await;
+    let board = challenge_in(table, &table.platform.channel, &alice, &bob, game).await;
     (vec![alice, bob], board)
 }
 
@@ -449,33 +490,7 @@ pub async fn challenge_in(
             ],
         )
         .await;
-    let offer = table
-        .wait_new_in(channel, before, "challenge", |m| {
-            buttons(m).iter().any(|(_, id)| id.starts_with('a'))
-        })
-        .await;
-    assert!(
-        offer.notified.contains(&bob.id),
-        "bob is notified of the challenge: {offer:?}"
-    );
-    let accept = buttons(&offer)
-        .into_iter()
-        .find(|(_, id)| id.starts_with('a'))
-        .map(|(_, id)| id)
-        .expect("an Accept button");
-    table.press_in(channel, bob, offer.id, &accept).await;
-    let board = table
-        .wait_new_in(channel, offer.id, "first board", is_board)
-        .await;
-    let offer_id = offer.id;
-    table
-        .fake
-        .wait_for(ANSWER, |f| {
-            f.message(offer_id).filter(|m| buttons(m).is_empty())
-        })
-        .await
-        .expect("the challenge's buttons are taken off once the game started");
-    board
+    table::accept_challenge(table, channel, bob, before).await
 }
 
 /// Plays the game on `board` to its end, choosing moves at random (seeded) from the board's
@@ -488,35 +503,15 @@ pub async fn challenge_in(
 pub async fn play_to_end(
     table: &mut Table,
     players: &[DcUser],
-    mut board: DcMessage,
+    board: DcMessage,
     seed: u64,
     restart_at: usize,
 ) -> usize {
-    let mut lcg = Lcg(seed);
-    let channel = table.channel.clone();
-    for step in 0..6000 {
-        if step == restart_at {
-            table.stop().await;
-            table.start().await;
-        }
-        if !has_moves(&board) && board.content.contains("is thinking") {
-            // The computer's move comes from the outbox.
-            board = table
-                .wait_new(board.id, "the computer's board", is_board)
-                .await;
-            continue;
-        }
-        if !has_moves(&board) {
-            assert!(
-                board.content.contains("over") || board.content.contains("wins"),
-                "a board without moves is the end: {}",
-                board.content
-            );
-            return step;
-        }
-        board = one_move(table, &channel, players, &board, &mut lcg, step % 2 == 0).await;
+    let channel = table.platform.channel.clone();
+    match table::play_moves(table, &channel, players, board, seed, restart_at, 6000).await {
+        Ok(moves) => moves,
+        Err(_) => panic!("the game did not end in 6000 moves"),
     }
-    panic!("the game did not end in 6000 moves")
 }
 
 /// The player to act on `board` makes a move chosen at random from its buttons: typed with
@@ -534,73 +529,7 @@ pub async fn one_move(
     lcg: &mut Lcg,
     typed: bool,
 ) -> DcMessage {
-    // People read a board before they act; the bot records which message is the game's board
-    // right after posting it (its id is known only then), and a press within the same
-    // millisecond would find the previous board recorded.
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let actor = to_act(board, players)
-        .unwrap_or_else(|| panic!("nobody is named to act: {}", board.content))
-        .clone();
-    assert!(
-        board.notified.contains(&actor.id),
-        "the player to act is notified: {board:?}"
-    );
-    let (label, data) = choose(&buttons(board), lcg);
-    let last = table.last_id_in(channel);
-    if data.starts_with('p') {
-        table.press_in(channel, &actor, board.id, &data).await;
-        let choice = table
-            .wait_message_in(channel, last, "choice of moves", |m| {
-                m.ephemeral_for == Some(actor.id) && has_moves(m)
-            })
-            .await;
-        let (_, data) = choose(&buttons(&choice), lcg);
-        table.press_in(channel, &actor, choice.id, &data).await;
-    } else if typed && data.starts_with('m') {
-        table
-            .slash_in(channel, &actor, "move", &[("move", json!(label))])
-            .await;
-    } else {
-        table.press_in(channel, &actor, board.id, &data).await;
-    }
-    let next = table
-        .wait_new_in(channel, last, "next board", is_board)
-        .await;
-    let newest = next.id;
-    table
-        .fake
-        .wait_for(ANSWER, |f| {
-            (!f.messages(channel)
-                .iter()
-                .any(|m| is_board(m) && m.id < newest && has_moves(m) && !m.deleted))
-            .then_some(())
-        })
-        .await
-        .unwrap_or_else(|_| {
-            panic!(
-                "old boards keep their move buttons: {:?}\nrequests: {:#?}\nlog:\n{}",
-                table
-                    .fake
-                    .messages(channel)
-                    .iter()
-                    .filter(|m| is_board(m) && has_moves(m))
-                    .map(|m| (m.id, m.interaction_id))
-                    .collect::<Vec<_>>(),
-                table
-                    .fake
-                    .requests()
-                    .iter()
-                    .rev()
-                    .take(12)
-                    .map(|r| format!(
-                        "{} {} {} {:?} {}",
-                        r.method, r.path, r.status, r.outcome, r.body_summary
-                    ))
-                    .collect::<Vec<_>>(),
-                table.log()
-            )
-        });
-    next
+    table::one_move(table, channel, players, board, lcg, typed).await
 }
 
 /// Plays `games` games of Konane at once, each in its own channel of the table's server
@@ -614,7 +543,9 @@ pub async fn many_games(table: &std::sync::Arc<Table>, games: usize, moves: usiz
     for i in 0..games {
         let table = std::sync::Arc::clone(table);
         tasks.spawn(async move {
-            let channel = table.fake.text_channel(&table.guild, &format!("table-{i}"));
+            let channel = table
+                .fake
+                .text_channel(&table.platform.guild, &format!("table-{i}"));
             let alice = table.person(&format!("Alice{i}"));
             let bob = table.person(&format!("Bob{i}"));
             let mut board = challenge_in(&table, &channel, &alice, &bob, "konane").await;

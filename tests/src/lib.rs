@@ -4,9 +4,12 @@
 //! - [`discord`]: a fake Discord (REST API checked against its OpenAPI description, the
 //!   gateway, and a client that signs interactions).
 //! - [`bot_process`]: the real `tabula` binary started as a user would, stopped and killed.
+//! - [`table`]: people playing through the real `tabula run` against a fake, one table for both
+//!   platforms; [`telegram_table`] and [`discord_table`] say how each platform differs.
 
 pub mod bot_process;
 pub mod discord;
 pub mod discord_table;
+pub mod table;
 pub mod telegram;
 pub mod telegram_table;

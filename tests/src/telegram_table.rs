@@ -1,29 +1,186 @@
-//! A table for end-to-end Telegram tests: the fake Bot API, the real `tabula run` pointed at
-//! it, and people who play from what the bot shows them (the board's buttons, or typed moves).
+//! The end-to-end [`Table`] on Telegram: the fake Bot API, the real `tabula run` pointed at it
+//! (long polling, or a webhook), and people in a group who play from what the bot shows them
+//! (the board's buttons, or `/move` typed). The play itself is [`crate::table`]'s, for both
+//! platforms; this module says how Telegram differs.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::bot_process::{BotProcess, scratch_dir};
+use crate::table;
 use crate::telegram::{FakeMessage, FakeTelegram, MediaKind, TgChat, TgUser};
+
+pub use crate::table::{ANSWER, Lcg, choose};
 
 /// The token of the fake bot.
 pub const TOKEN: &str = "7000000001:TEST-token-not-real";
 
-/// How long a test waits for the bot's answer to one action.
-pub const ANSWER: Duration = Duration::from_secs(20);
+/// Telegram for a [`table::Table`]: people write in groups and press inline buttons; a player is
+/// a person with the username the bot mentions them by.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Telegram;
 
-/// The fake, the bot's settings and the running process.
-#[derive(Debug)]
-pub struct Table {
-    /// The fake Telegram.
-    pub fake: FakeTelegram,
-    /// The scratch folder (the SQLite database lives here).
-    pub dir: PathBuf,
-    /// The settings `tabula run` gets.
-    pub env: Vec<(&'static str, String)>,
-    /// The running bot, if started.
-    pub bot: Option<BotProcess>,
+/// The fake Telegram, the bot's settings and the running process.
+pub type Table = table::Table<Telegram>;
+
+impl table::Platform for Telegram {
+    type Fake = FakeTelegram;
+    type Chat = TgChat;
+    type Person = TgUser;
+    type Player = (TgUser, String);
+    type Message = FakeMessage;
+    type MessageId = i64;
+
+    const START: Duration = Duration::from_secs(30);
+    const STOP: Duration = Duration::from_secs(10);
+
+    fn secret(_: &FakeTelegram) -> String {
+        TOKEN.split(':').nth(1).unwrap_or(TOKEN).to_string()
+    }
+
+    async fn after_start(&self, _: &FakeTelegram, _: &BotProcess) {}
+
+    async fn after_stop(&self, _: &FakeTelegram) {}
+
+    fn assert_clean(fake: &FakeTelegram) {
+        let violations = fake.violations();
+        if !violations.is_empty() {
+            // What else was asked of the messages concerned, to tell a race from a slip.
+            let requests = fake.requests();
+            let about = |r: &crate::telegram::RequestRecord| {
+                violations.iter().any(|v| {
+                    v.params.get("message_id").is_some()
+                        && v.params.get("chat_id") == r.params.get("chat_id")
+                        && v.params.get("message_id") == r.params.get("message_id")
+                })
+            };
+            let history: Vec<String> = requests
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| about(r))
+                .map(|(i, r)| format!("request {i}: {} {:?}", r.method, r.outcome))
+                .collect();
+            panic!(
+                "requests Telegram would refuse: {violations:#?}\nthe requests about the same messages: {history:#?}"
+            );
+        }
+        let unanswered = fake.unanswered_callbacks();
+        assert!(
+            unanswered.is_empty(),
+            "button presses never answered: {unanswered:#?}"
+        );
+        let slow: Vec<_> = fake
+            .callbacks()
+            .into_iter()
+            .filter(|c| c.answer_delay().is_some_and(|d| d > Duration::from_secs(5)))
+            .collect();
+        assert!(slow.is_empty(), "button presses answered late: {slow:#?}");
+        let own = fake.self_check_failures();
+        assert!(own.is_empty(), "the fake built invalid objects: {own:#?}");
+    }
+
+    async fn wait_for<T: Send>(
+        fake: &FakeTelegram,
+        timeout: Duration,
+        check: impl Fn(&FakeTelegram) -> Option<T> + Send + Sync,
+    ) -> Option<T> {
+        fake.wait_for(check, timeout).await.ok()
+    }
+
+    fn id(message: &FakeMessage) -> i64 {
+        message.message_id
+    }
+
+    fn text(message: &FakeMessage) -> &str {
+        message.text()
+    }
+
+    fn buttons(message: &FakeMessage) -> Vec<(String, String)> {
+        callbacks(message)
+    }
+
+    fn is_board(message: &FakeMessage) -> bool {
+        is_photo(message)
+    }
+
+    fn is_for_all(_: &FakeMessage) -> bool {
+        true
+    }
+
+    fn is_new_board(message: &FakeMessage) -> bool {
+        is_photo(message) && message.reply_to.is_none()
+    }
+
+    fn is_choice_for(_: &FakeMessage, _: &TgUser) -> bool {
+        true
+    }
+
+    fn person(player: &(TgUser, String)) -> &TgUser {
+        &player.0
+    }
+
+    fn names_to_act(board: &FakeMessage, (_, username): &(TgUser, String)) -> bool {
+        board.text().contains(&format!("@{username}"))
+    }
+
+    fn notifies(message: &FakeMessage, player: &(TgUser, String)) -> bool {
+        // A mention by `@username` is what notifies a person on Telegram.
+        Self::names_to_act(message, player)
+    }
+
+    fn newest_bot_message(
+        fake: &FakeTelegram,
+        chat: &TgChat,
+        after: i64,
+        accept: &dyn Fn(&FakeMessage) -> bool,
+    ) -> Option<FakeMessage> {
+        fake.newest_bot_message(chat, |m| m.message_id > after && !m.deleted && accept(m))
+    }
+
+    fn message(fake: &FakeTelegram, chat: &TgChat, id: i64) -> Option<FakeMessage> {
+        fake.message(chat, id)
+    }
+
+    fn last_id(fake: &FakeTelegram, chat: &TgChat) -> i64 {
+        fake.newest_bot_message(chat, |m| !m.deleted)
+            .map_or(0, |m| m.message_id)
+    }
+
+    fn old_board_with_moves(fake: &FakeTelegram, chat: &TgChat, newest: i64) -> bool {
+        fake.any_bot_message(chat, |m| {
+            is_photo(m) && m.message_id < newest && has_moves(m)
+        })
+    }
+
+    fn describe(fake: &FakeTelegram, chat: &TgChat) -> String {
+        format!(
+            "{:#?}",
+            fake.bot_messages(chat)
+                .iter()
+                .map(|m| (m.message_id, m.text().to_string()))
+                .collect::<Vec<_>>()
+        )
+    }
+
+    fn describe_recent(fake: &FakeTelegram, chat: &TgChat) -> String {
+        format!(
+            "{:?}",
+            fake.bot_messages(chat)
+                .iter()
+                .filter(|m| is_photo(m) && has_moves(m))
+                .map(|m| m.message_id)
+                .collect::<Vec<_>>()
+        )
+    }
+
+    async fn press(fake: &FakeTelegram, chat: &TgChat, person: &TgUser, message: i64, data: &str) {
+        if let Err(error) = fake.press(chat, person, message, data) {
+            panic!("cannot press {data}: {error}");
+        }
+    }
+
+    async fn type_move(fake: &FakeTelegram, chat: &TgChat, person: &TgUser, label: &str) {
+        fake.user_writes(chat, person, &format!("/move {label}"));
+    }
 }
 
 impl Table {
@@ -49,8 +206,9 @@ impl Table {
             ("TELEGRAM_MESSAGES_PER_SECOND", "1000".into()),
             ("TABULA_LOG", "info".into()),
         ];
-        Table {
+        table::Table {
             fake,
+            platform: Telegram,
             dir,
             env,
             bot: None,
@@ -63,47 +221,6 @@ impl Table {
             .set_rate_limits(crate::telegram::RateLimits::default());
         self.env.retain(|(name, _)| !name.contains("MESSAGES_PER"));
         self
-    }
-
-    /// Sets (or replaces) a setting.
-    pub fn set(&mut self, name: &'static str, value: impl Into<String>) {
-        self.env.retain(|(n, _)| *n != name);
-        self.env.push((name, value.into()));
-    }
-
-    /// Starts `tabula run` and waits for its start line.
-    ///
-    /// # Panics
-    /// If it does not start.
-    pub async fn start(&mut self) {
-        let mut bot = BotProcess::start(&self.dir, &["run"], &self.env);
-        bot.wait_for_log("tabula run:", Duration::from_secs(30))
-            .await;
-        self.bot = Some(bot);
-    }
-
-    /// Stops the bot with SIGTERM: it must exit 0 within a few seconds.
-    ///
-    /// # Panics
-    /// If it does not.
-    pub async fn stop(&mut self) {
-        if let Some(mut bot) = self.bot.take() {
-            let status = bot.terminate(Duration::from_secs(10)).await;
-            assert!(
-                status.success(),
-                "tabula run did not exit 0 on SIGTERM ({status}); it said:\n{}",
-                bot.log()
-            );
-            assert!(
-                !bot.log().contains(TOKEN.split(':').nth(1).unwrap_or(TOKEN)),
-                "the token reached the log"
-            );
-        }
-    }
-
-    /// What the running bot has said.
-    pub fn log(&self) -> String {
-        self.bot.as_ref().map(BotProcess::log).unwrap_or_default()
     }
 
     /// A person with the username `<name>_tg` in lower case (Telegram's usernames have at
@@ -131,70 +248,9 @@ impl Table {
         chat: &TgChat,
         after: i64,
         what: &str,
-        accept: impl Fn(&FakeMessage) -> bool,
+        accept: impl Fn(&FakeMessage) -> bool + Send + Sync,
     ) -> FakeMessage {
-        let found = self
-            .fake
-            .wait_for(
-                |f| f.newest_bot_message(chat, |m| m.message_id > after && !m.deleted && accept(m)),
-                ANSWER,
-            )
-            .await;
-        match found {
-            Ok(message) => message,
-            Err(_) => panic!(
-                "no {what} after message {after}; the bot's messages: {:#?}\nits log:\n{}",
-                self.fake
-                    .bot_messages(chat)
-                    .iter()
-                    .map(|m| (m.message_id, m.text().to_string()))
-                    .collect::<Vec<_>>(),
-                self.log()
-            ),
-        }
-    }
-
-    /// Checks what every Telegram test checks at its end: the bot made no request the Bot API
-    /// refuses, answered every button press, and the fake built only valid objects.
-    ///
-    /// # Panics
-    /// If not.
-    pub fn assert_clean(&self) {
-        let violations = self.fake.violations();
-        if !violations.is_empty() {
-            // What else was asked of the messages concerned, to tell a race from a slip.
-            let requests = self.fake.requests();
-            let about = |r: &crate::telegram::RequestRecord| {
-                violations.iter().any(|v| {
-                    v.params.get("message_id").is_some()
-                        && v.params.get("chat_id") == r.params.get("chat_id")
-                        && v.params.get("message_id") == r.params.get("message_id")
-                })
-            };
-            let history: Vec<String> = requests
-                .iter()
-                .enumerate()
-                .filter(|(_, r)| about(r))
-                .map(|(i, r)| format!("request {i}: {} {:?}", r.method, r.outcome))
-                .collect();
-            panic!(
-                "requests Telegram would refuse: {violations:#?}\nthe requests about the same messages: {history:#?}"
-            );
-        }
-        let unanswered = self.fake.unanswered_callbacks();
-        assert!(
-            unanswered.is_empty(),
-            "button presses never answered: {unanswered:#?}"
-        );
-        let slow: Vec<_> = self
-            .fake
-            .callbacks()
-            .into_iter()
-            .filter(|c| c.answer_delay().is_some_and(|d| d > Duration::from_secs(5)))
-            .collect();
-        assert!(slow.is_empty(), "button presses answered late: {slow:#?}");
-        let own = self.fake.self_check_failures();
-        assert!(own.is_empty(), "the fake built invalid objects: {own:#?}");
+        self.wait_message_after(chat, after, what, accept).await
     }
 }
 
@@ -224,52 +280,13 @@ pub fn callbacks(message: &FakeMessage) -> Vec<(String, String)> {
 
 /// Whether a message carries move buttons (a board to play on, or a choice of moves).
 pub fn has_moves(message: &FakeMessage) -> bool {
-    callbacks(message)
-        .iter()
-        .any(|(_, data)| data.starts_with('m') || data.starts_with('p'))
-}
-
-/// A small deterministic random source for choosing moves.
-#[derive(Debug, Clone)]
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    /// The next number.
-    pub fn draw(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-
-    /// A number below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.draw()).unwrap_or(0) % n.max(1)
-    }
+    table::has_moves::<Telegram>(message)
 }
 
 /// Who is to act on a board: the player whose `@username` the text names (only the player
 /// to act is mentioned so that Telegram notifies them; others are shown by name).
 pub fn to_act<'a>(board: &FakeMessage, players: &'a [(TgUser, String)]) -> Option<&'a TgUser> {
-    players
-        .iter()
-        .find(|(_, username)| board.text().contains(&format!("@{username}")))
-        .map(|(user, _)| user)
-}
-
-/// A move at random, as a keen player makes them: Pachisi's `skip` (not throwing) and `done`
-/// (giving up the rest of a throw) only when nothing else is left.
-pub fn choose(choices: &[(String, String)], lcg: &mut Lcg) -> (String, String) {
-    let keen: Vec<_> = choices
-        .iter()
-        .filter(|(label, _)| label != "skip" && label != "done")
-        .collect();
-    if keen.is_empty() {
-        choices[lcg.below(choices.len())].clone()
-    } else {
-        keen[lcg.below(keen.len())].clone()
-    }
+    table::to_act::<Telegram>(board, players).map(|(user, _)| user)
 }
 
 /// Alice challenges Bob to `game` in a new group and Bob accepts by button; returns the
@@ -285,37 +302,8 @@ pub async fn challenge(table: &Table, game: &str) -> (TgChat, Vec<(TgUser, Strin
     fake.add_member(&group, &alice);
     fake.add_member(&group, &bob);
     fake.user_writes(&group, &alice, &format!("/play {game} @bob_tg"));
-    let offer = table
-        .wait_new(&group, 0, "challenge", |m| {
-            callbacks(m).iter().any(|(_, d)| d.starts_with('a'))
-        })
-        .await;
-    assert!(
-        offer.text().contains("@bob_tg"),
-        "bob is notified: {}",
-        offer.text()
-    );
-    let accept = callbacks(&offer)
-        .into_iter()
-        .find(|(_, d)| d.starts_with('a'))
-        .map(|(_, d)| d)
-        .expect("an Accept button");
-    fake.press(&group, &bob, offer.message_id, &accept)
-        .expect("bob presses Accept");
-    let board = table
-        .wait_new(&group, offer.message_id, "first board", is_photo)
-        .await;
-    // The challenge's buttons are gone once the game started.
-    fake.wait_for(
-        |f| {
-            f.message(&group, offer.message_id)
-                .filter(|m| callbacks(m).is_empty())
-        },
-        ANSWER,
-    )
-    .await
-    .expect("the offer's buttons are taken off");
     let players = vec![(alice, username("Alice")), (bob, username("Bob"))];
+    let board = table::accept_challenge(table, &group, &players[1], 0).await;
     (group, players, board)
 }
 
@@ -349,87 +337,10 @@ pub async fn play_moves(
     table: &mut Table,
     group: &TgChat,
     players: &[(TgUser, String)],
-    mut board: FakeMessage,
+    board: FakeMessage,
     seed: u64,
     restart_at: usize,
     limit: usize,
 ) -> Result<usize, Box<FakeMessage>> {
-    let mut lcg = Lcg(seed);
-    for step in 0..limit {
-        if step == restart_at {
-            table.stop().await;
-            table.start().await;
-        }
-        if !has_moves(&board) && board.text().contains("is thinking") {
-            // The computer's move comes from the outbox.
-            let id = board.message_id;
-            board = table
-                .wait_new(group, id, "the computer's board", |m| {
-                    is_photo(m) && m.reply_to.is_none()
-                })
-                .await;
-            continue;
-        }
-        if !has_moves(&board) {
-            assert!(
-                board.text().contains("over") || board.text().contains("wins"),
-                "a board without moves is the end: {}",
-                board.text()
-            );
-            return Ok(step);
-        }
-        // People read a board before they act (the bot records which message is the game's
-        // board right after posting it).
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        let actor = to_act(&board, players)
-            .unwrap_or_else(|| panic!("nobody is named to act: {}", board.text()))
-            .clone();
-        let (label, data) = choose(&callbacks(&board), &mut lcg);
-        let last = table.newest(group, |_| true).map_or(0, |m| m.message_id);
-        if data.starts_with('p') {
-            // A piece with several moves: its moves come as a choice, shown to the player.
-            table
-                .fake
-                .press(group, &actor, board.message_id, &data)
-                .expect("press a piece");
-            let choice = table
-                .wait_new(group, last, "choice of moves", has_moves)
-                .await;
-            let (_, data) = choose(&callbacks(&choice), &mut lcg);
-            table
-                .fake
-                .press(group, &actor, choice.message_id, &data)
-                .expect("press a move");
-        } else if step % 2 == 0 && data.starts_with('m') {
-            table
-                .fake
-                .user_writes(group, &actor, &format!("/move {label}"));
-        } else {
-            table
-                .fake
-                .press(group, &actor, board.message_id, &data)
-                .expect("press a move");
-        }
-        board = table
-            .wait_new(group, last, "next board", |m| {
-                is_photo(m) && m.reply_to.is_none()
-            })
-            .await;
-        // The boards before lose their buttons.
-        let newest = board.message_id;
-        table
-            .fake
-            .wait_for(
-                |f| {
-                    (!f.any_bot_message(group, |m| {
-                        is_photo(m) && m.message_id < newest && has_moves(m)
-                    }))
-                    .then_some(())
-                },
-                ANSWER,
-            )
-            .await
-            .expect("old boards lose their move buttons");
-    }
-    Err(Box::new(board))
+    table::play_moves(table, group, players, board, seed, restart_at, limit).await
 }

@@ -74,7 +74,7 @@ async fn against_the_computer_over_http_interactions() {
     );
     let players = [alice];
     play_to_end(&mut table, &players, board, 21, 4).await;
-    let messages = table.fake.messages(&table.channel);
+    let messages = table.fake.messages(&table.platform.channel);
     let from_outbox = messages
         .iter()
         .filter(|m| is_board(m) && m.interaction_id.is_none())
@@ -100,7 +100,7 @@ async fn a_coan_ki_record_and_replay_over_http_interactions() {
     let mut table = Table::new("dc-export", Mode::Http).await;
     table.start().await;
     let (players, mut board) = challenge(&table, "coan-ki").await;
-    let channel = table.channel.clone();
+    let channel = table.platform.channel.clone();
     let mut lcg = Lcg(31);
     for step in 0..4 {
         board = one_move(&table, &channel, &players, &board, &mut lcg, step % 2 == 0).await;

@@ -141,7 +141,7 @@ async fn the_endpoint_refuses_bad_signatures_and_answers_a_ping() {
     let answer: Value = serde_json::from_str(&answer).expect("JSON");
     assert_eq!(answer, json!({"type": 1}));
     assert!(
-        fake.messages(&table.channel).is_empty(),
+        fake.messages(&table.platform.channel).is_empty(),
         "nothing was posted"
     );
     table.stop().await;
@@ -163,7 +163,7 @@ async fn out_of_turn_and_autocomplete(name: &str, mode: Mode) {
         .clone();
     let legal = move_labels(&board);
     assert!(!legal.is_empty(), "the first board offers moves");
-    let channel = table.channel.clone();
+    let channel = table.platform.channel.clone();
     let suggest = |user, typed: &str| {
         let fake = &table.fake;
         let channel = &channel;
@@ -232,7 +232,7 @@ async fn out_of_turn_and_autocomplete(name: &str, mode: Mode) {
     tokio::time::sleep(Duration::from_secs(2)).await;
     let public_after: Vec<_> = table
         .fake
-        .messages(&table.channel)
+        .messages(&table.platform.channel)
         .into_iter()
         .filter(|m| m.id > board.id && m.ephemeral_for.is_none() && !m.deleted)
         .collect();
@@ -414,7 +414,7 @@ async fn commands_are_registered_once_with_typed_options() {
         );
     }
     // A development server gets them at once, in the server.
-    let guild = table.guild.id;
+    let guild = table.platform.guild.id;
     table.set("DISCORD_GUILD_ID", guild.to_string());
     table.start().await;
     table.stop().await;
@@ -468,9 +468,9 @@ async fn a_channel_gone_or_closed_to_the_bot_is_tried_once() {
     table.start().await;
     let alice = table.person("Alice");
     let bob = table.person("Bob");
-    let gone = table.fake.text_channel(&table.guild, "gone");
-    let closed = table.fake.text_channel(&table.guild, "closed");
-    let open = table.channel.clone();
+    let gone = table.fake.text_channel(&table.platform.guild, "gone");
+    let closed = table.fake.text_channel(&table.platform.guild, "closed");
+    let open = table.platform.channel.clone();
     for channel in [&gone, &closed, &open] {
         let before = table.last_id_in(channel);
         table

@@ -147,11 +147,6 @@ fn message(reply: &Reply, create: bool) -> Message {
     Message { payload, files }
 }
 
-/// A short ephemeral text.
-fn ephemeral_text(text: &str) -> Value {
-    json!({"content": markdown::escape(text), "flags": EPHEMERAL, "allowed_mentions": {"parse": []}})
-}
-
 fn status_and_code(error: &serenity::Error) -> Option<(u16, isize)> {
     match error {
         serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(response)) => {

@@ -31,22 +31,8 @@ pub fn fresh_key() -> String {
     format!("k{}", NEXT_KEY.fetch_add(1, Ordering::Relaxed))
 }
 
-/// A small deterministic generator (dice scripts, move choices).
-pub struct Lcg(pub u64);
-
-impl Lcg {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-
-    pub fn below(&mut self, bound: usize) -> usize {
-        usize::try_from(self.next()).unwrap_or(0) % bound.max(1)
-    }
-}
+/// The seeded generator shared by the tests and the benchmarks (dice scripts, move choices).
+pub use tabula_testkit::Lcg;
 
 /// Dice scripted from a seed.
 pub fn scripted_dice(seed: u64) -> Dice {

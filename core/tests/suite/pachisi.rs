@@ -2,7 +2,7 @@
 //! of section 9, the drawing of section 10, typed-input and position errors, and a hand-checked
 //! perft.
 
-mod common;
+use crate::common;
 
 use tabula_core::playout::perft;
 

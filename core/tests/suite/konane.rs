@@ -1,6 +1,6 @@
 //! The scenarios of `shared/rules/konane.md`, section 12, named after them.
 
-mod common;
+use crate::common;
 
 use common::{game, head, illegal_at, legal, reason, rejected, rejected_at, set};
 use tabula_core::konane::{Konane, Move, Options};

@@ -2,7 +2,7 @@
 //! string (section 9), the drawing (section 10), the notation and typed input (section 8), the
 //! end of the game (section 6), hand-checked move counts, and seeded random playouts.
 
-mod common;
+use crate::common;
 
 use tabula_core::playout::perft;
 

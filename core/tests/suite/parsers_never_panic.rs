@@ -6,9 +6,10 @@
 //! playouts, edited (a character dropped, swapped, re-cased, inserted or replaced, the text cut
 //! short, a token written twice), plus fully random strings (see `common::fuzz`). Each test
 //! counts how often each branch was reached and fails if one was reached in under 5 % of the
-//! cases; `cargo test --test parsers_never_panic -- --nocapture` prints the counts.
+//! cases; `cargo test -p tabula-core --test suite -- parsers_never_panic:: --nocapture` prints
+//! the counts.
 
-mod common;
+use crate::common;
 
 use common::fuzz::{interpreter, material, positions};
 

@@ -1,7 +1,7 @@
 //! The scenarios of `shared/rules/kolowis.md`, section 12, named after them; the position string
 //! (section 9), the drawing (section 10), typed input (section 8) and move counts.
 
-mod common;
+use crate::common;
 
 use tabula_core::playout::perft;
 

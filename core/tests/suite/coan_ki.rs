@@ -1,7 +1,7 @@
 //! The scenarios of `shared/rules/coan-ki.md`, section 12, named after them, and the notation,
 //! position string and drawing of sections 8–10.
 
-mod common;
+use crate::common;
 
 use tabula_core::playout::perft;
 

@@ -2,7 +2,8 @@
 //! position, per game and options, as listed in `perft.txt`. At chance nodes each outcome counts
 //! once. The counts were produced by the engine after the small depths had been checked by hand
 //! (see `konane_perft_small_depths_checked_by_hand` here and the `perft_small_depths_*` tests of
-//! each game). To regenerate on purpose: `TABULA_BLESS=1 cargo test -p tabula-core --test perft`.
+//! each game). To regenerate on purpose:
+//! `TABULA_BLESS=1 cargo test -p tabula-core --test suite -- perft::`.
 
 use tabula_core::playout::perft;
 use tabula_core::{GameId, script, with_game_type};

@@ -6,8 +6,8 @@
 //! at positions of seeded random playouts of every game are refused; each kind of sentence
 //! (quoted text, cells and numbers masked) is kept with its first example, and the list is compared
 //! with `english.txt`, written by the engine before its refusals became data. After a wanted
-//! change of wording, `TABULA_BLESS=1 cargo test -p tabula-core --test english` writes the file
-//! anew.
+//! change of wording, `TABULA_BLESS=1 cargo test -p tabula-core --test suite -- english::`
+//! writes the file anew.
 
 use std::collections::BTreeMap;
 use std::str::FromStr;
