@@ -511,15 +511,24 @@ impl Service {
                     nonce: ctx.nonce.clone(),
                 }),
             };
-            match self
-                .store
-                .accept_and_create_game(&new, Some(&ctx.key))
-                .await
-            {
-                Ok(Accepted::Waiting(invitation)) => {
+            let pending = self.pending_announcement(None, 0, 0, ctx.pressed.as_deref());
+            let accepted = match &pending {
+                Some(pending) => {
+                    self.store
+                        .accept_and_create_game_announced(&new, &ctx.key, &pending.as_announce())
+                        .await
+                }
+                None => self
+                    .store
+                    .accept_and_create_game(&new, Some(&ctx.key))
+                    .await
+                    .map(|accepted| (accepted, None)),
+            };
+            match accepted {
+                Ok((Accepted::Waiting(invitation), _)) => {
                     return self.still_waiting(ctx, &invitation).await;
                 }
-                Ok(Accepted::Started(record)) => {
+                Ok((Accepted::Started(record), announced)) => {
                     let Some(start) = start else {
                         return Err(ServiceError::Corrupt(format!(
                             "challenge {} started a game without seats",
@@ -527,7 +536,9 @@ impl Service {
                         ))
                         .into());
                     };
-                    return self.game_started(record, start.state, now).await;
+                    let mut reply = self.game_started(record, start.state, now).await?;
+                    reply.announced = announced;
+                    return Ok(reply);
                 }
                 Err(StoreError::Conflict(Conflict::PlayersChanged(no))) if !read_again => {
                     read_again = true;

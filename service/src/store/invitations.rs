@@ -181,7 +181,8 @@ macro_rules! invitation_operations {
                 &self,
                 new: &NewGame<'_>,
                 request: Option<&super::RequestKey>,
-            ) -> Result<super::Accepted, StoreError> {
+                announce: Option<&super::Announce<'_>>,
+            ) -> Result<(super::Accepted, Option<super::OutboxId>), StoreError> {
                 const OPERATION: &str = "accept_and_create_game";
                 let now = Timestamp::now();
                 let mut tx = self.begin_write(OPERATION).await?;
@@ -201,12 +202,13 @@ macro_rules! invitation_operations {
                             Self::waiting_invitees(&mut tx, id, OPERATION).await?;
                         if !waiting.is_empty() || !waiting_usernames.is_empty() {
                             tx.commit().await.map_err(db(OPERATION))?;
-                            return Ok(super::Accepted::Waiting(super::Invitation {
+                            let invitation = super::Invitation {
                                 challenge: self.existing_challenge(id).await?,
                                 newly,
                                 waiting,
                                 waiting_usernames,
-                            }));
+                            };
+                            return Ok((super::Accepted::Waiting(invitation), None));
                         }
                     }
                 }
@@ -218,10 +220,15 @@ macro_rules! invitation_operations {
                     Self::check_players(&mut tx, new.seats, acceptance, OPERATION).await?;
                 }
                 let id = Self::create_game_in(&mut tx, new, now, OPERATION).await?;
+                let announced = match announce {
+                    Some(announce) => Some(
+                        Self::announce_in(&mut tx, GameNo(id), announce, now, OPERATION).await?,
+                    ),
+                    None => None,
+                };
                 tx.commit().await.map_err(db(OPERATION))?;
-                Ok(super::Accepted::Started(
-                    self.existing_game(GameNo(id)).await?,
-                ))
+                let record = self.existing_game(GameNo(id)).await?;
+                Ok((super::Accepted::Started(record), announced))
             }
 
             pub(super) async fn join_open_challenge(

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use tabula_tests::bot_process::{BotProcess, free_port};
 use tabula_tests::telegram::{Failure, FakeMessage, TgChat, TgUser};
-use tabula_tests::telegram_table::{ANSWER, Table, callbacks, is_photo};
+use tabula_tests::telegram_table::{
+    ANSWER, Table, callbacks, challenge, has_moves, is_photo, to_act,
+};
 
 fn button(message: &FakeMessage, prefix: char) -> String {
     callbacks(message)
@@ -580,6 +582,72 @@ async fn the_groups_administrators_moderate_it() {
             );
         }
     }
+    table.stop().await;
+    table.assert_clean();
+}
+
+/// Issue 36: the bot is killed after a move was committed and before its board was posted
+/// (its `sendPhoto` hangs). Started again, the move is announced from the outbox: the new
+/// board with the next player's buttons, posted once, the pressed board's buttons taken off,
+/// and the button press, already answered by the process that died, not answered again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_committed_before_a_kill_9_is_announced_after_the_restart() {
+    let mut table = Table::new("announce-kill9").await;
+    // The announcement is held for the outbox lease at most (5 s here, 10 s by default).
+    table.set("TABULA_OUTBOX_LEASE_SECONDS", "5");
+    table.start().await;
+    let fake = table.fake.clone();
+    let (group, players, board) = challenge(&table, "konane").await;
+    let actor = to_act(&board, &players).expect("someone to move").clone();
+    // People read a board before they act.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, data) = callbacks(&board)
+        .into_iter()
+        .find(|(_, data)| data.starts_with('m'))
+        .expect("a move button on the board");
+    fake.fail_next("sendPhoto", Failure::Hang);
+    fake.press(&group, &actor, board.message_id, &data)
+        .expect("the move is pressed");
+    fake.wait_for(
+        |f| {
+            f.requests()
+                .iter()
+                .any(|r| r.method.eq_ignore_ascii_case("sendPhoto") && r.status == 0)
+                .then_some(())
+        },
+        ANSWER,
+    )
+    .await
+    .expect("the move's board is being sent");
+    if let Some(mut bot) = table.bot.take() {
+        bot.kill9().await;
+    }
+    let before = fake.bot_messages(&group).len();
+    table.start().await;
+    let announced = table
+        .wait_new(
+            &group,
+            board.message_id,
+            "the move's board, after the restart",
+            is_photo,
+        )
+        .await;
+    assert!(has_moves(&announced), "the next player's buttons are on it");
+    let next = to_act(&announced, &players).expect("someone to move");
+    assert_ne!(next.id, actor.id, "the turn passed");
+    fake.wait_for(
+        |f| (!has_moves(&f.message(&group, board.message_id)?)).then_some(()),
+        ANSWER,
+    )
+    .await
+    .expect("the pressed board lost its buttons");
+    // Once: nothing more comes.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    assert_eq!(
+        fake.bot_messages(&group).len(),
+        before + 1,
+        "announced once"
+    );
     table.stop().await;
     table.assert_clean();
 }

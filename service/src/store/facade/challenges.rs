@@ -206,6 +206,20 @@ impl Store {
         new: &NewGame<'_>,
         request: Option<&RequestKey>,
     ) -> Result<Accepted, StoreError> {
-        dispatch!(self, store => store.accept_and_create_game(new, request).await)
+        dispatch!(self, store => store.accept_and_create_game(new, request, None).await.map(|(accepted, _)| accepted))
+    }
+
+    /// [`Store::accept_and_create_game`], writing `announce` in the same transaction when the
+    /// game starts: what it did, and the outbox row written, if one was.
+    ///
+    /// # Errors
+    /// Those of [`Store::accept_and_create_game`]; then nothing is written.
+    pub async fn accept_and_create_game_announced(
+        &self,
+        new: &NewGame<'_>,
+        request: &RequestKey,
+        announce: &Announce<'_>,
+    ) -> Result<(Accepted, Option<OutboxId>), StoreError> {
+        dispatch!(self, store => store.accept_and_create_game(new, Some(request), Some(announce)).await)
     }
 }
