@@ -84,6 +84,45 @@ impl<'c> From<&'c mut Tx> for Conn<'c> {
     }
 }
 
+/// A transaction lent to a function that runs statements in it: a [`Tx`], or (until the
+/// operations of `sql.rs` run through this module too) the backend's own transaction that
+/// those operations hold.
+#[derive(Debug)]
+pub(super) enum TxRef<'t> {
+    Sqlite(&'t mut SqliteConnection),
+    Postgres(&'t mut PgConnection),
+}
+
+impl<'t> From<&'t mut Tx> for TxRef<'t> {
+    fn from(tx: &'t mut Tx) -> TxRef<'t> {
+        match tx {
+            Tx::Sqlite(tx) => TxRef::Sqlite(tx),
+            Tx::Postgres(tx) => TxRef::Postgres(tx),
+        }
+    }
+}
+
+impl<'t> From<&'t mut Transaction<'static, Sqlite>> for TxRef<'t> {
+    fn from(tx: &'t mut Transaction<'static, Sqlite>) -> TxRef<'t> {
+        TxRef::Sqlite(tx)
+    }
+}
+
+impl<'t> From<&'t mut Transaction<'static, Postgres>> for TxRef<'t> {
+    fn from(tx: &'t mut Transaction<'static, Postgres>) -> TxRef<'t> {
+        TxRef::Postgres(tx)
+    }
+}
+
+impl<'c> From<&'c mut TxRef<'_>> for Conn<'c> {
+    fn from(tx: &'c mut TxRef<'_>) -> Conn<'c> {
+        match tx {
+            TxRef::Sqlite(conn) => Conn::Sqlite(conn),
+            TxRef::Postgres(conn) => Conn::Postgres(conn),
+        }
+    }
+}
+
 /// A bound value.
 #[derive(Debug, Clone)]
 pub(super) enum Value<'q> {
