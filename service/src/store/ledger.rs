@@ -94,6 +94,9 @@ SELECT id, community_id, kind, from_account, to_account, amount, game_id, actor_
        created_at
 FROM ledger WHERE community_id = $1 ORDER BY id";
 
+/// A row of [`ACCOUNTS`]: id, community, kind, user, game, balance.
+type AccountRow = (i64, i64, String, Option<i64>, Option<i64>, i64);
+
 /// One movement of money within a transaction.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Transfer<'a> {
@@ -654,7 +657,7 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn accounts(&self, community: CommunityId) -> Result<Vec<Account>, StoreError> {
-        let rows: Vec<(i64, i64, String, Option<i64>, Option<i64>, i64)> = query_as(ACCOUNTS)
+        let rows: Vec<AccountRow> = query_as(ACCOUNTS)
             .bind(community.0)
             .fetch_all(self)
             .await
