@@ -311,8 +311,18 @@ pub async fn run(args: &RunArgs) -> Result<(), RunError> {
             tabula_service::service::error_chain(&error)
         ))
     })?;
-    let service =
-        Arc::new(Service::new(store.clone(), Dice::Os).with_challenge_ttl(checked.challenge_ttl));
+    // Every change a request makes is announced through the outbox, held by this process
+    // while it posts the reply itself; a process that dies leaves it to any dispatcher within
+    // the hold (issue 36).
+    let hold = ANNOUNCEMENT_HOLD.min(checked.lease);
+    let service = Arc::new(
+        Service::new(store.clone(), Dice::Os)
+            .with_challenge_ttl(checked.challenge_ttl)
+            .with_announcements(
+                format!("{}/replies", tabula_service::dispatch::random_owner()),
+                hold,
+            ),
+    );
     // In the background: the platforms connect meanwhile.
     tokio::spawn(warm_up_pictures());
     let result = run_platforms(&checked, &service, &shutdown).await;
@@ -320,6 +330,11 @@ pub async fn run(args: &RunArgs) -> Result<(), RunError> {
     store.close().await;
     result
 }
+
+/// How long this process holds the announcement of a change it answers itself before any
+/// dispatcher may deliver it (renewed while it posts): after a crash, the change reaches the
+/// chat within this long (or the outbox lease, when shorter).
+const ANNOUNCEMENT_HOLD: Duration = Duration::from_secs(10);
 
 /// Draws the start position of every game once as the bot starts, so that the first boards
 /// after a start come from the renderer's caches (the font, its glyphs, each board's static

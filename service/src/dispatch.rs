@@ -251,7 +251,7 @@ impl fmt::Debug for Dispatcher {
 }
 
 /// A fresh owner id for this process: `tabula-` and 16 random hex digits.
-fn random_owner() -> String {
+pub fn random_owner() -> String {
     use rand::TryRngCore;
     let random = rand::rngs::OsRng.try_next_u64().unwrap_or_else(|_| {
         let nanos = std::time::SystemTime::now()

@@ -76,7 +76,8 @@ vacation-off = vacations are switched off here by the moderators.
 bad-vacation = take from 1 to { $quota } vacation days, e.g. /vacation 2.
 vacation-quota = you have taken { $used } of { $quota } vacation days this month; take at most the rest.
 
-already-handled = This request was already handled; nothing was changed.
+cooling-down = Too many refused commands in a row: please wait a couple of minutes.
+already-handled = This was done already; the chat shows its result.
 unavailable = The bot cannot reach its database; try again in a minute.
 internal = Something went wrong inside the bot; it was logged. Try again in a moment.
 

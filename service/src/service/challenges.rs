@@ -686,43 +686,17 @@ impl Service {
         mut state: AnyGame,
         now: Timestamp,
     ) -> Handled<Reply> {
-        let id = record.game;
         let mut played = Played::default();
         self.resolve_chance(&record, 0, &mut state, &mut played)?;
         let mut consequences = None;
         if !played.actions.is_empty() {
             consequences = Some(
                 self.append_played(&mut record, &state, &played, None, None, now)
-                    .await?,
+                    .await?
+                    .0,
             );
         }
-        let seats = record
-            .seats
-            .iter()
-            .map(|holder| {
-                Msg::new("seat-held")
-                    .msg("seat", seat_msg(seat_label(id, holder.seat)))
-                    .span("person", mention(&holder.user))
-            })
-            .collect();
-        let mut spans = vec![Span::Msg(
-            Msg::new("game-begins")
-                .text("game", format!("#{}", record.id))
-                .msg("name", game_msg(id))
-                .msg("seats", list_msg(seats))
-                .msg("terms", Terms::of(&record).describe_sentence()),
-        )];
-        if let Some(dice) = &record.dice {
-            spans.push(Span::Text(" ".into()));
-            spans.push(Span::Msg(
-                Msg::new("game-begins-dice")
-                    .span(
-                        "commitment",
-                        Span::Code(crate::export::commitment_of_hex(&dice.seed)),
-                    )
-                    .span("salt", Span::Code(dice.salt(record.id))),
-            ));
-        }
+        let mut spans = begins_spans(&record);
         let told = played_spans(&record, &played, consequences.as_ref());
         if !told.is_empty() {
             spans.push(Span::Text(" ".into()));
@@ -738,6 +712,39 @@ impl Service {
         };
         self.board_reply(&loaded, spans).await
     }
+}
+
+/// The first sentence of a game: its seats, its terms, and the commitment of its dice.
+pub(super) fn begins_spans(record: &GameRecord) -> Vec<Span> {
+    let id = record.game;
+    let seats = record
+        .seats
+        .iter()
+        .map(|holder| {
+            Msg::new("seat-held")
+                .msg("seat", seat_msg(seat_label(id, holder.seat)))
+                .span("person", mention(&holder.user))
+        })
+        .collect();
+    let mut spans = vec![Span::Msg(
+        Msg::new("game-begins")
+            .text("game", format!("#{}", record.id))
+            .msg("name", game_msg(id))
+            .msg("seats", list_msg(seats))
+            .msg("terms", Terms::of(record).describe_sentence()),
+    )];
+    if let Some(dice) = &record.dice {
+        spans.push(Span::Text(" ".into()));
+        spans.push(Span::Msg(
+            Msg::new("game-begins-dice")
+                .span(
+                    "commitment",
+                    Span::Code(crate::export::commitment_of_hex(&dice.seed)),
+                )
+                .span("salt", Span::Code(dice.salt(record.id))),
+        ));
+    }
+    spans
 }
 
 /// The seats and start position of a game about to start.

@@ -47,18 +47,17 @@ impl Service {
         let result = format!("winner {} (time)", team_name(id, my_team));
         let winners = team_users(record, my_team);
         let ended = self
-            .store
-            .end_game_once(
-                game,
+            .end_game_announcing(
+                ctx,
+                record,
                 &Ending {
                     expected_seq: Some(record.seq),
                     deadline_passed: Some(ctx.now),
                     ..Ending::win(&result, winners.clone(), ctx.user.id)
                 },
-                &ctx.key,
             )
             .await;
-        let ended = match ended {
+        let (ended, announced) = match ended {
             Ok(ended) => ended,
             Err(StoreError::Conflict(Conflict::StaleSeq { .. })) => {
                 // The late player moved first: the game goes on.
@@ -83,7 +82,8 @@ impl Service {
             spans,
             picture,
             ..Reply::default()
-        })
+        }
+        .into_final_board(&ended, announced))
     }
 
     /// `/abort [#game] [reason]`: the game stops without a result and the stakes are
@@ -113,9 +113,8 @@ impl Service {
         } else {
             format!("aborted by {by}: {reason}")
         };
-        let record = self
-            .store
-            .end_game_once(game, &Ending::abort(&result, ctx.user.id), &ctx.key)
+        let (record, announced) = self
+            .end_game_announcing(ctx, &loaded.record, &Ending::abort(&result, ctx.user.id))
             .await?;
         let cause = if reason.is_empty() {
             Msg::new("cause-aborted").span("person", mention(&ctx.user))
@@ -132,7 +131,8 @@ impl Service {
             spans,
             picture,
             ..Reply::default()
-        })
+        }
+        .into_final_board(&record, announced))
     }
 
     /// `/vacation`: how many days are left this month; `/vacation <days>` takes them.

@@ -107,30 +107,37 @@ impl Service {
             }),
             _ => None,
         };
-        let record = self
-            .store
-            .create_game_once(
-                &NewGame {
-                    chat: ctx.chat.id,
-                    game: id,
-                    options,
-                    start_position: None,
-                    seats: &seats,
-                    accepting: None,
-                    community: ctx.chat.community,
-                    stake: 0,
-                    move_millis: terms.move_millis,
-                    turn,
-                    // Against the computer the game starts at once: its seed is committed in
-                    // the start message, and nothing unpredictable salts it.
-                    dice: self
-                        .fresh_seed(id)?
-                        .map(|seed| GameDice { seed, nonce: None }),
-                },
-                &ctx.key,
-            )
-            .await?;
-        self.game_started(record, state, ctx.now).await
+        let new = NewGame {
+            chat: ctx.chat.id,
+            game: id,
+            options,
+            start_position: None,
+            seats: &seats,
+            accepting: None,
+            community: ctx.chat.community,
+            stake: 0,
+            move_millis: terms.move_millis,
+            turn,
+            // Against the computer the game starts at once: its seed is committed in
+            // the start message, and nothing unpredictable salts it.
+            dice: self
+                .fresh_seed(id)?
+                .map(|seed| GameDice { seed, nonce: None }),
+        };
+        let pending = self.pending_announcement(None, 0, 0, ctx.pressed.as_deref());
+        let (record, announced) = match &pending {
+            Some(pending) => {
+                let (record, row) = self
+                    .store
+                    .create_game_announced(&new, &ctx.key, &pending.as_announce())
+                    .await?;
+                (record, Some(row))
+            }
+            None => (self.store.create_game_once(&new, &ctx.key).await?, None),
+        };
+        let mut reply = self.game_started(record, state, ctx.now).await?;
+        reply.announced = announced;
+        Ok(reply)
     }
 
     /// Waits until a board shows the computer to move (or returns at once if one did since the
@@ -221,13 +228,17 @@ impl Service {
         self.resolve_chance(&record, rolls, &mut state, &mut played)?;
         let seq = record.seq + u32::try_from(played.actions.len()).unwrap_or(u32::MAX);
         let payload = json!({"game": game.0, "seq": seq}).to_string();
+        let announce = Announce {
+            payload: &payload,
+            held: None,
+        };
         match self
             .append_played(
                 &mut record,
                 &state,
                 &played,
                 None,
-                Some(&payload),
+                Some(&announce),
                 self.clock.now(),
             )
             .await
@@ -258,7 +269,7 @@ impl Service {
         if i64::from(stored.record.seq) != seq {
             return Ok(None);
         }
-        let record = stored.record;
+        let record = &stored.record;
         let by_computer = |actor: UserId| {
             record
                 .seats
@@ -278,6 +289,54 @@ impl Service {
         {
             from += 1;
         }
+        self.replayed_board(stored, from, Vec::new())
+            .await
+            .map(Some)
+    }
+
+    /// The board of an announcement ([`super::announce`]) of `game` posted by the dispatcher
+    /// (the process that made the change died before it posted it): the game as it stands,
+    /// telling the actions after the first `from` (and, for a game that `start`s, its seats,
+    /// terms and dice); `None` when a board showing as much was posted already.
+    ///
+    /// # Errors
+    /// Internal failures (the database, a log that does not replay).
+    pub(super) async fn announced_board(
+        &self,
+        game: GameNo,
+        from: i64,
+        start: bool,
+        pressed: Option<String>,
+    ) -> Result<Option<Reply>, ServiceError> {
+        let Some(stored) = self.store.load_game(game, History::Full).await? else {
+            return Ok(None);
+        };
+        let shown = self.store.newest_board_seq(game).await?;
+        if shown.is_some_and(|shown| shown >= i64::from(stored.record.seq)) {
+            return Ok(None);
+        }
+        let header = if start {
+            let mut header = super::challenges::begins_spans(&stored.record);
+            header.push(Span::Text(" ".into()));
+            header
+        } else {
+            Vec::new()
+        };
+        let from = usize::try_from(from).unwrap_or(0);
+        let mut reply = self.replayed_board(stored, from, header).await?;
+        reply.pressed = pressed;
+        Ok(Some(reply))
+    }
+
+    /// The board of a stored game, after `header`, telling its actions from index `from` on.
+    async fn replayed_board(
+        &self,
+        stored: LoadedGame,
+        from: usize,
+        header: Vec<Span>,
+    ) -> Result<Reply, ServiceError> {
+        let record = stored.record;
+        let actions = &stored.actions;
         let corrupt = |seq: u32, e: &dyn std::fmt::Display| {
             ServiceError::Corrupt(format!("game {} action {seq}: {e}", record.id))
         };
@@ -286,6 +345,7 @@ impl Service {
             .map_err(|e| ServiceError::Corrupt(format!("game {}: {e}", record.id)))?;
         let mut played = Played::default();
         let mut last = None;
+        let mut rolls = 0;
         for (i, action) in actions.iter().enumerate() {
             let seat = match state.status() {
                 Status::Decision(seat) => Some(seat),
@@ -294,6 +354,9 @@ impl Service {
             let applied = state
                 .apply_text(&action.action)
                 .map_err(|e| corrupt(action.seq, &e))?;
+            if action.action.starts_with("roll:") {
+                rolls += 1;
+            }
             if i >= from {
                 // A roll is for the seat that acts next, as when it was played.
                 let seat = seat.or(match state.status() {
@@ -305,7 +368,8 @@ impl Service {
                 last = Some(applied);
             }
         }
-        let mut spans = played_spans(&record, &played, None);
+        let mut spans = header;
+        spans.extend(played_spans(&record, &played, None));
         if !spans.is_empty() {
             spans.push(Span::Text("\n".into()));
         }
@@ -314,11 +378,10 @@ impl Service {
             state,
             last: played.last.take().or(last),
             moved: true,
-            // A board only: nothing is rolled from it.
-            rolls: 0,
+            rolls,
         };
         match self.board_reply(&loaded, spans).await {
-            Ok(reply) => Ok(Some(reply)),
+            Ok(reply) => Ok(reply),
             Err(Failure::Internal(error)) => Err(error),
             Err(Failure::User(error)) => Err(ServiceError::Corrupt(error.to_string())),
         }

@@ -10,7 +10,8 @@
 //! - [`Placement::UpdatePressed`]: the message whose button was pressed is edited; a typed
 //!   command has no pressed message, so the adapter posts it as new.
 //! - [`Placement::NewBoard`]: posted as a new message, so that the player to act is notified;
-//!   the buttons of [`Reply::previous_board`] (the game's previous board message) are taken off.
+//!   the adapter reports it ([`Service::board_posted`]) and takes the buttons off the messages
+//!   the service hands back (the game's older boards, the pressed message).
 //! - Only the users in [`Reply::notify`] are really notified (`allowed_mentions` on Discord);
 //!   other mentions are shown as names.
 //! - No reply (`Ok(None)` from [`Service::handle`]): nothing is posted. The request was not
@@ -91,6 +92,9 @@ pub struct Request {
     /// When the platform says the update was sent, if it says (the service decides by its own
     /// clock; this is for logs).
     pub sent_at: Option<Timestamp>,
+    /// The platform's id of the message whose button was pressed, if any: a board made by the
+    /// press takes its buttons off ([`Reply::pressed`]).
+    pub pressed: Option<String>,
     /// What the actor sent.
     pub input: Input,
 }
@@ -119,6 +123,7 @@ impl Request {
             nonce: None,
             bot_username: None,
             sent_at: None,
+            pressed: None,
             input,
         }
     }
@@ -219,13 +224,16 @@ pub struct Reply {
     pub file: Option<Attachment>,
     /// Buttons, in rows.
     pub buttons: Vec<Vec<Button>>,
-    /// For a new board: the platform's id of the game's previous board message, whose buttons
-    /// the adapter takes off.
-    pub previous_board: Option<String>,
     /// For a new board: how many actions of the game it shows, which orders the game's boards
-    /// when they are posted out of order (the adapter passes it to
-    /// [`Service::board_posted_at`](crate::service::Service::board_posted_at)).
+    /// when they are posted out of order ([`Service::board_posted`]).
     pub board_seq: Option<u32>,
+    /// For a new board: the platform's id of the message pressed for it, which loses its
+    /// buttons when the board is posted ([`Service::board_posted`]).
+    pub pressed: Option<String>,
+    /// For a new board: the outbox row announcing it, which this process holds and marks sent
+    /// when the adapter reports the board ([`Service::board_posted`]) or hands to the
+    /// dispatcher when it could not post it ([`Service::board_not_posted`]).
+    pub announced: Option<OutboxId>,
 }
 
 /// A file a reply carries: Telegram sends it as a document (the text as its caption when it
@@ -315,12 +323,28 @@ impl Reply {
         self
     }
 
+    /// The reply to a request that ended a game (a resignation, a claim, an abort), shown as
+    /// the game's last board: posted as new, taking the buttons off the game's older boards,
+    /// its announcement held (`announced`).
+    #[must_use]
+    pub(crate) fn into_final_board(
+        mut self,
+        record: &GameRecord,
+        announced: Option<OutboxId>,
+    ) -> Reply {
+        self.placement = Placement::NewBoard;
+        self.game = Some(record.id);
+        self.board_seq = Some(record.seq);
+        self.announced = announced;
+        self
+    }
+
     /// The same reply as a look at a board: a new message that notifies nobody.
     #[must_use]
     pub fn as_look(mut self) -> Reply {
         self.placement = Placement::New;
         self.notify.clear();
-        self.previous_board = None;
+        self.pressed = None;
         self
     }
 

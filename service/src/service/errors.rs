@@ -562,6 +562,25 @@ impl ServiceError {
     }
 }
 
+impl Request {
+    /// The answer to this request when the service gave none because its sender cools down
+    /// after a flood of refusals (see `cooldown.rs`), for a platform that must answer
+    /// everything (a Discord command): for the person only, in their platform's language.
+    pub fn cooling_down_reply(&self) -> Reply {
+        let lang = crate::l10n::Lang::choose(None, self.locale.as_deref(), None);
+        Reply {
+            address: Address {
+                platform: self.platform,
+                chat: self.chat.0.clone(),
+                thread: self.thread.clone(),
+            },
+            audience: Audience::Actor,
+            spans: crate::l10n::spans(lang, &Msg::new("cooling-down")),
+            ..Reply::default()
+        }
+    }
+}
+
 /// What only moderators may do, as a refusal names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ModeratorAction {

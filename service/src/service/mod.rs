@@ -16,6 +16,7 @@
 //! - `narration`: how boards, results, money and buttons are told;
 //! - `clocks`: `/claim`, `/abort`, `/vacation` and the time left on a board;
 //! - `scheduler`: reminders, time-outs and expired challenges;
+//! - `announce`: every change announced through the outbox, boards recorded as posted;
 //! - `money` and `config`: wallets, `/grant`, `/take`, settings and the terms of a challenge;
 //! - `computer` and `suggest`: the computer's turns, and moves suggested as a person types;
 //! - `cooldown` and `limits`: silence for a flood of refusals, and every reply cut to fit the
@@ -29,6 +30,7 @@
 //! The clock and the reading and writing of durations are the crate's `time`, below this
 //! module; the words of replies (`Span`, `Person`, `Msg`) are `l10n`'s.
 
+mod announce;
 mod challenges;
 mod clocks;
 mod computer;
@@ -64,10 +66,10 @@ use tabula_core::{
 };
 
 use crate::store::{
-    Acceptance, Append, Challenge, ChallengeNo, ChallengeStatus, Chat, ChatId, Conflict, Ending,
-    Fine, GameDice, GameNo, GameRecord, GameStatus, History, MovedChat, NewAction, NewChallenge,
-    NewGame, Payout, Platform, RequestKey, SEEN_REFRESH_MILLIS, Settlement, Store, StoreError,
-    Timestamp, TurnStart, User, UserId,
+    Acceptance, Announce, Append, Challenge, ChallengeNo, ChallengeStatus, Chat, ChatId, Conflict,
+    Ending, Fine, GameDice, GameNo, GameRecord, GameStatus, History, LoadedGame, MovedChat,
+    NewAction, NewChallenge, NewGame, OutboxId, Payout, Platform, RequestKey, SEEN_REFRESH_MILLIS,
+    Settlement, Store, StoreError, Timestamp, TurnStart, User, UserId,
 };
 
 use crate::catalogue::CommandId;
@@ -114,6 +116,8 @@ struct Ctx {
     locale: Option<String>,
     /// The community's chosen language, if any.
     community_language: Option<String>,
+    /// The message whose button was pressed ([`Request::pressed`]).
+    pressed: Option<String>,
 }
 
 /// A game as loaded and replayed.
@@ -197,6 +201,8 @@ pub struct Service {
     /// The language each chat was last spoken to in (its requests' `chat_lang`), for the
     /// words of board pictures drawn outside a request (the computer's moves).
     chat_langs: Mutex<HashMap<ChatId, Lang>>,
+    /// Announcements written with every change ([`Service::with_announcements`]).
+    announcer: Option<announce::Announcer>,
 }
 
 impl Service {
@@ -212,6 +218,7 @@ impl Service {
             pictures: true,
             computer_wake: tokio::sync::Notify::new(),
             chat_langs: Mutex::new(HashMap::new()),
+            announcer: None,
         }
     }
 

@@ -86,10 +86,7 @@ impl Service {
         Ok(Reply {
             placement: Placement::NewBoard,
             game: Some(record.id),
-            // The adapter takes the buttons off the game's previous board.
-            previous_board: scheduler::BoardMessage::with_buttons(
-                record.board_message_id.as_deref(),
-            ),
+            // The adapter reports it, and takes the buttons off the older boards.
             board_seq: Some(record.seq),
             spans,
             notify,

@@ -288,11 +288,22 @@ impl Service {
         played.push(applied, Some(ctx.user.id), seat);
         self.resolve_chance(&loaded.record, loaded.rolls, &mut state, &mut played)?;
         let mut record = loaded.record.clone();
+        let seq = record.seq + u32::try_from(played.actions.len()).unwrap_or(u32::MAX);
+        let pending =
+            self.pending_announcement(Some(record.id), seq, record.seq, ctx.pressed.as_deref());
+        let announce = pending.as_ref().map(|pending| pending.as_announce());
         let appended = self
-            .append_played(&mut record, &state, &played, Some(&ctx.key), None, ctx.now)
+            .append_played(
+                &mut record,
+                &state,
+                &played,
+                Some(&ctx.key),
+                announce.as_ref(),
+                ctx.now,
+            )
             .await;
         match appended {
-            Ok(consequences) => {
+            Ok((consequences, announced)) => {
                 // One sentence per event, the mover's first, then the rolls after it.
                 let mut spans = played_spans(&record, &played, Some(&consequences));
                 spans.extend(self.debt_spans(&record, &consequences).await?);
@@ -305,7 +316,9 @@ impl Service {
                     last: played.last,
                     moved: true,
                 };
-                self.board_reply_then(&new, spans, after).await
+                let mut reply = self.board_reply_then(&new, spans, after).await?;
+                reply.announced = announced;
+                Ok(reply)
             }
             Err(StoreError::Conflict(Conflict::Duplicate)) => {
                 let current = self.load(ctx, loaded.record.id).await?;
@@ -372,9 +385,9 @@ impl Service {
         state: &AnyGame,
         played: &Played,
         request: Option<&RequestKey>,
-        announce: Option<&str>,
+        announce: Option<&Announce<'_>>,
         now: Timestamp,
-    ) -> Result<Consequences, StoreError> {
+    ) -> Result<(Consequences, Option<OutboxId>), StoreError> {
         let consequences = consequences(record, state, &played.penalties, now);
         let append = Append {
             expected_seq: record.seq,
@@ -387,9 +400,9 @@ impl Service {
             payout: consequences.payout.as_ref(),
         };
         let appended = match announce {
-            Some(payload) => {
+            Some(announce) => {
                 self.store
-                    .append_actions_announced(record.id, &append, payload)
+                    .append_actions_announced(record.id, &append, announce)
                     .await?
             }
             None => self.store.append_actions(record.id, &append).await?,
@@ -401,7 +414,7 @@ impl Service {
             record.result.clone_from(&consequences.finish);
             record.settled_at = Some(now);
         }
-        Ok(consequences)
+        Ok((consequences, appended.announced))
     }
 
     pub(super) async fn stale(&self, current: &Loaded) -> Handled<Reply> {
@@ -437,12 +450,11 @@ impl Service {
             .unwrap_or(my_team);
         let result = format!("winner {} (resigned)", team_name(id, winner));
         let winners = team_users(&loaded.record, winner);
-        let record = self
-            .store
-            .end_game_once(
-                game,
+        let (record, announced) = self
+            .end_game_announcing(
+                ctx,
+                &loaded.record,
                 &Ending::win(&result, winners.clone(), ctx.user.id),
-                &ctx.key,
             )
             .await?;
         let mut spans = result_sentence(
@@ -458,7 +470,34 @@ impl Service {
             spans,
             picture,
             ..Reply::default()
-        })
+        }
+        .into_final_board(&record, announced))
+    }
+
+    /// Ends a game for the request of `ctx` ([`Store::end_game_once`]), writing its
+    /// announcement in the same transaction when the service writes them.
+    pub(super) async fn end_game_announcing(
+        &self,
+        ctx: &Ctx,
+        record: &GameRecord,
+        ending: &Ending<'_>,
+    ) -> Result<(GameRecord, Option<OutboxId>), StoreError> {
+        let pressed = ctx.pressed.as_deref();
+        match self.pending_announcement(Some(record.id), record.seq, record.seq, pressed) {
+            Some(pending) => {
+                let (record, row) = self
+                    .store
+                    .end_game_announced(record.id, ending, &ctx.key, &pending.as_announce())
+                    .await?;
+                Ok((record, Some(row)))
+            }
+            None => Ok((
+                self.store
+                    .end_game_once(record.id, ending, &ctx.key)
+                    .await?,
+                None,
+            )),
+        }
     }
 
     pub(super) async fn games(&self, ctx: &Ctx) -> Handled<Reply> {

@@ -54,6 +54,12 @@ impl Service {
         match result {
             Ok(mut reply) => {
                 reply.address = address;
+                if reply.placement == Placement::NewBoard && reply.pressed.is_none() {
+                    reply.pressed.clone_from(&request.pressed);
+                }
+                if let Some(row) = reply.announced {
+                    self.keep_holding(row);
+                }
                 let lang = ctx.lang_for(reply.audience);
                 reply.localize(lang);
                 limits::fit(&mut reply, lang);
@@ -128,6 +134,7 @@ impl Service {
                 key: request.request_key.clone(),
             },
             nonce: request.nonce.clone(),
+            pressed: request.pressed.clone(),
             moderator: request.moderator,
             mentions: request.mentions.clone(),
             now: self.clock.now(),

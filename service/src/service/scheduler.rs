@@ -109,8 +109,20 @@ impl Service {
                 None => None,
             },
             // The computer's moves.
-            OutboxKind::Board => match (number("game"), number("seq")) {
-                (Some(game), Some(seq)) => self.computer_board(GameNo(game), seq).await?,
+            // The computer's moves, and the announcements of people's requests (`from`).
+            OutboxKind::Board => match (number("game").or(row.game.map(|g| g.0)), number("seq")) {
+                (Some(game), Some(seq)) => match number("from") {
+                    Some(from) => {
+                        let pressed = payload
+                            .get("pressed")
+                            .and_then(serde_json::Value::as_str)
+                            .map(str::to_owned);
+                        let start = payload.get("start").is_some_and(|start| start == true);
+                        self.announced_board(GameNo(game), from, start, pressed)
+                            .await?
+                    }
+                    None => self.computer_board(GameNo(game), seq).await?,
+                },
                 _ => {
                     return Err(ServiceError::Corrupt(format!(
                         "outbox row {}: no game or seq",
@@ -188,82 +200,6 @@ impl Service {
             }
         };
         Ok(done)
-    }
-
-    /// An adapter reports the platform's id of a board it posted (a reply placed
-    /// [`Placement::NewBoard`]) and whether it carries buttons, so that the game's next board
-    /// names it in [`Reply::previous_board`]. Returns the board whose buttons the adapter takes
-    /// off now, if one still shows them: the game's board recorded until now (which is
-    /// [`Reply::previous_board`] unless a move was made before that board was recorded), or
-    /// the posted board itself when a newer one was recorded first. A board without buttons
-    /// (shown while the computer thinks) is never returned: there is nothing to take off.
-    ///
-    /// # Errors
-    /// Internal failures (the database).
-    pub async fn board_posted(
-        &self,
-        game: GameNo,
-        message_id: &str,
-        buttons: bool,
-    ) -> Result<Option<String>, ServiceError> {
-        self.board_posted_at(game, message_id, buttons, None).await
-    }
-
-    /// [`Service::board_posted`] for a board that shows `seq` actions of the game
-    /// ([`Reply::board_seq`]): boards are ordered by what they show, so a board posted late
-    /// (a person's "the computer is thinking" board sent after the computer's own, which
-    /// Telegram then numbers higher) never replaces the newer one nor takes its buttons off.
-    /// Boards of the same `seq`, or without one, are ordered by their ids.
-    ///
-    /// # Errors
-    /// Internal failures (the database).
-    pub async fn board_posted_at(
-        &self,
-        game: GameNo,
-        message_id: &str,
-        buttons: bool,
-        seq: Option<u32>,
-    ) -> Result<Option<String>, ServiceError> {
-        let stored = BoardMessage::store(message_id, buttons, seq);
-        // Two boards of a game may be recorded at the same moment: each read is followed by a
-        // compare-and-set, tried again if another board was recorded in between.
-        for _ in 0..16 {
-            let known = self
-                .store
-                .game(game)
-                .await?
-                .and_then(|record| record.board_message_id);
-            // Boards of one game may be reported out of order (a person's board answered in an
-            // interaction, the computer's from the outbox right after, a slow write under
-            // load): where both ids are numbers (Discord's and Telegram's grow with time), an
-            // older one never replaces a newer one, and loses its own buttons instead.
-            if let Some(known) = known.as_deref() {
-                let older = match (seq, BoardMessage::seq_of(known)) {
-                    (Some(new), Some(old)) if new != old => new < old,
-                    _ => matches!(
-                        (
-                            BoardMessage::id_of(known).parse::<u64>(),
-                            message_id.parse::<u64>(),
-                        ),
-                        (Ok(known), Ok(new)) if new < known
-                    ),
-                };
-                if older {
-                    return Ok(buttons.then(|| message_id.to_owned()));
-                }
-            }
-            if self
-                .store
-                .replace_board_message(game, known.as_deref(), &stored)
-                .await?
-            {
-                return Ok(BoardMessage::with_buttons(known.as_deref())
-                    .filter(|known| known != message_id));
-            }
-        }
-        Err(ServiceError::Corrupt(format!(
-            "game {game}: its board kept changing while board {message_id} was recorded"
-        )))
     }
 
     /// The computer, the scheduler and the outbox in-process, for `tabula local` and tests:
@@ -394,43 +330,5 @@ impl Service {
             )]],
             ..Reply::default()
         }))
-    }
-}
-
-/// How the game's latest board is kept in [`GameRecord::board_message_id`]: the platform's
-/// message id, marked with a leading `~` when the board has no buttons, and followed by
-/// `@<seq>` when the number of actions it shows is known (`~812@14`).
-pub(super) struct BoardMessage;
-
-impl BoardMessage {
-    /// What is stored for a board `id` posted with or without buttons, showing `seq` actions.
-    fn store(id: &str, buttons: bool, seq: Option<u32>) -> String {
-        let mut stored = if buttons {
-            id.to_owned()
-        } else {
-            format!("~{id}")
-        };
-        if let Some(seq) = seq {
-            stored.push_str(&format!("@{seq}"));
-        }
-        stored
-    }
-
-    /// The platform's message id of a stored board.
-    fn id_of(stored: &str) -> &str {
-        let stored = stored.strip_prefix('~').unwrap_or(stored);
-        stored.split_once('@').map_or(stored, |(id, _)| id)
-    }
-
-    /// How many actions a stored board shows, when known.
-    fn seq_of(stored: &str) -> Option<u32> {
-        stored.split_once('@')?.1.parse().ok()
-    }
-
-    /// The board whose buttons a new board takes off: the stored one's id, if it has buttons.
-    pub(super) fn with_buttons(stored: Option<&str>) -> Option<String> {
-        stored
-            .filter(|stored| !stored.starts_with('~'))
-            .map(|stored| Self::id_of(stored).to_owned())
     }
 }

@@ -37,7 +37,7 @@ pub(super) const RENAME_CHAT: &str =
 
 /// The boards of chat `$1`'s games were posted under its old id.
 pub(super) const FORGET_BOARDS: &str =
-    "UPDATE games SET board_message_id = NULL WHERE chat_id = $1";
+    "DELETE FROM board_messages WHERE game_id IN (SELECT id FROM games WHERE chat_id = $1)";
 
 /// Moves the rows of chat `$1` to chat `$2`, then deletes chat `$1`.
 pub(super) const ABSORB_CHAT: [&str; 5] = [

@@ -38,6 +38,7 @@
 //! The migrations are embedded at compile time by `sqlx::migrate!`; the SQL files are tracked
 //! by the compiler, but a *new* migration file is only picked up when this crate recompiles.
 
+mod boards;
 mod chat_moves;
 mod community;
 mod errors;
@@ -53,6 +54,7 @@ mod sql;
 mod sqlite;
 mod url;
 
+pub use boards::PostedBoard;
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 

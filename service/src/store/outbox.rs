@@ -14,8 +14,6 @@
 //! dispatchers share one database and never wait for each other; on SQLite the one writer
 //! settles it.
 
-#[cfg(doc)]
-use super::GameRecord;
 use super::executor::{Tx, query, query_as, query_scalar};
 use super::{
     Backend, Challenge, ChallengeNo, ChatId, Due, GameNo, NewOutbox, OutboxDbRow, OutboxId,
@@ -28,7 +26,7 @@ use super::{
 /// oldest due first. What the claim sets (the owner, the lease end, one more attempt) it sets
 /// only on a picked row still waiting and unleased as it is updated, so that a row claimed
 /// meanwhile by someone else is left alone. It returns the rows, with the chat's platform id
-/// and the game's latest board, in the order of `OutboxDbRow`.
+/// in the order of `OutboxDbRow`.
 pub(super) const CLAIM_OUTBOX_SQLITE: &str = "\
 UPDATE outbox SET lease_owner = $2, lease_until = $3, attempts = attempts + 1 WHERE outbox.id IN (SELECT o.id FROM outbox o JOIN chats ch ON ch.id = o.chat_id
          WHERE o.sent_at IS NULL AND o.dropped_at IS NULL AND o.next_attempt_at <= $1
@@ -43,7 +41,6 @@ UPDATE outbox SET lease_owner = $2, lease_until = $3, attempts = attempts + 1 WH
          RETURNING outbox.id, outbox.platform, outbox.chat_id,
          (SELECT c.platform_chat_id FROM chats c WHERE c.id = outbox.chat_id) AS platform_chat_id,
          outbox.game_id,
-         (SELECT g.board_message_id FROM games g WHERE g.id = outbox.game_id) AS board_message_id,
          outbox.kind, outbox.payload, outbox.created_at, outbox.next_attempt_at, outbox.attempts,
          outbox.lease_owner, outbox.lease_until, outbox.sent_at, outbox.message_id,
          outbox.dropped_at, outbox.last_error";
@@ -66,7 +63,6 @@ WITH picked AS (SELECT o.id FROM outbox o JOIN chats ch ON ch.id = o.chat_id
          RETURNING outbox.id, outbox.platform, outbox.chat_id,
          (SELECT c.platform_chat_id FROM chats c WHERE c.id = outbox.chat_id) AS platform_chat_id,
          outbox.game_id,
-         (SELECT g.board_message_id FROM games g WHERE g.id = outbox.game_id) AS board_message_id,
          outbox.kind, outbox.payload, outbox.created_at, outbox.next_attempt_at, outbox.attempts,
          outbox.lease_owner, outbox.lease_until, outbox.sent_at, outbox.message_id,
          outbox.dropped_at, outbox.last_error";
@@ -76,7 +72,6 @@ pub(super) const OUTBOX_ROWS: &str = "\
 SELECT outbox.id, outbox.platform, outbox.chat_id,
          (SELECT c.platform_chat_id FROM chats c WHERE c.id = outbox.chat_id) AS platform_chat_id,
          outbox.game_id,
-         (SELECT g.board_message_id FROM games g WHERE g.id = outbox.game_id) AS board_message_id,
          outbox.kind, outbox.payload, outbox.created_at, outbox.next_attempt_at, outbox.attempts,
          outbox.lease_owner, outbox.lease_until, outbox.sent_at, outbox.message_id,
          outbox.dropped_at, outbox.last_error FROM outbox WHERE outbox.chat_id = $1 ORDER BY outbox.id";
@@ -86,16 +81,22 @@ pub(super) const OUTBOX_ROW: &str = "\
 SELECT outbox.id, outbox.platform, outbox.chat_id,
          (SELECT c.platform_chat_id FROM chats c WHERE c.id = outbox.chat_id) AS platform_chat_id,
          outbox.game_id,
-         (SELECT g.board_message_id FROM games g WHERE g.id = outbox.game_id) AS board_message_id,
          outbox.kind, outbox.payload, outbox.created_at, outbox.next_attempt_at, outbox.attempts,
          outbox.lease_owner, outbox.lease_until, outbox.sent_at, outbox.message_id,
          outbox.dropped_at, outbox.last_error FROM outbox WHERE outbox.id = $1";
 
-/// `$1` platform, `$2` chat, `$3` game, `$4` kind, `$5` payload, `$6` now.
+/// `$1` platform, `$2` chat, `$3` game, `$4` kind, `$5` payload, `$6` now, `$7` the owner
+/// holding it from the start and `$8` until when (or nulls: anyone may claim it).
 pub(super) const INSERT_OUTBOX: &str = "\
-INSERT INTO outbox (platform, chat_id, game_id, kind, payload, created_at, next_attempt_at)
-VALUES ($1, $2, $3, $4, $5, $6, $6)
+INSERT INTO outbox (platform, chat_id, game_id, kind, payload, created_at, next_attempt_at,
+                    lease_owner, lease_until)
+VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8)
 RETURNING id";
+
+/// `$1` id, `$2` owner, `$3` the new end of its lease: only while `$2` holds it.
+pub(super) const RENEW_LEASE: &str = "\
+UPDATE outbox SET lease_until = $3
+WHERE id = $1 AND lease_owner = $2 AND sent_at IS NULL AND dropped_at IS NULL";
 
 /// Turns the waiting, unleased (at `$2`) boards of game `$1` into text: a newer board
 /// supersedes them.
@@ -136,14 +137,6 @@ WHERE id = $1 AND lease_owner = $2 AND sent_at IS NULL AND dropped_at IS NULL";
 /// `$1` chat, `$2` since when inactive, or null: active.
 pub(super) const SET_CHAT_INACTIVE: &str = "UPDATE chats SET inactive_at = $2 WHERE id = $1";
 
-/// `$1` game, `$2` message id or null.
-pub(super) const SET_BOARD_MESSAGE: &str = "UPDATE games SET board_message_id = $2 WHERE id = $1";
-
-/// `$1` game, `$2` the board id read (or null), `$3` the new one: only if still `$2`.
-pub(super) const REPLACE_BOARD_MESSAGE: &str = "\
-UPDATE games SET board_message_id = $3
-WHERE id = $1 AND (board_message_id = $2 OR (board_message_id IS NULL AND $2 IS NULL))";
-
 /// A game as a reminder's or time-out's payload reads it.
 #[derive(Debug, sqlx::FromRow)]
 pub(super) struct GameForOutbox {
@@ -176,6 +169,27 @@ pub(super) struct SentRow {
     pub(super) chat_id: i64,
 }
 
+/// Marks row `id` sent in the transaction, if `owner` still holds it: the chat it went to, or
+/// `None` when `owner` lost it.
+pub(super) async fn mark_sent(
+    tx: &mut Tx,
+    id: OutboxId,
+    owner: &str,
+    message_id: Option<&str>,
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<Option<i64>, StoreError> {
+    let sent = query_as::<SentRow>(OUTBOX_SENT)
+        .bind(id.0)
+        .bind(owner)
+        .bind(message_id)
+        .bind(now.0)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    Ok(sent.map(|sent| sent.chat_id))
+}
+
 /// Inserts one outbox row in the transaction.
 pub(super) async fn insert_outbox(
     tx: &mut Tx,
@@ -199,6 +213,8 @@ pub(super) async fn insert_outbox(
         .bind(new.kind.as_str())
         .bind(new.payload)
         .bind(new.now.0)
+        .bind(new.held.map(|(owner, _)| owner))
+        .bind(new.held.map(|(_, until)| until.0))
         .fetch_one(&mut *tx)
         .await
         .map_err(db(operation))?;
@@ -249,6 +265,7 @@ impl Store {
                     kind,
                     payload: &payload,
                     now,
+                    held: None,
                 },
                 OPERATION,
             )
@@ -292,6 +309,7 @@ impl Store {
                     kind: OutboxKind::Expired,
                     payload: &payload,
                     now,
+                    held: None,
                 },
                 OPERATION,
             )
@@ -368,9 +386,8 @@ impl Store {
     /// Marks a row sent, if `owner` still holds it (true) — false when it lost the row (its
     /// lease expired and someone else claimed it, or it was already marked). Records the
     /// platform's message id and paces the chat (its next outbox message no earlier than
-    /// `now + pace_millis`), in one transaction. A board's deliverer records the game's
-    /// [`GameRecord::board_message_id`] itself ([`Store::set_board_message`]), as for any
-    /// board it posts.
+    /// `now + pace_millis`), in one transaction. A board's deliverer records the board itself
+    /// ([`Store::board_posted`]), as for any board it posts.
     ///
     /// # Errors
     /// A database failure.
@@ -384,25 +401,38 @@ impl Store {
     ) -> Result<bool, StoreError> {
         const OPERATION: &str = "outbox_sent";
         let mut tx = self.begin_write(OPERATION).await?;
-        let sent = query_as::<SentRow>(OUTBOX_SENT)
-            .bind(id.0)
-            .bind(owner)
-            .bind(message_id)
-            .bind(now.0)
-            .fetch_optional(&mut tx)
-            .await
-            .map_err(db(OPERATION))?;
-        let Some(sent) = sent else {
+        let Some(chat) = mark_sent(&mut tx, id, owner, message_id, now, OPERATION).await? else {
             return Ok(false);
         };
         query(PACE_CHAT)
-            .bind(sent.chat_id)
+            .bind(chat)
             .bind(now.plus_millis(pace_millis).0)
             .execute(&mut tx)
             .await
             .map_err(db(OPERATION))?;
         tx.commit().await.map_err(db(OPERATION))?;
         Ok(true)
+    }
+
+    /// Extends `owner`'s lease on row `id` to `until` (a process still delivering the row
+    /// itself): whether it still held the row.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn renew_lease(
+        &self,
+        id: OutboxId,
+        owner: &str,
+        until: Timestamp,
+    ) -> Result<bool, StoreError> {
+        let done = query(RENEW_LEASE)
+            .bind(id.0)
+            .bind(owner)
+            .bind(until.0)
+            .execute(self)
+            .await
+            .map_err(db("renew_lease"))?;
+        Ok(done.rows_affected() > 0)
     }
 
     /// A failed attempt: if `owner` still holds the row, releases it to be tried again at
@@ -500,45 +530,5 @@ impl Store {
             .await
             .map_err(db("set_chat_inactive"))?;
         Ok(())
-    }
-
-    /// Records the platform's id of a game's latest board (`None`: none), read back as
-    /// [`GameRecord::board_message_id`].
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn set_board_message(
-        &self,
-        game: GameNo,
-        message_id: Option<&str>,
-    ) -> Result<(), StoreError> {
-        query(SET_BOARD_MESSAGE)
-            .bind(game.0)
-            .bind(message_id)
-            .execute(self)
-            .await
-            .map_err(db("set_board_message"))?;
-        Ok(())
-    }
-
-    /// Records a game's latest board as [`Store::set_board_message`] does, but only if the
-    /// recorded board is still `expected` (compare-and-set): whether it was written.
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn replace_board_message(
-        &self,
-        game: GameNo,
-        expected: Option<&str>,
-        message_id: &str,
-    ) -> Result<bool, StoreError> {
-        let done = query(REPLACE_BOARD_MESSAGE)
-            .bind(game.0)
-            .bind(expected)
-            .bind(message_id)
-            .execute(self)
-            .await
-            .map_err(db("replace_board_message"))?;
-        Ok(done.rows_affected() > 0)
     }
 }

@@ -22,7 +22,7 @@ use super::{
     assemble_games, challenge_refusal, db, end_refusal, game_refusal, invitations,
     is_foreign_key_violation, seq_to_i64, sql,
 };
-use super::{NewOutbox, OutboxId, OutboxKind, outbox};
+use super::{Announce, NewOutbox, OutboxId, OutboxKind, outbox};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
 

@@ -21,6 +21,9 @@ pub struct NewOutbox<'a> {
     pub payload: &'a str,
     /// When it is written; it may be sent from then on.
     pub now: Timestamp,
+    /// The process that delivers it itself (the owner of a lease) and until when, or `None`:
+    /// any dispatcher may claim it now. A holder that dies loses it when the lease ends.
+    pub held: Option<(&'a str, Timestamp)>,
 }
 
 /// A row of the outbox, as claimed by a dispatcher or read by [`Store::outbox_rows`].
@@ -36,9 +39,6 @@ pub struct OutboxRow {
     pub platform_chat_id: String,
     /// The game it concerns, if any.
     pub game: Option<GameNo>,
-    /// The platform's id of the game's latest board, when the row was read (a `board` row's
-    /// deliverer may take the buttons off it).
-    pub board_message_id: Option<String>,
     /// What it is.
     pub kind: OutboxKind,
     /// The caller's JSON.
@@ -653,10 +653,6 @@ pub struct GameRecord {
     pub clock: Option<TurnClock>,
     /// When its pot was settled (paid out or refunded), once it ended.
     pub settled_at: Option<Timestamp>,
-    /// The platform's id of the latest board posted for it ([`Store::outbox_sent`] of a
-    /// `board` row, or [`Store::set_board_message`]), so that an adapter can take the buttons
-    /// off the old board when it posts a new one.
-    pub board_message_id: Option<String>,
     /// Its committed dice: `None` for a game without chance, or one started before committed
     /// dice (its rolls were drawn and cannot be checked).
     pub dice: Option<GameDice>,
@@ -780,4 +776,20 @@ pub struct Appended {
     /// The clock of the turn that started ([`Append::turn`]), as stored (a vacation may
     /// start it later); `None` when none runs.
     pub clock: Option<TurnClock>,
+    /// The outbox row written with the change ([`Announce`]), if any.
+    pub announced: Option<OutboxId>,
+}
+
+/// The announcement of a change to a game, written to the outbox in the change's own
+/// transaction (kind `board`, for the game's chat), so that the change reaches the chat even
+/// if the process dies right after the commit: the row is delivered by the dispatcher, or by
+/// the process that made the change, which holds it for a while ([`NewOutbox::held`]) and
+/// marks it sent when it posts the board itself ([`crate::store::PostedBoard::announcement`]).
+/// An older board of the game still waiting is superseded.
+#[derive(Debug, Clone, Copy)]
+pub struct Announce<'a> {
+    /// What to announce, as JSON its renderer reads.
+    pub payload: &'a str,
+    /// Who posts it itself, and until when nobody else may ([`NewOutbox::held`]).
+    pub held: Option<(&'a str, Timestamp)>,
 }

@@ -185,7 +185,6 @@ pub(super) struct GameRow {
     pub(super) reminded_at: Option<i64>,
     pub(super) timeout_announced_at: Option<i64>,
     pub(super) settled_at: Option<i64>,
-    pub(super) board_message_id: Option<String>,
     pub(super) dice_seed: Option<String>,
     pub(super) dice_nonce: Option<String>,
 }
@@ -237,7 +236,6 @@ impl GameRow {
                 _ => None,
             },
             settled_at: self.settled_at.map(Timestamp),
-            board_message_id: self.board_message_id,
             dice: self.dice_seed.map(|seed| GameDice {
                 seed,
                 nonce: self.dice_nonce,
@@ -271,7 +269,6 @@ pub(super) struct OutboxDbRow {
     pub(super) chat_id: i64,
     pub(super) platform_chat_id: String,
     pub(super) game_id: Option<i64>,
-    pub(super) board_message_id: Option<String>,
     pub(super) kind: String,
     pub(super) payload: String,
     pub(super) created_at: i64,
@@ -294,7 +291,6 @@ impl TryFrom<OutboxDbRow> for OutboxRow {
             chat: ChatId(row.chat_id),
             platform_chat_id: row.platform_chat_id,
             game: row.game_id.map(GameNo),
-            board_message_id: row.board_message_id,
             kind: OutboxKind::parse(&row.kind)?,
             payload: row.payload,
             created_at: Timestamp(row.created_at),

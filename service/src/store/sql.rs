@@ -180,7 +180,7 @@ macro_rules! game_columns {
         SELECT id, chat_id, challenge_id, game, options, start_position, status, result, seq,
                snapshot_position, snapshot_seq, created_at, updated_at, community_id, stake,
                move_millis, turn_user_id, turn_started_at, remind_at, deadline_at, reminded_at,
-               timeout_announced_at, settled_at, board_message_id, dice_seed, dice_nonce
+               timeout_announced_at, settled_at, dice_seed, dice_nonce
         FROM games"
     };
 }
@@ -331,10 +331,42 @@ macro_rules! store_operations {
                     .bind(new.kind.as_str())
                     .bind(new.payload)
                     .bind(new.now.0)
+                    .bind(new.held.map(|(owner, _)| owner))
+                    .bind(new.held.map(|(_, until)| until.0))
                     .fetch_one(&mut **tx)
                     .await
                     .map_err(db(operation))?;
                 Ok(OutboxId(id))
+            }
+
+            /// Writes `announce` in the transaction: an outbox row of kind `board` for game
+            /// `game`'s chat (an older board of the game still waiting is superseded).
+            async fn announce_in(
+                tx: &mut sqlx::Transaction<'static, Db>,
+                game: GameNo,
+                announce: &Announce<'_>,
+                now: Timestamp,
+                operation: &'static str,
+            ) -> Result<OutboxId, StoreError> {
+                let target = sqlx::query_as::<_, outbox::GameForOutbox>(outbox::GAME_FOR_OUTBOX)
+                    .bind(game.0)
+                    .fetch_one(&mut **tx)
+                    .await
+                    .map_err(db(operation))?;
+                Self::insert_outbox(
+                    tx,
+                    &NewOutbox {
+                        platform: Platform::parse(&target.platform)?,
+                        chat: ChatId(target.chat_id),
+                        game: Some(game),
+                        kind: OutboxKind::Board,
+                        payload: announce.payload,
+                        now,
+                        held: announce.held,
+                    },
+                    operation,
+                )
+                .await
             }
 
             pub(super) async fn close(&self) {
@@ -777,14 +809,21 @@ macro_rules! store_operations {
                 &self,
                 new: &NewGame<'_>,
                 request: Option<&super::RequestKey>,
-            ) -> Result<GameRecord, StoreError> {
+                announce: Option<&Announce<'_>>,
+            ) -> Result<(GameRecord, Option<OutboxId>), StoreError> {
                 const OPERATION: &str = "create_game";
                 let now = Timestamp::now();
                 let mut tx = self.begin_write(OPERATION).await?;
                 Self::record_request(&mut tx, request, None, now, OPERATION).await?;
                 let id = Self::create_game_in(&mut tx, new, now, OPERATION).await?;
+                let announced = match announce {
+                    Some(announce) => Some(
+                        Self::announce_in(&mut tx, GameNo(id), announce, now, OPERATION).await?,
+                    ),
+                    None => None,
+                };
                 tx.commit().await.map_err(db(OPERATION))?;
-                self.existing_game(GameNo(id)).await
+                Ok((self.existing_game(GameNo(id)).await?, announced))
             }
 
             /// In a writing transaction: settles the accepted challenge (compare-and-set),
@@ -1014,7 +1053,7 @@ macro_rules! store_operations {
                 &self,
                 game: GameNo,
                 append: &Append<'_>,
-                announce: Option<&str>,
+                announce: Option<&Announce<'_>>,
             ) -> Result<Appended, StoreError> {
                 const OPERATION: &str = "append_actions";
                 let new_seq = append
@@ -1094,31 +1133,17 @@ macro_rules! store_operations {
                     let actor = append.actions.iter().rev().find_map(|action| action.actor);
                     Self::settle_pot(&mut tx, game.0, &payout, actor, now, OPERATION).await?;
                 }
-                if let Some(payload) = announce {
-                    let target =
-                        sqlx::query_as::<_, outbox::GameForOutbox>(outbox::GAME_FOR_OUTBOX)
-                            .bind(game.0)
-                            .fetch_one(&mut *tx)
-                            .await
-                            .map_err(db(OPERATION))?;
-                    Self::insert_outbox(
-                        &mut tx,
-                        &NewOutbox {
-                            platform: Platform::parse(&target.platform)?,
-                            chat: ChatId(target.chat_id),
-                            game: Some(game),
-                            kind: OutboxKind::Board,
-                            payload,
-                            now,
-                        },
-                        OPERATION,
-                    )
-                    .await?;
-                }
+                let announced = match announce {
+                    Some(announce) => {
+                        Some(Self::announce_in(&mut tx, game, announce, now, OPERATION).await?)
+                    }
+                    None => None,
+                };
                 tx.commit().await.map_err(db(OPERATION))?;
                 Ok(Appended {
                     seq: new_seq,
                     clock: clock.into_clock(),
+                    announced,
                 })
             }
 
@@ -1127,7 +1152,8 @@ macro_rules! store_operations {
                 game: GameNo,
                 ending: &Ending<'_>,
                 request: Option<&super::RequestKey>,
-            ) -> Result<GameRecord, StoreError> {
+                announce: Option<&Announce<'_>>,
+            ) -> Result<(GameRecord, Option<OutboxId>), StoreError> {
                 const OPERATION: &str = "end_game";
                 let now = Timestamp::now();
                 let mut tx = self.begin_write(OPERATION).await?;
@@ -1160,8 +1186,14 @@ macro_rules! store_operations {
                     OPERATION,
                 )
                 .await?;
+                let announced = match announce {
+                    Some(announce) => {
+                        Some(Self::announce_in(&mut tx, game, announce, now, OPERATION).await?)
+                    }
+                    None => None,
+                };
                 tx.commit().await.map_err(db(OPERATION))?;
-                self.existing_game(game).await
+                Ok((self.existing_game(game).await?, announced))
             }
         }
     };

@@ -82,6 +82,7 @@ async fn enqueue(store: &Store, chat: &Chat, payload: &str) -> OutboxId {
             kind: OutboxKind::Text,
             payload,
             now: Timestamp::now(),
+            held: None,
         })
         .await
         .expect("enqueue")

@@ -75,6 +75,15 @@ fn told<'a>(game: Option<GameNo>, notify: &'a [&'a str]) -> Expect<'a> {
     }
 }
 
+/// Done, told to the chat about `game` as its last board (it takes the buttons off the older
+/// boards), notifying nobody: a game that ended.
+fn ended(game: GameNo) -> Expect<'static> {
+    Expect {
+        placement: Placement::NewBoard,
+        ..told(Some(game), &[])
+    }
+}
+
 /// Done, for the actor only, as a new message notifying nobody.
 fn private(game: Option<GameNo>) -> Expect<'static> {
     Expect {
@@ -330,7 +339,7 @@ async fn stale_and_repeated(url: DatabaseUrl) {
     assert_eq!(table.replayed(game).await.1.seq, record.seq + 1);
     // A repeated resignation.
     let resign = table.command("bob", "/resign");
-    told(Some(game), &[]).check(&table.send(&resign).await, "/resign");
+    ended(game).check(&table.send(&resign).await, "/resign");
     let again = table.send(&resign).await;
     assert_eq!(
         (&again.kind, again.audience, again.notify.len()),
@@ -346,18 +355,18 @@ async fn endings(url: DatabaseUrl) {
     let table = Table::new(store.clone(), 6);
     // Resign, a player's abort, a moderator's abort, a claim: told to the chat, about the game.
     let game = start(&table, "alice", "bob", "konane stake=10").await;
-    told(Some(game), &[]).check(&table.cmd("alice", "/resign").await, "/resign");
+    ended(game).check(&table.cmd("alice", "/resign").await, "/resign");
     let game = start(&table, "alice", "bob", "konane stake=10").await;
-    told(Some(game), &[]).check(&table.cmd("bob", "/abort").await, "player's /abort");
+    ended(game).check(&table.cmd("bob", "/abort").await, "player's /abort");
     let game = start(&table, "alice", "bob", "konane").await;
-    told(Some(game), &[]).check(
+    ended(game).check(
         &table.cmd("mod", &format!("/abort #{game} test")).await,
         "moderator's /abort",
     );
     let game = start(&table, "alice", "bob", "konane time=1d").await;
     let late = to_move(&table, game).await;
     table.clock.advance(DAY);
-    told(Some(game), &[]).check(&table.cmd(other(&late), "/claim").await, "/claim");
+    ended(game).check(&table.cmd(other(&late), "/claim").await, "/claim");
     // Money and settings.
     told(None, &[]).check(&table.cmd("mod", "/grant @bob 5 prize").await, "/grant");
     told(None, &[]).check(&table.cmd("mod", "/take @bob 5").await, "/take");

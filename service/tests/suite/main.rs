@@ -7,6 +7,7 @@
 mod common;
 
 mod accepting;
+mod boards;
 mod catalogue;
 mod chat_moves;
 mod clocks;

@@ -15,7 +15,6 @@ use tabula_service::store::DatabaseUrl;
 on_both_databases! {
     a_message_taken_by_a_dead_process_is_delivered_after_its_lease => taken_by_the_dead;
     a_reminder_for_a_turn_already_played_is_dropped => stale_reminder;
-    a_new_board_names_the_previous_one => previous_board;
 }
 
 async fn taken_by_the_dead(url: DatabaseUrl) {
@@ -74,92 +73,5 @@ async fn stale_reminder(url: DatabaseUrl) {
         table.tick().await.is_empty(),
         "a reminder for a turn already played is not sent"
     );
-    store.close().await;
-}
-
-async fn previous_board(url: DatabaseUrl) {
-    let store = connect(&url).await;
-    let table = Table::with_clock(store.clone(), 9, Clock::manual(T0));
-    let game = start(&table, "alice", "bob", "konane").await;
-    // The adapter posted the first board as message 501.
-    table
-        .service
-        .board_posted(game, "501", true)
-        .await
-        .expect("board posted");
-    let mut lcg = common::table::Lcg(4);
-    let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
-    assert_eq!(reply.previous_board.as_deref(), Some("501"));
-    // A look at the board is not a new board: it names none.
-    let look = table.cmd("carol", &format!("/board #{game}")).await;
-    assert_eq!(look.previous_board, None);
-    // Recording a board names the one whose buttons come off now: the board recorded until
-    // then; a board reported after a newer one loses its own; a board without buttons is
-    // never named.
-    let posted = |id: &'static str, buttons: bool| {
-        let service = &table.service;
-        async move {
-            service
-                .board_posted(game, id, buttons)
-                .await
-                .expect("board posted")
-        }
-    };
-    assert_eq!(posted("503", true).await.as_deref(), Some("501"));
-    assert_eq!(posted("502", true).await.as_deref(), Some("502"), "late");
-    assert_eq!(
-        table.record(game).await.board_message_id.as_deref(),
-        Some("503")
-    );
-    assert_eq!(posted("504", false).await.as_deref(), Some("503"));
-    assert_eq!(posted("505", true).await, None, "504 had no buttons");
-    let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
-    assert_eq!(reply.previous_board.as_deref(), Some("505"));
-    assert_eq!(posted("506", false).await.as_deref(), Some("505"));
-    let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
-    assert_eq!(
-        reply.previous_board, None,
-        "the board shown last has no buttons"
-    );
-    // Boards that say how many actions they show are ordered by that, not by their ids: a
-    // person's board sent after the computer's newer one (so numbered higher by the platform)
-    // neither replaces it nor takes its buttons off.
-    let seq = table.record(game).await.seq;
-    let posted_at = |id: &'static str, buttons: bool, seq: u32| {
-        let service = &table.service;
-        async move {
-            service
-                .board_posted_at(game, id, buttons, Some(seq))
-                .await
-                .expect("board posted")
-        }
-    };
-    assert_eq!(
-        posted_at("510", true, seq + 2).await,
-        None,
-        "506 had no buttons"
-    );
-    assert_eq!(
-        posted_at("511", false, seq + 1).await,
-        None,
-        "late, without buttons"
-    );
-    assert_eq!(
-        table.record(game).await.board_message_id.as_deref(),
-        Some("510@".to_string() + &(seq + 2).to_string()).as_deref(),
-        "the newer board stays the game's board"
-    );
-    assert_eq!(
-        posted_at("512", true, seq + 1).await.as_deref(),
-        Some("512"),
-        "late, with buttons: loses its own"
-    );
-    assert_eq!(
-        posted_at("509", true, seq + 3).await.as_deref(),
-        Some("510"),
-        "a newer board (a lower id) takes the buttons off the one before"
-    );
-    let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
-    assert_eq!(reply.previous_board.as_deref(), Some("509"), "the id alone");
     store.close().await;
 }

@@ -117,7 +117,6 @@ conformance! {
         due_claims_write_their_outbox_rows,
         outbox_claims_the_head_of_each_chat_with_pacing_and_leases,
         outbox_failure_is_retried_later_while_other_chats_go_on,
-        outbox_rows_carry_the_board_message,
         a_newer_board_turns_waiting_boards_into_text,
         racing_dispatchers_deliver_each_row_once,
         username_invitee_binds_to_the_first_matching_user,
@@ -1690,6 +1689,22 @@ mod cases {
         store.game(game).await.expect("get").expect("game exists")
     }
 
+    /// A board of `game` with buttons, posted as message `id`.
+    async fn post_board(store: &Store, game: GameNo, id: &str) {
+        store
+            .board_posted(&tabula_service::store::PostedBoard {
+                game,
+                message_id: id,
+                buttons: true,
+                seq: 0,
+                pressed: None,
+                announcement: None,
+                now: T0,
+            })
+            .await
+            .expect("board");
+    }
+
     /// Appends the next legal move of `state` by `actor`, with the rest of `append`; `state`
     /// advances only when the store took the move.
     async fn advance(
@@ -2833,7 +2848,8 @@ mod cases {
             appended,
             Appended {
                 seq: 1,
-                clock: Some(second)
+                clock: Some(second),
+                announced: None,
             }
         );
         assert_eq!(record(store, game.id).await.clock, Some(second));
@@ -3760,6 +3776,7 @@ mod cases {
             kind,
             payload,
             now,
+            held: None,
         }
     }
 
@@ -4147,94 +4164,6 @@ mod cases {
                 .expect("sent")
         );
         assert_eq!(claim_ids(store, "x", retry_at, 10).await, vec![behind]);
-    }
-
-    pub async fn outbox_rows_carry_the_board_message(store: &Store) {
-        let (game, _, _) = konane(store).await;
-        let room = store.chat(game.chat).await.expect("chat").expect("chat");
-        assert_eq!(game.board_message_id, None);
-        let board = enqueue(
-            store,
-            &new_outbox(&room, Some(game.id), OutboxKind::Board, r#"{"seq":0}"#, T0),
-        )
-        .await;
-        let claimed = store
-            .claim_outbox("x", T0, MINUTE, 10)
-            .await
-            .expect("claim");
-        assert_eq!(claimed.len(), 1);
-        assert_eq!(claimed[0].board_message_id, None);
-        assert!(
-            store
-                .outbox_sent(board, "x", Some("board-1"), T0, 0)
-                .await
-                .expect("sent")
-        );
-        // The deliverer records the board itself (it knows whether the board has buttons).
-        assert_eq!(record(store, game.id).await.board_message_id, None);
-        store
-            .set_board_message(game.id, Some("board-1"))
-            .await
-            .expect("set");
-        // A text row of the game leaves the board alone; the next board row carries the
-        // current board's id, so the deliverer can take its buttons off.
-        let text = enqueue(
-            store,
-            &new_outbox(&room, Some(game.id), OutboxKind::Text, "{}", T0),
-        )
-        .await;
-        assert_eq!(claim_ids(store, "x", T0, 10).await, vec![text]);
-        assert!(
-            store
-                .outbox_sent(text, "x", Some("text-1"), T0, 0)
-                .await
-                .expect("sent")
-        );
-        assert_eq!(
-            record(store, game.id).await.board_message_id.as_deref(),
-            Some("board-1")
-        );
-        enqueue(
-            store,
-            &new_outbox(&room, Some(game.id), OutboxKind::Board, r#"{"seq":1}"#, T0),
-        )
-        .await;
-        let claimed = store
-            .claim_outbox("x", T0, MINUTE, 10)
-            .await
-            .expect("claim");
-        assert_eq!(claimed[0].board_message_id.as_deref(), Some("board-1"));
-        store
-            .set_board_message(game.id, Some("board-9"))
-            .await
-            .expect("set");
-        assert_eq!(
-            record(store, game.id).await.board_message_id.as_deref(),
-            Some("board-9")
-        );
-        // Compare-and-set: only over the board read.
-        let replace = |expected: Option<&'static str>, new: &'static str| async move {
-            store
-                .replace_board_message(game.id, expected, new)
-                .await
-                .expect("replace")
-        };
-        assert!(
-            !replace(None, "board-10").await,
-            "the board is board-9, not none"
-        );
-        assert!(!replace(Some("board-1"), "board-10").await);
-        assert!(replace(Some("board-9"), "board-10").await);
-        assert!(
-            !replace(Some("board-9"), "board-11").await,
-            "read before board-10"
-        );
-        store.set_board_message(game.id, None).await.expect("clear");
-        assert!(replace(None, "board-12").await);
-        assert_eq!(
-            record(store, game.id).await.board_message_id.as_deref(),
-            Some("board-12")
-        );
     }
 
     pub async fn a_newer_board_turns_waiting_boards_into_text(store: &Store) {
@@ -4773,10 +4702,7 @@ mod cases {
             },
         )
         .await;
-        store
-            .set_board_message(game.id, Some("41"))
-            .await
-            .expect("board");
+        post_board(store, game.id, "41").await;
         let row = enqueue(
             store,
             &new_outbox(
@@ -4827,7 +4753,8 @@ mod cases {
         let after = record(store, game.id).await;
         assert_eq!((after.chat, after.community), (group.id, community));
         assert_eq!(
-            after.board_message_id, None,
+            store.messages_with_buttons(game.id).await.expect("boards"),
+            Vec::<String>::new(),
             "the old group's board is forgotten"
         );
         let rows = store.outbox_rows(group.id).await.expect("outbox");
@@ -4944,10 +4871,7 @@ mod cases {
             store.open_wallet(new, person.id).await.expect("open");
         }
         let new_game = create(store, &game_in(&new_group, &[ann.id, cy.id])).await;
-        store
-            .set_board_message(new_game.id, Some("7"))
-            .await
-            .expect("board");
+        post_board(store, new_game.id, "7").await;
         let new_row = enqueue(
             store,
             &new_outbox(
@@ -4997,10 +4921,19 @@ mod cases {
             .map(|game| (game.id, game.community))
             .collect();
         assert_eq!(games, [(old_game.id, new), (new_game.id, new)]);
-        assert_eq!(record(store, old_game.id).await.board_message_id, None);
         assert_eq!(
-            record(store, new_game.id).await.board_message_id.as_deref(),
-            Some("7"),
+            store
+                .messages_with_buttons(old_game.id)
+                .await
+                .expect("boards"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            store
+                .messages_with_buttons(new_game.id)
+                .await
+                .expect("boards"),
+            ["7"],
             "the supergroup's own board stays"
         );
         let rows: Vec<OutboxId> = store

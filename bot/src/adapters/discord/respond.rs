@@ -48,10 +48,6 @@ const DEFERRED_UPDATE_MESSAGE: u8 = 6;
 const UPDATE_MESSAGE: u8 = 7;
 pub(super) const AUTOCOMPLETE_RESULT: u8 = 8;
 
-/// The answer to a command while its sender cools down after a flood of refused commands
-/// (the service then gives no reply; a command still needs an answer on Discord).
-const COOLING_DOWN: &str = "Too many refused commands in a row: please wait a couple of minutes.";
-
 /// Discord's error code for an interaction webhook it does not know (yet).
 const UNKNOWN_WEBHOOK: isize = 10015;
 
@@ -172,7 +168,7 @@ impl Discord {
         tokio::pin!(work);
         match tokio::time::timeout(DEFER_AFTER, &mut work).await {
             Ok(result) => {
-                let reply = outcome(result, &request);
+                let reply = outcome(result, &request, &pending);
                 self.at_once(&mut pending, reply).await;
             }
             Err(_) => {
@@ -182,7 +178,7 @@ impl Discord {
                     DEFERRED_CHANNEL_MESSAGE
                 };
                 self.first(&mut pending, kind, None).await;
-                let reply = outcome(work.await, &request);
+                let reply = outcome(work.await, &request, &pending);
                 self.after_deferring(&pending, reply).await;
             }
         }
@@ -192,12 +188,8 @@ impl Discord {
     async fn at_once(&self, pending: &mut Pending, reply: Option<Reply>) {
         let component = pending.pressed.is_some();
         let Some(reply) = reply else {
-            if component {
-                self.first(pending, DEFERRED_UPDATE_MESSAGE, None).await;
-            } else {
-                self.first(pending, CHANNEL_MESSAGE, Some(ephemeral_text(COOLING_DOWN)))
-                    .await;
-            }
+            // A button press nobody answers (a command always has a reply: see `outcome`).
+            self.first(pending, DEFERRED_UPDATE_MESSAGE, None).await;
             return;
         };
         let private = reply.audience == Audience::Actor;
@@ -259,17 +251,7 @@ impl Discord {
         if pending.pressed.is_none() {
             // A public "thinking" message stands in the channel.
             match reply {
-                None => {
-                    self.delete_original(pending).await;
-                    self.followup(
-                        pending,
-                        Message {
-                            payload: ephemeral_text(COOLING_DOWN),
-                            files: Vec::new(),
-                        },
-                    )
-                    .await;
-                }
+                None => self.delete_original(pending).await,
                 Some(reply) if reply.audience == Audience::Actor => {
                     self.delete_original(pending).await;
                     self.followup(pending, message(&reply, true)).await;
@@ -419,9 +401,10 @@ impl Discord {
         .await;
     }
 
-    /// After a new board was posted: the service learns the new board's message, and the
-    /// board it names as still showing buttons (the previous board, normally) loses them,
-    /// unless it is the pressed message, already updated.
+    /// After a reply is posted (`posted`: its message, if it was): a board is reported to the
+    /// service, and the buttons of the messages it names are taken off, but the pressed
+    /// message's, which the interaction's response took off already; a board that could not
+    /// be posted is handed to the outbox.
     async fn after_board(
         &self,
         reply: &Reply,
@@ -429,52 +412,65 @@ impl Discord {
         posted: Option<MessageId>,
         pressed: Option<MessageId>,
     ) {
-        if reply.placement != Placement::NewBoard {
+        let (Placement::NewBoard, Some(game)) = (reply.placement, reply.game) else {
             return;
-        }
-        let mut stale = reply.previous_board.clone();
-        if let (Some(game), Some(posted)) = (reply.game, posted) {
-            match self
-                .service
-                .board_posted_at(
-                    game,
-                    &posted.to_string(),
-                    !reply.buttons.is_empty(),
-                    reply.board_seq,
-                )
-                .await
-            {
-                Ok(named) => stale = named,
-                Err(error) => {
-                    tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the board");
-                }
+        };
+        let Some(posted) = posted else {
+            if let Err(error) = self.service.board_not_posted(reply).await {
+                tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot hand a board to the outbox");
             }
-        }
-        let stale = stale
-            .as_deref()
-            .and_then(|id| id.parse::<u64>().ok())
-            .filter(|id| *id != 0)
-            .map(MessageId::new);
-        if let Some(stale) = stale
-            && Some(stale) != pressed
-            && Some(stale) != posted
-        {
+            return;
+        };
+        let stale = match self.service.board_posted(reply, &posted.to_string()).await {
+            Ok(stale) => stale,
+            Err(error) => {
+                tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the board");
+                return;
+            }
+        };
+        for id in stale {
+            let Some(message) = id
+                .parse::<u64>()
+                .ok()
+                .filter(|id| *id != 0)
+                .map(MessageId::new)
+            else {
+                continue;
+            };
+            if Some(message) == pressed {
+                continue;
+            }
             let components = json!({"components": []});
-            // A failure is logged by `retrying`; the board stays as it was.
-            let _ = self
-                .retrying("take the buttons off the previous board", || {
+            // A failure is logged by `retrying`; a passing one leaves the buttons to the next
+            // board.
+            if let Err(error) = self
+                .retrying("take the buttons off an older board", || {
                     self.http
-                        .edit_message(channel, stale, &components, Vec::new())
+                        .edit_message(channel, message, &components, Vec::new())
                 })
-                .await;
+                .await
+                && matches!(classify(&error), DeliveryError::Retry { .. })
+                && let Err(error) = self.service.buttons_still_on(game, &id).await
+            {
+                tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the buttons left on");
+            }
         }
     }
 }
 
-/// The reply to hand on: an internal failure becomes its reply for the actor.
-fn outcome(result: Result<Option<Reply>, ServiceError>, request: &Request) -> Option<Reply> {
+/// The reply to hand on: an internal failure becomes its reply for the actor, and a command
+/// the service does not answer (its sender cools down after a flood of refusals) is answered
+/// that it does, since Discord wants an answer to every command; a button press nobody answers
+/// is acknowledged silently.
+fn outcome(
+    result: Result<Option<Reply>, ServiceError>,
+    request: &Request,
+    pending: &Pending,
+) -> Option<Reply> {
     match result {
-        Ok(reply) => reply,
+        Ok(Some(reply)) => Some(reply),
+        Ok(None) if pending.pressed.is_none() => Some(request.cooling_down_reply()),
+        Ok(None) => None,
         Err(error) => Some(error.reply_to(request)),
     }
 }

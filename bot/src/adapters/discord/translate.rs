@@ -162,7 +162,9 @@ pub fn command_request(interaction: &CommandInteraction, origin: &Origin<'_>) ->
 
 /// A button press as a request.
 pub fn button_request(interaction: &ComponentInteraction, origin: &Origin<'_>) -> Request {
-    origin.request(Input::Button(interaction.data.custom_id.clone()))
+    let mut request = origin.request(Input::Button(interaction.data.custom_id.clone()));
+    request.pressed = Some(interaction.message.id.to_string());
+    request
 }
 
 /// The options of a slash command as values; sub-commands and kinds the catalogue never

@@ -19,14 +19,14 @@ mod receive;
 mod send;
 pub mod translate;
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use teloxide::adaptors::Throttle;
 use teloxide::prelude::*;
-use teloxide::types::{BotCommand, ChatId, MessageId};
+use teloxide::types::{BotCommand, ChatId};
 
 use tabula_service::l10n::Lang;
 use tabula_service::service::Service;
@@ -86,43 +86,6 @@ pub struct Telegram {
     service: Arc<Service>,
     username: String,
     admins: Mutex<HashMap<ChatId, (Instant, Vec<UserId>)>>,
-    stripped: Mutex<Stripped>,
-}
-
-/// The messages whose buttons this process has taken off lately, so that it asks once: a
-/// person's board and the computer's answer to it may both name the pressed board as stale
-/// (when they are recorded out of order), and Telegram refuses an edit that changes nothing
-/// ("message is not modified").
-#[derive(Debug, Default)]
-struct Stripped {
-    set: HashSet<(ChatId, MessageId)>,
-    order: VecDeque<(ChatId, MessageId)>,
-}
-
-impl Stripped {
-    /// How many messages are remembered; a board goes stale within moments of the next one.
-    const CAPACITY: usize = 4096;
-
-    /// Marks a message as stripped; false if it was already.
-    fn claim(&mut self, key: (ChatId, MessageId)) -> bool {
-        if !self.set.insert(key) {
-            return false;
-        }
-        self.order.push_back(key);
-        if self.order.len() > Self::CAPACITY
-            && let Some(oldest) = self.order.pop_front()
-        {
-            self.set.remove(&oldest);
-        }
-        true
-    }
-
-    /// Forgets a message whose buttons could not be taken off, so a later try may.
-    fn release(&mut self, key: (ChatId, MessageId)) {
-        if self.set.remove(&key) {
-            self.order.retain(|k| *k != key);
-        }
-    }
 }
 
 impl fmt::Debug for Telegram {
@@ -192,7 +155,6 @@ impl Telegram {
             service,
             username,
             admins: Mutex::new(HashMap::new()),
-            stripped: Mutex::new(Stripped::default()),
         })
     }
 
@@ -230,41 +192,5 @@ impl Telegram {
                 false
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Stripped;
-    use teloxide::types::{ChatId, MessageId};
-
-    #[test]
-    fn a_message_is_stripped_once_until_released() {
-        let mut stripped = Stripped::default();
-        let board = (ChatId(-100), MessageId(19));
-        assert!(stripped.claim(board));
-        assert!(!stripped.claim(board), "the second path asks nothing");
-        assert!(
-            stripped.claim((ChatId(-101), MessageId(19))),
-            "another chat"
-        );
-        stripped.release(board);
-        assert!(stripped.claim(board), "a failed edit may be tried again");
-    }
-
-    #[test]
-    fn the_oldest_messages_are_forgotten_beyond_the_capacity() {
-        let mut stripped = Stripped::default();
-        let key = |n: usize| (ChatId(-1), MessageId(i32::try_from(n).unwrap()));
-        for n in 0..=Stripped::CAPACITY {
-            assert!(stripped.claim(key(n)));
-        }
-        assert_eq!(stripped.set.len(), Stripped::CAPACITY);
-        assert_eq!(stripped.order.len(), Stripped::CAPACITY);
-        assert!(stripped.claim(key(0)), "the first was forgotten");
-        assert!(
-            !stripped.claim(key(Stripped::CAPACITY)),
-            "the last is remembered"
-        );
     }
 }

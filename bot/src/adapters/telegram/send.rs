@@ -9,8 +9,14 @@
 //! - [`Placement::UpdatePressed`]: the pressed message is edited (a typed command has none:
 //!   posted as new).
 //! - [`Placement::NewBoard`]: a new message (so the player to act is notified), its buttons on
-//!   it; the buttons of the game's previous board, and of the pressed message, are taken off;
-//!   the service is told the new board's message id.
+//!   it; the service is told the new board's message id ([`Service::board_posted`]) and names
+//!   the messages whose buttons are taken off (the game's older boards, the pressed message),
+//!   each once whichever process posted the board; a post that failed is handed to the
+//!   outbox ([`Service::board_not_posted`]).
+//! - A callback query is answered once ([`Service::may_answer_callback`]), even when Telegram
+//!   delivers the press again after a process died; a request already applied
+//!   ([`Kind::AlreadyHandled`]) is answered as the original was: the callback without a toast,
+//!   a typed command not at all (the change itself is announced through the outbox).
 //! - A picture is sent with `sendPhoto`, last, the end of the text as its caption (within
 //!   1,024 characters) and any text before that in messages of its own before it; text beyond
 //!   4,096 characters is cut into several messages between lines. Buttons go on the last
@@ -33,7 +39,9 @@ use super::Telegram;
 use super::html::{self, CAPTION_LIMIT, MESSAGE_LIMIT};
 use super::translate::{Origin, Trigger, parse_chat_key};
 use tabula_service::dispatch::{Deliver, Delivered, DeliveryError};
-use tabula_service::service::{Audience, FileKind, Placement, Reply};
+#[cfg(doc)]
+use tabula_service::service::Service;
+use tabula_service::service::{Audience, FileKind, Kind, Placement, Reply};
 use tabula_service::store::OutboxRow;
 
 /// How long the fallback for a private reply stays in a group.
@@ -157,6 +165,10 @@ impl Telegram {
             reply_to: None,
         };
         match &origin.trigger {
+            Trigger::Button { query, .. } if reply.kind == Kind::AlreadyHandled => {
+                self.ack(query, None).await;
+            }
+            Trigger::Message(_) if reply.kind == Kind::AlreadyHandled => {}
             Trigger::Button {
                 query,
                 message,
@@ -186,13 +198,7 @@ impl Telegram {
                     }
                     _ => {
                         let posted = self.post_retrying(reply, target).await;
-                        let stale = self.after_post(reply, target.chat, posted).await;
-                        if reply.placement == Placement::NewBoard
-                            && let Some(pressed) = message
-                            && stale != Some(*pressed)
-                        {
-                            self.take_buttons_off(target.chat, *pressed).await;
-                        }
+                        self.after_post(reply, target.chat, posted).await;
                     }
                 }
             }
@@ -214,43 +220,53 @@ impl Telegram {
         }
     }
 
-    /// After a message is posted: the service learns a new board's message id, and the board
-    /// it names as still showing buttons (the previous board, normally) loses them. Returns
-    /// that board.
-    async fn after_post(
-        &self,
-        reply: &Reply,
-        chat: ChatId,
-        posted: Option<MessageId>,
-    ) -> Option<MessageId> {
-        if reply.placement != Placement::NewBoard {
-            return None;
-        }
-        let mut stale = reply.previous_board.clone();
-        if let (Some(game), Some(posted)) = (reply.game, posted) {
-            match self
-                .service
-                .board_posted_at(
-                    game,
-                    &posted.0.to_string(),
-                    !reply.buttons.is_empty(),
-                    reply.board_seq,
-                )
-                .await
+    /// After a reply is posted (`posted`: its last message, if it was): a board is reported
+    /// to the service, and the buttons of the messages it names are taken off; a board that
+    /// could not be posted is handed to the outbox.
+    async fn after_post(&self, reply: &Reply, chat: ChatId, posted: Option<MessageId>) {
+        let (Placement::NewBoard, Some(game)) = (reply.placement, reply.game) else {
+            return;
+        };
+        let Some(posted) = posted else {
+            if let Err(error) = self.service.board_not_posted(reply).await {
+                tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot hand a board to the outbox");
+            }
+            return;
+        };
+        let stale = match self
+            .service
+            .board_posted(reply, &posted.0.to_string())
+            .await
+        {
+            Ok(stale) => stale,
+            Err(error) => {
+                tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the board");
+                return;
+            }
+        };
+        for id in stale {
+            let Some(message) = message_id(&id) else {
+                continue;
+            };
+            if !self.take_buttons_off(chat, message).await
+                && let Err(error) = self.service.buttons_still_on(game, &id).await
             {
-                Ok(named) => stale = named,
-                Err(error) => {
-                    tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the board");
-                }
+                tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the buttons left on");
             }
         }
-        let stale = stale.as_deref().and_then(message_id)?;
-        self.take_buttons_off(chat, stale).await;
-        Some(stale)
     }
 
-    /// Answers a callback query, with a toast if there is text.
+    /// Answers a callback query, with a toast if there is text; not if it was answered
+    /// already (by a process that died since, when Telegram delivers the press again).
     pub(super) async fn ack(&self, query: &str, text: Option<String>) {
+        if !self
+            .service
+            .may_answer_callback(tabula_service::store::Platform::Telegram, query)
+            .await
+        {
+            tracing::debug!(query, "the callback query was answered already");
+            return;
+        }
         let mut request = self
             .client
             .answer_callback_query(CallbackQueryId(query.to_string()));
@@ -321,21 +337,15 @@ impl Telegram {
         }
     }
 
-    /// Takes the buttons off a message (an old board), once (see [`super::Stripped`]).
-    async fn take_buttons_off(&self, chat: ChatId, message: MessageId) {
-        let claimed = self
-            .stripped
-            .lock()
-            .map_or(true, |mut stripped| stripped.claim((chat, message)));
-        if !claimed {
-            return;
-        }
-        if let Err(error) = self.client.edit_message_reply_markup(chat, message).await
-            && !harmless(&error)
-        {
-            tracing::debug!(%error, "cannot take the buttons off an old message");
-            if let Ok(mut stripped) = self.stripped.lock() {
-                stripped.release((chat, message));
+    /// Takes the buttons off a message (an old board): false when it failed for a passing
+    /// reason (it may be tried again with the game's next board).
+    async fn take_buttons_off(&self, chat: ChatId, message: MessageId) -> bool {
+        match self.client.edit_message_reply_markup(chat, message).await {
+            Ok(_) => true,
+            Err(error) if harmless(&error) => true,
+            Err(error) => {
+                tracing::debug!(%error, "cannot take the buttons off an old message");
+                matches!(classify(error), SendError::Refused(_) | SendError::Gone(_))
             }
         }
     }

@@ -180,6 +180,7 @@ fn from_query(query: &CallbackQuery, bot_username: &str) -> Incoming {
     request.moderator = origin.private;
     // Telegram chooses a callback query's id; the bot cannot predict it (committed dice).
     request.nonce = Some(query.id.0.clone());
+    request.pressed = Some(message.id().0.to_string());
     Incoming::Request(Box::new(request), origin)
 }
 

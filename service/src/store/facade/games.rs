@@ -10,7 +10,7 @@ impl Store {
     /// With [`NewGame::accepting`]: the conflicts of [`Store::settle_challenge`] (and then
     /// nothing is written). A database failure.
     pub async fn create_game(&self, game: &NewGame<'_>) -> Result<GameRecord, StoreError> {
-        dispatch!(self, store => store.create_game(game, None).await)
+        dispatch!(self, store => store.create_game(game, None, None).await.map(|(game, _)| game))
     }
 
     /// [`Store::create_game`], recording `request` in the same transaction, so that a
@@ -24,7 +24,26 @@ impl Store {
         game: &NewGame<'_>,
         request: &RequestKey,
     ) -> Result<GameRecord, StoreError> {
-        dispatch!(self, store => store.create_game(game, Some(request)).await)
+        dispatch!(self, store => store.create_game(game, Some(request), None).await.map(|(game, _)| game))
+    }
+
+    /// [`Store::create_game_once`], writing `announce` in the same transaction: the game's
+    /// record, and the outbox row written.
+    ///
+    /// # Errors
+    /// Those of [`Store::create_game_once`]; then nothing is written.
+    pub async fn create_game_announced(
+        &self,
+        game: &NewGame<'_>,
+        request: &RequestKey,
+        announce: &Announce<'_>,
+    ) -> Result<(GameRecord, OutboxId), StoreError> {
+        let (record, announced) =
+            dispatch!(self, store => store.create_game(game, Some(request), Some(announce)).await)?;
+        Ok((
+            record,
+            announced.ok_or_else(|| StoreError::Corrupt("no announcement".into()))?,
+        ))
     }
 
     /// A game with its seats, without its actions.
@@ -96,10 +115,8 @@ impl Store {
         dispatch!(self, store => store.append_actions(game, append, None).await)
     }
 
-    /// [`Store::append_actions`], writing in the same transaction a board to the outbox
-    /// (kind `board`, with `payload`) for the game's chat: what the bot plays on its own (the
-    /// computer's moves) is announced even if the process dies right after. An older board of
-    /// the game still waiting is superseded.
+    /// [`Store::append_actions`], writing `announce` in the same transaction ([`Announce`]):
+    /// the move is announced even if the process dies right after ([`Appended::announced`]).
     ///
     /// # Errors
     /// Those of [`Store::append_actions`]; then nothing is written.
@@ -107,9 +124,9 @@ impl Store {
         &self,
         game: GameNo,
         append: &Append<'_>,
-        payload: &str,
+        announce: &Announce<'_>,
     ) -> Result<Appended, StoreError> {
-        dispatch!(self, store => store.append_actions(game, append, Some(payload)).await)
+        dispatch!(self, store => store.append_actions(game, append, Some(announce)).await)
     }
 
     /// Up to `limit` active games whose turn is the computer's, those waiting longest first.
@@ -133,7 +150,7 @@ impl Store {
         game: GameNo,
         ending: &Ending<'_>,
     ) -> Result<GameRecord, StoreError> {
-        dispatch!(self, store => store.end_game(game, ending, None).await)
+        dispatch!(self, store => store.end_game(game, ending, None, None).await.map(|(game, _)| game))
     }
 
     /// [`Store::end_game`], recording `request` in the same transaction, so that a re-delivered
@@ -148,6 +165,25 @@ impl Store {
         ending: &Ending<'_>,
         request: &RequestKey,
     ) -> Result<GameRecord, StoreError> {
-        dispatch!(self, store => store.end_game(game, ending, Some(request)).await)
+        dispatch!(self, store => store.end_game(game, ending, Some(request), None).await.map(|(game, _)| game))
+    }
+
+    /// [`Store::end_game_once`], writing `announce` in the same transaction: the game's
+    /// record, as ended, and the outbox row written.
+    ///
+    /// # Errors
+    /// Those of [`Store::end_game_once`]; then nothing is written.
+    pub async fn end_game_announced(
+        &self,
+        game: GameNo,
+        ending: &Ending<'_>,
+        request: &RequestKey,
+        announce: &Announce<'_>,
+    ) -> Result<(GameRecord, OutboxId), StoreError> {
+        let (record, announced) = dispatch!(self, store => store.end_game(game, ending, Some(request), Some(announce)).await)?;
+        Ok((
+            record,
+            announced.ok_or_else(|| StoreError::Corrupt("no announcement".into()))?,
+        ))
     }
 }

@@ -1,0 +1,246 @@
+//! Every stored change is announced, even across a crash (issue 36), and the boards a game
+//! posted are kept in the database (issue 35).
+//!
+//! A request that changes a game in public (a move, the start of a game, a resignation, a
+//! claim, an abort) writes, in the transaction of the change, an outbox row announcing it
+//! ([`Announce`]): the game, how many actions the new board shows, the actions before the
+//! request (what the board narrates starts after them) and the message pressed, if any. The
+//! process that made the change holds the row (a lease in its name, renewed while it posts)
+//! and answers the person at once as before; when its board is posted, the adapter reports it
+//! ([`Service::board_posted`]) and the row is marked sent in the same transaction as the board
+//! is recorded. If the process dies anywhere between the commit and that report, its lease
+//! runs out within [`Service::with_announcements`]'s `hold` and any dispatcher (this process
+//! restarted, or another one on the same database) delivers the row: the board is rendered
+//! from the database, with its narration, the mention of whoever must act, the result of a
+//! game that ended, and the buttons taken off older messages. Nothing depends on the platform
+//! delivering the request again, so it holds on Discord too, and with several processes.
+//!
+//! Without [`Service::with_announcements`] (`tabula local`, most tests) nothing is written:
+//! the reply is the only announcement, as it is there anyway.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::{Placement, Reply, Service, ServiceError};
+use crate::store::{Announce, GameNo, OutboxId, Platform, PostedBoard, Timestamp};
+
+/// How long a renewal keeps holding an announcement its process has not reported: after it,
+/// the dispatcher delivers the row (an adapter that dropped the reply without a word).
+const LONGEST_HOLD: Duration = Duration::from_secs(5 * 60);
+
+/// The announcements of this process: who it is and how long it holds a row.
+#[derive(Debug)]
+pub(super) struct Announcer {
+    /// The owner its leases carry (the dispatcher's).
+    owner: String,
+    /// How long a row is held before anyone else may deliver it; renewed every third of it.
+    hold: Duration,
+    /// The renewals running, by row.
+    renewals: Mutex<HashMap<OutboxId, tokio::task::AbortHandle>>,
+}
+
+impl Drop for Announcer {
+    /// A service dropped (a process stopping) holds nothing any more: its leases run out.
+    fn drop(&mut self) {
+        if let Ok(renewals) = self.renewals.lock() {
+            for task in renewals.values() {
+                task.abort();
+            }
+        }
+    }
+}
+
+/// An announcement to write with a change: its payload, and who holds it until when.
+pub(super) struct Pending {
+    payload: String,
+    owner: String,
+    until: Timestamp,
+}
+
+impl Pending {
+    /// As the store takes it.
+    pub(super) fn as_announce(&self) -> Announce<'_> {
+        Announce {
+            payload: &self.payload,
+            held: Some((&self.owner, self.until)),
+        }
+    }
+}
+
+impl Service {
+    /// Writes an announcement with every change a request makes to a game, held by `owner`
+    /// (the dispatcher's owner id of this process) for `hold` at a time (see the module doc).
+    #[must_use]
+    pub fn with_announcements(mut self, owner: impl Into<String>, hold: Duration) -> Service {
+        self.announcer = Some(Announcer {
+            owner: owner.into(),
+            hold,
+            renewals: Mutex::new(HashMap::new()),
+        });
+        self
+    }
+
+    /// The announcement of a change to `game` whose board shows `seq` actions, narrating those
+    /// after the first `from`, made by pressing `pressed`; `None` without announcements. A
+    /// game that starts (`game` is `None`: not created yet, its row names it) is announced
+    /// with its seats, terms and dice.
+    pub(super) fn pending_announcement(
+        &self,
+        game: Option<GameNo>,
+        seq: u32,
+        from: u32,
+        pressed: Option<&str>,
+    ) -> Option<Pending> {
+        let announcer = self.announcer.as_ref()?;
+        let mut payload = json!({"seq": seq, "from": from});
+        match game {
+            Some(game) => payload["game"] = json!(game.0),
+            None => payload["start"] = json!(true),
+        }
+        if let Some(pressed) = pressed {
+            payload["pressed"] = json!(pressed);
+        }
+        let hold = i64::try_from(announcer.hold.as_millis()).unwrap_or(i64::MAX);
+        Some(Pending {
+            payload: payload.to_string(),
+            owner: announcer.owner.clone(),
+            until: self.clock.now().plus_millis(hold),
+        })
+    }
+
+    /// Keeps holding announcement `row` while this process posts it: its lease is renewed
+    /// every third of the hold until the board is reported, the row is lost, or
+    /// [`LONGEST_HOLD`] has passed.
+    pub(super) fn keep_holding(&self, row: OutboxId) {
+        let Some(announcer) = &self.announcer else {
+            return;
+        };
+        let store = self.store.clone();
+        let clock = self.clock.clone();
+        let owner = announcer.owner.clone();
+        let hold = announcer.hold;
+        let task = tokio::spawn(async move {
+            let started = tokio::time::Instant::now();
+            let every = (hold / 3).max(Duration::from_millis(50));
+            let hold = i64::try_from(hold.as_millis()).unwrap_or(i64::MAX);
+            while started.elapsed() < LONGEST_HOLD {
+                tokio::time::sleep(every).await;
+                match store
+                    .renew_lease(row, &owner, clock.now().plus_millis(hold))
+                    .await
+                {
+                    Ok(true) => {}
+                    Ok(false) => break,
+                    Err(error) => tracing::warn!(%error, "cannot renew an announcement's lease"),
+                }
+            }
+        });
+        if let Ok(mut renewals) = announcer.renewals.lock() {
+            renewals.retain(|_, task| !task.is_finished());
+            renewals.insert(row, task.abort_handle());
+        }
+    }
+
+    /// Stops renewing announcement `row`.
+    fn stop_holding(&self, row: OutboxId) {
+        if let Some(announcer) = &self.announcer
+            && let Ok(mut renewals) = announcer.renewals.lock()
+            && let Some(task) = renewals.remove(&row)
+        {
+            task.abort();
+        }
+    }
+
+    /// An adapter posted `reply` as message `message_id`. For a board
+    /// ([`Placement::NewBoard`]) it is recorded with the message pressed for it, its
+    /// announcement is marked sent, and the messages of the game whose buttons the adapter
+    /// takes off now are returned (see [`crate::store::Store::board_posted`]): each once,
+    /// whichever process asks. Anything else: nothing to do.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn board_posted(
+        &self,
+        reply: &Reply,
+        message_id: &str,
+    ) -> Result<Vec<String>, ServiceError> {
+        let (Placement::NewBoard, Some(game), Some(seq)) =
+            (reply.placement, reply.game, reply.board_seq)
+        else {
+            return Ok(Vec::new());
+        };
+        if let Some(row) = reply.announced {
+            self.stop_holding(row);
+        }
+        let owner = self.announcer.as_ref().map(|a| a.owner.as_str());
+        let stripped = self
+            .store
+            .board_posted(&PostedBoard {
+                game,
+                message_id,
+                buttons: !reply.buttons.is_empty(),
+                seq,
+                pressed: reply.pressed.as_deref(),
+                announcement: reply.announced.zip(owner),
+                now: self.clock.now(),
+            })
+            .await?;
+        Ok(stripped)
+    }
+
+    /// An adapter could not post `reply`: its announcement, if it holds one, goes to the
+    /// dispatcher at once (which tries again, paced).
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn board_not_posted(&self, reply: &Reply) -> Result<(), ServiceError> {
+        let (Some(row), Some(announcer)) = (reply.announced, &self.announcer) else {
+            return Ok(());
+        };
+        self.stop_holding(row);
+        self.store
+            .outbox_failed(
+                row,
+                &announcer.owner,
+                self.clock.now(),
+                "the reply to the request could not be posted",
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// The buttons of `message_id` (of `game`, handed back by [`Service::board_posted`])
+    /// could not be taken off for a passing reason: the game's next board hands it back again.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn buttons_still_on(
+        &self,
+        game: GameNo,
+        message_id: &str,
+    ) -> Result<(), ServiceError> {
+        self.store.restore_buttons(game, message_id).await?;
+        Ok(())
+    }
+
+    /// Whether this process may answer callback `id` (a Telegram button press): true once per
+    /// callback, however many times the platform delivers the press and whichever process
+    /// answered it before. A database failure answers true (a second answer is refused by the
+    /// platform, harmlessly; none would leave the person waiting).
+    pub async fn may_answer_callback(&self, platform: Platform, id: &str) -> bool {
+        match self
+            .store
+            .claim_callback(platform, id, self.clock.now())
+            .await
+        {
+            Ok(first) => first,
+            Err(error) => {
+                tracing::warn!(%error, "cannot record a callback's answer");
+                true
+            }
+        }
+    }
+}

@@ -1,0 +1,327 @@
+//! Board bookkeeping in the database (issue 35) and every change announced across a crash
+//! (issue 36), on SQLite and PostgreSQL: a posted board takes the buttons off every older
+//! message of its game, each once however many boards are posted at once; a change whose
+//! process died before posting its reply is announced by any dispatcher once the hold ends,
+//! and a change whose board was posted is not announced again; a request delivered again is
+//! answered as already done, changing nothing.
+
+use crate::common;
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use common::connect;
+use common::table::{Lcg, T0, Table, scripted_dice, start};
+
+use tabula_service::service::{Audience, Button, Clock, Kind, Placement, Reply, Service};
+use tabula_service::store::{DatabaseUrl, GameNo, Store};
+
+on_both_databases! {
+    a_posted_board_takes_the_buttons_off_every_older_message_of_its_game => bookkeeping;
+    boards_posted_at_once_take_each_message_s_buttons_off_once => at_once;
+    a_move_whose_process_died_before_posting_is_announced_after_the_hold => died_after_move;
+    a_move_whose_board_was_posted_is_not_announced_again => posted_move;
+    a_resignation_whose_process_died_is_announced_with_its_result => died_after_resignation;
+    a_request_delivered_again_is_answered_as_done_and_changes_nothing => delivered_again;
+}
+
+/// How long a process holds its announcements in these tests.
+const HOLD: Duration = Duration::from_secs(10);
+
+/// A table whose service writes announcements, held by `owner`.
+fn announcing(store: &Store, seed: u64, clock: &Clock, owner: &str) -> Table {
+    Table::with_service(
+        Service::new(store.clone(), scripted_dice(seed))
+            .with_pictures(false)
+            .with_cooldown(None)
+            .with_clock(clock.clone())
+            .with_announcements(owner, HOLD),
+        clock.clone(),
+    )
+}
+
+/// A board of `game` showing `seq` actions, with buttons or not, made by pressing `pressed`.
+fn board(game: GameNo, seq: u32, buttons: bool, pressed: Option<&str>) -> Reply {
+    Reply {
+        placement: Placement::NewBoard,
+        game: Some(game),
+        board_seq: Some(seq),
+        pressed: pressed.map(str::to_owned),
+        buttons: if buttons {
+            vec![vec![Button {
+                label: "a1".into(),
+                data: "m1:a1".into(),
+                label_msg: None,
+            }]]
+        } else {
+            Vec::new()
+        },
+        ..Reply::default()
+    }
+}
+
+async fn posted(table: &Table, reply: &Reply, id: &str) -> Vec<String> {
+    table
+        .service
+        .board_posted(reply, id)
+        .await
+        .expect("board posted")
+}
+
+async fn bookkeeping(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 9);
+    let game = start(&table, "alice", "bob", "konane").await;
+    let s = table.record(game).await.seq;
+    // The first board, pressed on the challenge (message 400).
+    assert!(posted(&table, &board(game, s, true, Some("400")), "501").await == ["400"]);
+    assert_eq!(
+        posted(&table, &board(game, s + 1, true, None), "503").await,
+        ["501"]
+    );
+    // A board showing as much, posted late (a lower id): it loses its own buttons.
+    assert_eq!(
+        posted(&table, &board(game, s + 1, true, None), "502").await,
+        ["502"],
+        "late"
+    );
+    // A newer board without buttons (the computer thinking) still takes the older ones off,
+    // and the next one has nothing to take off it.
+    assert_eq!(
+        posted(&table, &board(game, s + 1, false, None), "504").await,
+        ["503"]
+    );
+    assert!(
+        posted(&table, &board(game, s + 1, true, None), "505")
+            .await
+            .is_empty()
+    );
+    // A board showing fewer actions, posted after (a higher id): it loses its own buttons.
+    assert_eq!(
+        posted(&table, &board(game, s, true, None), "511").await,
+        ["511"]
+    );
+    // A board showing more with a lower id is the newest: the others lose theirs.
+    assert_eq!(
+        posted(&table, &board(game, s + 2, true, Some("77")), "509").await,
+        ["77", "505"],
+        "the pressed message and the board before"
+    );
+    // Reporting the same board again changes nothing.
+    assert!(
+        posted(&table, &board(game, s + 2, true, None), "509")
+            .await
+            .is_empty()
+    );
+    assert_eq!(
+        store.messages_with_buttons(game).await.expect("read"),
+        ["509"]
+    );
+    // A strip that failed for a passing reason is handed back with the next board.
+    table
+        .service
+        .buttons_still_on(game, "505")
+        .await
+        .expect("restore");
+    assert_eq!(
+        posted(&table, &board(game, s + 3, true, None), "520").await,
+        ["505", "509"]
+    );
+    // A look at the board is not a board: nothing is recorded or stripped.
+    let look = table.cmd("carol", &format!("/board #{game}")).await;
+    assert_ne!(look.placement, Placement::NewBoard);
+    assert!(posted(&table, &look, "530").await.is_empty());
+    assert_eq!(
+        store.messages_with_buttons(game).await.expect("read"),
+        ["520"]
+    );
+    // Another game's boards are its own.
+    let other = start(&table, "carol", "dave", "konane").await;
+    assert!(
+        posted(&table, &board(other, 0, true, None), "600")
+            .await
+            .is_empty()
+    );
+    assert_eq!(
+        store.messages_with_buttons(game).await.expect("read"),
+        ["520"]
+    );
+    store.close().await;
+}
+
+async fn at_once(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 10);
+    let game = start(&table, "alice", "bob", "konane").await;
+    // Twelve boards of one game posted at the same moment (say, by three processes), each made
+    // by pressing one of twelve older messages.
+    let boards: Vec<(Reply, String)> = (0..12u32)
+        .map(|i| {
+            let pressed = format!("{}", 100 + i);
+            (
+                board(game, i, true, Some(&pressed)),
+                format!("{}", 1000 + i),
+            )
+        })
+        .collect();
+    let mut tasks = tokio::task::JoinSet::new();
+    let service = std::sync::Arc::new(table.service);
+    for (reply, id) in boards {
+        let service = std::sync::Arc::clone(&service);
+        tasks.spawn(async move { service.board_posted(&reply, &id).await.expect("posted") });
+    }
+    let mut seen = HashSet::new();
+    while let Some(stripped) = tasks.join_next().await {
+        for id in stripped.expect("task") {
+            assert!(seen.insert(id.clone()), "{id} stripped twice");
+        }
+    }
+    // Every message but the newest board lost its buttons, each once.
+    let mut expected: HashSet<String> = (0..12).map(|i| format!("{}", 100 + i)).collect();
+    expected.extend((0..11).map(|i| format!("{}", 1000 + i)));
+    assert_eq!(seen, expected);
+    assert_eq!(
+        store.messages_with_buttons(game).await.expect("read"),
+        ["1011"]
+    );
+    store.close().await;
+}
+
+async fn died_after_move(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let clock = Clock::manual(T0);
+    let dead = announcing(&store, 11, &clock, "process-a/replies");
+    let game = start(&dead, "alice", "bob", "konane").await;
+    // A move pressed on the board (message 42).
+    let (state, actor) = dead.state(game).await;
+    let actor = actor.expect("someone to move");
+    let look = dead.cmd(&actor, &format!("/board #{game}")).await;
+    let line = state.legal_lines()[0].clone();
+    let button = dead
+        .try_button_for(&actor, &look, &line)
+        .await
+        .expect("a button");
+    let mut press = dead.button(&actor, &button.data);
+    press.pressed = Some("42".into());
+    let reply = dead.send(&press).await;
+    assert!(reply.is_done());
+    assert!(reply.announced.is_some(), "the move's announcement is held");
+    assert_eq!(reply.pressed.as_deref(), Some("42"));
+    let pressed = "42";
+    let seq = table_seq(&dead, game).await;
+    // The process dies before its board is posted.
+    drop(dead);
+    let alive = announcing(&store, 12, &clock, "process-b/replies");
+    assert!(
+        alive.tick().await.is_empty(),
+        "nobody else posts it while it is held"
+    );
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    let replies = alive.tick().await;
+    assert_eq!(replies.len(), 1, "announced once the hold ends");
+    let announced = &replies[0];
+    assert_eq!(announced.kind, Kind::Done);
+    assert_eq!(announced.audience, Audience::Chat);
+    assert_eq!(announced.placement, Placement::NewBoard);
+    assert_eq!(announced.game, Some(game));
+    assert_eq!(announced.board_seq, Some(seq));
+    assert_eq!(announced.pressed.as_deref(), Some(pressed));
+    let (_, to_move) = alive.state(game).await;
+    assert_eq!(announced.notify, vec![to_move.expect("someone to move")]);
+    assert!(!announced.buttons.is_empty(), "the next player's moves");
+    // Told as the reply told it, but for the time left, which ran meanwhile.
+    let told = |reply: &Reply| reply.spans[..reply.spans.len() - 1].to_vec();
+    assert_eq!(told(announced), told(&reply), "told as the reply was");
+    // Delivered once.
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    assert!(alive.tick().await.is_empty());
+    store.close().await;
+}
+
+async fn table_seq(table: &Table, game: GameNo) -> u32 {
+    table.record(game).await.seq
+}
+
+async fn posted_move(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let clock = Clock::manual(T0);
+    let table = announcing(&store, 13, &clock, "process-a/replies");
+    let game = start(&table, "alice", "bob", "konane").await;
+    let first = table.record(game).await.seq;
+    assert!(
+        posted(&table, &board(game, first, true, None), "700")
+            .await
+            .is_empty()
+    );
+    let mut lcg = Lcg(6);
+    let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
+    assert!(reply.announced.is_some());
+    assert_eq!(posted(&table, &reply, "701").await, ["700"]);
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    assert!(
+        table.tick().await.is_empty(),
+        "the board was posted: nothing more"
+    );
+    // A board that could not be posted goes to the dispatcher at once.
+    let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
+    table
+        .service
+        .board_not_posted(&reply)
+        .await
+        .expect("handed over");
+    let replies = table.tick().await;
+    assert_eq!(replies.len(), 1);
+    assert_eq!(replies[0].board_seq, reply.board_seq);
+    assert_eq!(replies[0].game, Some(game));
+    store.close().await;
+}
+
+async fn died_after_resignation(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let clock = Clock::manual(T0);
+    let dead = announcing(&store, 14, &clock, "process-a/replies");
+    let game = start(&dead, "alice", "bob", "konane").await;
+    let reply = dead.cmd("bob", &format!("/resign #{game}")).await;
+    assert!(reply.is_done());
+    assert_eq!(
+        reply.placement,
+        Placement::NewBoard,
+        "the game's last board"
+    );
+    assert!(reply.announced.is_some());
+    drop(dead);
+    let alive = announcing(&store, 15, &clock, "process-b/replies");
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    let replies = alive.tick().await;
+    assert_eq!(replies.len(), 1);
+    let announced = &replies[0];
+    assert_eq!(announced.game, Some(game));
+    assert!(announced.buttons.is_empty(), "the game is over");
+    assert!(announced.notify.is_empty());
+    assert_eq!(announced.board_seq, Some(table_seq(&alive, game).await));
+    assert_eq!(
+        announced.spans, reply.spans,
+        "the result told as the reply told it"
+    );
+    store.close().await;
+}
+
+async fn delivered_again(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let clock = Clock::manual(T0);
+    let table = announcing(&store, 16, &clock, "process-a/replies");
+    let game = start(&table, "alice", "bob", "konane").await;
+    let (state, actor) = table.state(game).await;
+    let actor = actor.expect("someone to move");
+    let line = state.legal_lines()[0].clone();
+    let request = table.command(&actor, &format!("/move #{game} {line}"));
+    let first = table.send(&request).await;
+    assert!(first.is_done());
+    let seq = table.record(game).await.seq;
+    let again = table.send(&request).await;
+    assert_eq!(again.kind, Kind::AlreadyHandled);
+    assert_eq!(again.audience, Audience::Actor);
+    assert_eq!(again.announced, None, "nothing new to announce");
+    assert_eq!(table.record(game).await.seq, seq, "nothing changed");
+    store.close().await;
+}
