@@ -9,7 +9,7 @@
 
 use tabula_core::GameId;
 
-use super::executor::{query, query_as, query_scalar};
+use super::executor::{Conn, query, query_as, query_scalar};
 use super::requests::record_request;
 use super::sql as people_sql;
 use super::{
@@ -169,18 +169,28 @@ impl TryFrom<SettingsRow> for Settings {
     }
 }
 
+/// A community's settings (the defaults until moderators change them), read on the pool or in
+/// a transaction.
+pub(super) async fn settings_in(
+    conn: impl Into<Conn<'_>>,
+    community: i64,
+    operation: &'static str,
+) -> Result<Settings, StoreError> {
+    let row: Option<SettingsRow> = query_as(SETTINGS)
+        .bind(community)
+        .fetch_optional(conn)
+        .await
+        .map_err(db(operation))?;
+    row.map_or_else(|| Ok(Settings::default()), Settings::try_from)
+}
+
 impl Store {
     /// A community's settings (the defaults until moderators change them).
     ///
     /// # Errors
     /// A database failure.
     pub async fn settings(&self, community: CommunityId) -> Result<Settings, StoreError> {
-        let row: Option<SettingsRow> = query_as(SETTINGS)
-            .bind(community.0)
-            .fetch_optional(self)
-            .await
-            .map_err(db("settings"))?;
-        row.map_or_else(|| Ok(Settings::default()), Settings::try_from)
+        settings_in(self, community.0, "settings").await
     }
 
     /// Saves a community's settings, recording `request` in the same transaction.

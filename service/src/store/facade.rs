@@ -5,7 +5,6 @@
 use crate::store::Store;
 
 mod challenges;
-mod community;
 mod games;
 mod outbox;
 mod people;

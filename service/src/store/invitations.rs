@@ -1,10 +1,17 @@
 //! Usernames and invitations: users found by their platform username, challenges that invite
 //! a typed `@username` nobody is known by yet, and the last acceptance of a challenge written
-//! with its game in one transaction. The statements and, in [`invitation_operations`], the
-//! code that runs them, expanded once per backend as in `sql.rs`.
+//! with its game in one transaction. The statements and the operations that run them; those
+//! that run the games' operations of `sql.rs` in their transaction (accepting and joining) are
+//! still, with them, in a macro, [`invitation_operations`], expanded once per backend.
 //!
 //! Usernames are compared with SQL `lower()`, which both databases agree on for ASCII (the
 //! usernames of Telegram and Discord are ASCII).
+
+use super::executor::{query, query_as, query_scalar};
+use super::{
+    ChallengeNo, Platform, SEEN_REFRESH_MILLIS, Store, StoreError, Timestamp, User, UserId,
+    UserRow, clean_username, db, sql,
+};
 
 /// Records a user with a username, or updates a known one: `$1` platform, `$2` platform id,
 /// `$3` display name, `$4` username or null, `$5` now.
@@ -66,117 +73,138 @@ ON CONFLICT (challenge_id, user_id) DO NOTHING";
 pub(super) const JOINED_USERS: &str =
     "SELECT user_id FROM challenge_joiners WHERE challenge_id = $1";
 
-/// The username and invitation operations of a backend store type `$store` (see
-/// `sql::store_operations`).
+impl Store {
+    /// [`Store::upsert_user`] that also records the platform's username (without `@`; `None`:
+    /// the user has none, and a stored one is cleared). A username belongs to one account at a
+    /// time: another user of the platform that had it loses it, in the same transaction.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn upsert_user_with_username(
+        &self,
+        platform: Platform,
+        platform_user_id: &str,
+        display_name: &str,
+        username: Option<&str>,
+    ) -> Result<User, StoreError> {
+        const OPERATION: &str = "upsert_user_with_username";
+        let username = username.map(clean_username).filter(|name| !name.is_empty());
+        let now = Timestamp::now();
+        let known = query_as::<UserRow>(sql::USER_BY_PLATFORM_ID)
+            .bind(platform.as_str())
+            .bind(platform_user_id)
+            .fetch_optional(self)
+            .await
+            .map_err(db(OPERATION))?;
+        if let Some(row) = known
+            && row.display_name == display_name
+            && row.username.as_deref() == username
+            && now.0 - row.updated_at < SEEN_REFRESH_MILLIS
+        {
+            return row.try_into();
+        }
+        let mut tx = self.begin_write(OPERATION).await?;
+        if let Some(name) = username {
+            query(RELEASE_USERNAME)
+                .bind(platform.as_str())
+                .bind(name)
+                .bind(platform_user_id)
+                .execute(&mut tx)
+                .await
+                .map_err(db(OPERATION))?;
+        }
+        let row = query_as::<UserRow>(UPSERT_USER_WITH_USERNAME)
+            .bind(platform.as_str())
+            .bind(platform_user_id)
+            .bind(display_name)
+            .bind(now.0)
+            .bind(username)
+            .fetch_one(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        tx.commit().await.map_err(db(OPERATION))?;
+        row.try_into()
+    }
+
+    /// The user of a platform with this username (a leading `@` is ignored; ASCII case is
+    /// not), if one is known.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn user_by_username(
+        &self,
+        platform: Platform,
+        username: &str,
+    ) -> Result<Option<User>, StoreError> {
+        query_as::<UserRow>(USER_BY_USERNAME)
+            .bind(platform.as_str())
+            .bind(clean_username(username))
+            .fetch_optional(self)
+            .await
+            .map_err(db("user_by_username"))?
+            .map(User::try_from)
+            .transpose()
+    }
+
+    /// Gives the seat of a pending challenge's username-only invitee `username` (compared
+    /// without regard to ASCII case; a leading `@` ignored) to `user`, atomically: exactly one
+    /// seat, and only while no one else took it and `user` holds no seat of the challenge yet.
+    /// The caller passes the username the platform reported for `user`. Returns whether `user`
+    /// now holds that seat: true when this call bound it, and on a repeated call by the same
+    /// user (known by that username, see [`Store::upsert_user_with_username`]); false when
+    /// there is no such seat (never invited, taken by someone else, the challenge settled).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn bind_invitee_username(
+        &self,
+        challenge: ChallengeNo,
+        username: &str,
+        user: UserId,
+    ) -> Result<bool, StoreError> {
+        const OPERATION: &str = "bind_invitee_username";
+        let username = clean_username(username);
+        if username.is_empty() {
+            return Ok(false);
+        }
+        let mut tx = self.begin_write(OPERATION).await?;
+        let bound = query(BIND_INVITEE_USERNAME)
+            .bind(challenge.0)
+            .bind(username)
+            .bind(user.0)
+            .execute(&mut tx)
+            .await
+            .map_err(db(OPERATION))?
+            .rows_affected();
+        if bound > 0 {
+            tx.commit().await.map_err(db(OPERATION))?;
+            return Ok(true);
+        }
+        // A repeated call: the user, known by that username, holds a seat and none of that name
+        // is left unbound.
+        let holds: Option<i32> = query_scalar(IS_INVITEE_NAMED)
+            .bind(challenge.0)
+            .bind(user.0)
+            .bind(username)
+            .fetch_optional(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        let unbound: Option<i32> = query_scalar(UNBOUND_USERNAME)
+            .bind(challenge.0)
+            .bind(username)
+            .fetch_optional(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok(holds.is_some() && unbound.is_none())
+    }
+}
+
+/// The invitation operations of a backend store type `$store` that run the operations of
+/// `sql::store_operations` in their transaction (converted with them).
 macro_rules! invitation_operations {
     ($store:ident) => {
         impl $store {
-            pub(super) async fn upsert_user_with_username(
-                &self,
-                platform: Platform,
-                platform_user_id: &str,
-                display_name: &str,
-                username: Option<&str>,
-            ) -> Result<User, StoreError> {
-                const OPERATION: &str = "upsert_user_with_username";
-                let username = username
-                    .map(super::clean_username)
-                    .filter(|name| !name.is_empty());
-                let now = Timestamp::now();
-                let known = sqlx::query_as::<_, UserRow>(sql::USER_BY_PLATFORM_ID)
-                    .bind(platform.as_str())
-                    .bind(platform_user_id)
-                    .fetch_optional(&self.pool)
-                    .await
-                    .map_err(db(OPERATION))?;
-                if let Some(row) = known
-                    && row.display_name == display_name
-                    && row.username.as_deref() == username
-                    && now.0 - row.updated_at < super::SEEN_REFRESH_MILLIS
-                {
-                    return row.try_into();
-                }
-                let mut tx = self.begin_write(OPERATION).await?;
-                if let Some(name) = username {
-                    sqlx::query(invitations::RELEASE_USERNAME)
-                        .bind(platform.as_str())
-                        .bind(name)
-                        .bind(platform_user_id)
-                        .execute(&mut *tx)
-                        .await
-                        .map_err(db(OPERATION))?;
-                }
-                let row = sqlx::query_as::<_, UserRow>(invitations::UPSERT_USER_WITH_USERNAME)
-                    .bind(platform.as_str())
-                    .bind(platform_user_id)
-                    .bind(display_name)
-                    .bind(now.0)
-                    .bind(username)
-                    .fetch_one(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                tx.commit().await.map_err(db(OPERATION))?;
-                row.try_into()
-            }
-
-            pub(super) async fn user_by_username(
-                &self,
-                platform: Platform,
-                username: &str,
-            ) -> Result<Option<User>, StoreError> {
-                sqlx::query_as::<_, UserRow>(invitations::USER_BY_USERNAME)
-                    .bind(platform.as_str())
-                    .bind(super::clean_username(username))
-                    .fetch_optional(&self.pool)
-                    .await
-                    .map_err(db("user_by_username"))?
-                    .map(User::try_from)
-                    .transpose()
-            }
-
-            pub(super) async fn bind_invitee_username(
-                &self,
-                challenge: ChallengeNo,
-                username: &str,
-                user: UserId,
-            ) -> Result<bool, StoreError> {
-                const OPERATION: &str = "bind_invitee_username";
-                let username = super::clean_username(username);
-                if username.is_empty() {
-                    return Ok(false);
-                }
-                let mut tx = self.begin_write(OPERATION).await?;
-                let bound = sqlx::query(invitations::BIND_INVITEE_USERNAME)
-                    .bind(challenge.0)
-                    .bind(username)
-                    .bind(user.0)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?
-                    .rows_affected();
-                if bound > 0 {
-                    tx.commit().await.map_err(db(OPERATION))?;
-                    return Ok(true);
-                }
-                // A repeated call: the user, known by that username, holds a seat and none of that
-                // name is left unbound.
-                let holds: Option<i32> = sqlx::query_scalar(invitations::IS_INVITEE_NAMED)
-                    .bind(challenge.0)
-                    .bind(user.0)
-                    .bind(username)
-                    .fetch_optional(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                let unbound: Option<i32> = sqlx::query_scalar(invitations::UNBOUND_USERNAME)
-                    .bind(challenge.0)
-                    .bind(username)
-                    .fetch_optional(&mut *tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-                tx.commit().await.map_err(db(OPERATION))?;
-                Ok(holds.is_some() && unbound.is_none())
-            }
-
             pub(super) async fn accept_and_create_game(
                 &self,
                 new: &NewGame<'_>,

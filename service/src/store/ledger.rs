@@ -1,18 +1,27 @@
 //! Money: accounts (a community's bank, wallets, game pots) and the double-entry ledger. Every
 //! change of a balance is one row of `ledger` (from one account to another) written in the same
 //! transaction, so the sum of a community's balances is always zero (the bank is minus the money
-//! given out) and every balance is the sum of its rows. The statements and, in
-//! [`ledger_operations`], the code that runs them, expanded once per backend as in `sql.rs`.
+//! given out) and every balance is the sum of its rows. The statements and the operations that
+//! run them.
 //!
 //! Concurrency: a stake is taken by `UPDATE ... SET balance = balance - stake WHERE balance >=
 //! stake`, which locks the row and re-checks the condition against the latest committed balance,
 //! so two games started at once cannot spend the same money. A transaction that moves money
-//! first locks every account it touches in ascending id order ([`LOCK_ACCOUNTS`] of the
-//! backend: `FOR UPDATE` on PostgreSQL; SQLite has one writer at a time), so two transactions
+//! first locks every account it touches in ascending id order ([`lock_accounts`]: `FOR UPDATE`
+//! on PostgreSQL; SQLite has one writer at a time), so two transactions
 //! never wait for each other in a cycle. A game is settled once: the pot is paid out or refunded
 //! only by the transaction that sets the game's `settled_at` from null.
 
-use super::{AccountKind, LedgerKind, Payout, StoreError};
+use sqlx::{Postgres, Sqlite, Transaction};
+
+use super::community::settings_in;
+use super::executor::{TxRef, query, query_as, query_scalar};
+use super::requests::record_request;
+use super::{
+    Account, AccountId, AccountKind, CommunityId, Conflict, Fine, GameNo, LeaderRow, LedgerEntry,
+    LedgerKind, LedgerRow, Payout, PostgresStore, RequestKey, SqliteStore, Store, StoreError,
+    Timestamp, User, UserId, Wallet, db, distinct, sql,
+};
 
 pub(super) const BANK: &str = "\
 SELECT id FROM accounts WHERE community_id = $1 AND kind = 'bank'";
@@ -85,6 +94,9 @@ SELECT id, community_id, kind, from_account, to_account, amount, game_id, actor_
        created_at
 FROM ledger WHERE community_id = $1 ORDER BY id";
 
+/// A row of [`ACCOUNTS`]: id, community, kind, user, game, balance.
+type AccountRow = (i64, i64, String, Option<i64>, Option<i64>, i64);
+
 /// One movement of money within a transaction.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Transfer<'a> {
@@ -93,7 +105,7 @@ pub(super) struct Transfer<'a> {
     pub(super) from: i64,
     pub(super) to: i64,
     pub(super) amount: i64,
-    /// Refuse (with `None` from [`ledger_operations`]'s `transfer`) rather than go below zero.
+    /// Refuse (with `None` from [`transfer`]) rather than go below zero.
     pub(super) funded: bool,
     pub(super) game: Option<i64>,
     pub(super) actor: Option<i64>,
@@ -133,543 +145,640 @@ pub(super) fn account_kind(text: &str) -> Result<AccountKind, StoreError> {
     Ok(AccountKind::parse(text)?)
 }
 
-/// The money operations of a backend store type `$store` (see `sql::store_operations`). The
-/// backend module provides `LOCK_ACCOUNTS`, which locks the accounts whose ids are in the
-/// array `$1`, in ascending id order.
-macro_rules! ledger_operations {
-    ($store:ident) => {
-        impl $store {
-            /// A community's settings, read in the transaction (the community's
-            /// operations, converted, read settings on their own).
-            async fn settings_in(
-                tx: &mut sqlx::Transaction<'static, Db>,
-                community: i64,
-                operation: &'static str,
-            ) -> Result<Settings, StoreError> {
-                let row: Option<community::SettingsRow> = sqlx::query_as(community::SETTINGS)
-                    .bind(community)
-                    .fetch_optional(&mut **tx)
-                    .await
-                    .map_err(db(operation))?;
-                row.map_or_else(|| Ok(Settings::default()), Settings::try_from)
-            }
+/// Locks the accounts whose ids are in the array `$1` until the transaction ends, in ascending
+/// id order (PostgreSQL only: see [`lock_accounts`]).
+pub(super) const LOCK_ACCOUNTS_POSTGRES: &str =
+    "SELECT id FROM accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE";
 
-            /// Locks `accounts` (ascending ids) for the rest of the transaction.
-            async fn lock_accounts(
-                tx: &mut sqlx::Transaction<'static, Db>,
-                accounts: &[i64],
-                operation: &'static str,
-            ) -> Result<(), StoreError> {
-                let mut ids = accounts.to_vec();
-                ids.sort_unstable();
-                ids.dedup();
-                lock_accounts_in(tx, &ids).await.map_err(db(operation))
-            }
-
-            /// Moves money and writes its ledger row. `None`: a funded transfer found too
-            /// little in the account (nothing was changed). Otherwise the balance left in the
-            /// `from` account.
-            async fn transfer(
-                tx: &mut sqlx::Transaction<'static, Db>,
-                transfer: &ledger::Transfer<'_>,
-                now: Timestamp,
-                operation: &'static str,
-            ) -> Result<Option<i64>, StoreError> {
-                let debit = if transfer.funded {
-                    ledger::DEBIT_FUNDED
-                } else {
-                    ledger::DEBIT
-                };
-                let left: Option<i64> = sqlx::query_scalar(debit)
-                    .bind(transfer.from)
-                    .bind(transfer.amount)
-                    .fetch_optional(&mut **tx)
-                    .await
-                    .map_err(db(operation))?;
-                let Some(left) = left else {
-                    return Ok(None);
-                };
-                sqlx::query(ledger::CREDIT)
-                    .bind(transfer.to)
-                    .bind(transfer.amount)
-                    .execute(&mut **tx)
-                    .await
-                    .map_err(db(operation))?;
-                sqlx::query(ledger::INSERT_ENTRY)
-                    .bind(transfer.community)
-                    .bind(transfer.kind.as_str())
-                    .bind(transfer.from)
-                    .bind(transfer.to)
-                    .bind(transfer.amount)
-                    .bind(transfer.game)
-                    .bind(transfer.actor)
-                    .bind(transfer.reason)
-                    .bind(now.0)
-                    .execute(&mut **tx)
-                    .await
-                    .map_err(db(operation))?;
-                Ok(Some(left))
-            }
-
-            /// The community's bank account, created when missing.
-            async fn bank(
-                tx: &mut sqlx::Transaction<'static, Db>,
-                community: i64,
-                now: Timestamp,
-                operation: &'static str,
-            ) -> Result<i64, StoreError> {
-                sqlx::query(ledger::INSERT_BANK)
-                    .bind(community)
-                    .bind(now.0)
-                    .execute(&mut **tx)
-                    .await
-                    .map_err(db(operation))?;
-                sqlx::query_scalar(ledger::BANK)
-                    .bind(community)
-                    .fetch_one(&mut **tx)
-                    .await
-                    .map_err(db(operation))
-            }
-
-            /// A wallet's id and balance, if it exists.
-            async fn wallet_in(
-                tx: &mut sqlx::Transaction<'static, Db>,
-                community: i64,
-                user: UserId,
-                operation: &'static str,
-            ) -> Result<Option<(i64, i64)>, StoreError> {
-                sqlx::query_as(ledger::WALLET_ID)
-                    .bind(community)
-                    .bind(user.0)
-                    .fetch_optional(&mut **tx)
-                    .await
-                    .map_err(db(operation))
-            }
-
-            /// Opens a wallet with the community's starting grant, unless it exists.
-            async fn open_wallet_in(
-                tx: &mut sqlx::Transaction<'static, Db>,
-                community: i64,
-                user: UserId,
-                now: Timestamp,
-                operation: &'static str,
-            ) -> Result<i64, StoreError> {
-                let created: Option<i64> = sqlx::query_scalar(ledger::INSERT_WALLET)
-                    .bind(community)
-                    .bind(user.0)
-                    .bind(now.0)
-                    .fetch_optional(&mut **tx)
-                    .await
-                    .map_err(db(operation))?;
-                let Some(wallet) = created else {
-                    return Self::wallet_in(tx, community, user, operation)
-                        .await?
-                        .map(|(id, _)| id)
-                        .ok_or_else(|| StoreError::Corrupt(format!("wallet of {user} vanished")));
-                };
-                let grant = Self::settings_in(tx, community, operation)
-                    .await?
-                    .starting_grant;
-                if grant > 0 {
-                    let bank = Self::bank(tx, community, now, operation).await?;
-                    Self::lock_accounts(tx, &[bank, wallet], operation).await?;
-                    Self::transfer(
-                        tx,
-                        &ledger::Transfer {
-                            community,
-                            kind: LedgerKind::Grant,
-                            from: bank,
-                            to: wallet,
-                            amount: grant,
-                            funded: false,
-                            game: None,
-                            actor: None,
-                            reason: "starting grant",
-                        },
-                        now,
-                        operation,
-                    )
-                    .await?;
-                }
-                Ok(wallet)
-            }
-
-            /// Moves each distinct staker's stake into a new pot for the game.
-            async fn take_stakes(
-                tx: &mut sqlx::Transaction<'static, Db>,
-                game: i64,
-                community: i64,
-                stakers: &[UserId],
-                stake: i64,
-                now: Timestamp,
-                operation: &'static str,
-            ) -> Result<(), StoreError> {
-                let pot: i64 = sqlx::query_scalar(ledger::INSERT_POT)
-                    .bind(community)
-                    .bind(game)
-                    .bind(now.0)
-                    .fetch_one(&mut **tx)
-                    .await
-                    .map_err(db(operation))?;
-                let mut wallets = Vec::new();
-                for user in distinct(stakers) {
-                    let Some((wallet, balance)) =
-                        Self::wallet_in(tx, community, user, operation).await?
-                    else {
-                        return Err(Conflict::InsufficientFunds {
-                            user,
-                            balance: 0,
-                            needed: stake,
-                        }
-                        .into());
-                    };
-                    wallets.push((user, wallet, balance));
-                }
-                let mut ids: Vec<i64> = wallets.iter().map(|(_, id, _)| *id).collect();
-                ids.push(pot);
-                Self::lock_accounts(tx, &ids, operation).await?;
-                for (user, wallet, _) in wallets {
-                    let taken = Self::transfer(
-                        tx,
-                        &ledger::Transfer {
-                            community,
-                            kind: LedgerKind::Stake,
-                            from: wallet,
-                            to: pot,
-                            amount: stake,
-                            funded: true,
-                            game: Some(game),
-                            actor: Some(user.0),
-                            reason: "stake",
-                        },
-                        now,
-                        operation,
-                    )
-                    .await?;
-                    if taken.is_none() {
-                        let balance = Self::wallet_in(tx, community, user, operation)
-                            .await?
-                            .map_or(0, |(_, balance)| balance);
-                        return Err(Conflict::InsufficientFunds {
-                            user,
-                            balance,
-                            needed: stake,
-                        }
-                        .into());
-                    }
-                }
-                Ok(())
-            }
-
-            /// Pays fines between wallets (below zero if need be).
-            async fn pay_fines(
-                tx: &mut sqlx::Transaction<'static, Db>,
-                game: i64,
-                fines: &[Fine],
-                now: Timestamp,
-                operation: &'static str,
-            ) -> Result<(), StoreError> {
-                if fines.is_empty() {
-                    return Ok(());
-                }
-                let community = Self::game_community(tx, game, operation).await?;
-                let mut pairs = Vec::new();
-                for fine in fines {
-                    let payer =
-                        Self::open_wallet_in(tx, community, fine.payer, now, operation).await?;
-                    let payee =
-                        Self::open_wallet_in(tx, community, fine.payee, now, operation).await?;
-                    pairs.push((fine, payer, payee));
-                }
-                let ids: Vec<i64> = pairs.iter().flat_map(|(_, a, b)| [*a, *b]).collect();
-                Self::lock_accounts(tx, &ids, operation).await?;
-                for (fine, payer, payee) in pairs {
-                    Self::transfer(
-                        tx,
-                        &ledger::Transfer {
-                            community,
-                            kind: LedgerKind::Fine,
-                            from: payer,
-                            to: payee,
-                            amount: fine.amount,
-                            funded: false,
-                            game: Some(game),
-                            actor: Some(fine.payer.0),
-                            reason: "fine",
-                        },
-                        now,
-                        operation,
-                    )
-                    .await?;
-                }
-                Ok(())
-            }
-
-            async fn game_community(
-                tx: &mut sqlx::Transaction<'static, Db>,
-                game: i64,
-                operation: &'static str,
-            ) -> Result<i64, StoreError> {
-                let community: Option<i64> = sqlx::query_scalar(sql::GAME_COMMUNITY)
-                    .bind(game)
-                    .fetch_one(&mut **tx)
-                    .await
-                    .map_err(db(operation))?;
-                community
-                    .ok_or_else(|| StoreError::Corrupt(format!("game {game} has no community")))
-            }
-
-            /// Settles an ended game's pot, once: pays the winners or refunds the stakes.
-            async fn settle_pot(
-                tx: &mut sqlx::Transaction<'static, Db>,
-                game: i64,
-                payout: &Payout,
-                actor: Option<UserId>,
-                now: Timestamp,
-                operation: &'static str,
-            ) -> Result<(), StoreError> {
-                let marked = sqlx::query(ledger::MARK_SETTLED)
-                    .bind(game)
-                    .bind(now.0)
-                    .execute(&mut **tx)
-                    .await
-                    .map_err(db(operation))?
-                    .rows_affected();
-                if marked == 0 {
-                    return Ok(());
-                }
-                let pot: Option<(i64, i64)> = sqlx::query_as(ledger::POT)
-                    .bind(game)
-                    .fetch_optional(&mut **tx)
-                    .await
-                    .map_err(db(operation))?;
-                let Some((pot, _)) = pot else {
-                    return Ok(());
-                };
-                let community = Self::game_community(tx, game, operation).await?;
-                // Nobody to pay (which the service never asks for) returns the stakes rather
-                // than keeping them in the pot for good.
-                let payout = match payout {
-                    Payout::Winners(winners) if winners.is_empty() => &Payout::Refund,
-                    other => other,
-                };
-                let paid: Vec<(i64, i64)> = match payout {
-                    Payout::Refund => sqlx::query_as(ledger::STAKES_OF_GAME)
-                        .bind(game)
-                        .fetch_all(&mut **tx)
-                        .await
-                        .map_err(db(operation))?,
-                    Payout::Winners(winners) => {
-                        let mut ids = vec![pot];
-                        let mut wallets = Vec::new();
-                        for user in distinct(winners) {
-                            let wallet =
-                                Self::open_wallet_in(tx, community, user, now, operation).await?;
-                            ids.push(wallet);
-                            wallets.push((user, wallet));
-                        }
-                        Self::lock_accounts(tx, &ids, operation).await?;
-                        let (_, balance): (i64, i64) = sqlx::query_as(ledger::POT)
-                            .bind(game)
-                            .fetch_one(&mut **tx)
-                            .await
-                            .map_err(db(operation))?;
-                        ledger::shares(balance, winners)
-                            .into_iter()
-                            .filter_map(|(user, amount)| {
-                                wallets
-                                    .iter()
-                                    .find(|(owner, _)| *owner == user)
-                                    .map(|(_, wallet)| (*wallet, amount))
-                            })
-                            .collect()
-                    }
-                };
-                let mut ids: Vec<i64> = paid.iter().map(|(wallet, _)| *wallet).collect();
-                ids.push(pot);
-                Self::lock_accounts(tx, &ids, operation).await?;
-                let kind = ledger::settlement_kind(payout);
-                for (wallet, amount) in paid {
-                    if amount <= 0 {
-                        continue;
-                    }
-                    Self::transfer(
-                        tx,
-                        &ledger::Transfer {
-                            community,
-                            kind,
-                            from: pot,
-                            to: wallet,
-                            amount,
-                            funded: true,
-                            game: Some(game),
-                            actor: actor.map(|user| user.0),
-                            reason: kind.as_str(),
-                        },
-                        now,
-                        operation,
-                    )
-                    .await?
-                    .ok_or_else(|| {
-                        StoreError::Corrupt(format!("the pot of game {game} holds too little"))
-                    })?;
-                }
-                Ok(())
-            }
-
-            pub(super) async fn open_wallet(
-                &self,
-                community: CommunityId,
-                user: UserId,
-            ) -> Result<Wallet, StoreError> {
-                const OPERATION: &str = "open_wallet";
-                let existing = self.wallet(community, user).await?;
-                if let Some(wallet) = existing {
-                    return Ok(wallet);
-                }
-                let mut tx = self.begin_write(OPERATION).await?;
-                Self::open_wallet_in(&mut tx, community.0, user, Timestamp::now(), OPERATION)
-                    .await?;
-                tx.commit().await.map_err(db(OPERATION))?;
-                self.wallet(community, user)
-                    .await?
-                    .ok_or_else(|| StoreError::Corrupt(format!("wallet of {user} vanished")))
-            }
-
-            pub(super) async fn wallet(
-                &self,
-                community: CommunityId,
-                user: UserId,
-            ) -> Result<Option<Wallet>, StoreError> {
-                let row: Option<(i64, i64, i64)> = sqlx::query_as(ledger::WALLET)
-                    .bind(community.0)
-                    .bind(user.0)
-                    .fetch_optional(&self.pool)
-                    .await
-                    .map_err(db("wallet"))?;
-                Ok(row.map(|(account, balance, in_play)| Wallet {
-                    account: AccountId(account),
-                    user,
-                    balance,
-                    in_play,
-                }))
-            }
-
-            pub(super) async fn adjust_wallet(
-                &self,
-                community: CommunityId,
-                user: UserId,
-                amount: i64,
-                actor: UserId,
-                reason: &str,
-                request: Option<&super::RequestKey>,
-            ) -> Result<Wallet, StoreError> {
-                const OPERATION: &str = "adjust_wallet";
-                if amount == 0 {
-                    return self.open_wallet(community, user).await;
-                }
-                let now = Timestamp::now();
-                let mut tx = self.begin_write(OPERATION).await?;
-                Self::record_request(&mut tx, request, None, now, OPERATION).await?;
-                let wallet =
-                    Self::open_wallet_in(&mut tx, community.0, user, now, OPERATION).await?;
-                let bank = Self::bank(&mut tx, community.0, now, OPERATION).await?;
-                Self::lock_accounts(&mut tx, &[bank, wallet], OPERATION).await?;
-                let (kind, from, to) = if amount >= 0 {
-                    (LedgerKind::Grant, bank, wallet)
-                } else {
-                    (LedgerKind::Adjustment, wallet, bank)
-                };
-                let moved = Self::transfer(
-                    &mut tx,
-                    &ledger::Transfer {
-                        community: community.0,
-                        kind,
-                        from,
-                        to,
-                        amount: amount.saturating_abs(),
-                        funded: amount < 0,
-                        game: None,
-                        actor: Some(actor.0),
-                        reason,
-                    },
-                    now,
-                    OPERATION,
-                )
-                .await?;
-                if moved.is_none() {
-                    let balance = Self::wallet_in(&mut tx, community.0, user, OPERATION)
-                        .await?
-                        .map_or(0, |(_, balance)| balance);
-                    return Err(Conflict::InsufficientFunds {
-                        user,
-                        balance,
-                        needed: amount.saturating_abs(),
-                    }
-                    .into());
-                }
-                tx.commit().await.map_err(db(OPERATION))?;
-                self.wallet(community, user)
-                    .await?
-                    .ok_or_else(|| StoreError::Corrupt(format!("wallet of {user} vanished")))
-            }
-
-            pub(super) async fn leaderboard(
-                &self,
-                community: CommunityId,
-                limit: i64,
-            ) -> Result<Vec<(User, i64)>, StoreError> {
-                let rows: Vec<LeaderRow> = sqlx::query_as(ledger::LEADERBOARD)
-                    .bind(community.0)
-                    .bind(limit)
-                    .fetch_all(&self.pool)
-                    .await
-                    .map_err(db("leaderboard"))?;
-                rows.into_iter()
-                    .map(|row| Ok((User::try_from(row.user)?, row.balance)))
-                    .collect()
-            }
-
-            pub(super) async fn accounts(
-                &self,
-                community: CommunityId,
-            ) -> Result<Vec<Account>, StoreError> {
-                let rows: Vec<(i64, i64, String, Option<i64>, Option<i64>, i64)> =
-                    sqlx::query_as(ledger::ACCOUNTS)
-                        .bind(community.0)
-                        .fetch_all(&self.pool)
-                        .await
-                        .map_err(db("accounts"))?;
-                rows.into_iter()
-                    .map(|(id, community, kind, user, game, balance)| {
-                        Ok(Account {
-                            id: AccountId(id),
-                            community: CommunityId(community),
-                            kind: ledger::account_kind(&kind)?,
-                            user: user.map(UserId),
-                            game: game.map(GameNo),
-                            balance,
-                        })
-                    })
-                    .collect()
-            }
-
-            pub(super) async fn ledger(
-                &self,
-                community: CommunityId,
-            ) -> Result<Vec<LedgerEntry>, StoreError> {
-                let rows: Vec<LedgerRow> = sqlx::query_as(ledger::LEDGER)
-                    .bind(community.0)
-                    .fetch_all(&self.pool)
-                    .await
-                    .map_err(db("ledger"))?;
-                rows.into_iter().map(LedgerEntry::try_from).collect()
-            }
-        }
-    };
+/// Locks `accounts` for the rest of the transaction, in ascending id order: `FOR UPDATE` on
+/// PostgreSQL; nothing on SQLite, whose writing transaction holds the whole database (`BEGIN
+/// IMMEDIATE`).
+async fn lock_accounts(
+    tx: &mut TxRef<'_>,
+    accounts: &[i64],
+    operation: &'static str,
+) -> Result<(), StoreError> {
+    let mut ids = accounts.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    match tx {
+        TxRef::Sqlite(_) => Ok(()),
+        TxRef::Postgres(_) if ids.is_empty() => Ok(()),
+        // The one statement with an array bind, which only PostgreSQL has.
+        TxRef::Postgres(conn) => sqlx::query(LOCK_ACCOUNTS_POSTGRES)
+            .bind(&ids)
+            .fetch_all(&mut **conn)
+            .await
+            .map(|_| ())
+            .map_err(db(operation)),
+    }
 }
 
-pub(super) use ledger_operations;
+/// Moves money and writes its ledger row. `None`: a funded transfer found too little in the
+/// account (nothing was changed). Otherwise the balance left in the `from` account.
+async fn transfer(
+    tx: &mut TxRef<'_>,
+    transfer: &Transfer<'_>,
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<Option<i64>, StoreError> {
+    let debit = if transfer.funded { DEBIT_FUNDED } else { DEBIT };
+    let left: Option<i64> = query_scalar(debit)
+        .bind(transfer.from)
+        .bind(transfer.amount)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    let Some(left) = left else {
+        return Ok(None);
+    };
+    query(CREDIT)
+        .bind(transfer.to)
+        .bind(transfer.amount)
+        .execute(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    query(INSERT_ENTRY)
+        .bind(transfer.community)
+        .bind(transfer.kind.as_str())
+        .bind(transfer.from)
+        .bind(transfer.to)
+        .bind(transfer.amount)
+        .bind(transfer.game)
+        .bind(transfer.actor)
+        .bind(transfer.reason)
+        .bind(now.0)
+        .execute(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    Ok(Some(left))
+}
+
+/// The community's bank account, created when missing.
+async fn bank(
+    tx: &mut TxRef<'_>,
+    community: i64,
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<i64, StoreError> {
+    query(INSERT_BANK)
+        .bind(community)
+        .bind(now.0)
+        .execute(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    query_scalar(BANK)
+        .bind(community)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(db(operation))
+}
+
+/// A wallet's id and balance, if it exists.
+async fn wallet_in(
+    tx: &mut TxRef<'_>,
+    community: i64,
+    user: UserId,
+    operation: &'static str,
+) -> Result<Option<(i64, i64)>, StoreError> {
+    query_as(WALLET_ID)
+        .bind(community)
+        .bind(user.0)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(db(operation))
+}
+
+/// Opens a wallet with the community's starting grant, unless it exists.
+async fn open_wallet_in(
+    tx: &mut TxRef<'_>,
+    community: i64,
+    user: UserId,
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<i64, StoreError> {
+    let created: Option<i64> = query_scalar(INSERT_WALLET)
+        .bind(community)
+        .bind(user.0)
+        .bind(now.0)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    let Some(wallet) = created else {
+        return wallet_in(tx, community, user, operation)
+            .await?
+            .map(|(id, _)| id)
+            .ok_or_else(|| StoreError::Corrupt(format!("wallet of {user} vanished")));
+    };
+    let grant = settings_in(&mut *tx, community, operation)
+        .await?
+        .starting_grant;
+    if grant > 0 {
+        let bank = bank(tx, community, now, operation).await?;
+        lock_accounts(tx, &[bank, wallet], operation).await?;
+        transfer(
+            tx,
+            &Transfer {
+                community,
+                kind: LedgerKind::Grant,
+                from: bank,
+                to: wallet,
+                amount: grant,
+                funded: false,
+                game: None,
+                actor: None,
+                reason: "starting grant",
+            },
+            now,
+            operation,
+        )
+        .await?;
+    }
+    Ok(wallet)
+}
+
+/// Moves each distinct staker's stake into a new pot for the game.
+pub(super) async fn take_stakes(
+    tx: &mut TxRef<'_>,
+    game: i64,
+    community: i64,
+    stakers: &[UserId],
+    stake: i64,
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<(), StoreError> {
+    let pot: i64 = query_scalar(INSERT_POT)
+        .bind(community)
+        .bind(game)
+        .bind(now.0)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    let mut wallets = Vec::new();
+    for user in distinct(stakers) {
+        let Some((wallet, balance)) = wallet_in(tx, community, user, operation).await? else {
+            return Err(Conflict::InsufficientFunds {
+                user,
+                balance: 0,
+                needed: stake,
+            }
+            .into());
+        };
+        wallets.push((user, wallet, balance));
+    }
+    let mut ids: Vec<i64> = wallets.iter().map(|(_, id, _)| *id).collect();
+    ids.push(pot);
+    lock_accounts(tx, &ids, operation).await?;
+    for (user, wallet, _) in wallets {
+        let taken = transfer(
+            tx,
+            &Transfer {
+                community,
+                kind: LedgerKind::Stake,
+                from: wallet,
+                to: pot,
+                amount: stake,
+                funded: true,
+                game: Some(game),
+                actor: Some(user.0),
+                reason: "stake",
+            },
+            now,
+            operation,
+        )
+        .await?;
+        if taken.is_none() {
+            let balance = wallet_in(tx, community, user, operation)
+                .await?
+                .map_or(0, |(_, balance)| balance);
+            return Err(Conflict::InsufficientFunds {
+                user,
+                balance,
+                needed: stake,
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// Pays fines between wallets (below zero if need be).
+pub(super) async fn pay_fines(
+    tx: &mut TxRef<'_>,
+    game: i64,
+    fines: &[Fine],
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<(), StoreError> {
+    if fines.is_empty() {
+        return Ok(());
+    }
+    let community = game_community(tx, game, operation).await?;
+    let mut pairs = Vec::new();
+    for fine in fines {
+        let payer = open_wallet_in(tx, community, fine.payer, now, operation).await?;
+        let payee = open_wallet_in(tx, community, fine.payee, now, operation).await?;
+        pairs.push((fine, payer, payee));
+    }
+    let ids: Vec<i64> = pairs.iter().flat_map(|(_, a, b)| [*a, *b]).collect();
+    lock_accounts(tx, &ids, operation).await?;
+    for (fine, payer, payee) in pairs {
+        transfer(
+            tx,
+            &Transfer {
+                community,
+                kind: LedgerKind::Fine,
+                from: payer,
+                to: payee,
+                amount: fine.amount,
+                funded: false,
+                game: Some(game),
+                actor: Some(fine.payer.0),
+                reason: "fine",
+            },
+            now,
+            operation,
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// The community of a game.
+async fn game_community(
+    tx: &mut TxRef<'_>,
+    game: i64,
+    operation: &'static str,
+) -> Result<i64, StoreError> {
+    let community: Option<i64> = query_scalar(sql::GAME_COMMUNITY)
+        .bind(game)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    community.ok_or_else(|| StoreError::Corrupt(format!("game {game} has no community")))
+}
+
+/// Settles an ended game's pot, once: pays the winners or refunds the stakes.
+pub(super) async fn settle_pot(
+    tx: &mut TxRef<'_>,
+    game: i64,
+    payout: &Payout,
+    actor: Option<UserId>,
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<(), StoreError> {
+    let marked = query(MARK_SETTLED)
+        .bind(game)
+        .bind(now.0)
+        .execute(&mut *tx)
+        .await
+        .map_err(db(operation))?
+        .rows_affected();
+    if marked == 0 {
+        return Ok(());
+    }
+    let pot: Option<(i64, i64)> = query_as(POT)
+        .bind(game)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    let Some((pot, _)) = pot else {
+        return Ok(());
+    };
+    let community = game_community(tx, game, operation).await?;
+    // Nobody to pay (which the service never asks for) returns the stakes rather than keeping
+    // them in the pot for good.
+    let payout = match payout {
+        Payout::Winners(winners) if winners.is_empty() => &Payout::Refund,
+        other => other,
+    };
+    let paid: Vec<(i64, i64)> = match payout {
+        Payout::Refund => query_as(STAKES_OF_GAME)
+            .bind(game)
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(db(operation))?,
+        Payout::Winners(winners) => {
+            let mut ids = vec![pot];
+            let mut wallets = Vec::new();
+            for user in distinct(winners) {
+                let wallet = open_wallet_in(tx, community, user, now, operation).await?;
+                ids.push(wallet);
+                wallets.push((user, wallet));
+            }
+            lock_accounts(tx, &ids, operation).await?;
+            let (_, balance): (i64, i64) = query_as(POT)
+                .bind(game)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(db(operation))?;
+            shares(balance, winners)
+                .into_iter()
+                .filter_map(|(user, amount)| {
+                    wallets
+                        .iter()
+                        .find(|(owner, _)| *owner == user)
+                        .map(|(_, wallet)| (*wallet, amount))
+                })
+                .collect()
+        }
+    };
+    let mut ids: Vec<i64> = paid.iter().map(|(wallet, _)| *wallet).collect();
+    ids.push(pot);
+    lock_accounts(tx, &ids, operation).await?;
+    let kind = settlement_kind(payout);
+    for (wallet, amount) in paid {
+        if amount <= 0 {
+            continue;
+        }
+        transfer(
+            tx,
+            &Transfer {
+                community,
+                kind,
+                from: pot,
+                to: wallet,
+                amount,
+                funded: true,
+                game: Some(game),
+                actor: actor.map(|user| user.0),
+                reason: kind.as_str(),
+            },
+            now,
+            operation,
+        )
+        .await?
+        .ok_or_else(|| StoreError::Corrupt(format!("the pot of game {game} holds too little")))?;
+    }
+    Ok(())
+}
+
+impl Store {
+    /// A person's wallet in a community, opened with the community's starting grant (written
+    /// in the ledger) if it did not exist.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn open_wallet(
+        &self,
+        community: CommunityId,
+        user: UserId,
+    ) -> Result<Wallet, StoreError> {
+        const OPERATION: &str = "open_wallet";
+        let existing = self.wallet(community, user).await?;
+        if let Some(wallet) = existing {
+            return Ok(wallet);
+        }
+        let mut tx = self.begin_write(OPERATION).await?;
+        open_wallet_in(
+            &mut TxRef::from(&mut tx),
+            community.0,
+            user,
+            Timestamp::now(),
+            OPERATION,
+        )
+        .await?;
+        tx.commit().await.map_err(db(OPERATION))?;
+        self.wallet(community, user)
+            .await?
+            .ok_or_else(|| StoreError::Corrupt(format!("wallet of {user} vanished")))
+    }
+
+    /// A person's wallet in a community, if it was opened.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn wallet(
+        &self,
+        community: CommunityId,
+        user: UserId,
+    ) -> Result<Option<Wallet>, StoreError> {
+        let row: Option<(i64, i64, i64)> = query_as(WALLET)
+            .bind(community.0)
+            .bind(user.0)
+            .fetch_optional(self)
+            .await
+            .map_err(db("wallet"))?;
+        Ok(row.map(|(account, balance, in_play)| Wallet {
+            account: AccountId(account),
+            user,
+            balance,
+            in_play,
+        }))
+    }
+
+    /// A moderator's grant (`amount` above zero, from the bank) or take (below zero, to the
+    /// bank; never more than the wallet holds), recorded in the ledger with the reason, and
+    /// `request` in the same transaction.
+    ///
+    /// # Errors
+    /// [`Conflict::Duplicate`], [`Conflict::InsufficientFunds`] for a take; a database failure.
+    pub async fn adjust_wallet(
+        &self,
+        community: CommunityId,
+        user: UserId,
+        amount: i64,
+        actor: UserId,
+        reason: &str,
+        request: Option<&RequestKey>,
+    ) -> Result<Wallet, StoreError> {
+        const OPERATION: &str = "adjust_wallet";
+        if amount == 0 {
+            return self.open_wallet(community, user).await;
+        }
+        let now = Timestamp::now();
+        let mut tx = self.begin_write(OPERATION).await?;
+        record_request(&mut tx, request, None, now, OPERATION).await?;
+        let mut held = TxRef::from(&mut tx);
+        let wallet = open_wallet_in(&mut held, community.0, user, now, OPERATION).await?;
+        let bank = bank(&mut held, community.0, now, OPERATION).await?;
+        lock_accounts(&mut held, &[bank, wallet], OPERATION).await?;
+        let (kind, from, to) = if amount >= 0 {
+            (LedgerKind::Grant, bank, wallet)
+        } else {
+            (LedgerKind::Adjustment, wallet, bank)
+        };
+        let moved = transfer(
+            &mut held,
+            &Transfer {
+                community: community.0,
+                kind,
+                from,
+                to,
+                amount: amount.saturating_abs(),
+                funded: amount < 0,
+                game: None,
+                actor: Some(actor.0),
+                reason,
+            },
+            now,
+            OPERATION,
+        )
+        .await?;
+        if moved.is_none() {
+            let balance = wallet_in(&mut held, community.0, user, OPERATION)
+                .await?
+                .map_or(0, |(_, balance)| balance);
+            return Err(Conflict::InsufficientFunds {
+                user,
+                balance,
+                needed: amount.saturating_abs(),
+            }
+            .into());
+        }
+        tx.commit().await.map_err(db(OPERATION))?;
+        self.wallet(community, user)
+            .await?
+            .ok_or_else(|| StoreError::Corrupt(format!("wallet of {user} vanished")))
+    }
+
+    /// The richest wallets of a community, richest first.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn leaderboard(
+        &self,
+        community: CommunityId,
+        limit: i64,
+    ) -> Result<Vec<(User, i64)>, StoreError> {
+        let rows: Vec<LeaderRow> = query_as(LEADERBOARD)
+            .bind(community.0)
+            .bind(limit)
+            .fetch_all(self)
+            .await
+            .map_err(db("leaderboard"))?;
+        rows.into_iter()
+            .map(|row| Ok((User::try_from(row.user)?, row.balance)))
+            .collect()
+    }
+
+    /// Every account of a community (bank, wallets, pots) with its balance.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn accounts(&self, community: CommunityId) -> Result<Vec<Account>, StoreError> {
+        let rows: Vec<AccountRow> = query_as(ACCOUNTS)
+            .bind(community.0)
+            .fetch_all(self)
+            .await
+            .map_err(db("accounts"))?;
+        rows.into_iter()
+            .map(|(id, community, kind, user, game, balance)| {
+                Ok(Account {
+                    id: AccountId(id),
+                    community: CommunityId(community),
+                    kind: account_kind(&kind)?,
+                    user: user.map(UserId),
+                    game: game.map(GameNo),
+                    balance,
+                })
+            })
+            .collect()
+    }
+
+    /// The whole ledger of a community, in the order it was written.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn ledger(&self, community: CommunityId) -> Result<Vec<LedgerEntry>, StoreError> {
+        let rows: Vec<LedgerRow> = query_as(LEDGER)
+            .bind(community.0)
+            .fetch_all(self)
+            .await
+            .map_err(db("ledger"))?;
+        rows.into_iter().map(LedgerEntry::try_from).collect()
+    }
+}
+
+/// Until the operations of `sql.rs` run through the executor: what they call, on their own
+/// transaction types.
+impl SqliteStore {
+    pub(super) async fn take_stakes(
+        tx: &mut Transaction<'static, Sqlite>,
+        game: i64,
+        community: i64,
+        stakers: &[UserId],
+        stake: i64,
+        now: Timestamp,
+        operation: &'static str,
+    ) -> Result<(), StoreError> {
+        take_stakes(
+            &mut tx.into(),
+            game,
+            community,
+            stakers,
+            stake,
+            now,
+            operation,
+        )
+        .await
+    }
+
+    pub(super) async fn pay_fines(
+        tx: &mut Transaction<'static, Sqlite>,
+        game: i64,
+        fines: &[Fine],
+        now: Timestamp,
+        operation: &'static str,
+    ) -> Result<(), StoreError> {
+        pay_fines(&mut tx.into(), game, fines, now, operation).await
+    }
+
+    pub(super) async fn settle_pot(
+        tx: &mut Transaction<'static, Sqlite>,
+        game: i64,
+        payout: &Payout,
+        actor: Option<UserId>,
+        now: Timestamp,
+        operation: &'static str,
+    ) -> Result<(), StoreError> {
+        settle_pot(&mut tx.into(), game, payout, actor, now, operation).await
+    }
+}
+
+impl PostgresStore {
+    pub(super) async fn take_stakes(
+        tx: &mut Transaction<'static, Postgres>,
+        game: i64,
+        community: i64,
+        stakers: &[UserId],
+        stake: i64,
+        now: Timestamp,
+        operation: &'static str,
+    ) -> Result<(), StoreError> {
+        take_stakes(
+            &mut tx.into(),
+            game,
+            community,
+            stakers,
+            stake,
+            now,
+            operation,
+        )
+        .await
+    }
+
+    pub(super) async fn pay_fines(
+        tx: &mut Transaction<'static, Postgres>,
+        game: i64,
+        fines: &[Fine],
+        now: Timestamp,
+        operation: &'static str,
+    ) -> Result<(), StoreError> {
+        pay_fines(&mut tx.into(), game, fines, now, operation).await
+    }
+
+    pub(super) async fn settle_pot(
+        tx: &mut Transaction<'static, Postgres>,
+        game: i64,
+        payout: &Payout,
+        actor: Option<UserId>,
+        now: Timestamp,
+        operation: &'static str,
+    ) -> Result<(), StoreError> {
+        settle_pot(&mut tx.into(), game, payout, actor, now, operation).await
+    }
+}
 
 #[cfg(test)]
 mod tests {

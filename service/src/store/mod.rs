@@ -24,15 +24,18 @@
 //! too). They run through `executor`: a transaction over either backend (`Store::begin_read`,
 //! `Store::begin_write`, each the backend's own way to begin) and a query builder shaped
 //! like sqlx's, so one body of code serves both backends; where they differ (the claims of the
-//! scheduler and the outbox) a `match` on the backend picks the statement. Each backend module
-//! holds only what differs: connecting, and how transactions begin.
+//! scheduler and the outbox, locking accounts) a `match` on the backend picks the statement. Each
+//! backend module holds only what differs: connecting, and how transactions begin.
 //!
 //! Files: `url` (the database URL and backend), `records` (what callers write and read
 //! back), `errors`, `rows` (how rows decode), `executor`, `requests` (request keys);
-//! `chat_moves`, `community` and `outbox` hold their statements and the operations of
-//! [`Store`] that run them. Not yet converted: `sql`, `ledger` and `invitations` hold
-//! statements and, in `macro_rules!` bodies, the code both backends run, expanded in `sqlite`
-//! and `postgres`, reached through `facade` (forwarding methods by concern). Times, ids and the
+//! `boards`, `chat_moves`, `community`, `ledger` (money) and `outbox` hold their statements
+//! and the operations of [`Store`] that run them, as does `invitations` for usernames. Not yet
+//! converted: `sql` (people, chats, challenges, games) and the acceptances and joins of
+//! `invitations` hold statements and, in `macro_rules!` bodies, the code both backends run,
+//! expanded in `sqlite` and `postgres`, reached through `facade` (forwarding methods by
+//! concern); they call the ledger through forwarding methods on the backend types and
+//! `executor::TxRef`, a transaction lent from their own. Times, ids and the
 //! closed sets stored as text are the crate's `values`.
 //!
 //! The migrations are embedded at compile time by `sqlx::migrate!`; the SQL files are tracked

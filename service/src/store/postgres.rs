@@ -15,13 +15,12 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{PgPool, Postgres, Transaction};
 
 use super::{
-    Account, AccountId, ActionRecord, ActionRow, Append, Appended, Backend, Challenge, ChallengeNo,
-    ChallengeRow, ChallengeStateRow, Chat, ChatId, ChatRow, ClockRow, CommunityId, Conflict,
-    DatabaseUrl, Ending, Fine, GameNo, GameRecord, GameRow, GameStateRow, GameStatus, History,
-    LeaderRow, LedgerEntry, LedgerKind, LedgerRow, LoadedGame, NewChallenge, NewGame, Payout,
-    Platform, SeatRow, Settings, Settlement, StoreError, Timestamp, User, UserId, UserRow, Wallet,
-    assemble_games, challenge_refusal, community, db, distinct, end_refusal, game_refusal,
-    invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
+    ActionRecord, ActionRow, Append, Appended, Backend, Challenge, ChallengeNo, ChallengeRow,
+    ChallengeStateRow, Chat, ChatId, ChatRow, ClockRow, Conflict, DatabaseUrl, Ending, GameNo,
+    GameRecord, GameRow, GameStateRow, GameStatus, History, LoadedGame, NewChallenge, NewGame,
+    Payout, Platform, SeatRow, Settlement, StoreError, Timestamp, User, UserId, UserRow,
+    assemble_games, challenge_refusal, db, end_refusal, game_refusal, invitations,
+    is_foreign_key_violation, seq_to_i64, sql,
 };
 use super::{Announce, NewOutbox, OutboxId, OutboxKind, outbox};
 
@@ -92,21 +91,5 @@ impl PostgresStore {
 /// The driver type of the shared store operations.
 type Db = Postgres;
 
-/// Locks accounts, in ascending id order (`ids` sorted), until the transaction ends.
-async fn lock_accounts_in(
-    tx: &mut Transaction<'static, Postgres>,
-    ids: &[i64],
-) -> Result<(), sqlx::Error> {
-    if ids.is_empty() {
-        return Ok(());
-    }
-    sqlx::query("SELECT id FROM accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE")
-        .bind(ids)
-        .fetch_all(&mut **tx)
-        .await
-        .map(|_| ())
-}
-
 super::sql::store_operations!(PostgresStore);
-super::ledger::ledger_operations!(PostgresStore);
 super::invitations::invitation_operations!(PostgresStore);

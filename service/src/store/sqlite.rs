@@ -13,13 +13,12 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
 use super::{
-    Account, AccountId, ActionRecord, ActionRow, Append, Appended, Backend, Challenge, ChallengeNo,
-    ChallengeRow, ChallengeStateRow, Chat, ChatId, ChatRow, ClockRow, CommunityId, Conflict,
-    DatabaseUrl, Ending, Fine, GameNo, GameRecord, GameRow, GameStateRow, GameStatus, History,
-    LeaderRow, LedgerEntry, LedgerKind, LedgerRow, LoadedGame, NewChallenge, NewGame, Payout,
-    Platform, SeatRow, Settings, Settlement, StoreError, Timestamp, User, UserId, UserRow, Wallet,
-    assemble_games, challenge_refusal, community, db, distinct, end_refusal, game_refusal,
-    invitations, is_foreign_key_violation, ledger, seq_to_i64, sql,
+    ActionRecord, ActionRow, Append, Appended, Backend, Challenge, ChallengeNo, ChallengeRow,
+    ChallengeStateRow, Chat, ChatId, ChatRow, ClockRow, Conflict, DatabaseUrl, Ending, GameNo,
+    GameRecord, GameRow, GameStateRow, GameStatus, History, LoadedGame, NewChallenge, NewGame,
+    Payout, Platform, SeatRow, Settlement, StoreError, Timestamp, User, UserId, UserRow,
+    assemble_games, challenge_refusal, db, end_refusal, game_refusal, invitations,
+    is_foreign_key_violation, seq_to_i64, sql,
 };
 use super::{Announce, NewOutbox, OutboxId, OutboxKind, outbox};
 
@@ -109,16 +108,5 @@ impl SqliteStore {
 /// The driver type of the shared store operations.
 type Db = Sqlite;
 
-/// Nothing to lock: a writing transaction of SQLite holds the whole database (`BEGIN
-/// IMMEDIATE`).
-#[allow(clippy::unused_async)]
-async fn lock_accounts_in(
-    _tx: &mut Transaction<'static, Sqlite>,
-    _ids: &[i64],
-) -> Result<(), sqlx::Error> {
-    Ok(())
-}
-
 super::sql::store_operations!(SqliteStore);
-super::ledger::ledger_operations!(SqliteStore);
 super::invitations::invitation_operations!(SqliteStore);

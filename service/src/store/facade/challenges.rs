@@ -129,25 +129,6 @@ impl Store {
         dispatch!(self, store => store.create_challenge(challenge, more, request).await)
     }
 
-    /// Gives the seat of a pending challenge's username-only invitee `username` (compared
-    /// without regard to ASCII case; a leading `@` ignored) to `user`, atomically: exactly one
-    /// seat, and only while no one else took it and `user` holds no seat of the challenge yet.
-    /// The caller passes the username the platform reported for `user`. Returns whether `user`
-    /// now holds that seat: true when this call bound it, and on a repeated call by the same
-    /// user (known by that username, see [`Store::upsert_user_with_username`]); false when
-    /// there is no such seat (never invited, taken by someone else, the challenge settled).
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn bind_invitee_username(
-        &self,
-        challenge: ChallengeNo,
-        username: &str,
-        user: UserId,
-    ) -> Result<bool, StoreError> {
-        dispatch!(self, store => store.bind_invitee_username(challenge, username, user).await)
-    }
-
     /// Records that `by` joins the pending, unexpired open challenge `id` and waits for its
     /// game to start (see [`Challenge::joined`]), holding the challenge row's lock so that
     /// concurrent joins run one after the other. `room` is how many may wait: a join that

@@ -62,33 +62,4 @@ impl Store {
     ) -> Result<Chat, StoreError> {
         dispatch!(self, store => store.upsert_chat(platform, platform_chat_id, title, community).await)
     }
-
-    /// [`Store::upsert_user`] that also records the platform's username (without `@`; `None`:
-    /// the user has none, and a stored one is cleared). A username belongs to one account at a
-    /// time: another user of the platform that had it loses it, in the same transaction.
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn upsert_user_with_username(
-        &self,
-        platform: Platform,
-        platform_user_id: &str,
-        display_name: &str,
-        username: Option<&str>,
-    ) -> Result<User, StoreError> {
-        dispatch!(self, store => store.upsert_user_with_username(platform, platform_user_id, display_name, username).await)
-    }
-
-    /// The user of a platform with this username (a leading `@` is ignored; ASCII case is
-    /// not), if one is known.
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn user_by_username(
-        &self,
-        platform: Platform,
-        username: &str,
-    ) -> Result<Option<User>, StoreError> {
-        dispatch!(self, store => store.user_by_username(platform, username).await)
-    }
 }
