@@ -53,6 +53,19 @@ impl Drop for Announcer {
     }
 }
 
+/// A change to announce.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Change {
+    /// A game starts: told with its seats, terms and dice.
+    Start,
+    /// Actions were played in `game`: its board shows `seq` actions, telling those after the
+    /// first `from`.
+    Move { game: GameNo, from: u32, seq: u32 },
+    /// `game` ended (a resignation, a claim, an abort) at `seq` actions: its result is told
+    /// even though the board shows no new action.
+    End { game: GameNo, seq: u32 },
+}
+
 /// An announcement to write with a change: its payload, and who holds it until when.
 pub(super) struct Pending {
     payload: String,
@@ -83,23 +96,25 @@ impl Service {
         self
     }
 
-    /// The announcement of a change to `game` whose board shows `seq` actions, narrating those
-    /// after the first `from`, made by pressing `pressed`; `None` without announcements. A
-    /// game that starts (`game` is `None`: not created yet, its row names it) is announced
-    /// with its seats, terms and dice.
+    /// The announcement of `change`, made by pressing `pressed`; `None` without
+    /// announcements.
     pub(super) fn pending_announcement(
         &self,
-        game: Option<GameNo>,
-        seq: u32,
-        from: u32,
+        change: Change,
         pressed: Option<&str>,
     ) -> Option<Pending> {
         let announcer = self.announcer.as_ref()?;
-        let mut payload = json!({"seq": seq, "from": from});
-        match game {
-            Some(game) => payload["game"] = json!(game.0),
-            None => payload["start"] = json!(true),
-        }
+        let payload = match change {
+            // Not created yet: its row names it.
+            Change::Start => json!({"seq": 0, "from": 0, "start": true}),
+            Change::Move { game, from, seq } => {
+                json!({"game": game.0, "seq": seq, "from": from})
+            }
+            Change::End { game, seq } => {
+                json!({"game": game.0, "seq": seq, "from": seq, "end": true})
+            }
+        };
+        let mut payload = payload;
         if let Some(pressed) = pressed {
             payload["pressed"] = json!(pressed);
         }

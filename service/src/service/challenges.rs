@@ -511,7 +511,7 @@ impl Service {
                     nonce: ctx.nonce.clone(),
                 }),
             };
-            let pending = self.pending_announcement(None, 0, 0, ctx.pressed.as_deref());
+            let pending = self.pending_announcement(Change::Start, ctx.pressed.as_deref());
             let accepted = match &pending {
                 Some(pending) => {
                     self.store

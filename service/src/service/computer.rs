@@ -124,7 +124,7 @@ impl Service {
                 .fresh_seed(id)?
                 .map(|seed| GameDice { seed, nonce: None }),
         };
-        let pending = self.pending_announcement(None, 0, 0, ctx.pressed.as_deref());
+        let pending = self.pending_announcement(Change::Start, ctx.pressed.as_deref());
         let (record, announced) = match &pending {
             Some(pending) => {
                 let (record, row) = self
@@ -297,7 +297,8 @@ impl Service {
     /// The board of an announcement ([`super::announce`]) of `game` posted by the dispatcher
     /// (the process that made the change died before it posted it): the game as it stands,
     /// telling the actions after the first `from` (and, for a game that `start`s, its seats,
-    /// terms and dice); `None` when a board showing as much was posted already.
+    /// terms and dice); `None` when a board showing as much was posted already (unless the
+    /// game's `end` is told, which adds no action).
     ///
     /// # Errors
     /// Internal failures (the database, a log that does not replay).
@@ -306,19 +307,20 @@ impl Service {
         game: GameNo,
         from: i64,
         start: bool,
+        end: bool,
         pressed: Option<String>,
     ) -> Result<Option<Reply>, ServiceError> {
         let Some(stored) = self.store.load_game(game, History::Full).await? else {
             return Ok(None);
         };
+        // A board showing as many actions tells a move or a start; an ending adds no action,
+        // and is told whatever was shown.
         let shown = self.store.newest_board_seq(game).await?;
-        if shown.is_some_and(|shown| shown >= i64::from(stored.record.seq)) {
+        if !end && shown.is_some_and(|shown| shown >= i64::from(stored.record.seq)) {
             return Ok(None);
         }
         let header = if start {
-            let mut header = super::challenges::begins_spans(&stored.record);
-            header.push(Span::Text(" ".into()));
-            header
+            super::challenges::begins_spans(&stored.record)
         } else {
             Vec::new()
         };
@@ -368,8 +370,12 @@ impl Service {
                 last = Some(applied);
             }
         }
+        let told = played_spans(&record, &played, None);
         let mut spans = header;
-        spans.extend(played_spans(&record, &played, None));
+        if !spans.is_empty() && !told.is_empty() {
+            spans.push(Span::Text(" ".into()));
+        }
+        spans.extend(told);
         if !spans.is_empty() {
             spans.push(Span::Text("\n".into()));
         }

@@ -31,6 +31,7 @@
 //! module; the words of replies (`Span`, `Person`, `Msg`) are `l10n`'s.
 
 mod announce;
+use announce::Change;
 mod challenges;
 mod clocks;
 mod computer;

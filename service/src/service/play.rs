@@ -289,8 +289,12 @@ impl Service {
         self.resolve_chance(&loaded.record, loaded.rolls, &mut state, &mut played)?;
         let mut record = loaded.record.clone();
         let seq = record.seq + u32::try_from(played.actions.len()).unwrap_or(u32::MAX);
-        let pending =
-            self.pending_announcement(Some(record.id), seq, record.seq, ctx.pressed.as_deref());
+        let change = Change::Move {
+            game: record.id,
+            from: record.seq,
+            seq,
+        };
+        let pending = self.pending_announcement(change, ctx.pressed.as_deref());
         let announce = pending.as_ref().map(|pending| pending.as_announce());
         let appended = self
             .append_played(
@@ -483,7 +487,11 @@ impl Service {
         ending: &Ending<'_>,
     ) -> Result<(GameRecord, Option<OutboxId>), StoreError> {
         let pressed = ctx.pressed.as_deref();
-        match self.pending_announcement(Some(record.id), record.seq, record.seq, pressed) {
+        let change = Change::End {
+            game: record.id,
+            seq: record.seq,
+        };
+        match self.pending_announcement(change, pressed) {
             Some(pending) => {
                 let (record, row) = self
                     .store

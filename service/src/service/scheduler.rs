@@ -117,8 +117,9 @@ impl Service {
                             .get("pressed")
                             .and_then(serde_json::Value::as_str)
                             .map(str::to_owned);
-                        let start = payload.get("start").is_some_and(|start| start == true);
-                        self.announced_board(GameNo(game), from, start, pressed)
+                        let flag = |name: &str| payload.get(name).is_some_and(|v| v == true);
+                        let (start, end) = (flag("start"), flag("end"));
+                        self.announced_board(GameNo(game), from, start, end, pressed)
                             .await?
                     }
                     None => self.computer_board(GameNo(game), seq).await?,

@@ -23,6 +23,7 @@ on_both_databases! {
     a_move_whose_board_was_posted_is_not_announced_again => posted_move;
     a_resignation_whose_process_died_is_announced_with_its_result => died_after_resignation;
     a_request_delivered_again_is_answered_as_done_and_changes_nothing => delivered_again;
+    an_acceptance_whose_process_died_is_announced_as_the_game_s_start => died_after_acceptance;
 }
 
 /// How long a process holds its announcements in these tests.
@@ -58,6 +59,15 @@ fn board(game: GameNo, seq: u32, buttons: bool, pressed: Option<&str>) -> Reply 
         },
         ..Reply::default()
     }
+}
+
+/// Alice challenges Bob to Konane and Bob accepts; the start's board is posted (message 500).
+async fn started(table: &Table) -> GameNo {
+    assert!(table.cmd("alice", "/play konane @bob").await.is_done());
+    let accepted = table.cmd("bob", "/accept").await;
+    assert!(accepted.is_done());
+    posted(table, &accepted, "500").await;
+    accepted.game.expect("a game started")
 }
 
 async fn posted(table: &Table, reply: &Reply, id: &str) -> Vec<String> {
@@ -191,7 +201,7 @@ async fn died_after_move(url: DatabaseUrl) {
     let store = connect(&url).await;
     let clock = Clock::manual(T0);
     let dead = announcing(&store, 11, &clock, "process-a/replies");
-    let game = start(&dead, "alice", "bob", "konane").await;
+    let game = started(&dead).await;
     // A move pressed on the board (message 42).
     let (state, actor) = dead.state(game).await;
     let actor = actor.expect("someone to move");
@@ -246,17 +256,15 @@ async fn posted_move(url: DatabaseUrl) {
     let store = connect(&url).await;
     let clock = Clock::manual(T0);
     let table = announcing(&store, 13, &clock, "process-a/replies");
-    let game = start(&table, "alice", "bob", "konane").await;
-    let first = table.record(game).await.seq;
-    assert!(
-        posted(&table, &board(game, first, true, None), "700")
-            .await
-            .is_empty()
-    );
+    let game = started(&table).await;
     let mut lcg = Lcg(6);
     let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
     assert!(reply.announced.is_some());
-    assert_eq!(posted(&table, &reply, "701").await, ["700"]);
+    assert_eq!(
+        posted(&table, &reply, "701").await,
+        ["500"],
+        "the start's board"
+    );
     clock.advance(HOLD.as_millis() as i64 + 1);
     assert!(
         table.tick().await.is_empty(),
@@ -280,7 +288,7 @@ async fn died_after_resignation(url: DatabaseUrl) {
     let store = connect(&url).await;
     let clock = Clock::manual(T0);
     let dead = announcing(&store, 14, &clock, "process-a/replies");
-    let game = start(&dead, "alice", "bob", "konane").await;
+    let game = started(&dead).await;
     let reply = dead.cmd("bob", &format!("/resign #{game}")).await;
     assert!(reply.is_done());
     assert_eq!(
@@ -310,7 +318,7 @@ async fn delivered_again(url: DatabaseUrl) {
     let store = connect(&url).await;
     let clock = Clock::manual(T0);
     let table = announcing(&store, 16, &clock, "process-a/replies");
-    let game = start(&table, "alice", "bob", "konane").await;
+    let game = started(&table).await;
     let (state, actor) = table.state(game).await;
     let actor = actor.expect("someone to move");
     let line = state.legal_lines()[0].clone();
@@ -323,5 +331,36 @@ async fn delivered_again(url: DatabaseUrl) {
     assert_eq!(again.audience, Audience::Actor);
     assert_eq!(again.announced, None, "nothing new to announce");
     assert_eq!(table.record(game).await.seq, seq, "nothing changed");
+    store.close().await;
+}
+
+async fn died_after_acceptance(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let clock = Clock::manual(T0);
+    let dead = announcing(&store, 17, &clock, "process-a/replies");
+    assert!(dead.cmd("alice", "/play konane @bob").await.is_done());
+    let accepted = dead.cmd("bob", "/accept").await;
+    assert!(accepted.is_done());
+    assert!(
+        accepted.announced.is_some(),
+        "the start's announcement is held"
+    );
+    let game = accepted.game.expect("a game started");
+    drop(dead);
+    let alive = announcing(&store, 18, &clock, "process-b/replies");
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    let replies = alive.tick().await;
+    assert_eq!(replies.len(), 1, "the start is announced");
+    let announced = &replies[0];
+    assert_eq!(announced.game, Some(game));
+    assert_eq!(announced.placement, Placement::NewBoard);
+    assert_eq!(
+        announced.notify, accepted.notify,
+        "the first player is notified"
+    );
+    assert_eq!(announced.buttons, accepted.buttons);
+    // Told as the reply told it (the seats, the terms), but for the time left.
+    let told = |reply: &Reply| reply.spans[..reply.spans.len() - 1].to_vec();
+    assert_eq!(told(announced), told(&accepted));
     store.close().await;
 }
