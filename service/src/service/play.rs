@@ -422,9 +422,10 @@ impl Service {
     }
 
     pub(super) async fn stale(&self, current: &Loaded) -> Handled<Reply> {
-        let spans = vec![Span::Text(
-            "This board has changed; here is the current one.\n".into(),
-        )];
+        let spans = vec![
+            Span::Msg(Msg::new("board-changed")),
+            Span::Text("\n".into()),
+        ];
         self.board_reply(current, spans)
             .await
             .map(|reply| reply.as_look().of_kind(Kind::Stale).to_actor())
