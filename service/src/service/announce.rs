@@ -206,6 +206,20 @@ impl Service {
         Ok(stripped)
     }
 
+    /// What an adapter does after trying to post `reply` (`posted`: its message id, if it
+    /// was): [`Service::board_posted`] or [`Service::board_not_posted`]. Returns the messages
+    /// whose buttons the adapter takes off; a database failure is logged and leaves none.
+    pub async fn reply_sent(&self, reply: &Reply, posted: Option<&str>) -> Vec<String> {
+        let result = match posted {
+            Some(message_id) => self.board_posted(reply, message_id).await,
+            None => self.board_not_posted(reply).await.map(|()| Vec::new()),
+        };
+        result.unwrap_or_else(|error| {
+            tracing::warn!(error = %super::error_chain(&error), "cannot record a posted reply");
+            Vec::new()
+        })
+    }
+
     /// An adapter could not post `reply`: its announcement, if it holds one, goes to the
     /// dispatcher at once (which tries again, paced).
     ///

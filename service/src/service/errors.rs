@@ -547,18 +547,7 @@ impl ServiceError {
         } else {
             "internal"
         };
-        // The database may be out of reach: the platform's locale decides.
-        let lang = crate::l10n::Lang::choose(None, request.locale.as_deref(), None);
-        Reply {
-            address: Address {
-                platform: request.platform,
-                chat: request.chat.0.clone(),
-                thread: request.thread.clone(),
-            },
-            audience: Audience::Actor,
-            spans: crate::l10n::spans(lang, &Msg::new(id)),
-            ..Reply::default()
-        }
+        request.said_to_actor(id)
     }
 }
 
@@ -567,6 +556,13 @@ impl Request {
     /// after a flood of refusals (see `cooldown.rs`), for a platform that must answer
     /// everything (a Discord command): for the person only, in their platform's language.
     pub fn cooling_down_reply(&self) -> Reply {
+        self.said_to_actor("cooling-down")
+    }
+
+    /// Message `id` of the catalogue, for the person who sent this request only, in their
+    /// platform's language (the service's own answers may be out of reach: the database may
+    /// be).
+    fn said_to_actor(&self, id: &'static str) -> Reply {
         let lang = crate::l10n::Lang::choose(None, self.locale.as_deref(), None);
         Reply {
             address: Address {
@@ -575,7 +571,7 @@ impl Request {
                 thread: self.thread.clone(),
             },
             audience: Audience::Actor,
-            spans: crate::l10n::spans(lang, &Msg::new("cooling-down")),
+            spans: crate::l10n::spans(lang, &Msg::new(id)),
             ..Reply::default()
         }
     }

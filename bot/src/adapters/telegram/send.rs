@@ -227,24 +227,8 @@ impl Telegram {
         let (Placement::NewBoard, Some(game)) = (reply.placement, reply.game) else {
             return;
         };
-        let Some(posted) = posted else {
-            if let Err(error) = self.service.board_not_posted(reply).await {
-                tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot hand a board to the outbox");
-            }
-            return;
-        };
-        let stale = match self
-            .service
-            .board_posted(reply, &posted.0.to_string())
-            .await
-        {
-            Ok(stale) => stale,
-            Err(error) => {
-                tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the board");
-                return;
-            }
-        };
-        for id in stale {
+        let posted = posted.map(|id| id.0.to_string());
+        for id in self.service.reply_sent(reply, posted.as_deref()).await {
             let Some(message) = message_id(&id) else {
                 continue;
             };
