@@ -10,8 +10,8 @@
 use tabula_core::GameId;
 
 use super::executor::{Conn, query, query_as, query_scalar};
+use super::people;
 use super::requests::record_request;
-use super::sql as people_sql;
 use super::{
     Backend, Chat, ChatId, ChatRow, CommunityId, Conflict, DAY_MILLIS, Due, GameNo, NewVacation,
     RequestKey, Settings, StakedGames, Store, StoreError, Timestamp, UserId, Vacation, db,
@@ -280,7 +280,7 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn chat(&self, id: ChatId) -> Result<Option<Chat>, StoreError> {
-        query_as::<ChatRow>(people_sql::CHAT)
+        query_as::<ChatRow>(people::CHAT)
             .bind(id.0)
             .fetch_optional(self)
             .await

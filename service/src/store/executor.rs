@@ -39,7 +39,6 @@ impl Tx {
 
 impl Store {
     /// Starts a transaction whose reads all see one snapshot (see the backend modules).
-    #[expect(dead_code, reason = "the games, converted next, read in one")]
     pub(super) async fn begin_read(&self, operation: &'static str) -> Result<Tx, StoreError> {
         match self {
             Store::Sqlite(store) => store.begin_read(operation).await.map(Tx::Sqlite),
@@ -80,45 +79,6 @@ impl<'c> From<&'c mut Tx> for Conn<'c> {
         match tx {
             Tx::Sqlite(tx) => Conn::Sqlite(tx),
             Tx::Postgres(tx) => Conn::Postgres(tx),
-        }
-    }
-}
-
-/// A transaction lent to a function that runs statements in it: a [`Tx`], or (until the
-/// operations of `sql.rs` run through this module too) the backend's own transaction that
-/// those operations hold.
-#[derive(Debug)]
-pub(super) enum TxRef<'t> {
-    Sqlite(&'t mut SqliteConnection),
-    Postgres(&'t mut PgConnection),
-}
-
-impl<'t> From<&'t mut Tx> for TxRef<'t> {
-    fn from(tx: &'t mut Tx) -> TxRef<'t> {
-        match tx {
-            Tx::Sqlite(tx) => TxRef::Sqlite(tx),
-            Tx::Postgres(tx) => TxRef::Postgres(tx),
-        }
-    }
-}
-
-impl<'t> From<&'t mut Transaction<'static, Sqlite>> for TxRef<'t> {
-    fn from(tx: &'t mut Transaction<'static, Sqlite>) -> TxRef<'t> {
-        TxRef::Sqlite(tx)
-    }
-}
-
-impl<'t> From<&'t mut Transaction<'static, Postgres>> for TxRef<'t> {
-    fn from(tx: &'t mut Transaction<'static, Postgres>) -> TxRef<'t> {
-        TxRef::Postgres(tx)
-    }
-}
-
-impl<'c> From<&'c mut TxRef<'_>> for Conn<'c> {
-    fn from(tx: &'c mut TxRef<'_>) -> Conn<'c> {
-        match tx {
-            TxRef::Sqlite(conn) => Conn::Sqlite(conn),
-            TxRef::Postgres(conn) => Conn::Postgres(conn),
         }
     }
 }
@@ -284,10 +244,6 @@ pub(super) fn query<'q>(sql: &'static str) -> Query<'q> {
 /// A multi-row `INSERT`: `insert` (`INSERT INTO t (a, b) `, ending in a space) then a `VALUES`
 /// list with one tuple of `N` binds per row of `rows` (which must not be empty), as sqlx's
 /// `QueryBuilder::push_values` writes it for each backend.
-#[expect(
-    dead_code,
-    reason = "the games' actions, converted next, are written so"
-)]
 pub(super) fn insert_values<'q, const N: usize>(
     insert: &'static str,
     rows: impl IntoIterator<Item = [Value<'q>; N]>,

@@ -12,15 +12,13 @@
 //! never wait for each other in a cycle. A game is settled once: the pot is paid out or refunded
 //! only by the transaction that sets the game's `settled_at` from null.
 
-use sqlx::{Postgres, Sqlite, Transaction};
-
 use super::community::settings_in;
-use super::executor::{TxRef, query, query_as, query_scalar};
+use super::executor::{Tx, query, query_as, query_scalar};
 use super::requests::record_request;
 use super::{
     Account, AccountId, AccountKind, CommunityId, Conflict, Fine, GameNo, LeaderRow, LedgerEntry,
-    LedgerKind, LedgerRow, Payout, PostgresStore, RequestKey, SqliteStore, Store, StoreError,
-    Timestamp, User, UserId, Wallet, db, distinct, sql,
+    LedgerKind, LedgerRow, Payout, RequestKey, Store, StoreError, Timestamp, User, UserId, Wallet,
+    db, distinct, games,
 };
 
 pub(super) const BANK: &str = "\
@@ -154,7 +152,7 @@ pub(super) const LOCK_ACCOUNTS_POSTGRES: &str =
 /// PostgreSQL; nothing on SQLite, whose writing transaction holds the whole database (`BEGIN
 /// IMMEDIATE`).
 async fn lock_accounts(
-    tx: &mut TxRef<'_>,
+    tx: &mut Tx,
     accounts: &[i64],
     operation: &'static str,
 ) -> Result<(), StoreError> {
@@ -162,12 +160,12 @@ async fn lock_accounts(
     ids.sort_unstable();
     ids.dedup();
     match tx {
-        TxRef::Sqlite(_) => Ok(()),
-        TxRef::Postgres(_) if ids.is_empty() => Ok(()),
+        Tx::Sqlite(_) => Ok(()),
+        Tx::Postgres(_) if ids.is_empty() => Ok(()),
         // The one statement with an array bind, which only PostgreSQL has.
-        TxRef::Postgres(conn) => sqlx::query(LOCK_ACCOUNTS_POSTGRES)
+        Tx::Postgres(tx) => sqlx::query(LOCK_ACCOUNTS_POSTGRES)
             .bind(&ids)
-            .fetch_all(&mut **conn)
+            .fetch_all(&mut **tx)
             .await
             .map(|_| ())
             .map_err(db(operation)),
@@ -177,7 +175,7 @@ async fn lock_accounts(
 /// Moves money and writes its ledger row. `None`: a funded transfer found too little in the
 /// account (nothing was changed). Otherwise the balance left in the `from` account.
 async fn transfer(
-    tx: &mut TxRef<'_>,
+    tx: &mut Tx,
     transfer: &Transfer<'_>,
     now: Timestamp,
     operation: &'static str,
@@ -216,7 +214,7 @@ async fn transfer(
 
 /// The community's bank account, created when missing.
 async fn bank(
-    tx: &mut TxRef<'_>,
+    tx: &mut Tx,
     community: i64,
     now: Timestamp,
     operation: &'static str,
@@ -236,7 +234,7 @@ async fn bank(
 
 /// A wallet's id and balance, if it exists.
 async fn wallet_in(
-    tx: &mut TxRef<'_>,
+    tx: &mut Tx,
     community: i64,
     user: UserId,
     operation: &'static str,
@@ -251,7 +249,7 @@ async fn wallet_in(
 
 /// Opens a wallet with the community's starting grant, unless it exists.
 async fn open_wallet_in(
-    tx: &mut TxRef<'_>,
+    tx: &mut Tx,
     community: i64,
     user: UserId,
     now: Timestamp,
@@ -299,7 +297,7 @@ async fn open_wallet_in(
 
 /// Moves each distinct staker's stake into a new pot for the game.
 pub(super) async fn take_stakes(
-    tx: &mut TxRef<'_>,
+    tx: &mut Tx,
     game: i64,
     community: i64,
     stakers: &[UserId],
@@ -364,7 +362,7 @@ pub(super) async fn take_stakes(
 
 /// Pays fines between wallets (below zero if need be).
 pub(super) async fn pay_fines(
-    tx: &mut TxRef<'_>,
+    tx: &mut Tx,
     game: i64,
     fines: &[Fine],
     now: Timestamp,
@@ -406,11 +404,11 @@ pub(super) async fn pay_fines(
 
 /// The community of a game.
 async fn game_community(
-    tx: &mut TxRef<'_>,
+    tx: &mut Tx,
     game: i64,
     operation: &'static str,
 ) -> Result<i64, StoreError> {
-    let community: Option<i64> = query_scalar(sql::GAME_COMMUNITY)
+    let community: Option<i64> = query_scalar(games::GAME_COMMUNITY)
         .bind(game)
         .fetch_one(&mut *tx)
         .await
@@ -420,7 +418,7 @@ async fn game_community(
 
 /// Settles an ended game's pot, once: pays the winners or refunds the stakes.
 pub(super) async fn settle_pot(
-    tx: &mut TxRef<'_>,
+    tx: &mut Tx,
     game: i64,
     payout: &Payout,
     actor: Option<UserId>,
@@ -530,14 +528,7 @@ impl Store {
             return Ok(wallet);
         }
         let mut tx = self.begin_write(OPERATION).await?;
-        open_wallet_in(
-            &mut TxRef::from(&mut tx),
-            community.0,
-            user,
-            Timestamp::now(),
-            OPERATION,
-        )
-        .await?;
+        open_wallet_in(&mut tx, community.0, user, Timestamp::now(), OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))?;
         self.wallet(community, user)
             .await?
@@ -589,17 +580,16 @@ impl Store {
         let now = Timestamp::now();
         let mut tx = self.begin_write(OPERATION).await?;
         record_request(&mut tx, request, None, now, OPERATION).await?;
-        let mut held = TxRef::from(&mut tx);
-        let wallet = open_wallet_in(&mut held, community.0, user, now, OPERATION).await?;
-        let bank = bank(&mut held, community.0, now, OPERATION).await?;
-        lock_accounts(&mut held, &[bank, wallet], OPERATION).await?;
+        let wallet = open_wallet_in(&mut tx, community.0, user, now, OPERATION).await?;
+        let bank = bank(&mut tx, community.0, now, OPERATION).await?;
+        lock_accounts(&mut tx, &[bank, wallet], OPERATION).await?;
         let (kind, from, to) = if amount >= 0 {
             (LedgerKind::Grant, bank, wallet)
         } else {
             (LedgerKind::Adjustment, wallet, bank)
         };
         let moved = transfer(
-            &mut held,
+            &mut tx,
             &Transfer {
                 community: community.0,
                 kind,
@@ -616,7 +606,7 @@ impl Store {
         )
         .await?;
         if moved.is_none() {
-            let balance = wallet_in(&mut held, community.0, user, OPERATION)
+            let balance = wallet_in(&mut tx, community.0, user, OPERATION)
                 .await?
                 .map_or(0, |(_, balance)| balance);
             return Err(Conflict::InsufficientFunds {
@@ -687,96 +677,6 @@ impl Store {
             .await
             .map_err(db("ledger"))?;
         rows.into_iter().map(LedgerEntry::try_from).collect()
-    }
-}
-
-/// Until the operations of `sql.rs` run through the executor: what they call, on their own
-/// transaction types.
-impl SqliteStore {
-    pub(super) async fn take_stakes(
-        tx: &mut Transaction<'static, Sqlite>,
-        game: i64,
-        community: i64,
-        stakers: &[UserId],
-        stake: i64,
-        now: Timestamp,
-        operation: &'static str,
-    ) -> Result<(), StoreError> {
-        take_stakes(
-            &mut tx.into(),
-            game,
-            community,
-            stakers,
-            stake,
-            now,
-            operation,
-        )
-        .await
-    }
-
-    pub(super) async fn pay_fines(
-        tx: &mut Transaction<'static, Sqlite>,
-        game: i64,
-        fines: &[Fine],
-        now: Timestamp,
-        operation: &'static str,
-    ) -> Result<(), StoreError> {
-        pay_fines(&mut tx.into(), game, fines, now, operation).await
-    }
-
-    pub(super) async fn settle_pot(
-        tx: &mut Transaction<'static, Sqlite>,
-        game: i64,
-        payout: &Payout,
-        actor: Option<UserId>,
-        now: Timestamp,
-        operation: &'static str,
-    ) -> Result<(), StoreError> {
-        settle_pot(&mut tx.into(), game, payout, actor, now, operation).await
-    }
-}
-
-impl PostgresStore {
-    pub(super) async fn take_stakes(
-        tx: &mut Transaction<'static, Postgres>,
-        game: i64,
-        community: i64,
-        stakers: &[UserId],
-        stake: i64,
-        now: Timestamp,
-        operation: &'static str,
-    ) -> Result<(), StoreError> {
-        take_stakes(
-            &mut tx.into(),
-            game,
-            community,
-            stakers,
-            stake,
-            now,
-            operation,
-        )
-        .await
-    }
-
-    pub(super) async fn pay_fines(
-        tx: &mut Transaction<'static, Postgres>,
-        game: i64,
-        fines: &[Fine],
-        now: Timestamp,
-        operation: &'static str,
-    ) -> Result<(), StoreError> {
-        pay_fines(&mut tx.into(), game, fines, now, operation).await
-    }
-
-    pub(super) async fn settle_pot(
-        tx: &mut Transaction<'static, Postgres>,
-        game: i64,
-        payout: &Payout,
-        actor: Option<UserId>,
-        now: Timestamp,
-        operation: &'static str,
-    ) -> Result<(), StoreError> {
-        settle_pot(&mut tx.into(), game, payout, actor, now, operation).await
     }
 }
 

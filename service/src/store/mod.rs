@@ -5,7 +5,7 @@
 //! [`Store::connect`]: SQLite ([`SqliteStore`], `sqlite://path` or `sqlite::memory:`) and
 //! PostgreSQL ([`PostgresStore`], `postgres://...`). Both run the versioned migrations of
 //! `migrations/sqlite` and `migrations/postgres` (same version numbers) when they connect, and
-//! both pass the one conformance suite in `service/tests/suite/store_conformance.rs`.
+//! both pass the one conformance suite in `service/tests/suite/store_conformance/`.
 //!
 //! Races are settled by the database, never by an in-process lock: a game row carries `seq`, the
 //! number of actions in its log, and [`Store::append_actions`] only writes when `seq` is still
@@ -28,32 +28,30 @@
 //! backend module holds only what differs: connecting, and how transactions begin.
 //!
 //! Files: `url` (the database URL and backend), `records` (what callers write and read
-//! back), `errors`, `rows` (how rows decode), `executor`, `requests` (request keys);
-//! `boards`, `chat_moves`, `community`, `ledger` (money) and `outbox` hold their statements
-//! and the operations of [`Store`] that run them, as does `invitations` for usernames. Not yet
-//! converted: `sql` (people, chats, challenges, games) and the acceptances and joins of
-//! `invitations` hold statements and, in `macro_rules!` bodies, the code both backends run,
-//! expanded in `sqlite` and `postgres`, reached through `facade` (forwarding methods by
-//! concern); they call the ledger through forwarding methods on the backend types and
-//! `executor::TxRef`, a transaction lent from their own. Times, ids and the
-//! closed sets stored as text are the crate's `values`.
+//! back), `errors`, `rows` (how rows decode), `executor`, `requests` (request keys); then one
+//! file per concern, each holding its statements and the operations of [`Store`] that run
+//! them, as plain functions: `people` (users, usernames, chats), `challenges`, `games`,
+//! `boards`, `chat_moves`, `community` (settings, vacations, the scheduler's claims), `ledger`
+//! (money) and `outbox`. Times, ids and the closed sets stored as text are the crate's
+//! `values`.
 //!
 //! The migrations are embedded at compile time by `sqlx::migrate!`; the SQL files are tracked
 //! by the compiler, but a *new* migration file is only picked up when this crate recompiles.
 
 mod boards;
+mod challenges;
 mod chat_moves;
 mod community;
 mod errors;
 mod executor;
-mod invitations;
+mod games;
 mod ledger;
 mod outbox;
+mod people;
 mod postgres;
 mod records;
 mod requests;
 mod rows;
-mod sql;
 mod sqlite;
 mod url;
 
@@ -78,17 +76,6 @@ pub enum Store {
     Postgres(PostgresStore),
 }
 
-macro_rules! dispatch {
-    ($self:ident, $store:ident => $body:expr) => {
-        match $self {
-            Store::Sqlite($store) => $body,
-            Store::Postgres($store) => $body,
-        }
-    };
-}
-
-mod facade;
-
 impl Store {
     /// Opens the database the URL names (`sqlite://path`, `sqlite::memory:`, `postgres://...`)
     /// and applies the pending migrations. A SQLite file is created if missing.
@@ -108,18 +95,5 @@ impl Store {
             Store::Sqlite(_) => Backend::Sqlite,
             Store::Postgres(_) => Backend::Postgres,
         }
-    }
-
-    /// Closes every connection; later calls fail.
-    pub async fn close(&self) {
-        dispatch!(self, store => store.close().await)
-    }
-
-    /// The latest migration version applied.
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn schema_version(&self) -> Result<i64, StoreError> {
-        dispatch!(self, store => store.schema_version().await)
     }
 }

@@ -17,7 +17,7 @@
 use super::executor::{Tx, query, query_as, query_scalar};
 use super::{
     Backend, Challenge, ChallengeNo, ChatId, Due, GameNo, NewOutbox, OutboxDbRow, OutboxId,
-    OutboxKind, OutboxRow, Platform, Store, StoreError, Timestamp, community, db, sql,
+    OutboxKind, OutboxRow, Platform, Store, StoreError, Timestamp, challenges, community, db,
 };
 
 /// The claim on SQLite, whose one writer settles who claims what: `$1` now, `$2` owner, `$3`
@@ -287,7 +287,7 @@ impl Store {
     ) -> Result<Vec<Challenge>, StoreError> {
         const OPERATION: &str = "expire_challenges_to_outbox";
         let mut tx = self.begin_write(OPERATION).await?;
-        let mut ids: Vec<i64> = query_scalar(sql::EXPIRE_CHALLENGES)
+        let mut ids: Vec<i64> = query_scalar(challenges::EXPIRE_CHALLENGES)
             .bind(now.0)
             .fetch_all(&mut tx)
             .await
@@ -321,13 +321,6 @@ impl Store {
             expired.push(self.existing_challenge(ChallengeNo(id)).await?);
         }
         Ok(expired)
-    }
-
-    /// A challenge that must exist (one just written or expired).
-    async fn existing_challenge(&self, id: ChallengeNo) -> Result<Challenge, StoreError> {
-        self.challenge(id)
-            .await?
-            .ok_or_else(|| StoreError::Corrupt(format!("challenge {id} vanished")))
     }
 
     /// Writes a message for the dispatcher, due at once. A `board` of a game turns the game's

@@ -14,15 +14,7 @@ use std::str::FromStr;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{PgPool, Postgres, Transaction};
 
-use super::{
-    ActionRecord, ActionRow, Append, Appended, Backend, Challenge, ChallengeNo, ChallengeRow,
-    ChallengeStateRow, Chat, ChatId, ChatRow, ClockRow, Conflict, DatabaseUrl, Ending, GameNo,
-    GameRecord, GameRow, GameStateRow, GameStatus, History, LoadedGame, NewChallenge, NewGame,
-    Payout, Platform, SeatRow, Settlement, StoreError, Timestamp, User, UserId, UserRow,
-    assemble_games, challenge_refusal, db, end_refusal, game_refusal, invitations,
-    is_foreign_key_violation, seq_to_i64, sql,
-};
-use super::{Announce, NewOutbox, OutboxId, OutboxKind, outbox};
+use super::{Backend, DatabaseUrl, StoreError, db};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
 
@@ -87,9 +79,3 @@ impl PostgresStore {
         self.pool.begin().await.map_err(db(operation))
     }
 }
-
-/// The driver type of the shared store operations.
-type Db = Postgres;
-
-super::sql::store_operations!(PostgresStore);
-super::invitations::invitation_operations!(PostgresStore);

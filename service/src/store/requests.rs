@@ -2,9 +2,13 @@
 //! request is refused as a duplicate.
 
 use super::executor::{Tx, query};
-use super::{
-    Conflict, GameNo, RequestKey, StoreError, Timestamp, db, is_foreign_key_violation, sql,
-};
+use super::{Conflict, GameNo, RequestKey, StoreError, Timestamp, db, is_foreign_key_violation};
+
+/// Records request `$2` of platform `$1` (of game `$3`, if any) at `$4`, unless it was.
+const INSERT_REQUEST: &str = "\
+INSERT INTO processed_requests (platform, request_key, game_id, processed_at)
+VALUES ($1, $2, $3, $4)
+ON CONFLICT (platform, request_key) DO NOTHING";
 
 /// Records `request` in the transaction: [`Conflict::Duplicate`] if it was seen.
 pub(super) async fn record_request(
@@ -17,7 +21,7 @@ pub(super) async fn record_request(
     let Some(request) = request else {
         return Ok(());
     };
-    let inserted = query(sql::INSERT_REQUEST)
+    let inserted = query(INSERT_REQUEST)
         .bind(request.platform.as_str())
         .bind(&request.key)
         .bind(game)

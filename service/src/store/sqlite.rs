@@ -12,15 +12,7 @@ use std::time::Duration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
-use super::{
-    ActionRecord, ActionRow, Append, Appended, Backend, Challenge, ChallengeNo, ChallengeRow,
-    ChallengeStateRow, Chat, ChatId, ChatRow, ClockRow, Conflict, DatabaseUrl, Ending, GameNo,
-    GameRecord, GameRow, GameStateRow, GameStatus, History, LoadedGame, NewChallenge, NewGame,
-    Payout, Platform, SeatRow, Settlement, StoreError, Timestamp, User, UserId, UserRow,
-    assemble_games, challenge_refusal, db, end_refusal, game_refusal, invitations,
-    is_foreign_key_violation, seq_to_i64, sql,
-};
-use super::{Announce, NewOutbox, OutboxId, OutboxKind, outbox};
+use super::{Backend, DatabaseUrl, StoreError, db};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
 
@@ -104,9 +96,3 @@ impl SqliteStore {
             .map_err(db(operation))
     }
 }
-
-/// The driver type of the shared store operations.
-type Db = Sqlite;
-
-super::sql::store_operations!(SqliteStore);
-super::invitations::invitation_operations!(SqliteStore);
