@@ -224,6 +224,8 @@ text_enum!(
         Board = "board",
         /// Text only (also a superseded board, which keeps its payload).
         Text = "text",
+        /// A challenge's post, announced with the challenge (its payload names it).
+        Challenge = "challenge",
     }
 );
 

@@ -103,7 +103,6 @@ impl Service {
         change: Change,
         pressed: Option<&str>,
     ) -> Option<Pending> {
-        let announcer = self.announcer.as_ref()?;
         let payload = match change {
             // Not created yet: its row names it.
             Change::Start => json!({"seq": 0, "from": 0, "start": true}),
@@ -118,12 +117,19 @@ impl Service {
         if let Some(pressed) = pressed {
             payload["pressed"] = json!(pressed);
         }
-        let hold = i64::try_from(announcer.hold.as_millis()).unwrap_or(i64::MAX);
+        let (owner, until) = self.announcement_hold()?;
         Some(Pending {
             payload: payload.to_string(),
-            owner: announcer.owner.clone(),
-            until: self.clock.now().plus_millis(hold),
+            owner,
+            until,
         })
+    }
+
+    /// Who holds an announcement written now, and until when; `None` without announcements.
+    pub(super) fn announcement_hold(&self) -> Option<(String, Timestamp)> {
+        let announcer = self.announcer.as_ref()?;
+        let hold = i64::try_from(announcer.hold.as_millis()).unwrap_or(i64::MAX);
+        Some((announcer.owner.clone(), self.clock.now().plus_millis(hold)))
     }
 
     /// Keeps holding announcement `row` while this process posts it: its lease is renewed
@@ -173,7 +179,8 @@ impl Service {
     /// ([`Placement::NewBoard`]) it is recorded with the message pressed for it, its
     /// announcement is marked sent, and the messages of the game whose buttons the adapter
     /// takes off now are returned (see [`crate::store::Store::board_posted`]): each once,
-    /// whichever process asks. Anything else: nothing to do.
+    /// whichever process asks. Any other reply that announces a change (a challenge's post):
+    /// its announcement is marked sent. Anything else: nothing to do.
     ///
     /// # Errors
     /// Internal failures (the database).
@@ -182,15 +189,20 @@ impl Service {
         reply: &Reply,
         message_id: &str,
     ) -> Result<Vec<String>, ServiceError> {
-        let (Placement::NewBoard, Some(game), Some(seq)) =
-            (reply.placement, reply.game, reply.board_seq)
-        else {
-            return Ok(Vec::new());
-        };
         if let Some(row) = reply.announced {
             self.stop_holding(row);
         }
         let owner = self.announcer.as_ref().map(|a| a.owner.as_str());
+        let (Placement::NewBoard, Some(game), Some(seq)) =
+            (reply.placement, reply.game, reply.board_seq)
+        else {
+            if let (Some(row), Some(owner)) = (reply.announced, owner) {
+                self.store
+                    .announcement_posted(row, owner, message_id, self.clock.now())
+                    .await?;
+            }
+            return Ok(Vec::new());
+        };
         let stripped = self
             .store
             .board_posted(&PostedBoard {

@@ -136,73 +136,67 @@ impl Service {
         }
         let ttl = i64::try_from(self.challenge_ttl.as_millis()).unwrap_or(i64::MAX);
         let dice_seed = self.fresh_seed(id)?;
-        let challenge = self
-            .store
-            .create_challenge_with_invitees(
-                &NewChallenge {
-                    chat: ctx.chat.id,
-                    game: id,
-                    options: &options_text,
-                    challenger: ctx.user.id,
-                    invited: &invited_ids,
-                    expires_at: ctx.now.plus_millis(ttl),
-                    stake: terms.stake,
-                    move_millis: terms.move_millis,
-                    computer,
-                    dice_seed,
-                },
-                &invitees(&named_people),
-                Some(&ctx.key),
-            )
-            .await?;
-        let said = |message: &'static str| {
-            Msg::new(message)
-                .span("challenger", mention(&ctx.user))
-                .msg("name", game_msg(id))
-                .text("options", options_suffix(&options_text))
-                .text("challenge", format!("#{}", challenge.id))
-                .msg("terms", terms.describe())
+        let new = NewChallenge {
+            chat: ctx.chat.id,
+            game: id,
+            options: &options_text,
+            challenger: ctx.user.id,
+            invited: &invited_ids,
+            expires_at: ctx.now.plus_millis(ttl),
+            stake: terms.stake,
+            move_millis: terms.move_millis,
+            computer,
+            dice_seed,
         };
-        let message = if named_people.is_empty() && seats > 2 {
-            said("challenge-gathering").count("seats", seats)
-        } else if named_people.is_empty() {
-            said("challenge-open")
-        } else {
-            let people = named_people
-                .iter()
-                .map(|named| match named {
-                    Named::User(user) => Msg::new("person").span("person", mention(user)),
-                    // Someone the bot has not seen yet: the platform notifies a typed
-                    // @username by itself where it can.
-                    Named::Username(username) => {
-                        Msg::new("person").text("person", format!("@{username}"))
-                    }
-                })
-                .collect();
-            let message = said("challenge-named").msg("people", list_msg(people));
-            match computer {
-                Some(level) => message.msg(
-                    "beside",
-                    Msg::new("challenge-computer-beside").num("level", level),
-                ),
-                None => message.text("beside", ""),
+        let more = invitees(&named_people);
+        // Its post is announced with it (see `announce.rs`).
+        let (challenge, announced) = match self.announcement_hold() {
+            Some((owner, until)) => {
+                let (challenge, row) = self
+                    .store
+                    .create_challenge_announced(&new, &more, &ctx.key, (&owner, until))
+                    .await?;
+                (challenge, Some(row))
             }
+            None => (
+                self.store
+                    .create_challenge_with_invitees(&new, &more, Some(&ctx.key))
+                    .await?,
+                None,
+            ),
         };
-        let mut spans = vec![Span::Msg(message)];
-        spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
-        let no = challenge.id;
-        Ok(Reply {
-            challenge: Some(no),
-            // The invited must act; an open offer calls nobody.
-            notify: invited.iter().map(|u| u.platform_user_id.clone()).collect(),
-            spans,
-            buttons: if named_people.is_empty() && seats > 2 {
-                gathering_buttons(no)
-            } else {
-                challenge_buttons(no)
-            },
-            ..Reply::default()
-        })
+        let mut reply = challenge_post(&challenge, &ctx.user, &named_people);
+        reply.announced = announced;
+        Ok(reply)
+    }
+
+    /// The post of challenge `no`, as its challenger's `/play` made it, while it waits (for
+    /// its announcement, delivered by the dispatcher when the process that answered the
+    /// `/play` died before posting it).
+    pub(super) async fn challenge_post_of(
+        &self,
+        no: ChallengeNo,
+    ) -> Result<Option<Reply>, ServiceError> {
+        let Some(challenge) = self.store.challenge(no).await? else {
+            return Ok(None);
+        };
+        if challenge.status != ChallengeStatus::Pending {
+            return Ok(None);
+        }
+        let Some(challenger) = self.store.user(challenge.challenger).await? else {
+            return Ok(None);
+        };
+        let mut named = Vec::with_capacity(challenge.invitees.len());
+        for invitee in &challenge.invitees {
+            named.push(match &invitee.invitee {
+                Invitee::User(id) => match self.store.user(*id).await? {
+                    Some(user) => Named::User(user),
+                    None => return Ok(None),
+                },
+                Invitee::Username(name) => Named::Username(name.clone()),
+            });
+        }
+        Ok(Some(challenge_post(&challenge, &challenger, &named)))
     }
 
     /// The Start button of an open challenge: only its challenger may press it, and then it
@@ -875,4 +869,69 @@ fn commitment_spans(seed: Option<&str>) -> Vec<Span> {
 /// Items joined by commas (`@bob, @carol`).
 pub(super) fn list_msg(items: Vec<Msg>) -> Msg {
     Msg::list(items, "list-comma", "list-comma")
+}
+
+/// A challenge's post: who challenges whom to what, on which terms, with the dice committed
+/// and the buttons to answer; the people invited (`named`, in order) are notified.
+fn challenge_post(challenge: &Challenge, challenger: &User, named: &[Named]) -> Reply {
+    let id = challenge.game;
+    let seats = id.seats().len();
+    let terms = Terms {
+        stake: challenge.stake,
+        move_millis: challenge.move_millis,
+    };
+    let said = |message: &'static str| {
+        Msg::new(message)
+            .span("challenger", mention(challenger))
+            .msg("name", game_msg(id))
+            .text("options", options_suffix(&challenge.options))
+            .text("challenge", format!("#{}", challenge.id))
+            .msg("terms", terms.describe())
+    };
+    let message = if named.is_empty() && seats > 2 {
+        said("challenge-gathering").count("seats", seats)
+    } else if named.is_empty() {
+        said("challenge-open")
+    } else {
+        let people = named
+            .iter()
+            .map(|named| match named {
+                Named::User(user) => Msg::new("person").span("person", mention(user)),
+                // Someone the bot has not seen yet: the platform notifies a typed @username
+                // by itself where it can.
+                Named::Username(username) => {
+                    Msg::new("person").text("person", format!("@{username}"))
+                }
+            })
+            .collect();
+        let message = said("challenge-named").msg("people", list_msg(people));
+        match challenge.computer {
+            Some(level) => message.msg(
+                "beside",
+                Msg::new("challenge-computer-beside").num("level", level),
+            ),
+            None => message.text("beside", ""),
+        }
+    };
+    let mut spans = vec![Span::Msg(message)];
+    spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
+    let no = challenge.id;
+    Reply {
+        challenge: Some(no),
+        // The invited must act; an open offer calls nobody.
+        notify: named
+            .iter()
+            .filter_map(|named| match named {
+                Named::User(user) => Some(user.platform_user_id.clone()),
+                Named::Username(_) => None,
+            })
+            .collect(),
+        spans,
+        buttons: if named.is_empty() && seats > 2 {
+            gathering_buttons(no)
+        } else {
+            challenge_buttons(no)
+        },
+        ..Reply::default()
+    }
 }

@@ -108,7 +108,11 @@ impl Service {
                 Some(no) => self.expired_reply(ChallengeNo(no)).await?,
                 None => None,
             },
-            // The computer's moves.
+            // A challenge whose process died before posting it.
+            OutboxKind::Challenge => match number("challenge") {
+                Some(no) => self.challenge_post_of(ChallengeNo(no)).await?,
+                None => None,
+            },
             // The computer's moves, and the announcements of people's requests (`from`).
             OutboxKind::Board => match (number("game").or(row.game.map(|g| g.0)), number("seq")) {
                 (Some(game), Some(seq)) => match number("from") {

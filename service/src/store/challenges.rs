@@ -4,12 +4,13 @@
 
 use super::executor::{Tx, query, query_as, query_scalar};
 use super::games::{announce_in, create_game_in};
+use super::outbox::insert_outbox;
 use super::requests::record_request;
 use super::{
     Acceptance, Accepted, Announce, Challenge, ChallengeNo, ChallengeRow, ChallengeStateRow,
-    ChatId, Conflict, Invitation, Invitee, InviteeRow, Joined, NewChallenge, NewGame, OutboxId,
-    RequestKey, Settlement, Store, StoreError, Timestamp, UserId, challenge_refusal,
-    clean_username, db, distinct_invitees,
+    ChatId, Conflict, Invitation, Invitee, InviteeRow, Joined, NewChallenge, NewGame, NewOutbox,
+    OutboxId, OutboxKind, Platform, RequestKey, Settlement, Store, StoreError, Timestamp, UserId,
+    challenge_refusal, clean_username, db, distinct_invitees,
 };
 
 const INSERT_CHALLENGE: &str = "\
@@ -17,6 +18,9 @@ INSERT INTO challenges (chat_id, game, options, challenger_id, status, created_a
                         stake, move_millis, computer_level, dice_seed)
 VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10)
 RETURNING id";
+
+/// The platform of chat `$1`.
+const CHAT_PLATFORM: &str = "SELECT platform FROM chats WHERE id = $1";
 
 /// `$3` user or `$4` username (exactly one of them not null).
 const INSERT_INVITEE: &str = "\
@@ -362,6 +366,39 @@ impl Store {
         more: &[Invitee],
         request: Option<&RequestKey>,
     ) -> Result<Challenge, StoreError> {
+        let (challenge, _) = self.create_challenge_in(new, more, request, None).await?;
+        Ok(challenge)
+    }
+
+    /// [`Store::create_challenge_with_invitees`] recording `request`, which also writes, in
+    /// the same transaction, the announcement of the challenge's post: an outbox row of kind
+    /// `challenge` naming it (`{"challenge": 7}`), held by `held`'s owner until its moment
+    /// ([`NewOutbox::held`]). The challenge and the row.
+    ///
+    /// # Errors
+    /// Those of [`Store::create_challenge_with_invitees`]; then nothing is written.
+    pub async fn create_challenge_announced(
+        &self,
+        new: &NewChallenge<'_>,
+        more: &[Invitee],
+        request: &RequestKey,
+        held: (&str, Timestamp),
+    ) -> Result<(Challenge, OutboxId), StoreError> {
+        let (challenge, announced) = self
+            .create_challenge_in(new, more, Some(request), Some(held))
+            .await?;
+        let announced = announced
+            .ok_or_else(|| StoreError::Corrupt("no announcement of a challenge".into()))?;
+        Ok((challenge, announced))
+    }
+
+    async fn create_challenge_in(
+        &self,
+        new: &NewChallenge<'_>,
+        more: &[Invitee],
+        request: Option<&RequestKey>,
+        held: Option<(&str, Timestamp)>,
+    ) -> Result<(Challenge, Option<OutboxId>), StoreError> {
         const OPERATION: &str = "create_challenge";
         let mut tx = self.begin_write(OPERATION).await?;
         record_request(&mut tx, request, None, Timestamp::now(), OPERATION).await?;
@@ -393,8 +430,34 @@ impl Store {
                 .await
                 .map_err(db(OPERATION))?;
         }
+        let announced = match held {
+            Some(held) => {
+                let platform: String = query_scalar(CHAT_PLATFORM)
+                    .bind(new.chat.0)
+                    .fetch_one(&mut tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+                let payload = format!(r#"{{"challenge":{id}}}"#);
+                let row = insert_outbox(
+                    &mut tx,
+                    &NewOutbox {
+                        platform: Platform::parse(&platform)?,
+                        chat: new.chat,
+                        game: None,
+                        kind: OutboxKind::Challenge,
+                        payload: &payload,
+                        now: Timestamp::now(),
+                        held: Some(held),
+                    },
+                    OPERATION,
+                )
+                .await?;
+                Some(row)
+            }
+            None => None,
+        };
         tx.commit().await.map_err(db(OPERATION))?;
-        self.existing_challenge(ChallengeNo(id)).await
+        Ok((self.existing_challenge(ChallengeNo(id)).await?, announced))
     }
 
     /// A challenge that must exist (one just written or expired).

@@ -407,6 +407,26 @@ impl Store {
         Ok(true)
     }
 
+    /// Marks row `id`, an announcement `owner` holds and posted itself as its reply to a
+    /// request (message `message_id`), sent: whether it still held the row. The chat is not
+    /// paced, as the reply was not the dispatcher's.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn announcement_posted(
+        &self,
+        id: OutboxId,
+        owner: &str,
+        message_id: &str,
+        now: Timestamp,
+    ) -> Result<bool, StoreError> {
+        const OPERATION: &str = "announcement_posted";
+        let mut tx = self.begin_write(OPERATION).await?;
+        let held = mark_sent(&mut tx, id, owner, Some(message_id), now, OPERATION).await?;
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok(held.is_some())
+    }
+
     /// Extends `owner`'s lease on row `id` to `until` (a process still delivering the row
     /// itself): whether it still held the row.
     ///

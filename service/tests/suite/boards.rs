@@ -24,6 +24,8 @@ on_both_databases! {
     a_resignation_whose_process_died_is_announced_with_its_result => died_after_resignation;
     a_request_delivered_again_is_answered_as_done_and_changes_nothing => delivered_again;
     an_acceptance_whose_process_died_is_announced_as_the_game_s_start => died_after_acceptance;
+    a_challenge_whose_process_died_is_posted_by_the_dispatcher => died_after_challenge;
+    a_posted_challenge_is_not_posted_again => posted_challenge;
 }
 
 /// How long a process holds its announcements in these tests.
@@ -63,7 +65,9 @@ fn board(game: GameNo, seq: u32, buttons: bool, pressed: Option<&str>) -> Reply 
 
 /// Alice challenges Bob to Konane and Bob accepts; the start's board is posted (message 500).
 async fn started(table: &Table) -> GameNo {
-    assert!(table.cmd("alice", "/play konane @bob").await.is_done());
+    let challenge = table.cmd("alice", "/play konane @bob").await;
+    assert!(challenge.is_done());
+    posted(table, &challenge, "400").await;
     let accepted = table.cmd("bob", "/accept").await;
     assert!(accepted.is_done());
     posted(table, &accepted, "500").await;
@@ -362,5 +366,63 @@ async fn died_after_acceptance(url: DatabaseUrl) {
     // Told as the reply told it (the seats, the terms), but for the time left.
     let told = |reply: &Reply| reply.spans[..reply.spans.len() - 1].to_vec();
     assert_eq!(told(announced), told(&accepted));
+    store.close().await;
+}
+
+async fn died_after_challenge(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let clock = Clock::manual(T0);
+    let dead = announcing(&store, 19, &clock, "process-a/replies");
+    let challenge = dead.cmd("alice", "/play konane @bob").await;
+    assert!(challenge.is_done());
+    assert!(
+        challenge.announced.is_some(),
+        "the challenge's post is held"
+    );
+    // The process dies before posting it.
+    drop(dead);
+    let alive = announcing(&store, 20, &clock, "process-b/replies");
+    assert!(alive.tick().await.is_empty(), "held meanwhile");
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    let replies = alive.tick().await;
+    assert_eq!(replies.len(), 1, "the challenge is posted");
+    let announced = &replies[0];
+    assert_eq!(announced.challenge, challenge.challenge);
+    assert_eq!(announced.audience, Audience::Chat);
+    assert_eq!(announced.notify, challenge.notify, "Bob is called");
+    assert!(!announced.notify.is_empty());
+    assert_eq!(announced.buttons, challenge.buttons, "Accept and Decline");
+    assert_eq!(announced.spans, challenge.spans, "told as the reply was");
+    // Once.
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    assert!(alive.tick().await.is_empty());
+    // Bob can accept it.
+    assert!(alive.cmd("bob", "/accept").await.is_done());
+    store.close().await;
+}
+
+async fn posted_challenge(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let clock = Clock::manual(T0);
+    let table = announcing(&store, 21, &clock, "process-a/replies");
+    let challenge = table.cmd("alice", "/play konane @bob").await;
+    assert!(challenge.announced.is_some());
+    assert!(posted(&table, &challenge, "400").await.is_empty());
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    assert!(
+        table.tick().await.is_empty(),
+        "the post was delivered: nothing is announced again"
+    );
+    // Without a post (the platform refused it), the dispatcher posts it.
+    let open = table.cmd("carol", "/play koan").await;
+    assert!(open.announced.is_some());
+    table
+        .service
+        .board_not_posted(&open)
+        .await
+        .expect("handed to the outbox");
+    let replies = table.tick().await;
+    assert_eq!(replies.len(), 1);
+    assert_eq!(replies[0].challenge, open.challenge);
     store.close().await;
 }

@@ -189,13 +189,15 @@ impl Discord {
         };
         let private = reply.audience == Audience::Actor;
         let board = reply.placement == Placement::NewBoard && reply.game.is_some();
-        // Files never travel in the first response either.
-        let heavy = reply.picture.is_some() || reply.file.is_some() || board;
+        // Files never travel in the first response either; nor does a reply announcing a
+        // change, whose message id the service records (the first response tells none).
+        let heavy =
+            reply.picture.is_some() || reply.file.is_some() || board || reply.announced.is_some();
         if !component || private {
             if !heavy {
                 let data = message(&reply, true).payload;
                 self.first(pending, CHANNEL_MESSAGE, Some(data)).await;
-                self.after_board(&reply, pending.channel, None, pending.pressed)
+                self.after_post(&reply, pending.channel, None, pending.pressed)
                     .await;
                 return;
             }
@@ -207,7 +209,7 @@ impl Discord {
             )
             .await;
             let posted = self.edit_original(pending, message(&reply, false)).await;
-            self.after_board(&reply, pending.channel, posted, pending.pressed)
+            self.after_post(&reply, pending.channel, posted, pending.pressed)
                 .await;
             return;
         }
@@ -227,7 +229,7 @@ impl Discord {
                 self.first(pending, UPDATE_MESSAGE, Some(json!({"components": []})))
                     .await;
                 let posted = self.followup(pending, message(&reply, true)).await;
-                self.after_board(&reply, pending.channel, posted, pending.pressed)
+                self.after_post(&reply, pending.channel, posted, pending.pressed)
                     .await;
             }
             Placement::New if !heavy => {
@@ -253,8 +255,7 @@ impl Discord {
                 }
                 Some(reply) => {
                     let posted = self.edit_original(pending, message(&reply, false)).await;
-                    self.after_board(&reply, pending.channel, posted, None)
-                        .await;
+                    self.after_post(&reply, pending.channel, posted, None).await;
                 }
             }
             return;
@@ -280,7 +281,7 @@ impl Discord {
                 )
                 .await;
                 let posted = self.followup(pending, message(&reply, true)).await;
-                self.after_board(&reply, pending.channel, posted, pending.pressed)
+                self.after_post(&reply, pending.channel, posted, pending.pressed)
                     .await;
             }
             Placement::New => {
@@ -396,28 +397,26 @@ impl Discord {
         .await;
     }
 
-    /// After a reply is posted (`posted`: its message, if it was): a board is reported to the
-    /// service, and the buttons of the messages it names are taken off, but the pressed
-    /// message's, which the interaction's response took off already; a board that could not
-    /// be posted is handed to the outbox.
-    async fn after_board(
+    /// After a reply is posted (`posted`: its message, if it was): it is reported to the
+    /// service, and the buttons of the messages the service names are taken off (a board's
+    /// older messages), but the pressed message's, which the interaction's response took off
+    /// already; a reply announcing a change that could not be posted goes to the outbox.
+    async fn after_post(
         &self,
         reply: &Reply,
         channel: ChannelId,
         posted: Option<MessageId>,
         pressed: Option<MessageId>,
     ) {
-        let (Placement::NewBoard, Some(game)) = (reply.placement, reply.game) else {
-            return;
-        };
         let posted = posted.map(|id| id.to_string());
         for id in self.service.reply_sent(reply, posted.as_deref()).await {
-            let Some(message) = id
-                .parse::<u64>()
-                .ok()
-                .filter(|id| *id != 0)
-                .map(MessageId::new)
-            else {
+            let (Some(message), Some(game)) = (
+                id.parse::<u64>()
+                    .ok()
+                    .filter(|id| *id != 0)
+                    .map(MessageId::new),
+                reply.game,
+            ) else {
                 continue;
             };
             if Some(message) == pressed {
@@ -482,7 +481,7 @@ impl Deliver for Discord {
             .await
         {
             Ok(sent) => {
-                self.after_board(&reply, channel, Some(sent.id), None).await;
+                self.after_post(&reply, channel, Some(sent.id), None).await;
                 Ok(Delivered {
                     message_id: Some(sent.id.to_string()),
                 })

@@ -220,16 +220,14 @@ impl Telegram {
         }
     }
 
-    /// After a reply is posted (`posted`: its last message, if it was): a board is reported
-    /// to the service, and the buttons of the messages it names are taken off; a board that
-    /// could not be posted is handed to the outbox.
+    /// After a reply is posted (`posted`: its last message, if it was): it is reported to the
+    /// service, and the buttons of the messages the service names are taken off (a board's
+    /// older messages); a reply announcing a change that could not be posted goes to the
+    /// outbox.
     async fn after_post(&self, reply: &Reply, chat: ChatId, posted: Option<MessageId>) {
-        let (Placement::NewBoard, Some(game)) = (reply.placement, reply.game) else {
-            return;
-        };
         let posted = posted.map(|id| id.0.to_string());
         for id in self.service.reply_sent(reply, posted.as_deref()).await {
-            let Some(message) = message_id(&id) else {
+            let (Some(message), Some(game)) = (message_id(&id), reply.game) else {
                 continue;
             };
             if !self.take_buttons_off(chat, message).await
