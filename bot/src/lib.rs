@@ -7,4 +7,4 @@ pub mod adapters;
 pub mod local;
 pub mod run;
 
-pub use tabula_service::{catalogue, dispatch, export, l10n, service, store};
+pub use tabula_service::{commands, dispatch, export, l10n, service, store};

@@ -8,12 +8,12 @@
 //! ```text
 //! dispatch            the outbox dispatcher: sends what the service renders
 //! service             the façade and its concerns; the contract (requests, replies, refusals)
-//! catalogue  export   the commands (names, options, parser, help); game records and dice
+//! commands   export   the commands (names, options, parser, help); game records and dice
 //! l10n       store    the message vocabulary (Lang, Msg, Span, Person); the database
 //! values     time     ids, moments, closed sets; the clock and calendar arithmetic
 //! ```
 
-pub mod catalogue;
+pub mod commands;
 pub mod dispatch;
 pub mod export;
 pub mod l10n;

@@ -16,7 +16,7 @@
 
 use super::*;
 
-use crate::catalogue::{DEFAULT_COMPUTER_LEVEL, ParsedCommand};
+use crate::commands::{DEFAULT_COMPUTER_LEVEL, ParsedCommand};
 use crate::store::{Accepted, Invitation, Invitee, Joined};
 
 impl Service {

@@ -22,7 +22,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::*;
-use crate::catalogue::ParsedCommand;
+use crate::commands::ParsedCommand;
 
 /// The longest the computer thinks about one move. The levels are defined by their number of
 /// playouts; this cap only guards against a slow machine (a level-4 Pachisi move takes about a

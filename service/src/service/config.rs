@@ -9,7 +9,7 @@ use super::{
     Audience, Ctx, Handled, ModeratorAction, Reply, Service, SettingError, Span, UserError,
     parse_amount,
 };
-use crate::catalogue;
+use crate::commands;
 use crate::l10n::duration_msg;
 use crate::l10n::{Lang, Msg};
 use crate::time::{duration, duration_code, parse_duration};
@@ -246,7 +246,7 @@ fn show(community: &str, settings: &Settings) -> Msg {
                 .text("setting", format!("{key}={}", value(key)))
                 .msg(
                     "meaning",
-                    Msg::new(meaning).msg("languages", crate::catalogue::languages_msg()),
+                    Msg::new(meaning).msg("languages", crate::commands::languages_msg()),
                 ),
         );
     }
@@ -284,7 +284,7 @@ fn set(settings: &mut Settings, key: &str, value: &str) -> Result<(), UserError>
             } else {
                 let mut games = Vec::new();
                 for name in value.split(',').filter(|name| !name.is_empty()) {
-                    let game = catalogue::parse_game(name)
+                    let game = commands::parse_game(name)
                         .map_err(|_| UserError::UnknownGame(name.to_string()))?;
                     if !games.contains(&game) {
                         games.push(game);

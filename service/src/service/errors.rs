@@ -14,15 +14,15 @@ pub enum UserError {
     #[error("commands start with `/`; send /help for the list")]
     NotACommand,
     /// Wrong arguments: the command's usage is told.
-    #[error("usage: {}", crate::catalogue::spec(*.0).usage(crate::l10n::Lang::ENGLISH))]
+    #[error("usage: {}", crate::commands::spec(*.0).usage(crate::l10n::Lang::ENGLISH))]
     Usage(CommandId),
-    /// Arguments the catalogue cannot read.
-    #[error("{error}; usage: {}", crate::catalogue::spec(*.command).usage(crate::l10n::Lang::ENGLISH))]
+    /// Arguments the command parser cannot read.
+    #[error("{error}; usage: {}", crate::commands::spec(*.command).usage(crate::l10n::Lang::ENGLISH))]
     BadArguments {
         /// The command.
         command: CommandId,
         /// What is wrong.
-        error: crate::catalogue::ParseError,
+        error: crate::commands::ParseError,
     },
     /// An unknown game name.
     #[error("there is no game `{0}`; the games are konane, koan, kolowis, coan-ki and pachisi")]
@@ -618,12 +618,12 @@ impl UserError {
             E::NotACommand => Msg::new("not-a-command"),
             E::Usage(command) => Msg::new("usage").msg(
                 "usage",
-                crate::catalogue::usage_example_msg(crate::catalogue::spec(*command)),
+                crate::commands::usage_example_msg(crate::commands::spec(*command)),
             ),
             E::BadArguments { command, error } => {
                 Msg::new("bad-arguments").msg("error", error.msg()).msg(
                     "usage",
-                    crate::catalogue::usage_msg(crate::catalogue::spec(*command)),
+                    crate::commands::usage_msg(crate::commands::spec(*command)),
                 )
             }
             E::UnknownGame(name) => Msg::new("unknown-game").text("name", name.clone()),

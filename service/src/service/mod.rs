@@ -73,7 +73,7 @@ use crate::store::{
     Settlement, Store, StoreError, Timestamp, TurnStart, User, UserId,
 };
 
-use crate::catalogue::CommandId;
+use crate::commands::CommandId;
 use crate::l10n::{Lang, Msg};
 use computer::*;
 pub use contract::*;

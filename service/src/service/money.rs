@@ -3,7 +3,7 @@
 //! is settled when it ends, in the store's transactions (see `store::ledger`); this module only
 //! asks and tells.
 
-use crate::catalogue::{CommandId, ParsedCommand};
+use crate::commands::{CommandId, ParsedCommand};
 use crate::store::GameRecord;
 
 use super::{

@@ -2,7 +2,7 @@
 //! goes to the concern that handles it.
 
 use super::*;
-use crate::catalogue::{self, CommandId, Parse};
+use crate::commands::{self, CommandId, Parse};
 
 impl Service {
     /// Handles one request. `None`: the request gets no answer and nothing changed: it is not
@@ -34,7 +34,7 @@ impl Service {
     ) -> Result<Option<Reply>, ServiceError> {
         // Commands are read by the one catalogue: what is not for us gets no answer.
         let parsed = match &request.input {
-            Input::Command(text) => match catalogue::parse(text, request.bot_username.as_deref()) {
+            Input::Command(text) => match commands::parse(text, request.bot_username.as_deref()) {
                 Parse::NotForUs => return Ok(None),
                 parsed => Some(parsed),
             },
@@ -313,8 +313,8 @@ impl Service {
             CommandId::Help => {
                 let help = command
                     .topic
-                    .and_then(|topic| catalogue::help_for(topic.name))
-                    .unwrap_or_else(catalogue::help);
+                    .and_then(|topic| commands::help_for(topic.name))
+                    .unwrap_or_else(commands::help);
                 if command.greeting {
                     return Ok(spans_reply(vec![
                         Span::Msg(text::greeting()),

@@ -10,7 +10,7 @@ const LAYERS: &[&[&str]] = &[
     &["values"],
     &["time"],
     &["l10n", "store"],
-    &["catalogue", "export"],
+    &["commands", "export"],
     &["service"],
     &["dispatch"],
 ];

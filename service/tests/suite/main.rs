@@ -8,9 +8,9 @@ mod common;
 
 mod accepting;
 mod boards;
-mod catalogue;
 mod chat_moves;
 mod clocks;
+mod commands;
 mod computer;
 mod cooldown;
 mod dispatcher;

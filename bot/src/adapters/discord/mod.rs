@@ -8,7 +8,7 @@
 //! - `receive`: the two ways interactions arrive: the gateway (serenity's client) or the HTTP
 //!   interactions endpoint (`/discord/interactions`, Ed25519-verified), both into `respond`.
 //!
-//! Commands are registered from the catalogue at start with one bulk overwrite, only when
+//! Commands are registered from the command list at start with one bulk overwrite, only when
 //! what Discord holds differs, in the guild `DISCORD_GUILD_ID` when set (instant) or globally.
 //!
 //! [`Request`]: tabula_service::service::Request
@@ -175,11 +175,11 @@ impl Discord {
         }
     }
 
-    /// Registers the catalogue's commands with one bulk overwrite, unless Discord already
+    /// Registers the commands with one bulk overwrite, unless Discord already
     /// holds the same.
     async fn register_commands(&self) -> Result<(), StartError> {
         let application_id = ApplicationId::new(self.settings.application_id.max(1));
-        let wanted = tabula_service::catalogue::discord_commands();
+        let wanted = tabula_service::commands::discord_commands();
         let route = match self.settings.guild_id {
             Some(guild) => Route::GuildCommands {
                 application_id,
@@ -225,7 +225,7 @@ impl Discord {
 }
 
 /// Whether the commands Discord holds are the ones wanted: the same commands, each with the
-/// same values for every field the catalogue sets (Discord adds ids, versions and defaults;
+/// same values for every field the command list sets (Discord adds ids, versions and defaults;
 /// `false`, `null` and empty lists count as absent).
 pub fn same_commands(held: &Value, wanted: &Value) -> bool {
     let (Some(held), Some(wanted)) = (held.as_array(), wanted.as_array()) else {
@@ -239,7 +239,7 @@ pub fn same_commands(held: &Value, wanted: &Value) -> bool {
         })
 }
 
-/// The managed fields that must not be set on Discord's side when the catalogue leaves them
+/// The managed fields that must not be set on Discord's side when the command list leaves them
 /// out.
 const MANAGED: &[&str] = &[
     "options",
@@ -314,7 +314,7 @@ mod tests {
 
     #[test]
     fn commands_as_discord_returns_them_are_the_same() {
-        let wanted = tabula_service::catalogue::discord_commands();
+        let wanted = tabula_service::commands::discord_commands();
         let mut held = wanted.clone();
         for (index, command) in held.as_array_mut().expect("list").iter_mut().enumerate() {
             command["id"] = json!(format!("{}", 1000 + index));

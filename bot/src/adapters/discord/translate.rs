@@ -1,13 +1,13 @@
 //! An interaction as a [`Request`]: the channel is the chat, the server is the community, the
 //! member's permissions say whether they moderate, a slash command becomes the text the
-//! catalogue parses (its USER options become mentions), a button press its `custom_id`.
+//! command parser reads (its USER options become mentions), a button press its `custom_id`.
 
 use serenity::all::{
     CommandDataOption, CommandDataOptionValue, CommandInteraction, ComponentInteraction, GuildId,
     Member, Permissions, User,
 };
 
-use tabula_service::catalogue::{SlashValue, command_text};
+use tabula_service::commands::{SlashValue, command_text};
 use tabula_service::service::{Input, Mention, Person, Request};
 use tabula_service::store::Platform;
 
@@ -123,12 +123,12 @@ pub fn component_origin(
 }
 
 /// A slash command as a request: its options written as the command's text, its USER options
-/// (in the catalogue's order, as the text names them) as mentions the platform resolved.
-/// `None`: a command the catalogue does not know (registered by an older version).
+/// (in the command list's order, as the text names them) as mentions the platform resolved.
+/// `None`: a command the command list does not know (registered by an older version).
 pub fn command_request(interaction: &CommandInteraction, origin: &Origin<'_>) -> Option<Request> {
     let values = slash_values(&interaction.data.options);
     let text = command_text(&interaction.data.name, &values)?;
-    let spec = tabula_service::catalogue::find(&interaction.data.name)?;
+    let spec = tabula_service::commands::find(&interaction.data.name)?;
     let mut request = origin.request(Input::Command(text));
     for option in spec.options {
         if let Some((_, SlashValue::User(id))) = values.iter().find(|(n, _)| n == option.name) {
@@ -167,7 +167,7 @@ pub fn button_request(interaction: &ComponentInteraction, origin: &Origin<'_>) -
     request
 }
 
-/// The options of a slash command as values; sub-commands and kinds the catalogue never
+/// The options of a slash command as values; sub-commands and kinds the command list never
 /// registers are left out.
 fn slash_values(options: &[CommandDataOption]) -> Vec<(String, SlashValue)> {
     options

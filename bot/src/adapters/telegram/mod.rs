@@ -110,8 +110,8 @@ pub enum StartError {
 }
 
 impl Telegram {
-    /// Connects: checks the token with `getMe` and registers the command list from the
-    /// catalogue with `setMyCommands`. Must run inside the tokio runtime (the throttle's
+    /// Connects: checks the token with `getMe` and registers the command list with
+    /// `setMyCommands`. Must run inside the tokio runtime (the throttle's
     /// worker is spawned on it).
     ///
     /// # Errors
@@ -137,7 +137,7 @@ impl Telegram {
             if lang != Lang::ENGLISH && code.len() != 2 {
                 continue;
             }
-            let commands: Vec<BotCommand> = tabula_service::catalogue::telegram_commands(lang)
+            let commands: Vec<BotCommand> = tabula_service::commands::telegram_commands(lang)
                 .into_iter()
                 .map(|(name, description)| BotCommand::new(name, description))
                 .collect();

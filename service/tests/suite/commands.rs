@@ -1,10 +1,10 @@
-//! The command catalogue: every entry fits Discord's and Telegram's rules for registered
+//! The commands: every entry fits Discord's and Telegram's rules for registered
 //! commands, the text parser reads each command's typed forms and refuses bad input with the
 //! right error, and `/help` covers every command.
 
 use serde_json::Value;
 use tabula_core::GameId;
-use tabula_service::catalogue::{
+use tabula_service::commands::{
     self, Access, COMMANDS, CommandId, Kind, MentionToken, Parse, ParseError, ParsedCommand, help,
     help_for, parse, telegram_commands,
 };
@@ -46,7 +46,7 @@ fn discord_description(text: &str) -> bool {
 
 #[test]
 fn discord_commands_fit_discord_rules() {
-    let commands = catalogue::discord_commands();
+    let commands = commands::discord_commands();
     let commands = commands.as_array().expect("an array");
     assert_eq!(commands.len(), COMMANDS.len());
     // The bulk overwrite takes at most 130 commands; 100 of them CHAT_INPUT.
@@ -125,7 +125,7 @@ fn discord_commands_fit_discord_rules() {
 
 #[test]
 fn discord_play_has_exactly_its_options() {
-    let commands = catalogue::discord_commands();
+    let commands = commands::discord_commands();
     let play = commands
         .as_array()
         .and_then(|all| all.iter().find(|c| c["name"] == "play"))
@@ -185,7 +185,7 @@ fn discord_play_has_exactly_its_options() {
 
 #[test]
 fn discord_move_autocompletes_and_takes_a_game_number() {
-    let commands = catalogue::discord_commands();
+    let commands = commands::discord_commands();
     let moves = commands
         .as_array()
         .and_then(|all| all.iter().find(|c| c["name"] == "move"))
@@ -203,10 +203,10 @@ fn discord_move_autocompletes_and_takes_a_game_number() {
 
 #[test]
 fn only_wholly_moderators_commands_need_manage_server() {
-    let commands = catalogue::discord_commands();
+    let commands = commands::discord_commands();
     for command in commands.as_array().expect("array") {
         let name = command["name"].as_str().expect("name");
-        let spec = catalogue::find(name).expect("in the catalogue");
+        let spec = commands::find(name).expect("in the list");
         match spec.access {
             Access::Moderators => assert_eq!(command["default_member_permissions"], "32"),
             Access::Anyone | Access::Partly => {
@@ -219,15 +219,12 @@ fn only_wholly_moderators_commands_need_manage_server() {
     }
     for name in ["grant", "take"] {
         assert_eq!(
-            catalogue::find(name).map(|s| s.access),
+            commands::find(name).map(|s| s.access),
             Some(Access::Moderators)
         );
     }
     for name in ["config", "abort"] {
-        assert_eq!(
-            catalogue::find(name).map(|s| s.access),
-            Some(Access::Partly)
-        );
+        assert_eq!(commands::find(name).map(|s| s.access), Some(Access::Partly));
     }
 }
 
@@ -255,10 +252,10 @@ fn telegram_commands_fit_telegram_rules() {
     assert!(!names.contains(&"balance"), "aliases are not listed");
 }
 
-// ---- The catalogue ----
+// ---- The commands ----
 
 #[test]
-fn the_catalogue_has_every_command_once() {
+fn the_commands_are_each_listed_once() {
     let expected = [
         "play",
         "accept",
@@ -295,7 +292,7 @@ fn the_catalogue_has_every_command_once() {
             assert!(!all_names.contains(name), "{name} twice");
             all_names.push(*name);
         }
-        assert_eq!(catalogue::spec(spec.id).name, spec.name);
+        assert_eq!(commands::spec(spec.id).name, spec.name);
         assert!(spec.example.starts_with(&format!("/{}", spec.name)));
         assert!(!spec.summary.is_empty());
     }
@@ -305,7 +302,7 @@ fn the_catalogue_has_every_command_once() {
         ("settings", "config"),
         ("start", "help"),
     ] {
-        assert_eq!(catalogue::find(alias).map(|s| s.name), Some(to));
+        assert_eq!(commands::find(alias).map(|s| s.name), Some(to));
     }
 }
 
@@ -500,7 +497,7 @@ fn play_reads_the_computer_and_its_level() {
     let parsed = command("/play konane computer");
     assert_eq!(
         parsed.integer("computer"),
-        Some(catalogue::DEFAULT_COMPUTER_LEVEL)
+        Some(commands::DEFAULT_COMPUTER_LEVEL)
     );
     assert_eq!(
         command("/play koan computer level=4").integer("computer"),
@@ -1010,7 +1007,7 @@ fn the_parser_never_panics_on_odd_input() {
 
 #[test]
 fn kinds_of_options_are_typed_consistently() {
-    // The parser fills each kind into its own place; every option of the catalogue has one.
+    // The parser fills each kind into its own place; every option of the commands has one.
     for spec in COMMANDS {
         for option in spec.options {
             if option.kind == Kind::Move {

@@ -1,4 +1,4 @@
-//! The command catalogue: every command the bot understands, with its typed options, as data.
+//! The commands: every command the bot understands, with its typed options, as data.
 //!
 //! One table ([`COMMANDS`]) feeds four things, so that they cannot drift apart:
 //!
@@ -14,22 +14,22 @@
 //! community (its largest stake, its games, vacation quota), on who is asking (moderators) or
 //! on the game (how many players, which options) stays with the service.
 //!
-//! Files: `commands` (the table and its types), `parser`, `help` and `platforms` (Discord's and
+//! Files: `list` (the table and its types), `parser`, `help` and `platforms` (Discord's and
 //! Telegram's command lists).
 //!
 //! Whatever a user typed is echoed only through [`quote`](crate::l10n::quote) (at most 40 characters): the values
 //! held by a [`ParseError`] are already quoted.
 
-mod commands;
 mod help;
+mod list;
 mod parser;
 mod platforms;
 
 /// How a typed length of time is read: the crate's one reader, so that the commands and the
 /// service never disagree.
 pub use crate::time::parse_duration;
-pub use commands::*;
 pub use help::*;
+pub use list::*;
 pub use parser::*;
 pub use platforms::*;
 
