@@ -60,6 +60,29 @@ pub fn binary() -> PathBuf {
             "--bin",
             "tabula",
         ]);
+        // Not the variables cargo set for this test's run (`CARGO_MANIFEST_DIR`, `CARGO_PKG_*`,
+        // ...): build scripts that watch them (ring's watches `CARGO_MANIFEST_DIR` and
+        // `CARGO_PKG_*`) would see them changed from the outer build, and ring, rustls,
+        // reqwest, serenity and the bot would be built again, here and by the next
+        // `cargo test`, minutes each time.
+        for (name, _) in std::env::vars_os() {
+            let Some(name) = name.to_str() else {
+                continue;
+            };
+            let set_for_tests = name.starts_with("CARGO_PKG_")
+                || name.starts_with("CARGO_MANIFEST_")
+                || name.starts_with("CARGO_BIN_")
+                || matches!(
+                    name,
+                    "CARGO_CRATE_NAME"
+                        | "CARGO_PRIMARY_PACKAGE"
+                        | "CARGO_TARGET_TMPDIR"
+                        | "CARGO_RUSTC_CURRENT_DIR"
+                );
+            if set_for_tests {
+                command.env_remove(name);
+            }
+        }
         if profile_dir
             .file_name()
             .is_some_and(|name| name == "release")

@@ -393,6 +393,14 @@ fn injected(inner: &Inner, ctx: &Ctx, f: Failure) -> Response {
             });
             Response::new(Body::from_stream(stream))
         }
+        Failure::Hang => {
+            inner.log(ctx, 0, Outcome::Injected, Some("never answered"));
+            let stream = futures_util::stream::once(async {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Err::<Bytes, std::io::Error>(std::io::Error::other("never answered"))
+            });
+            Response::new(Body::from_stream(stream))
+        }
     }
 }
 

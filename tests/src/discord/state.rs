@@ -47,6 +47,9 @@ pub enum Failure {
     TooManyRequests(f64),
     /// The connection is dropped without an answer.
     DropConnection,
+    /// The request is taken (logged with status 0) and never answered: a platform that
+    /// hangs, or a process killed while it waits.
+    Hang,
 }
 
 /// How the initial response of an interaction arrived.

@@ -238,6 +238,7 @@ impl FakeTelegram {
                 pressed_at: Instant::now(),
                 answered_at: None,
                 answer: None,
+                answers: 0,
             });
             state.push_update("callback_query", Some(chat.id), query.clone());
             (id, query)

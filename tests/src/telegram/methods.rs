@@ -578,6 +578,7 @@ fn answer_callback(state: &mut State, p: &Params) -> Result<Value, ApiError> {
     let Some(query) = state.callbacks.iter_mut().find(|q| q.id == id) else {
         return Err(too_old());
     };
+    query.answers += 1;
     if query.answered_at.is_some() || query.pressed_at.elapsed() > deadline {
         return Err(too_old());
     }

@@ -251,6 +251,40 @@ impl FakeMessage {
             .any(|b| b.callback_data.as_deref() == Some(data))
     }
 
+    /// The people its text or caption mentions, as Telegram's entities say: the username of
+    /// each `mention` (`@name`, without the `@`) and the user id of each `text_mention`, as
+    /// `@name` and `#id`.
+    #[must_use]
+    pub fn mentioned(&self) -> Vec<String> {
+        let units: Vec<u16> = self.text().encode_utf16().collect();
+        self.content
+            .entities
+            .iter()
+            .filter_map(|entity| match entity.kind.as_str() {
+                "mention" => units
+                    .get(entity.offset..entity.offset + entity.length)
+                    .map(|name| {
+                        let name = String::from_utf16_lossy(name);
+                        format!("@{}", name.trim_start_matches('@'))
+                    }),
+                "text_mention" => entity
+                    .user
+                    .as_ref()
+                    .and_then(|user| user.get("id"))
+                    .map(|id| format!("#{id}")),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The content it was first sent with (before any edit).
+    #[must_use]
+    pub fn first_content(&self) -> &Content {
+        self.history
+            .first()
+            .map_or(&self.content, |(first, _)| first)
+    }
+
     /// The uploaded photo's bytes, if it is a photo sent by upload.
     #[must_use]
     pub fn photo_bytes(&self) -> Option<&[u8]> {
@@ -326,6 +360,9 @@ pub struct CallbackRecord {
     pub answered_at: Option<Instant>,
     /// The `answerCallbackQuery` parameters, once answered.
     pub answer: Option<Value>,
+    /// How many times `answerCallbackQuery` was called for it, the refused calls too (a
+    /// second answer is refused, as Telegram does).
+    pub answers: usize,
 }
 
 impl CallbackRecord {

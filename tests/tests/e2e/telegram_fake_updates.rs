@@ -323,6 +323,7 @@ async fn a_person_can_only_press_real_buttons_and_answers_are_timed() {
     assert!(unknown.is_err());
     assert!(fake.unanswered_callbacks().is_empty());
     assert!(fake.callbacks()[0].answer_delay().unwrap() < WAIT);
+    assert_eq!(fake.callbacks()[0].answers, 2, "both answers are counted");
     // Once the keyboard is gone, the button cannot be pressed.
     bot.edit_message_reply_markup(ChatId(chat.id), sent.id)
         .await
