@@ -5,6 +5,7 @@
 
 mod telegram_common;
 
+mod crash;
 mod discord_fake;
 mod discord_games;
 mod discord_gateway_fake;
