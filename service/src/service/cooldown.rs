@@ -10,7 +10,10 @@
 //! refusals before it goes quiet). The map forgets people whose refusals are all older than
 //! the window, and starts afresh beyond [`COOLDOWN_CAPACITY`] people.
 
-use super::*;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use crate::store::{Platform, Timestamp};
 
 /// Beyond this many people the map starts afresh.
 const COOLDOWN_CAPACITY: usize = 50_000;

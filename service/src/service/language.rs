@@ -1,8 +1,8 @@
 //! `/language`: the language the bot speaks to a person (what only they see), chosen by
 //! them; without a choice, their platform's locale and then the community's decide.
 
-use super::*;
-use crate::l10n::Lang;
+use super::{Audience, Ctx, Handled, Reply, Service, UserError, config};
+use crate::l10n::{Lang, Msg, Span};
 
 /// Words that forget a person's choice.
 const AUTO: [&str; 3] = ["auto", "none", "default"];

@@ -69,8 +69,8 @@ use tabula_core::{
 use crate::store::{
     Acceptance, Announce, Append, Challenge, ChallengeNo, ChallengeStatus, Chat, ChatId, Conflict,
     Ending, Fine, GameDice, GameNo, GameRecord, GameStatus, History, LoadedGame, MovedChat,
-    NewAction, NewChallenge, NewGame, OutboxId, Payout, Platform, RequestKey, SEEN_REFRESH_MILLIS,
-    Settlement, Store, StoreError, Timestamp, TurnStart, User, UserId,
+    NewAction, NewChallenge, NewGame, OutboxId, Payout, Platform, RequestKey, Settlement, Store,
+    StoreError, Timestamp, TurnStart, User, UserId,
 };
 
 use crate::commands::CommandId;

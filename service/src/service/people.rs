@@ -2,8 +2,9 @@
 //! the user last seen with that username, or, for a challenge, a seat kept for whoever first
 //! acts with it. No user row is ever made from a typed name alone.
 
-use super::*;
-use crate::store::Invitee;
+use super::{Ctx, Handled, Mention, Service, UserError};
+use crate::commands::CommandId;
+use crate::store::{Challenge, Invitee, User};
 
 /// Whom a mention names.
 #[derive(Debug, Clone)]

@@ -1,6 +1,9 @@
 //! The users and chats met recently, so that a known person does not cost a database write.
 
-use super::*;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use crate::store::{Chat, Platform, SEEN_REFRESH_MILLIS, Timestamp, User};
 
 /// Users and chats met recently, as the store last returned them, so that a request from
 /// someone known under an unchanged name does not go to the database for them. Only the

@@ -1,7 +1,10 @@
 //! Suggestions while a command is typed (Discord's autocomplete): the legal moves of the
 //! caller's game, filtered by what has been typed.
 
-use super::*;
+use tabula_core::Status;
+
+use super::{Failure, Request, Service, ServiceError, holder};
+use crate::store::GameNo;
 
 /// The most suggestions a platform shows (Discord: 25 choices).
 pub const MAX_SUGGESTIONS: usize = 25;
