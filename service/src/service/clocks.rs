@@ -7,9 +7,13 @@
 //! out of time), and a turn that begins during a vacation starts its clock when the vacation
 //! ends. Vacation days count against the month in which they are taken.
 
-use super::*;
-use crate::l10n::duration_msg;
-use crate::store::{Ending, GameStatus, NewVacation};
+use super::{
+    Audience, Conflict, Ctx, Did, Failure, Handled, ModeratorAction, Reply, Service, UserError,
+    Verdict, brief, mention, pot_spans, refund_spans, result_sentence, seated, team_cause,
+    team_name, team_of, team_users,
+};
+use crate::l10n::{Msg, Span, duration_msg};
+use crate::store::{Ending, GameNo, GameRecord, GameStatus, NewVacation, StoreError};
 use crate::time::month_of;
 
 impl Service {

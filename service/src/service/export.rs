@@ -1,10 +1,16 @@
 //! `/export`: a game's record as a file ([`crate::export::file`]), which `tabula verify`
 //! checks; `/replay`: the game as an animated GIF ([`tabula_render::replay`]).
 
-use super::*;
+use tabula_core::{AnyGame, GameId};
 
+use super::{
+    Attachment, Ctx, FileKind, Handled, PictureWords, Reply, Service, ServiceError, UserError,
+    has_chance, seat_label, seat_msg, seat_name,
+};
 use crate::export::{Record, commitment_of_hex};
-use crate::store::ActionRecord;
+use crate::l10n::{Msg, Span, game_msg};
+use crate::store::{ActionRecord, GameNo, GameRecord, GameStatus, History};
+use crate::time::rfc3339;
 
 impl Service {
     /// `/export [#game]`: the record of `game` as a text file, posted to the chat. A running

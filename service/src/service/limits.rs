@@ -17,7 +17,8 @@
 //! Listings that can grow without end page themselves before this (`/history` shows the
 //! latest actions and a button for earlier ones), so the cut is a last resort.
 
-use super::*;
+use super::{Button, Reply, routing};
+use crate::l10n::Span;
 
 /// The most characters of a reply's text, as [`measure`] counts them.
 pub const MAX_TEXT: usize = 1_800;
@@ -168,6 +169,7 @@ fn cut_text(text: &str, room: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::service::button;
 
     fn buttons(count: usize, per_row: usize) -> Vec<Vec<Button>> {
         let all: Vec<Button> = (0..count)
