@@ -3,7 +3,7 @@
 //! them. The statements and the operations that run them.
 
 use super::executor::{Tx, query, query_as, query_scalar};
-use super::games::{announce_in, create_game_in};
+use super::games::{announce_if, create_game_in};
 use super::outbox::insert_outbox;
 use super::requests::record_request;
 use super::{
@@ -813,10 +813,7 @@ impl Store {
             check_players(&mut tx, new.seats, acceptance, OPERATION).await?;
         }
         let id = create_game_in(&mut tx, new, now, OPERATION).await?;
-        let announced = match announce {
-            Some(announce) => Some(announce_in(&mut tx, id, announce, now, OPERATION).await?),
-            None => None,
-        };
+        let announced = announce_if(&mut tx, id, announce, now, OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))?;
         let record = self.existing_game(id).await?;
         Ok((Accepted::Started(record), announced))

@@ -160,7 +160,7 @@ async fn set_clock(
 
 /// Writes `announce` in the transaction: an outbox row of kind `board` for game `game`'s chat
 /// (an older board of the game still waiting is superseded).
-pub(super) async fn announce_in(
+async fn announce_in(
     tx: &mut Tx,
     game: GameNo,
     announce: &Announce<'_>,
@@ -189,7 +189,7 @@ pub(super) async fn announce_in(
 }
 
 /// [`announce_in`] when there is something to announce.
-async fn announce_if(
+pub(super) async fn announce_if(
     tx: &mut Tx,
     game: GameNo,
     announce: Option<&Announce<'_>>,
