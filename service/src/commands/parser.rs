@@ -342,193 +342,278 @@ pub(super) fn words(args: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// Reads a command's arguments, word by word: a leading `#n`, the rest of the line for a move
+/// or a text, mentions, a word option (`computer` and its `level=`), keyed options
+/// (`stake=50`), positional values in their order, then `key=value` pairs.
 fn parse_args(spec: &'static CommandSpec, args: &str) -> Result<ParsedCommand, ParseError> {
-    let mut parsed = ParsedCommand::new(spec);
-    let words = words(args);
-    let users = spec.options.iter().filter(|o| o.kind == Kind::User).count();
-    let game_number = spec.options.iter().find(|o| o.kind == Kind::GameNumber);
-    let word_option = spec.options.iter().find_map(|o| match o.form {
-        TextForm::Word { key, default } => Some((o, key, default)),
-        _ => None,
-    });
-    let required_users = spec
-        .options
-        .iter()
-        .filter(|o| o.kind == Kind::User && o.required)
-        .count();
-    let pairs = spec
-        .options
-        .iter()
-        .find(|o| matches!(o.kind, Kind::Options | Kind::Settings));
-    // The options typed in their place, in order: not mentions, not `#n`, not keyed.
-    let mut positional = spec
-        .options
-        .iter()
-        .filter(|o| {
-            o.form == TextForm::Positional
-                && !matches!(
-                    o.kind,
-                    Kind::User | Kind::GameNumber | Kind::Options | Kind::Settings
-                )
-        })
-        .peekable();
-    let mut seen: Vec<&'static str> = Vec::new();
-    let mut word_seen = false;
-    for (index, &(offset, word)) in words.iter().enumerate() {
-        if let Some(option) = game_number {
-            if index == 0 && word.starts_with('#') {
-                parsed.game_number = Some(parse_game_number(word)?);
-                seen.push(option.name);
-                continue;
-            }
-            if word.starts_with('#') && seen.contains(&option.name) && positional.peek().is_none() {
-                return Err(ParseError::Repeated {
-                    option: option.name.to_string(),
-                });
-            }
+    let mut reading = Reading::new(spec);
+    for (index, &(offset, word)) in words(args).iter().enumerate() {
+        if reading.game_number(index, word)? {
+            continue;
         }
-        if let Some(option) = positional.peek()
-            && matches!(option.kind, Kind::Move | Kind::Text)
-        {
-            let rest = args[offset..].trim_end();
-            let max = if option.kind == Kind::Move {
-                MAX_MOVE_CHARS
-            } else {
-                MAX_TEXT_CHARS
-            };
-            if rest.chars().count() > max {
-                return Err(ParseError::TooLong {
-                    option: option.name,
-                    max,
-                });
-            }
-            parsed.text = Some(rest.to_string());
-            seen.push(option.name);
-            positional.next();
+        if reading.rest_of_line(args[offset..].trim_end())? {
             break;
         }
-        if users > 0 && (word.starts_with('@') || word.starts_with("<@")) {
-            let token = parse_mention(word)?;
-            if parsed.mentions.contains(&token) {
-                return Err(ParseError::Repeated {
-                    option: quote(word),
-                });
-            }
-            if parsed.mentions.len() == users {
-                return Err(ParseError::TooManyUsers { max: users });
-            }
-            parsed.mentions.push(token);
+        if reading.mention(word)? || reading.word_option(word)? || reading.keyed(word)? {
             continue;
         }
-        if let Some((option, key, default)) = word_option {
-            if word.eq_ignore_ascii_case(option.name) {
-                if word_seen {
-                    return Err(ParseError::Repeated {
-                        option: option.name.to_string(),
-                    });
-                }
-                word_seen = true;
-                parsed.integers.push((option.name, default));
-                continue;
-            }
-            if let Some((k, value)) = word.split_once('=')
-                && k.eq_ignore_ascii_case(key)
-            {
-                if !word_seen {
-                    return Err(ParseError::Unexpected { value: quote(word) });
-                }
-                if seen.contains(&key) {
-                    return Err(ParseError::Repeated {
-                        option: key.to_string(),
-                    });
-                }
-                seen.push(key);
-                let level = parse_integer(option, value)?;
-                for entry in &mut parsed.integers {
-                    if entry.0 == option.name {
-                        entry.1 = level;
-                    }
-                }
-                continue;
-            }
-        }
-        if let Some((key, value)) = word.split_once('=')
-            && let Some(option) = spec
-                .options
-                .iter()
-                .find(|o| o.form == TextForm::Keyed && key.eq_ignore_ascii_case(o.name))
-        {
-            if seen.contains(&option.name) {
-                return Err(ParseError::Repeated {
-                    option: option.name.to_string(),
-                });
-            }
-            seen.push(option.name);
-            set_value(&mut parsed, option, value)?;
-            continue;
-        }
-        if parsed.mentions.len() < required_users {
+        if reading.parsed.mentions.len() < reading.required_users {
             // `/grant bob 50`: the person comes first.
             return Err(ParseError::BadMention { value: quote(word) });
         }
-        if let Some(option) = positional.next() {
-            set_value(&mut parsed, option, word)?;
-            seen.push(option.name);
-            continue;
-        }
-        if let Some(option) = pairs {
-            let list = if option.kind == Kind::Options {
-                &mut parsed.options
-            } else {
-                &mut parsed.settings
-            };
-            let max = if option.kind == Kind::Options {
-                MAX_GAME_OPTIONS
-            } else {
-                MAX_SETTINGS
-            };
-            let Some((key, value)) = word.split_once('=') else {
-                if option.kind == Kind::Options {
-                    return Err(ParseError::Unexpected { value: quote(word) });
-                }
-                return Err(ParseError::NotKeyValue {
-                    option: option.name,
-                    value: quote(word),
-                });
-            };
-            if key.is_empty() || value.is_empty() {
-                return Err(ParseError::NotKeyValue {
-                    option: option.name,
-                    value: quote(word),
-                });
-            }
-            let key = key.to_lowercase();
-            if list.iter().any(|(k, _)| *k == key) {
-                return Err(ParseError::Repeated {
-                    option: quote(&key),
-                });
-            }
-            if list.len() == max {
-                return Err(ParseError::TooManyValues {
-                    option: option.name,
-                    max,
-                });
-            }
-            list.push((key, value.to_string()));
+        if reading.positional(word)? || reading.pair(word)? {
             continue;
         }
         return Err(ParseError::Unexpected { value: quote(word) });
     }
-    if let Some(missing) = spec
-        .options
-        .iter()
-        .find(|o| o.required && !is_given(&parsed, o))
-    {
-        return Err(ParseError::Missing {
-            option: missing.name,
-        });
+    reading.finish()
+}
+
+/// A command's arguments as they are read: what has been read, and which options are given.
+struct Reading {
+    spec: &'static CommandSpec,
+    parsed: ParsedCommand,
+    /// How many people it names at most, and at least.
+    users: usize,
+    required_users: usize,
+    /// The options typed in their place, in order (not mentions, not `#n`, not keyed), and
+    /// how many of them have been read.
+    positional: Vec<&'static OptionSpec>,
+    next_positional: usize,
+    /// The options given so far, by name.
+    seen: Vec<&'static str>,
+    /// Whether the word option (`computer`) was given.
+    word_seen: bool,
+}
+
+impl Reading {
+    fn new(spec: &'static CommandSpec) -> Reading {
+        let users = spec.options.iter().filter(|o| o.kind == Kind::User).count();
+        let required_users = spec
+            .options
+            .iter()
+            .filter(|o| o.kind == Kind::User && o.required)
+            .count();
+        let positional = spec
+            .options
+            .iter()
+            .filter(|o| {
+                o.form == TextForm::Positional
+                    && !matches!(
+                        o.kind,
+                        Kind::User | Kind::GameNumber | Kind::Options | Kind::Settings
+                    )
+            })
+            .collect();
+        Reading {
+            spec,
+            parsed: ParsedCommand::new(spec),
+            users,
+            required_users,
+            positional,
+            next_positional: 0,
+            seen: Vec::new(),
+            word_seen: false,
+        }
     }
-    Ok(parsed)
+
+    fn repeated(option: &str) -> ParseError {
+        ParseError::Repeated {
+            option: option.to_string(),
+        }
+    }
+
+    /// `#n` first names the game; a second `#n` with no positional value left is repeated.
+    fn game_number(&mut self, index: usize, word: &str) -> Result<bool, ParseError> {
+        let Some(option) = self
+            .spec
+            .options
+            .iter()
+            .find(|o| o.kind == Kind::GameNumber)
+        else {
+            return Ok(false);
+        };
+        if index == 0 && word.starts_with('#') {
+            self.parsed.game_number = Some(parse_game_number(word)?);
+            self.seen.push(option.name);
+            return Ok(true);
+        }
+        if word.starts_with('#')
+            && self.seen.contains(&option.name)
+            && self.next_positional == self.positional.len()
+        {
+            return Err(Self::repeated(option.name));
+        }
+        Ok(false)
+    }
+
+    /// A move or a text, when it is the next positional value, takes the rest of the line.
+    fn rest_of_line(&mut self, rest: &str) -> Result<bool, ParseError> {
+        let Some(&option) = self.positional.get(self.next_positional) else {
+            return Ok(false);
+        };
+        let max = match option.kind {
+            Kind::Move => MAX_MOVE_CHARS,
+            Kind::Text => MAX_TEXT_CHARS,
+            _ => return Ok(false),
+        };
+        if rest.chars().count() > max {
+            return Err(ParseError::TooLong {
+                option: option.name,
+                max,
+            });
+        }
+        self.parsed.text = Some(rest.to_string());
+        self.seen.push(option.name);
+        self.next_positional += 1;
+        Ok(true)
+    }
+
+    /// `@name` or Discord's `<@id>`, each person once, as many as the command names.
+    fn mention(&mut self, word: &str) -> Result<bool, ParseError> {
+        if self.users == 0 || !(word.starts_with('@') || word.starts_with("<@")) {
+            return Ok(false);
+        }
+        let token = parse_mention(word)?;
+        if self.parsed.mentions.contains(&token) {
+            return Err(Self::repeated(&quote(word)));
+        }
+        if self.parsed.mentions.len() == self.users {
+            return Err(ParseError::TooManyUsers { max: self.users });
+        }
+        self.parsed.mentions.push(token);
+        Ok(true)
+    }
+
+    /// The word option (`computer`) and its key (`level=3`), which may only follow it.
+    fn word_option(&mut self, word: &str) -> Result<bool, ParseError> {
+        let Some((option, key, default)) = self.spec.options.iter().find_map(|o| match o.form {
+            TextForm::Word { key, default } => Some((o, key, default)),
+            _ => None,
+        }) else {
+            return Ok(false);
+        };
+        if word.eq_ignore_ascii_case(option.name) {
+            if self.word_seen {
+                return Err(Self::repeated(option.name));
+            }
+            self.word_seen = true;
+            self.parsed.integers.push((option.name, default));
+            return Ok(true);
+        }
+        let Some((k, value)) = word.split_once('=') else {
+            return Ok(false);
+        };
+        if !k.eq_ignore_ascii_case(key) {
+            return Ok(false);
+        }
+        if !self.word_seen {
+            return Err(ParseError::Unexpected { value: quote(word) });
+        }
+        if self.seen.contains(&key) {
+            return Err(Self::repeated(key));
+        }
+        self.seen.push(key);
+        let level = parse_integer(option, value)?;
+        for entry in &mut self.parsed.integers {
+            if entry.0 == option.name {
+                entry.1 = level;
+            }
+        }
+        Ok(true)
+    }
+
+    /// `name=value` for an option typed with its name (`stake=50`), each once.
+    fn keyed(&mut self, word: &str) -> Result<bool, ParseError> {
+        let Some((key, value)) = word.split_once('=') else {
+            return Ok(false);
+        };
+        let Some(option) = self
+            .spec
+            .options
+            .iter()
+            .find(|o| o.form == TextForm::Keyed && key.eq_ignore_ascii_case(o.name))
+        else {
+            return Ok(false);
+        };
+        if self.seen.contains(&option.name) {
+            return Err(Self::repeated(option.name));
+        }
+        self.seen.push(option.name);
+        set_value(&mut self.parsed, option, value)?;
+        Ok(true)
+    }
+
+    /// The next value typed in its place.
+    fn positional(&mut self, word: &str) -> Result<bool, ParseError> {
+        let Some(&option) = self.positional.get(self.next_positional) else {
+            return Ok(false);
+        };
+        self.next_positional += 1;
+        set_value(&mut self.parsed, option, word)?;
+        self.seen.push(option.name);
+        Ok(true)
+    }
+
+    /// A `key=value` pair of a game's options or a chat's settings, each key once, as many as
+    /// they may be.
+    fn pair(&mut self, word: &str) -> Result<bool, ParseError> {
+        let Some(option) = self
+            .spec
+            .options
+            .iter()
+            .find(|o| matches!(o.kind, Kind::Options | Kind::Settings))
+        else {
+            return Ok(false);
+        };
+        let (list, max) = if option.kind == Kind::Options {
+            (&mut self.parsed.options, MAX_GAME_OPTIONS)
+        } else {
+            (&mut self.parsed.settings, MAX_SETTINGS)
+        };
+        let Some((key, value)) = word.split_once('=') else {
+            if option.kind == Kind::Options {
+                return Err(ParseError::Unexpected { value: quote(word) });
+            }
+            return Err(ParseError::NotKeyValue {
+                option: option.name,
+                value: quote(word),
+            });
+        };
+        if key.is_empty() || value.is_empty() {
+            return Err(ParseError::NotKeyValue {
+                option: option.name,
+                value: quote(word),
+            });
+        }
+        let key = key.to_lowercase();
+        if list.iter().any(|(k, _)| *k == key) {
+            return Err(Self::repeated(&quote(&key)));
+        }
+        if list.len() == max {
+            return Err(ParseError::TooManyValues {
+                option: option.name,
+                max,
+            });
+        }
+        list.push((key, value.to_string()));
+        Ok(true)
+    }
+
+    /// The command read, unless a required option is missing.
+    fn finish(self) -> Result<ParsedCommand, ParseError> {
+        if let Some(missing) = self
+            .spec
+            .options
+            .iter()
+            .find(|o| o.required && !is_given(&self.parsed, o))
+        {
+            return Err(ParseError::Missing {
+                option: missing.name,
+            });
+        }
+        Ok(self.parsed)
+    }
 }
 
 /// Whether a required option was given (mentions count in the order of the user options).

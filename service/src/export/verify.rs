@@ -5,6 +5,7 @@ use tabula_core::{AnyGame, GameId, Status};
 
 use super::committed::{Seed, commitment, derive_roll};
 use super::file::Record;
+use crate::l10n::quote;
 
 /// What a record that verifies showed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,115 +70,20 @@ fn fail<T>(line: usize, why: impl Into<String>) -> Result<T, Failure> {
 /// # Errors
 /// The first line that fails, and why.
 pub fn verify(record: &Record) -> Result<Verified, Failure> {
-    let Some((game, game_line)) = record.get("Game") else {
-        return fail(0, "the record has no [Game \"...\"] header");
-    };
-    let Ok(id) = game.parse::<GameId>() else {
-        return fail(
-            game_line,
-            format!(
-                "there is no game `{}`; the games are konane, koan, kolowis, coan-ki and pachisi",
-                crate::l10n::quote(game)
-            ),
-        );
-    };
-    let (options, options_line) = record.get("Options").unwrap_or(("", 0));
-    let options: Vec<&str> = options.split_whitespace().collect();
-    let position = record.get("Position");
-    let mut state = match AnyGame::start(id, &options, position.map(|(p, _)| p)) {
-        Ok(state) => state,
-        Err(error) => {
-            let line = match error {
-                tabula_core::SetupError::Position(_) => position.map_or(0, |(_, l)| l),
-                _ => options_line,
-            };
-            return fail(line, error.to_string());
-        }
-    };
+    let (id, mut state) = starting_position(record)?;
     let dice = dice(record)?;
     let mut rolls = 0u64;
     let mut rolls_unchecked = 0;
     for (action, line) in &record.actions {
         let line = *line;
-        match state.status() {
-            Status::Done(_) => {
-                return fail(
-                    line,
-                    format!("the game is already over ({})", state.status_line()),
-                );
+        check_turn(&state, action, line)?;
+        if matches!(state.status(), Status::Chance) {
+            if !check_roll(&state, &dice, rolls, action, line)? {
+                rolls_unchecked += 1;
             }
-            Status::Chance => {
-                if !action.starts_with("roll:") {
-                    return fail(
-                        line,
-                        format!("`{}` where a roll is due", crate::l10n::quote(action)),
-                    );
-                }
-                let outcomes = state.chance_outcomes();
-                match &dice {
-                    Dice::Seed {
-                        seed,
-                        salt,
-                        mismatch,
-                    } => {
-                        let weights: Vec<u64> =
-                            outcomes.iter().map(|(_, w)| u64::from(*w)).collect();
-                        let due = derive_roll(seed, salt, rolls, &weights)
-                            .and_then(|index| outcomes.get(index))
-                            .map(|(roll, _)| roll.as_str())
-                            .unwrap_or("?");
-                        if action != due {
-                            // A seed that does not give the rolls and does not match the
-                            // commitment is the line to blame.
-                            if let Some(mismatch) = mismatch {
-                                return Err(mismatch.seed.clone());
-                            }
-                            return fail(
-                                line,
-                                format!(
-                                    "roll {rolls} (counting from 0) is `{due}` by the seed, \
-                                     not `{}`",
-                                    crate::l10n::quote(action)
-                                ),
-                            );
-                        }
-                    }
-                    Dice::Unrevealed => rolls_unchecked += 1,
-                    Dice::Uncommitted(why) => return fail(line, why.clone()),
-                }
-                rolls += 1;
-            }
-            Status::Decision(_) => {
-                if action.starts_with("roll:") {
-                    return fail(
-                        line,
-                        format!("a roll where a move is due ({})", state.status_line()),
-                    );
-                }
-            }
+            rolls += 1;
         }
-        match state.apply_text(action) {
-            Ok(applied) if applied.notation() == *action => {}
-            Ok(applied) => {
-                return fail(
-                    line,
-                    format!(
-                        "`{}` is not in canonical notation (write `{}`)",
-                        crate::l10n::quote(action),
-                        applied.notation()
-                    ),
-                );
-            }
-            Err(error) => {
-                return fail(
-                    line,
-                    format!(
-                        "`{}` is not legal here: {error}",
-                        crate::l10n::quote(action)
-                    ),
-                );
-            }
-        }
+        apply(&mut state, action, line)?;
     }
     // The seed gives every roll but is not the one committed to: the commitment was changed.
     if let Dice::Seed {
@@ -187,28 +93,7 @@ pub fn verify(record: &Record) -> Result<Verified, Failure> {
     {
         return Err(mismatch.commitment);
     }
-    let (result, result_line) = record.get("Result").unwrap_or(("*", 0));
-    if let Status::Done(_) = state.status() {
-        let reached = state.status_line();
-        if result != reached {
-            return fail(
-                result_line,
-                format!(
-                    "the actions end the game with `{reached}`, not `{}`",
-                    crate::l10n::quote(result)
-                ),
-            );
-        }
-    } else if result == "draw" || (result.starts_with("winner ") && !result.ends_with(')')) {
-        return fail(
-            result_line,
-            format!(
-                "the result `{}` is not reached by the actions (the game stands at `{}`)",
-                crate::l10n::quote(result),
-                state.status_line()
-            ),
-        );
-    }
+    let result = check_result(record, &state)?;
     Ok(Verified {
         game: id,
         id: record.get("Id").map(|(id, _)| id.to_string()),
@@ -217,6 +102,143 @@ pub fn verify(record: &Record) -> Result<Verified, Failure> {
         rolls_unchecked,
         result: result.to_string(),
     })
+}
+
+/// The game the record names, set up with its options (and position, if it gives one).
+fn starting_position(record: &Record) -> Result<(GameId, AnyGame), Failure> {
+    let Some((game, game_line)) = record.get("Game") else {
+        return fail(0, "the record has no [Game \"...\"] header");
+    };
+    let Ok(id) = game.parse::<GameId>() else {
+        return fail(
+            game_line,
+            format!(
+                "there is no game `{}`; the games are konane, koan, kolowis, coan-ki and pachisi",
+                quote(game)
+            ),
+        );
+    };
+    let (options, options_line) = record.get("Options").unwrap_or(("", 0));
+    let options: Vec<&str> = options.split_whitespace().collect();
+    let position = record.get("Position");
+    match AnyGame::start(id, &options, position.map(|(p, _)| p)) {
+        Ok(state) => Ok((id, state)),
+        Err(error) => {
+            let line = match error {
+                tabula_core::SetupError::Position(_) => position.map_or(0, |(_, l)| l),
+                _ => options_line,
+            };
+            fail(line, error.to_string())
+        }
+    }
+}
+
+/// Refuses an action out of turn: any after the game ended, a move where a roll is due, a
+/// roll where a move is.
+fn check_turn(state: &AnyGame, action: &str, line: usize) -> Result<(), Failure> {
+    match state.status() {
+        Status::Done(_) => fail(
+            line,
+            format!("the game is already over ({})", state.status_line()),
+        ),
+        Status::Chance if !action.starts_with("roll:") => {
+            fail(line, format!("`{}` where a roll is due", quote(action)))
+        }
+        Status::Decision(_) if action.starts_with("roll:") => fail(
+            line,
+            format!("a roll where a move is due ({})", state.status_line()),
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Checks roll number `rolls` (from 0) against the seed; whether it could be checked (not
+/// before the seed is revealed).
+fn check_roll(
+    state: &AnyGame,
+    dice: &Dice,
+    rolls: u64,
+    action: &str,
+    line: usize,
+) -> Result<bool, Failure> {
+    let outcomes = state.chance_outcomes();
+    match dice {
+        Dice::Seed {
+            seed,
+            salt,
+            mismatch,
+        } => {
+            let weights: Vec<u64> = outcomes.iter().map(|(_, w)| u64::from(*w)).collect();
+            let due = derive_roll(seed, salt, rolls, &weights)
+                .and_then(|index| outcomes.get(index))
+                .map(|(roll, _)| roll.as_str())
+                .unwrap_or("?");
+            if action != due {
+                // A seed that does not give the rolls and does not match the commitment is
+                // the line to blame.
+                if let Some(mismatch) = mismatch {
+                    return Err(mismatch.seed.clone());
+                }
+                return fail(
+                    line,
+                    format!(
+                        "roll {rolls} (counting from 0) is `{due}` by the seed, not `{}`",
+                        quote(action)
+                    ),
+                );
+            }
+            Ok(true)
+        }
+        Dice::Unrevealed => Ok(false),
+        Dice::Uncommitted(why) => fail(line, why.clone()),
+    }
+}
+
+/// Plays an action, which must be legal and written in canonical notation.
+fn apply(state: &mut AnyGame, action: &str, line: usize) -> Result<(), Failure> {
+    match state.apply_text(action) {
+        Ok(applied) if applied.notation() == action => Ok(()),
+        Ok(applied) => fail(
+            line,
+            format!(
+                "`{}` is not in canonical notation (write `{}`)",
+                quote(action),
+                applied.notation()
+            ),
+        ),
+        Err(error) => fail(
+            line,
+            format!("`{}` is not legal here: {error}", quote(action)),
+        ),
+    }
+}
+
+/// The record's result (`*` when it gives none), which must be the one the actions reached;
+/// a game not over may not claim a draw or a winner.
+fn check_result<'r>(record: &'r Record, state: &AnyGame) -> Result<&'r str, Failure> {
+    let (result, result_line) = record.get("Result").unwrap_or(("*", 0));
+    if let Status::Done(_) = state.status() {
+        let reached = state.status_line();
+        if result != reached {
+            return fail(
+                result_line,
+                format!(
+                    "the actions end the game with `{reached}`, not `{}`",
+                    quote(result)
+                ),
+            );
+        }
+    } else if result == "draw" || (result.starts_with("winner ") && !result.ends_with(')')) {
+        return fail(
+            result_line,
+            format!(
+                "the result `{}` is not reached by the actions (the game stands at `{}`)",
+                quote(result),
+                state.status_line()
+            ),
+        );
+    }
+    Ok(result)
 }
 
 /// How the rolls of a record can be checked.
@@ -242,7 +264,7 @@ fn dice(record: &Record) -> Result<Dice, Failure> {
             Some((dice, _)) if dice != "committed" => format!(
                 "this roll cannot be checked: the record's dice are `{}` (a game started \
                  before committed dice)",
-                crate::l10n::quote(dice)
+                quote(dice)
             ),
             _ => "this roll cannot be checked: the record has no [Commitment \"...\"]".into(),
         };
@@ -256,7 +278,7 @@ fn dice(record: &Record) -> Result<Dice, Failure> {
     };
     let actual = commitment(&seed);
     let mismatch = (!actual.eq_ignore_ascii_case(committed)).then(|| {
-        let committed = crate::l10n::quote(committed);
+        let committed = quote(committed);
         Mismatch {
             seed: Failure {
                 line: seed_line,

@@ -164,6 +164,30 @@ impl Msg {
         list
     }
 
+    /// This message or one inside it (an argument, or a span argument's message) with id
+    /// `id`, the outer first.
+    pub fn find(&self, id: &str) -> Option<&Msg> {
+        if self.id == id {
+            return Some(self);
+        }
+        self.args.iter().find_map(|(_, arg)| match arg {
+            Arg::Msg(inner) => inner.find(id),
+            Arg::Span(span) => match span.as_ref() {
+                Span::Msg(inner) => inner.find(id),
+                _ => None,
+            },
+            _ => None,
+        })
+    }
+
+    /// Argument `name`, if it has one.
+    pub fn arg(&self, name: &str) -> Option<&Arg> {
+        self.args
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, arg)| arg)
+    }
+
     /// The message as plain text in `lang` (spans as [`Span::plain`] writes them).
     pub fn to_text(&self, lang: Lang) -> String {
         text(lang, self)

@@ -34,7 +34,6 @@ impl Service {
             .collect();
         let options: Vec<&str> = options.iter().map(String::as_str).collect();
         AnyGame::start(id, &options, None).map_err(UserError::Setup)?;
-        let seats = id.seats().len();
         // The computer: alone against it, the game starts at once; beside people (Pachisi),
         // it takes the seats nobody takes when the game starts.
         let computer = command.integer("computer");
@@ -57,83 +56,20 @@ impl Service {
             command.integer("stake")
         };
         let terms = self.terms(ctx, id, stake, command.time_millis).await?;
-        let named = named_people.len() + 1;
-        let (ok, allowed) = if seats == 4 && computer.is_some() {
-            (
-                (2..4).contains(&named),
-                "2 or 3 players beside the computer",
-            )
-        } else if seats == 4 {
-            (
-                named_people.is_empty() || named == 2 || named == 4,
-                "2 or 4 players",
-            )
-        } else {
-            (named_people.is_empty() || named == 2, "2 players")
-        };
-        if !ok {
-            return Err(UserError::Players {
-                game: id,
-                allowed,
-                named,
-            }
-            .into());
-        }
-        let mut invited: Vec<User> = Vec::new();
-        let mut usernames: Vec<&str> = Vec::new();
-        for named in &named_people {
-            match named {
-                Named::User(user) => {
-                    if user.id == ctx.user.id || invited.iter().any(|u| u.id == user.id) {
-                        return Err(UserError::RepeatedPlayer.into());
-                    }
-                    invited.push(user.clone());
-                }
-                Named::Username(username) => {
-                    let own = ctx
-                        .user
-                        .username
-                        .as_deref()
-                        .is_some_and(|own| own.eq_ignore_ascii_case(username));
-                    if own || usernames.iter().any(|u| u.eq_ignore_ascii_case(username)) {
-                        return Err(UserError::RepeatedPlayer.into());
-                    }
-                    usernames.push(username);
-                }
-            }
-        }
+        players_allowed(id, named_people.len() + 1, computer.is_some())?;
+        let (invited, usernames) = distinct_invitees(ctx, &named_people)?;
         let invited_ids: Vec<UserId> = invited.iter().map(|u| u.id).collect();
         let options_text = options.join(" ");
-        // The same challenge twice (same challenger, game, options, people, stake and time)
-        // would make the invited person's plain /accept ambiguous: the second is refused,
-        // pointing at the first.
-        for waiting in self.store.pending_challenges(ctx.chat.id).await? {
-            let mut same_people: Vec<UserId> = waiting.invited.clone();
-            same_people.sort_unstable();
-            let mut asked: Vec<UserId> = invited_ids.clone();
-            asked.sort_unstable();
-            let mut waiting_names: Vec<String> = waiting
-                .unbound_usernames()
-                .iter()
-                .map(|u| u.to_ascii_lowercase())
-                .collect();
-            waiting_names.sort();
-            let mut asked_names: Vec<String> =
-                usernames.iter().map(|u| u.to_ascii_lowercase()).collect();
-            asked_names.sort();
-            if waiting.challenger == ctx.user.id
-                && waiting.game == id
-                && waiting.expires_at > ctx.now
-                && waiting.options == options_text
-                && waiting.stake == terms.stake
-                && waiting.move_millis == terms.move_millis
-                && waiting.computer == computer
-                && same_people == asked
-                && waiting_names == asked_names
-            {
-                return Err(UserError::SameChallenge(waiting.id).into());
-            }
-        }
+        let asked = Asked {
+            game: id,
+            options: &options_text,
+            stake: terms.stake,
+            move_millis: terms.move_millis,
+            computer,
+            invited: &invited_ids,
+            usernames: &usernames,
+        };
+        self.refuse_same_challenge(ctx, &asked).await?;
         let ttl = i64::try_from(self.challenge_ttl.as_millis()).unwrap_or(i64::MAX);
         let dice_seed = self.fresh_seed(id)?;
         let new = NewChallenge {
@@ -149,25 +85,72 @@ impl Service {
             dice_seed,
         };
         let more = invitees(&named_people);
-        // Its post is announced with it (see `announce.rs`).
-        let (challenge, announced) = match self.announcement_hold() {
+        let (challenge, announced) = self.create_challenge(ctx, &new, &more).await?;
+        let mut reply = challenge_post(&challenge, &ctx.user, &named_people);
+        reply.announced = announced;
+        Ok(reply)
+    }
+
+    /// Refuses a challenge the same as one of the challenger's still waiting (same game,
+    /// options, people, stake and time): the invited person's plain `/accept` would be
+    /// ambiguous. The refusal points at the first.
+    async fn refuse_same_challenge(&self, ctx: &Ctx, asked: &Asked<'_>) -> Handled<()> {
+        let mut people: Vec<UserId> = asked.invited.to_vec();
+        people.sort_unstable();
+        let mut names: Vec<String> = asked
+            .usernames
+            .iter()
+            .map(|u| u.to_ascii_lowercase())
+            .collect();
+        names.sort();
+        for waiting in self.store.pending_challenges(ctx.chat.id).await? {
+            let mut waiting_people: Vec<UserId> = waiting.invited.clone();
+            waiting_people.sort_unstable();
+            let mut waiting_names: Vec<String> = waiting
+                .unbound_usernames()
+                .iter()
+                .map(|u| u.to_ascii_lowercase())
+                .collect();
+            waiting_names.sort();
+            if waiting.challenger == ctx.user.id
+                && waiting.game == asked.game
+                && waiting.expires_at > ctx.now
+                && waiting.options == asked.options
+                && waiting.stake == asked.stake
+                && waiting.move_millis == asked.move_millis
+                && waiting.computer == asked.computer
+                && waiting_people == people
+                && waiting_names == names
+            {
+                return Err(UserError::SameChallenge(waiting.id).into());
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores a new challenge with the request that made it, and its post's announcement
+    /// when this process announces (see `announce.rs`).
+    async fn create_challenge(
+        &self,
+        ctx: &Ctx,
+        new: &NewChallenge<'_>,
+        more: &[Invitee],
+    ) -> Handled<(Challenge, Option<OutboxId>)> {
+        Ok(match self.announcement_hold() {
             Some((owner, until)) => {
                 let (challenge, row) = self
                     .store
-                    .create_challenge_announced(&new, &more, &ctx.key, (&owner, until))
+                    .create_challenge_announced(new, more, &ctx.key, (&owner, until))
                     .await?;
                 (challenge, Some(row))
             }
             None => (
                 self.store
-                    .create_challenge_with_invitees(&new, &more, Some(&ctx.key))
+                    .create_challenge_with_invitees(new, more, Some(&ctx.key))
                     .await?,
                 None,
             ),
-        };
-        let mut reply = challenge_post(&challenge, &ctx.user, &named_people);
-        reply.announced = announced;
-        Ok(reply)
+        })
     }
 
     /// The post of challenge `no`, as its challenger's `/play` made it, while it waits (for
@@ -251,7 +234,46 @@ impl Service {
         self.not_repeated(ctx).await?;
         let now = ctx.now;
         self.store.expire_challenges(now).await?;
-        let challenge = match number {
+        let challenge = self.challenge_to_settle(ctx, number, settlement).await?;
+        // A seat kept for the actor's @username becomes theirs before anything else.
+        let challenge = if settlement == Settlement::Cancel {
+            challenge
+        } else {
+            self.bind_seat(ctx, challenge).await?
+        };
+        may_settle(ctx, &challenge, settlement)?;
+        if settlement != Settlement::Accept {
+            return self.withdraw_or_decline(ctx, &challenge, settlement).await;
+        }
+        let no = challenge.id;
+        // A seat kept for a username that could not be bound (the challenge is no longer
+        // waiting): say why, as the store would.
+        if !challenge.unbound_usernames().is_empty() && challenge.invitees.len() == 1 {
+            let conflict = match challenge.status {
+                ChallengeStatus::Pending => Conflict::ChallengeExpired(no),
+                status => Conflict::ChallengeSettled {
+                    challenge: no,
+                    status,
+                },
+            };
+            return Err(UserError::Conflict(conflict).into());
+        }
+        if challenge.is_open() {
+            return self.join(ctx, challenge, now).await;
+        }
+        self.accept(ctx, challenge, now, None).await
+    }
+
+    /// The challenge a `/accept`, `/decline` or `/cancel` (or its button) is about: the one
+    /// numbered, or else the only one of the chat's waiting challenges it could mean; more
+    /// than one is refused with their list.
+    async fn challenge_to_settle(
+        &self,
+        ctx: &Ctx,
+        number: Option<ChallengeNo>,
+        settlement: Settlement,
+    ) -> Handled<Challenge> {
+        Ok(match number {
             Some(no) => match self.store.challenge(no).await? {
                 Some(challenge) if challenge.chat == ctx.chat.id => challenge,
                 _ => {
@@ -299,78 +321,36 @@ impl Service {
                     }
                 }
             }
-        };
-        // A seat kept for the actor's @username becomes theirs before anything else.
-        let challenge = if settlement == Settlement::Cancel {
-            challenge
-        } else {
-            self.bind_seat(ctx, challenge).await?
-        };
+        })
+    }
+
+    /// Withdraws (`/cancel`) or declines a challenge, updating its post in place.
+    async fn withdraw_or_decline(
+        &self,
+        ctx: &Ctx,
+        challenge: &Challenge,
+        settlement: Settlement,
+    ) -> Handled<Reply> {
         let no = challenge.id;
-        match settlement {
-            Settlement::Decline if challenge.is_open() => {
-                return Err(UserError::DeclineOpen(no).into());
-            }
-            Settlement::Cancel if challenge.challenger != ctx.user.id => {
-                return Err(UserError::NotChallenger(no).into());
-            }
-            Settlement::Accept
-                if challenge.is_open()
-                    && challenge.challenger == ctx.user.id
-                    && challenge.joined.is_empty() =>
-            {
-                return Err(UserError::NobodyJoined(no).into());
-            }
-            Settlement::Accept if challenge.is_open() && challenge.challenger == ctx.user.id => {}
-            Settlement::Accept | Settlement::Decline if challenge.challenger == ctx.user.id => {
-                return Err(UserError::OwnChallenge(no).into());
-            }
-            Settlement::Accept | Settlement::Decline
-                if !challenge.is_open()
-                    && !challenge.invited.contains(&ctx.user.id)
-                    && !awaits(&challenge, &ctx.user) =>
-            {
-                return Err(UserError::NotInvited(no).into());
-            }
-            _ => {}
-        }
-        if settlement != Settlement::Accept {
-            self.store
-                .settle_challenge_once(no, settlement, ctx.user.id, now, &ctx.key)
-                .await?;
-            let message = if settlement == Settlement::Cancel {
-                "challenge-withdrawn"
-            } else {
-                "challenge-declined"
-            };
-            return Ok(Reply {
-                placement: Placement::UpdatePressed,
-                challenge: Some(no),
-                spans: vec![Span::Msg(
-                    Msg::new(message)
-                        .span("person", mention(&ctx.user))
-                        .text("challenge", format!("#{no}"))
-                        .msg("name", game_msg(challenge.game)),
-                )],
-                ..Reply::default()
-            });
-        }
-        // A seat kept for a username that could not be bound (the challenge is no longer
-        // waiting): say why, as the store would.
-        if !challenge.unbound_usernames().is_empty() && challenge.invitees.len() == 1 {
-            let conflict = match challenge.status {
-                ChallengeStatus::Pending => Conflict::ChallengeExpired(no),
-                status => Conflict::ChallengeSettled {
-                    challenge: no,
-                    status,
-                },
-            };
-            return Err(UserError::Conflict(conflict).into());
-        }
-        if challenge.is_open() {
-            return self.join(ctx, challenge, now).await;
-        }
-        self.accept(ctx, challenge, now, None).await
+        self.store
+            .settle_challenge_once(no, settlement, ctx.user.id, ctx.now, &ctx.key)
+            .await?;
+        let message = if settlement == Settlement::Cancel {
+            "challenge-withdrawn"
+        } else {
+            "challenge-declined"
+        };
+        Ok(Reply {
+            placement: Placement::UpdatePressed,
+            challenge: Some(no),
+            spans: vec![Span::Msg(
+                Msg::new(message)
+                    .span("person", mention(&ctx.user))
+                    .text("challenge", format!("#{no}"))
+                    .msg("name", game_msg(challenge.game)),
+            )],
+            ..Reply::default()
+        })
     }
 
     /// Someone accepts an open challenge: they join it, or, when that fills it (or they are
@@ -815,6 +795,108 @@ fn gathering_buttons(no: ChallengeNo) -> Vec<Vec<Button>> {
 /// A level asked for (the parser keeps it within 1–4).
 pub(super) fn computer_level_of(level: i64) -> u8 {
     u8::try_from(level.clamp(1, 4)).unwrap_or(2)
+}
+
+/// Refuses a settlement the actor may not make: declining an open challenge, withdrawing
+/// another's, starting an open challenge nobody joined, accepting or declining one's own,
+/// answering a challenge one is not invited to.
+fn may_settle(ctx: &Ctx, challenge: &Challenge, settlement: Settlement) -> Handled<()> {
+    let no = challenge.id;
+    match settlement {
+        Settlement::Decline if challenge.is_open() => Err(UserError::DeclineOpen(no).into()),
+        Settlement::Cancel if challenge.challenger != ctx.user.id => {
+            Err(UserError::NotChallenger(no).into())
+        }
+        Settlement::Accept
+            if challenge.is_open()
+                && challenge.challenger == ctx.user.id
+                && challenge.joined.is_empty() =>
+        {
+            Err(UserError::NobodyJoined(no).into())
+        }
+        Settlement::Accept if challenge.is_open() && challenge.challenger == ctx.user.id => Ok(()),
+        Settlement::Accept | Settlement::Decline if challenge.challenger == ctx.user.id => {
+            Err(UserError::OwnChallenge(no).into())
+        }
+        Settlement::Accept | Settlement::Decline
+            if !challenge.is_open()
+                && !challenge.invited.contains(&ctx.user.id)
+                && !awaits(challenge, &ctx.user) =>
+        {
+            Err(UserError::NotInvited(no).into())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// What a new challenge asks for, compared with the challenges already waiting.
+struct Asked<'a> {
+    game: GameId,
+    options: &'a str,
+    stake: i64,
+    move_millis: i64,
+    computer: Option<u8>,
+    invited: &'a [UserId],
+    usernames: &'a [&'a str],
+}
+
+/// Refuses a challenge naming a number of players (the challenger included) the game does
+/// not seat: two, or in a game of four, two or four people, or two or three beside the
+/// computer. Nobody named is an open challenge.
+fn players_allowed(id: GameId, named: usize, computer: bool) -> Handled<()> {
+    let seats = id.seats().len();
+    let nobody = named == 1;
+    let (ok, allowed) = if seats == 4 && computer {
+        (
+            (2..4).contains(&named),
+            "2 or 3 players beside the computer",
+        )
+    } else if seats == 4 {
+        (nobody || named == 2 || named == 4, "2 or 4 players")
+    } else {
+        (nobody || named == 2, "2 players")
+    };
+    if !ok {
+        return Err(UserError::Players {
+            game: id,
+            allowed,
+            named,
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// The people a `/play` names, known users and `@usernames` apart; naming oneself or anyone
+/// twice is refused.
+fn distinct_invitees<'a>(
+    ctx: &Ctx,
+    named_people: &'a [Named],
+) -> Handled<(Vec<User>, Vec<&'a str>)> {
+    let mut invited: Vec<User> = Vec::new();
+    let mut usernames: Vec<&str> = Vec::new();
+    for named in named_people {
+        match named {
+            Named::User(user) => {
+                if user.id == ctx.user.id || invited.iter().any(|u| u.id == user.id) {
+                    return Err(UserError::RepeatedPlayer.into());
+                }
+                invited.push(user.clone());
+            }
+            Named::Username(username) => {
+                let own = ctx
+                    .user
+                    .username
+                    .as_deref()
+                    .is_some_and(|own| own.eq_ignore_ascii_case(username));
+                if own || usernames.iter().any(|u| u.eq_ignore_ascii_case(username)) {
+                    return Err(UserError::RepeatedPlayer.into());
+                }
+                usernames.push(username);
+            }
+        }
+    }
+    Ok((invited, usernames))
 }
 
 /// Refuses the computer beside `named` people when it cannot sit there: in a game of two

@@ -234,6 +234,10 @@ pub struct Reply {
     /// when the adapter reports the board ([`Service::board_posted`]) or hands to the
     /// dispatcher when it could not post it ([`Service::board_not_posted`]).
     pub announced: Option<OutboxId>,
+    /// The catalogue's messages its text was said from, in order and with their arguments,
+    /// kept when it is said in a language ([`Reply::localize`]): what tests and logs read
+    /// ([`Reply::says`]); adapters show the spans.
+    pub said: Vec<Msg>,
 }
 
 /// A file a reply carries: Telegram sends it as a document (the text as its caption when it
@@ -269,7 +273,10 @@ impl Reply {
             let mut spans = Vec::with_capacity(self.spans.len());
             for span in self.spans.drain(..) {
                 match span {
-                    Span::Msg(msg) => spans.extend(crate::l10n::spans(lang, &msg)),
+                    Span::Msg(msg) => {
+                        spans.extend(crate::l10n::spans(lang, &msg));
+                        self.said.push(msg);
+                    }
                     span => spans.push(span),
                 }
             }
@@ -280,6 +287,12 @@ impl Reply {
                 button.label = msg.to_text(lang);
             }
         }
+    }
+
+    /// The message `id` its text says (at any depth: a result inside a board's text), if it
+    /// says it, as it was said ([`Reply::said`]).
+    pub fn says(&self, id: &str) -> Option<&Msg> {
+        self.said.iter().find_map(|msg| msg.find(id))
     }
 
     /// Every button, row by row.

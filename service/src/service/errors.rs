@@ -572,6 +572,7 @@ impl Request {
             },
             audience: Audience::Actor,
             spans: crate::l10n::spans(lang, &Msg::new(id)),
+            said: vec![Msg::new(id)],
             ..Reply::default()
         }
     }
