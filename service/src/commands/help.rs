@@ -3,7 +3,7 @@
 
 use tabula_core::GameId;
 
-use super::*;
+use super::{Access, COMMANDS, CommandSpec, Kind, OptionSpec, TextForm, find};
 use crate::l10n::{Lang, Msg};
 
 /// One word of a usage line: literal text around a translated placeholder (`[#` `game` `]`).

@@ -6,7 +6,10 @@ use std::fmt;
 use tabula_core::GameId;
 
 use super::help::placeholder_id;
-use super::*;
+use super::{
+    CommandId, CommandSpec, Kind, MAX_GAME_OPTIONS, MAX_MOVE_CHARS, MAX_SETTINGS, MAX_TEXT_CHARS,
+    MAX_TIME_MILLIS, MIN_TIME_MILLIS, OptionSpec, TextForm, find, parse_duration,
+};
 use crate::l10n::{Msg, quote};
 
 /// What a piece of chat text is.

@@ -4,7 +4,10 @@
 use serde_json::{Value, json};
 use tabula_core::GameId;
 
-use super::*;
+use super::{
+    Access, COMMANDS, Kind, MANAGE_GUILD, MAX_MOVE_CHARS, MAX_TEXT_CHARS, OptionSpec, TextForm,
+    description_msg, option_msg,
+};
 use crate::l10n::game_msg;
 use crate::l10n::{Lang, Msg};
 
@@ -187,6 +190,7 @@ pub fn command_text(name: &str, options: &[(String, SlashValue)]) -> Option<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::{MentionToken, Parse, parse};
 
     fn text(value: &str) -> SlashValue {
         SlashValue::Text(value.into())

@@ -14,10 +14,20 @@
 //! Pachisi challenge may press Start with computers (`c<no>`) to start at once with the
 //! computer (level 2) in the seats nobody joined. Such games are never staked.
 
-use super::*;
+use tabula_core::{AnyGame, GameId, Status};
 
-use crate::commands::{DEFAULT_COMPUTER_LEVEL, ParsedCommand};
-use crate::store::{Accepted, Invitation, Invitee, Joined};
+use super::{
+    Button, Change, Ctx, Handled, Loaded, Named, Placement, Played, Reply, Service, ServiceError,
+    Terms, UserError, awaits, game_msg, invitees, mention, played_spans, said_button, seat_label,
+    seat_msg, team_of,
+};
+use crate::commands::{CommandId, DEFAULT_COMPUTER_LEVEL, ParsedCommand};
+use crate::l10n::{Msg, Span};
+use crate::store::{
+    Acceptance, Accepted, Challenge, ChallengeNo, ChallengeStatus, Conflict, GameDice, GameRecord,
+    Invitation, Invitee, Joined, NewChallenge, NewGame, OutboxId, Settlement, StoreError,
+    Timestamp, TurnStart, User, UserId,
+};
 
 impl Service {
     pub(super) async fn play(&self, ctx: &Ctx, command: &ParsedCommand) -> Handled<Reply> {

@@ -17,12 +17,21 @@
 //! - The board in the outbox tells everything the computer played since the last person's move
 //!   (several computer seats in a row in Pachisi): an older board still waiting is superseded.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::json;
+use tabula_core::{AnyGame, GameId, Status};
 
-use super::*;
+use super::{
+    Change, Ctx, Failure, Handled, Loaded, Played, Reply, Service, ServiceError, UserError, holder,
+    played_spans,
+};
 use crate::commands::ParsedCommand;
+use crate::l10n::Span;
+use crate::store::{
+    Announce, Conflict, GameDice, GameNo, GameStatus, History, LoadedGame, NewGame, Platform,
+    StoreError, TurnStart, User, UserId,
+};
 
 /// The longest the computer thinks about one move. The levels are defined by their number of
 /// playouts; this cap only guards against a slow machine (a level-4 Pachisi move takes about a

@@ -25,8 +25,10 @@
 //!   characters, data of at most 64 bytes, and text within 2,000 characters as Discord writes
 //!   it. An adapter still splits a Telegram caption off a long text with a picture.
 
-use super::*;
+use super::UserError;
+use crate::l10n::Msg;
 pub use crate::l10n::{Person, Span};
+use crate::store::{ChallengeNo, GameNo, GameRecord, OutboxId, Platform, Timestamp};
 
 /// At most this many move buttons are shown at once; beyond, moves are chosen in two steps.
 pub const MAX_BUTTONS: usize = 20;

@@ -1,8 +1,12 @@
 //! Why a request did not succeed: what the user did wrong ([`UserError`], answered in the
 //! reply) and what failed inside ([`ServiceError`], returned to the adapter).
 
-use super::*;
+use tabula_core::{ActionError, GameId, SetupError};
+
+use super::{Address, Audience, Reply, Request, coins, duration, game_msg};
+use crate::commands::CommandId;
 use crate::l10n::Msg;
+use crate::store::{ChallengeNo, Conflict, GameNo, StoreError, Timestamp};
 
 /// What a user did wrong: answered with a clear message, nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -60,21 +60,14 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use tracing::Instrument;
-
-use tabula_core::{
-    ActionError, AnyApplied, AnyGame, Game, GameId, Outcome, Seat, SetupError, Status,
-};
+use tabula_core::{AnyApplied, AnyGame, Game, GameId, Seat};
 
 use crate::store::{
-    Acceptance, Announce, Append, Challenge, ChallengeNo, ChallengeStatus, Chat, ChatId, Conflict,
-    Ending, Fine, GameDice, GameNo, GameRecord, GameStatus, History, LoadedGame, MovedChat,
-    NewAction, NewChallenge, NewGame, OutboxId, Payout, Platform, RequestKey, Settlement, Store,
-    StoreError, Timestamp, TurnStart, User, UserId,
+    Chat, ChatId, Conflict, Fine, GameRecord, NewAction, Payout, RequestKey, Store, Timestamp,
+    TurnStart, User, UserId,
 };
 
-use crate::commands::CommandId;
-use crate::l10n::{Lang, Msg};
+use crate::l10n::Lang;
 use computer::*;
 pub use contract::*;
 pub use cooldown::Cooldown;

@@ -5,8 +5,15 @@
 //! result sentence ("Game #1 (Konane) is over: @alice (White) wins."); seats and teams are
 //! capitalised, numbers of coins agree with their noun.
 
-use super::*;
-use crate::l10n::Msg;
+use tabula_core::{GameId, Outcome, Seat, Status};
+
+use super::{
+    Button, Consequences, Handled, Loaded, MAX_BUTTONS, PictureWords, Placement, Played, Reply,
+    Service, ServiceError, coins_msg, game_msg, holder, is_computer, players, seat_label, seat_msg,
+    seated, team_label, team_named, team_users,
+};
+use crate::l10n::{Lang, Msg, Person, Span};
+use crate::store::{ChatId, Fine, GameRecord, GameStatus, Payout, User, UserId};
 
 impl Service {
     /// The board: picture, whose turn (or the result), and buttons for the legal moves.

@@ -1,7 +1,19 @@
 //! Play: which game a command means, loading and replaying it, moves typed or pressed, dice,
 //! appending what was played with its consequences, resigning, and the list of games.
 
-use super::*;
+use tabula_core::{AnyGame, GameId, Outcome, Seat, Status};
+
+use super::{
+    Audience, Change, Consequences, Ctx, Did, Failure, Handled, Kind, Loaded, Played, Reply,
+    Service, ServiceError, UserError, Verdict, brief_to, button, game_msg, holder, payout_spans,
+    piece_groups, played_spans, players, pot_spans, result_sentence, rows, said_button, seat_label,
+    seat_msg, team_cause, team_name, team_of, team_users,
+};
+use crate::l10n::{Msg, Span};
+use crate::store::{
+    Announce, Append, Conflict, Ending, Fine, GameNo, GameRecord, GameStatus, History, OutboxId,
+    Payout, RequestKey, StoreError, Timestamp, TurnStart,
+};
 
 impl Service {
     /// Which game a command means: the one named, else the caller's only game (preferring the

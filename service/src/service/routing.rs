@@ -1,8 +1,18 @@
 //! Routing: a request is checked, its user and chat are looked up, and its command or button
 //! goes to the concern that handles it.
 
-use super::*;
+use tracing::Instrument;
+
+use super::{
+    Address, Audience, Ctx, Failure, Handled, Input, Kind, Placement, Reply, Request, Service,
+    ServiceError, UserError, error_chain, limits, said_button, sorry, spans_reply, text,
+};
 use crate::commands::{self, CommandId, Parse};
+use crate::l10n::{Lang, Msg, Person, Span};
+use crate::store::{
+    ChallengeNo, Chat, Conflict, GameNo, MovedChat, Platform, RequestKey, Settlement, Timestamp,
+    User,
+};
 
 impl Service {
     /// Handles one request. `None`: the request gets no answer and nothing changed: it is not

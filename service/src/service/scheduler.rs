@@ -3,9 +3,14 @@
 //! transaction; [`Service::render_outbox`] turns a row into a reply when it is delivered;
 //! [`Service::tick`] does both in-process; [`spawn_scheduler`] runs it in a running bot.
 
-use super::*;
-use crate::l10n::duration_msg;
-use crate::store::{ChallengeNo, Due, GameStatus, OutboxKind, OutboxRow};
+use std::time::Duration;
+
+use super::{
+    Address, Reply, Service, ServiceError, game_line, game_msg, limits, mention, players,
+    said_button, seated,
+};
+use crate::l10n::{Lang, Msg, Span, duration_msg};
+use crate::store::{ChallengeNo, Due, GameNo, GameStatus, OutboxKind, OutboxRow, Timestamp};
 
 /// How many due games the scheduler claims at a time.
 const BATCH: i64 = 100;

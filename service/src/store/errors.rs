@@ -1,7 +1,7 @@
 //! What the store refuses ([`Conflict`]: caused by users, answered to them) apart from internal
 //! failures ([`StoreError`]).
 
-use super::*;
+use super::{Backend, ChallengeNo, ChallengeStatus, GameNo, GameStatus, UserId};
 
 /// What the database refused, because of what users did: expected, and answered to the user.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

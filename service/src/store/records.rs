@@ -4,7 +4,11 @@
 
 use tabula_core::{AnyGame, GameId};
 
-use super::*;
+use super::{
+    AccountId, AccountKind, ChallengeNo, ChallengeStatus, ChatId, CommunityId, DAY_MILLIS, GameNo,
+    GameStatus, LedgerKind, OutboxId, OutboxKind, Platform, StakedGames, StoreError, Timestamp,
+    UserId,
+};
 
 /// A message for [`Store::enqueue_outbox`].
 #[derive(Debug, Clone)]

@@ -3,7 +3,12 @@
 
 use tabula_core::GameId;
 
-use super::*;
+use super::{
+    AccountId, ActionRecord, Challenge, ChallengeInvitee, ChallengeNo, ChallengeStatus, Chat,
+    ChatId, CommunityId, Conflict, Ending, GameDice, GameNo, GameRecord, GameStatus, Invitee,
+    LedgerEntry, LedgerKind, OutboxId, OutboxKind, OutboxRow, Platform, SeatHolder, Snapshot,
+    StoreError, Timestamp, TurnClock, User, UserId,
+};
 
 #[derive(Debug, sqlx::FromRow)]
 pub(super) struct UserRow {
