@@ -229,16 +229,25 @@ text_enum!(
     }
 );
 
-/// A day in milliseconds.
+// The time constants of the crate: every other module takes them from here.
+
 /// A minute in milliseconds.
 pub const MINUTE_MILLIS: i64 = 60 * 1000;
 
 /// An hour in milliseconds.
 pub const HOUR_MILLIS: i64 = 60 * MINUTE_MILLIS;
 
-pub const DAY_MILLIS: i64 = 24 * 60 * 60 * 1000;
+/// A day in milliseconds.
+pub const DAY_MILLIS: i64 = 24 * HOUR_MILLIS;
+
+/// The shortest time per move that may be asked for or set: one hour.
+pub const MIN_MOVE_MILLIS: i64 = HOUR_MILLIS;
+
+/// The longest time per move that may be asked for or set: 365 days (a community may allow
+/// less).
+pub const MAX_MOVE_MILLIS: i64 = 365 * DAY_MILLIS;
 
 /// How stale a user's or chat's "last seen" may grow before a request writes it again: an
 /// hour. A request from a known user or chat under an unchanged name only reads, so that a move
 /// costs one write transaction (its own) and not three.
-pub const SEEN_REFRESH_MILLIS: i64 = 60 * 60 * 1000;
+pub const SEEN_REFRESH_MILLIS: i64 = HOUR_MILLIS;

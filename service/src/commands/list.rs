@@ -3,19 +3,12 @@
 
 use super::help::usage;
 use crate::l10n::Lang;
-use crate::values::{DAY_MILLIS, HOUR_MILLIS};
 
 /// The computer's level when `/play … computer` names none.
 pub const DEFAULT_COMPUTER_LEVEL: i64 = 2;
 
 /// The most coins a stake, grant or take may name (the community may allow less).
 pub const MAX_COINS: i64 = 1_000_000_000;
-
-/// The shortest time per move that may be asked for: one hour.
-pub const MIN_TIME_MILLIS: i64 = HOUR_MILLIS;
-
-/// The longest time per move that may be asked for: 365 days (the community may allow less).
-pub const MAX_TIME_MILLIS: i64 = 365 * DAY_MILLIS;
 
 /// The most `key=value` game options a challenge may name.
 pub const MAX_GAME_OPTIONS: usize = 8;

@@ -8,9 +8,10 @@ use tabula_core::GameId;
 use super::help::placeholder_id;
 use super::{
     CommandId, CommandSpec, Kind, MAX_GAME_OPTIONS, MAX_MOVE_CHARS, MAX_SETTINGS, MAX_TEXT_CHARS,
-    MAX_TIME_MILLIS, MIN_TIME_MILLIS, OptionSpec, TextForm, find, parse_duration,
+    OptionSpec, TextForm, find, parse_duration,
 };
 use crate::l10n::{Msg, quote};
+use crate::values::{MAX_MOVE_MILLIS, MIN_MOVE_MILLIS};
 
 /// What a piece of chat text is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -658,7 +659,7 @@ fn set_value(
         Kind::Duration => {
             parsed.time_millis = Some(
                 parse_duration(word)
-                    .filter(|millis| (MIN_TIME_MILLIS..=MAX_TIME_MILLIS).contains(millis))
+                    .filter(|millis| (MIN_MOVE_MILLIS..=MAX_MOVE_MILLIS).contains(millis))
                     .ok_or_else(|| ParseError::BadDuration {
                         option: option.name,
                         value: quote(word),

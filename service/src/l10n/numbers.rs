@@ -9,6 +9,8 @@ use intl_memoizer::Memoizable;
 use intl_memoizer::concurrent::IntlLangMemoizer;
 use unic_langid::LanguageIdentifier;
 
+use crate::values::{DAY_MILLIS, MINUTE_MILLIS};
+
 /// ICU4X's formatter for one locale.
 pub(super) struct Numbers(DecimalFormatter);
 
@@ -69,9 +71,8 @@ impl Memoizable for Moments {
 /// A moment (milliseconds since 1970, UTC) as the locale writes a date and a time of day:
 /// `January 11, 2027 at 12:00 PM`, `11 января 2027 г. в 12:00`.
 pub(super) fn moment(memoizer: &IntlLangMemoizer, millis: i64) -> Option<String> {
-    const DAY: i64 = 86_400_000;
-    let (year, month, day) = crate::time::civil_from_days(millis.div_euclid(DAY));
-    let rest = millis.rem_euclid(DAY) / 60_000;
+    let (year, month, day) = crate::time::civil_from_days(millis.div_euclid(DAY_MILLIS));
+    let rest = millis.rem_euclid(DAY_MILLIS) / MINUTE_MILLIS;
     let date = icu_calendar::Date::try_new_gregorian(
         i32::try_from(year).ok()?,
         u8::try_from(month).ok()?,

@@ -3,7 +3,9 @@
 
 use tabula_core::GameId;
 
-use crate::store::{DAY_MILLIS, GameRecord, Settings, StakedGames};
+use crate::commands::MAX_COINS;
+use crate::store::{GameRecord, Settings, StakedGames};
+use crate::values::{MAX_MOVE_MILLIS, MIN_MOVE_MILLIS};
 
 use super::{
     Audience, Ctx, Handled, ModeratorAction, Reply, Service, SettingError, Span, UserError,
@@ -14,12 +16,6 @@ use crate::l10n::duration_msg;
 use crate::l10n::{Lang, Msg};
 use crate::time::{duration, duration_code, parse_duration};
 
-/// The shortest time per move that may be set.
-pub(super) const MIN_MOVE_MILLIS: i64 = 60 * 60 * 1000;
-/// The longest time per move that may be set.
-const MAX_MOVE_MILLIS: i64 = 365 * DAY_MILLIS;
-/// The largest stake, grant or starting grant that may be set.
-const MAX_MONEY: i64 = 1_000_000_000;
 /// The most vacation days per month that may be set.
 const MAX_VACATION_DAYS: i64 = 31;
 
@@ -259,11 +255,11 @@ fn set(settings: &mut Settings, key: &str, value: &str) -> Result<(), UserError>
     let bad = |error: SettingError| UserError::BadSetting(error);
     let quoted = || crate::l10n::quote(value);
     let money = |key: &'static str| {
-        parse_amount(value, 0, MAX_MONEY).ok_or_else(|| {
+        parse_amount(value, 0, MAX_COINS).ok_or_else(|| {
             bad(SettingError::Money {
                 key,
                 value: quoted(),
-                max: MAX_MONEY,
+                max: MAX_COINS,
             })
         })
     };
