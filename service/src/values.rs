@@ -226,6 +226,9 @@ text_enum!(
         Text = "text",
         /// A challenge's post, announced with the challenge (its payload names it).
         Challenge = "challenge",
+        /// The reply to another request that changed something in public (a moderator's
+        /// grant or take), announced with the change; its payload says what to tell.
+        Announce = "announce",
     }
 );
 

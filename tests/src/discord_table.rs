@@ -221,7 +221,7 @@ impl table::Platform for Discord {
                 .take(12)
                 .map(|r| format!(
                     "{} {} {} {:?} {}",
-                    r.method, r.path, r.status, r.outcome, r.body_summary
+                    r.method, r.path, r.status, r.ended, r.body_summary
                 ))
                 .collect::<Vec<_>>(),
         )

@@ -57,7 +57,7 @@ impl table::Platform for Telegram {
                 .iter()
                 .enumerate()
                 .filter(|(_, r)| about(r))
-                .map(|(i, r)| format!("request {i}: {} {:?}", r.method, r.outcome))
+                .map(|(i, r)| format!("request {i}: {} {:?}", r.method, r.ended))
                 .collect();
             panic!(
                 "requests Telegram would refuse: {violations:#?}\nthe requests about the same messages: {history:#?}"

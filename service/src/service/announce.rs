@@ -15,6 +15,9 @@
 //! game that ended, and the buttons taken off older messages. Nothing depends on the platform
 //! delivering the request again, so it holds on Discord too, and with several processes.
 //!
+//! A new challenge's post (kind `challenge`) and a moderator's grant or take (kind `announce`,
+//! its payload saying who, by whom, how much and why) are announced the same way.
+//!
 //! Without [`Service::with_announcements`] (`tabula local`, most tests) nothing is written:
 //! the reply is the only announcement, as it is there anyway.
 

@@ -3,20 +3,18 @@
 //! is settled when it ends, in the store's transactions (see `store::ledger`); this module only
 //! asks and tells.
 
-use crate::commands::{CommandId, ParsedCommand};
-use crate::store::GameRecord;
+use serde_json::json;
 
 use super::{
-    Audience, Consequences, Ctx, Handled, ModeratorAction, Reply, Service, Span, UserError,
-    coins_msg, mention,
+    Audience, Consequences, Ctx, Failure, Handled, ModeratorAction, Reply, Service, ServiceError,
+    Span, UserError, coins_msg, mention,
 };
+use crate::commands::{CommandId, MAX_COINS, ParsedCommand};
 use crate::l10n::Msg;
+use crate::store::{Adjustment, Announce, ChatId, Conflict, GameRecord, StoreError, User, UserId};
 
 /// How many people `/leaderboard` lists.
 const LEADERBOARD_SIZE: i64 = 10;
-
-/// The most a moderator may grant or take at once.
-pub(super) const MAX_AMOUNT: i64 = 1_000_000_000;
 
 impl Service {
     /// `/wallet`: the caller's balance here (a new wallet gets the starting grant).
@@ -101,8 +99,8 @@ impl Service {
             return Err(UserError::Usage(usage).into());
         };
         let amount = Some(amount)
-            .filter(|amount| (1..=MAX_AMOUNT).contains(amount))
-            .ok_or(UserError::BadAmount { max: MAX_AMOUNT })?;
+            .filter(|amount| (1..=MAX_COINS).contains(amount))
+            .ok_or(UserError::BadAmount { max: MAX_COINS })?;
         let reason = command
             .text
             .as_deref()
@@ -128,37 +126,93 @@ impl Service {
         };
         let user = self.known_person(ctx, usage).await?;
         let signed = if take { -amount } else { amount };
-        let wallet =
-            self.store
+        let adjustment = Adjustment {
+            community: ctx.chat.community,
+            user: user.id,
+            amount: signed,
+            actor: ctx.user.id,
+            reason: &reason,
+        };
+        // Its reply is announced with it (see `announce.rs`): what to tell is in the payload,
+        // the balance is read when it is told.
+        let result = match self.announcement_hold() {
+            Some((owner, until)) => {
+                let payload = json!({
+                    "adjusted": user.id.0,
+                    "by": ctx.user.id.0,
+                    "amount": signed,
+                    "told": told,
+                })
+                .to_string();
+                let announce = Announce {
+                    payload: &payload,
+                    held: Some((&owner, until)),
+                };
+                self.store
+                    .adjust_wallet_announced(&adjustment, &ctx.key, ctx.chat.id, &announce)
+                    .await
+                    .map(|(wallet, row)| (wallet, Some(row)))
+            }
+            None => self
+                .store
                 .adjust_wallet(
-                    ctx.chat.community,
-                    user.id,
+                    adjustment.community,
+                    adjustment.user,
                     signed,
-                    ctx.user.id,
+                    adjustment.actor,
                     &reason,
                     Some(&ctx.key),
                 )
                 .await
-                .map_err(|error| match error {
-                    crate::store::StoreError::Conflict(
-                        crate::store::Conflict::InsufficientFunds { balance, .. },
-                    ) => super::Failure::User(UserError::TakeTooMuch {
-                        name: user.display_name.clone(),
-                        balance,
-                    }),
-                    other => other.into(),
-                })?;
-        Ok(Reply {
-            spans: vec![Span::Msg(
-                Msg::new(if take { "coins-taken" } else { "coins-granted" })
-                    .span("moderator", mention(&ctx.user))
-                    .msg("amount", coins_msg(amount))
-                    .span("person", mention(&user))
-                    .text("reason", told)
-                    .msg("balance", coins_msg(wallet.balance)),
-            )],
-            ..Reply::default()
-        })
+                .map(|wallet| (wallet, None)),
+        };
+        let (wallet, announced) = result.map_err(|error| match error {
+            StoreError::Conflict(Conflict::InsufficientFunds { balance, .. }) => {
+                Failure::User(UserError::TakeTooMuch {
+                    name: user.display_name.clone(),
+                    balance,
+                })
+            }
+            other => other.into(),
+        })?;
+        let mut reply = adjustment_reply(&ctx.user, &user, signed, &told, wallet.balance);
+        reply.announced = announced;
+        Ok(reply)
+    }
+
+    /// The reply to a grant or take whose process died before posting it, from its
+    /// announcement's payload (`adjusted`, `by`, `amount`, `told`), with the balance as it is
+    /// when told.
+    pub(super) async fn adjustment_post_of(
+        &self,
+        chat: ChatId,
+        payload: &serde_json::Value,
+    ) -> Result<Option<Reply>, ServiceError> {
+        let number = |name: &str| payload.get(name).and_then(serde_json::Value::as_i64);
+        let (Some(adjusted), Some(by), Some(amount)) =
+            (number("adjusted"), number("by"), number("amount"))
+        else {
+            return Ok(None);
+        };
+        let told = payload
+            .get("told")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default();
+        let (Some(chat), Some(person), Some(moderator)) = (
+            self.store.chat(chat).await?,
+            self.store.user(UserId(adjusted)).await?,
+            self.store.user(UserId(by)).await?,
+        ) else {
+            return Ok(None);
+        };
+        let balance = self
+            .store
+            .wallet(chat.community, person.id)
+            .await?
+            .map_or(0, |wallet| wallet.balance);
+        Ok(Some(adjustment_reply(
+            &moderator, &person, amount, told, balance,
+        )))
     }
 
     /// "@alice's balance is now -5: no staked games until it is above zero", for each payer
@@ -186,5 +240,33 @@ impl Service {
             }
         }
         Ok(spans)
+    }
+}
+
+/// "@MOD granted 70 coins to @CAROL (prize), who now has 1,070 coins.", or took them:
+/// `amount` above zero a grant, below zero a take; `told` the reason as said (" (prize)") or
+/// nothing.
+fn adjustment_reply(
+    moderator: &User,
+    person: &User,
+    amount: i64,
+    told: &str,
+    balance: i64,
+) -> Reply {
+    let id = if amount < 0 {
+        "coins-taken"
+    } else {
+        "coins-granted"
+    };
+    Reply {
+        spans: vec![Span::Msg(
+            Msg::new(id)
+                .span("moderator", mention(moderator))
+                .msg("amount", coins_msg(amount.saturating_abs()))
+                .span("person", mention(person))
+                .text("reason", told)
+                .msg("balance", coins_msg(balance)),
+        )],
+        ..Reply::default()
     }
 }

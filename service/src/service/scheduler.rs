@@ -140,6 +140,8 @@ impl Service {
                     )));
                 }
             },
+            // The reply to another public change whose process died before posting it.
+            OutboxKind::Announce => self.adjustment_post_of(row.chat, &payload).await?,
             // A board superseded by a newer one before it was sent.
             OutboxKind::Text => None,
         };

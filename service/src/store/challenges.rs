@@ -4,13 +4,13 @@
 
 use super::executor::{Tx, query, query_as, query_scalar};
 use super::games::{announce_if, create_game_in};
-use super::outbox::insert_outbox;
+use super::outbox::announce_to_chat;
 use super::requests::record_request;
 use super::{
     Acceptance, Accepted, Announce, Challenge, ChallengeNo, ChallengeRow, ChallengeStateRow,
-    ChatId, Conflict, Invitation, Invitee, InviteeRow, Joined, NewChallenge, NewGame, NewOutbox,
-    OutboxId, OutboxKind, Platform, RequestKey, Settlement, Store, StoreError, Timestamp, UserId,
-    challenge_refusal, clean_username, db, distinct_invitees,
+    ChatId, Conflict, Invitation, Invitee, InviteeRow, Joined, NewChallenge, NewGame, OutboxId,
+    OutboxKind, RequestKey, Settlement, Store, StoreError, Timestamp, UserId, challenge_refusal,
+    clean_username, db, distinct_invitees,
 };
 
 const INSERT_CHALLENGE: &str = "\
@@ -18,9 +18,6 @@ INSERT INTO challenges (chat_id, game, options, challenger_id, status, created_a
                         stake, move_millis, computer_level, dice_seed)
 VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10)
 RETURNING id";
-
-/// The platform of chat `$1`.
-const CHAT_PLATFORM: &str = "SELECT platform FROM chats WHERE id = $1";
 
 /// `$3` user or `$4` username (exactly one of them not null).
 const INSERT_INVITEE: &str = "\
@@ -373,7 +370,7 @@ impl Store {
     /// [`Store::create_challenge_with_invitees`] recording `request`, which also writes, in
     /// the same transaction, the announcement of the challenge's post: an outbox row of kind
     /// `challenge` naming it (`{"challenge": 7}`), held by `held`'s owner until its moment
-    /// ([`NewOutbox::held`]). The challenge and the row.
+    /// ([`Announce::held`]). The challenge and the row.
     ///
     /// # Errors
     /// Those of [`Store::create_challenge_with_invitees`]; then nothing is written.
@@ -432,23 +429,17 @@ impl Store {
         }
         let announced = match held {
             Some(held) => {
-                let platform: String = query_scalar(CHAT_PLATFORM)
-                    .bind(new.chat.0)
-                    .fetch_one(&mut tx)
-                    .await
-                    .map_err(db(OPERATION))?;
                 let payload = format!(r#"{{"challenge":{id}}}"#);
-                let row = insert_outbox(
+                let announce = Announce {
+                    payload: &payload,
+                    held: Some(held),
+                };
+                let row = announce_to_chat(
                     &mut tx,
-                    &NewOutbox {
-                        platform: Platform::parse(&platform)?,
-                        chat: new.chat,
-                        game: None,
-                        kind: OutboxKind::Challenge,
-                        payload: &payload,
-                        now: Timestamp::now(),
-                        held: Some(held),
-                    },
+                    new.chat,
+                    OutboxKind::Challenge,
+                    &announce,
+                    Timestamp::now(),
                     OPERATION,
                 )
                 .await?;

@@ -14,11 +14,12 @@
 
 use super::community::settings_in;
 use super::executor::{Tx, query, query_as, query_scalar};
+use super::outbox::announce_to_chat;
 use super::requests::record_request;
 use super::{
-    Account, AccountId, AccountKind, CommunityId, Conflict, Fine, GameNo, LeaderRow, LedgerEntry,
-    LedgerKind, LedgerRow, Payout, RequestKey, Store, StoreError, Timestamp, User, UserId, Wallet,
-    db, distinct, games,
+    Account, AccountId, AccountKind, Adjustment, Announce, ChatId, CommunityId, Conflict, Fine,
+    GameNo, LeaderRow, LedgerEntry, LedgerKind, LedgerRow, OutboxId, OutboxKind, Payout,
+    RequestKey, Store, StoreError, Timestamp, User, UserId, Wallet, db, distinct, games,
 };
 
 pub(super) const BANK: &str = "\
@@ -573,9 +574,53 @@ impl Store {
         reason: &str,
         request: Option<&RequestKey>,
     ) -> Result<Wallet, StoreError> {
+        let adjustment = Adjustment {
+            community,
+            user,
+            amount,
+            actor,
+            reason,
+        };
+        let (wallet, _) = self.adjust_wallet_in(&adjustment, request, None).await?;
+        Ok(wallet)
+    }
+
+    /// [`Store::adjust_wallet`] with its announcement to chat `chat` written in the same
+    /// transaction (an outbox row of kind `announce`, held as `announce` says): the wallet and
+    /// the row.
+    ///
+    /// # Errors
+    /// As [`Store::adjust_wallet`]; an amount of zero, which changes nothing to announce.
+    pub async fn adjust_wallet_announced(
+        &self,
+        adjustment: &Adjustment<'_>,
+        request: &RequestKey,
+        chat: ChatId,
+        announce: &Announce<'_>,
+    ) -> Result<(Wallet, OutboxId), StoreError> {
+        let (wallet, row) = self
+            .adjust_wallet_in(adjustment, Some(request), Some((chat, announce)))
+            .await?;
+        let row = row.ok_or_else(|| StoreError::Corrupt("no change to announce".into()))?;
+        Ok((wallet, row))
+    }
+
+    async fn adjust_wallet_in(
+        &self,
+        adjustment: &Adjustment<'_>,
+        request: Option<&RequestKey>,
+        announce: Option<(ChatId, &Announce<'_>)>,
+    ) -> Result<(Wallet, Option<OutboxId>), StoreError> {
         const OPERATION: &str = "adjust_wallet";
+        let Adjustment {
+            community,
+            user,
+            amount,
+            actor,
+            reason,
+        } = *adjustment;
         if amount == 0 {
-            return self.open_wallet(community, user).await;
+            return Ok((self.open_wallet(community, user).await?, None));
         }
         let now = Timestamp::now();
         let mut tx = self.begin_write(OPERATION).await?;
@@ -616,10 +661,26 @@ impl Store {
             }
             .into());
         }
+        let announced = match announce {
+            Some((chat, announce)) => Some(
+                announce_to_chat(
+                    &mut tx,
+                    chat,
+                    OutboxKind::Announce,
+                    announce,
+                    now,
+                    OPERATION,
+                )
+                .await?,
+            ),
+            None => None,
+        };
         tx.commit().await.map_err(db(OPERATION))?;
-        self.wallet(community, user)
+        let wallet = self
+            .wallet(community, user)
             .await?
-            .ok_or_else(|| StoreError::Corrupt(format!("wallet of {user} vanished")))
+            .ok_or_else(|| StoreError::Corrupt(format!("wallet of {user} vanished")))?;
+        Ok((wallet, announced))
     }
 
     /// The richest wallets of a community, richest first.

@@ -16,8 +16,9 @@
 
 use super::executor::{Tx, query, query_as, query_scalar};
 use super::{
-    Backend, Challenge, ChallengeNo, ChatId, Due, GameNo, NewOutbox, OutboxDbRow, OutboxId,
-    OutboxKind, OutboxRow, Platform, Store, StoreError, Timestamp, challenges, community, db,
+    Announce, Backend, Challenge, ChallengeNo, ChatId, Due, GameNo, NewOutbox, OutboxDbRow,
+    OutboxId, OutboxKind, OutboxRow, Platform, Store, StoreError, Timestamp, challenges, community,
+    db,
 };
 
 /// The claim on SQLite, whose one writer settles who claims what: `$1` now, `$2` owner, `$3`
@@ -188,6 +189,41 @@ pub(super) async fn mark_sent(
         .await
         .map_err(db(operation))?;
     Ok(sent.map(|sent| sent.chat_id))
+}
+
+/// The platform of chat `$1`.
+const CHAT_PLATFORM: &str = "SELECT platform FROM chats WHERE id = $1";
+
+/// Writes in the transaction an announcement to chat `chat` that concerns no game: an outbox
+/// row of `kind` with the announcement's payload, held by the process that answers
+/// ([`Announce::held`]).
+pub(super) async fn announce_to_chat(
+    tx: &mut Tx,
+    chat: ChatId,
+    kind: OutboxKind,
+    announce: &Announce<'_>,
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<OutboxId, StoreError> {
+    let platform: String = query_scalar(CHAT_PLATFORM)
+        .bind(chat.0)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    insert_outbox(
+        tx,
+        &NewOutbox {
+            platform: Platform::parse(&platform)?,
+            chat,
+            game: None,
+            kind,
+            payload: announce.payload,
+            now,
+            held: announce.held,
+        },
+        operation,
+    )
+    .await
 }
 
 /// Inserts one outbox row in the transaction.

@@ -784,6 +784,21 @@ pub struct Appended {
     pub announced: Option<OutboxId>,
 }
 
+/// A moderator's grant or take ([`Store::adjust_wallet`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Adjustment<'a> {
+    /// The community whose coins they are.
+    pub community: CommunityId,
+    /// Whose wallet.
+    pub user: UserId,
+    /// Above zero a grant from the bank, below zero a take to it.
+    pub amount: i64,
+    /// The moderator.
+    pub actor: UserId,
+    /// Why, as the ledger keeps it.
+    pub reason: &'a str,
+}
+
 /// The announcement of a change to a game, written to the outbox in the change's own
 /// transaction (kind `board`, for the game's chat), so that the change reaches the chat even
 /// if the process dies right after the commit: the row is delivered by the dispatcher, or by

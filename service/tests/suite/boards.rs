@@ -2,7 +2,8 @@
 //! (issue 36), on SQLite and PostgreSQL: a posted board takes the buttons off every older
 //! message of its game, each once however many boards are posted at once; a change whose
 //! process died before posting its reply is announced by any dispatcher once the hold ends,
-//! and a change whose board was posted is not announced again; a request delivered again is
+//! and a change whose board was posted is not announced again (a move, an acceptance, a
+//! resignation, a challenge, a moderator's grant or take); a request delivered again is
 //! answered as already done, changing nothing.
 
 use crate::common;
@@ -26,6 +27,7 @@ on_both_databases! {
     an_acceptance_whose_process_died_is_announced_as_the_game_s_start => died_after_acceptance;
     a_challenge_whose_process_died_is_posted_by_the_dispatcher => died_after_challenge;
     a_posted_challenge_is_not_posted_again => posted_challenge;
+    a_grant_whose_process_died_is_told_by_the_dispatcher => died_after_grant;
 }
 
 /// How long a process holds its announcements in these tests.
@@ -424,5 +426,49 @@ async fn posted_challenge(url: DatabaseUrl) {
     let replies = table.tick().await;
     assert_eq!(replies.len(), 1);
     assert_eq!(replies[0].challenge, open.challenge);
+    store.close().await;
+}
+
+/// A moderator's grant and take are told even when the process that made them died before
+/// posting the reply: once, as the reply would have told them, the balance as it is then; a
+/// posted one is not told again.
+async fn died_after_grant(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let clock = Clock::manual(T0);
+    let dead = announcing(&store, 23, &clock, "process-a/replies");
+    let before = dead.balance("carol").await;
+    let grant = dead.cmd("mod", "/grant @carol 70 prize").await;
+    assert!(grant.is_done(), "{}", grant.plain_text());
+    assert!(grant.announced.is_some(), "the grant's reply is held");
+    let told = grant
+        .says("coins-granted")
+        .expect("the grant is told")
+        .clone();
+    // The process dies before posting it.
+    drop(dead);
+    let alive = announcing(&store, 24, &clock, "process-b/replies");
+    assert!(alive.tick().await.is_empty(), "held meanwhile");
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    let replies = alive.tick().await;
+    assert_eq!(replies.len(), 1, "the grant is told");
+    assert_eq!(replies[0].audience, Audience::Chat);
+    assert_eq!(
+        replies[0].says("coins-granted"),
+        Some(&told),
+        "as the reply told it"
+    );
+    assert_eq!(replies[0].spans, grant.spans);
+    assert_eq!(alive.balance("carol").await, before + 70, "granted once");
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    assert!(alive.tick().await.is_empty(), "told once");
+
+    // A take whose reply was posted is not told again; its balance is the one after it.
+    let take = alive.cmd("mod", "/take @carol 20").await;
+    assert!(take.is_done(), "{}", take.plain_text());
+    assert!(take.says("coins-taken").is_some());
+    assert!(posted(&alive, &take, "600").await.is_empty());
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    assert!(alive.tick().await.is_empty(), "the take was posted");
+    assert_eq!(alive.balance("carol").await, before + 50);
     store.close().await;
 }

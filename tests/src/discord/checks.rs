@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use serde_json::{Map, Value, json};
 
-use super::state::Outcome;
+use super::state::Ended;
 
 /// A refusal in Discord's shape.
 #[derive(Debug, Clone)]
@@ -21,7 +21,7 @@ pub struct ApiError {
     /// The `errors` object of form errors.
     pub errors: Option<Value>,
     /// How the refusal is logged.
-    pub outcome: Outcome,
+    pub ended: Ended,
 }
 
 impl ApiError {
@@ -33,7 +33,7 @@ impl ApiError {
             code,
             message: message.to_owned(),
             errors: None,
-            outcome: Outcome::Violation,
+            ended: Ended::Violation,
         }
     }
 
@@ -41,7 +41,7 @@ impl ApiError {
     #[must_use]
     pub fn refused(status: u16, code: u64, message: &str) -> Self {
         ApiError {
-            outcome: Outcome::Refused,
+            ended: Ended::Refused,
             ..ApiError::violation(status, code, message)
         }
     }
@@ -104,7 +104,7 @@ pub fn invalid_form(errors: &[FormError]) -> ApiError {
         code: 50035,
         message: "Invalid Form Body".into(),
         errors: Some(root),
-        outcome: Outcome::Violation,
+        ended: Ended::Violation,
     }
 }
 

@@ -29,7 +29,7 @@ use tokio::sync::watch;
 pub use gateway::FakeGateway;
 pub use spec::Spec;
 pub use state::{
-    DcAttachment, DcChannel, DcGuild, DcMessage, DcUser, Failure, InteractionRecord, Outcome,
+    DcAttachment, DcChannel, DcGuild, DcMessage, DcUser, Ended, Failure, InteractionRecord,
     RequestRecord, Via,
 };
 
@@ -446,7 +446,7 @@ impl FakeDiscord {
     /// The requests refused because they were wrong.
     #[must_use]
     pub fn violations(&self) -> Vec<RequestRecord> {
-        self.requests_with(Outcome::Violation)
+        self.requests_with(Ended::Violation)
     }
 
     /// The requests answered 429 by the rate limits.
@@ -456,17 +456,17 @@ impl FakeDiscord {
             .lock()
             .requests
             .iter()
-            .filter(|r| r.status == 429 && r.outcome == Outcome::Refused)
+            .filter(|r| r.status == 429 && r.ended == Ended::Refused)
             .cloned()
             .collect()
     }
 
-    fn requests_with(&self, outcome: Outcome) -> Vec<RequestRecord> {
+    fn requests_with(&self, ended: Ended) -> Vec<RequestRecord> {
         self.inner
             .lock()
             .requests
             .iter()
-            .filter(|r| r.outcome == outcome)
+            .filter(|r| r.ended == ended)
             .cloned()
             .collect()
     }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::server::{initial_response, message_json};
 use super::state::{
-    DcChannel, DcUser, InterState, InteractionRecord, Outcome, RequestRecord, State, Via,
+    DcChannel, DcUser, Ended, InterState, InteractionRecord, RequestRecord, State, Via,
     snowflake_time, user_json,
 };
 use super::{APPLICATION_ID, FakeDiscord, Inner};
@@ -582,15 +582,15 @@ impl FakeDiscord {
                 }
             }
         };
-        let (status, outcome, summary) = match result {
-            Ok(()) => (200, Outcome::Ok, body.chars().take(300).collect()),
-            Err(e) => (400, Outcome::Violation, format!("{body:.300} => {e}")),
+        let (status, ended, summary) = match result {
+            Ok(()) => (200, Ended::Ok, body.chars().take(300).collect()),
+            Err(e) => (400, Ended::Violation, format!("{body:.300} => {e}")),
         };
         self.inner.lock().requests.push(RequestRecord {
             method: "ANSWER".into(),
             path: format!("interaction {id}"),
             status,
-            outcome,
+            ended,
             body_summary: summary,
             at,
         });
@@ -631,7 +631,7 @@ impl FakeDiscord {
                             method: "ANSWER".into(),
                             path: format!("interaction {id}"),
                             status,
-                            outcome: Outcome::Violation,
+                            ended: Ended::Violation,
                             body_summary: format!("the endpoint answered {status}: {body:.300}"),
                             at: Instant::now(),
                         });

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use super::checks::{self, ApiError, invalid_form};
 use super::spec::{Matched, short};
 use super::state::{
-    DcAttachment, DcMessage, Failure, Outcome, RequestRecord, State as World, Via, snowflake_time,
+    DcAttachment, DcMessage, Ended, Failure, RequestRecord, State as World, Via, snowflake_time,
     user_json,
 };
 use super::{APPLICATION_ID, BOT_USER_ID, Inner, TOKEN};
@@ -87,7 +87,7 @@ struct Ctx {
 }
 
 impl Inner {
-    fn log(&self, ctx: &Ctx, status: u16, outcome: Outcome, error: Option<&str>) {
+    fn log(&self, ctx: &Ctx, status: u16, ended: Ended, error: Option<&str>) {
         let mut summary = ctx.summary.clone();
         if let Some(e) = error {
             summary = format!("{summary} => {e}");
@@ -96,7 +96,7 @@ impl Inner {
             method: ctx.method.clone(),
             path: ctx.path.clone(),
             status,
-            outcome,
+            ended,
             body_summary: summary,
             at: ctx.at,
         });
@@ -104,7 +104,7 @@ impl Inner {
     }
 
     fn refuse(&self, ctx: &Ctx, err: &ApiError) -> Response {
-        self.log(ctx, err.status, err.outcome, Some(&err.body().to_string()));
+        self.log(ctx, err.status, err.ended, Some(&err.body().to_string()));
         json_response(err.status, &err.body(), &[])
     }
 }
@@ -223,7 +223,7 @@ async fn handle(State(inner): State<Arc<Inner>>, req: Request) -> Response {
     let rl_headers = match rate_limit(&inner, &matched, &method, token_route) {
         Ok(h) => h,
         Err(resp) => {
-            inner.log(&ctx, 429, Outcome::Refused, Some("rate limited"));
+            inner.log(&ctx, 429, Ended::Refused, Some("rate limited"));
             return resp;
         }
     };
@@ -264,7 +264,7 @@ async fn handle(State(inner): State<Arc<Inner>>, req: Request) -> Response {
                 );
             }
             answer.headers.extend(rl_headers);
-            inner.log(&ctx, answer.status, Outcome::Ok, None);
+            inner.log(&ctx, answer.status, Ended::Ok, None);
             match answer.body {
                 Some(b) => json_response(answer.status, &b, &answer.headers),
                 None => {
@@ -363,12 +363,12 @@ fn injected(inner: &Inner, ctx: &Ctx, f: Failure) -> Response {
     match f {
         Failure::Status(status, code, message) => {
             let body = json!({"code": code, "message": message});
-            inner.log(ctx, status, Outcome::Injected, Some(&body.to_string()));
+            inner.log(ctx, status, Ended::Injected, Some(&body.to_string()));
             json_response(status, &body, &[])
         }
         Failure::TooManyRequests(secs) => {
             let body = json!({"message": "You are being rate limited.", "retry_after": secs, "global": false});
-            inner.log(ctx, 429, Outcome::Injected, Some(&body.to_string()));
+            inner.log(ctx, 429, Ended::Injected, Some(&body.to_string()));
             json_response(
                 429,
                 &body,
@@ -387,14 +387,14 @@ fn injected(inner: &Inner, ctx: &Ctx, f: Failure) -> Response {
             )
         }
         Failure::DropConnection => {
-            inner.log(ctx, 0, Outcome::Injected, Some("connection dropped"));
+            inner.log(ctx, 0, Ended::Injected, Some("connection dropped"));
             let stream = futures_util::stream::once(async {
                 Err::<Bytes, std::io::Error>(std::io::Error::other("dropped by the fake"))
             });
             Response::new(Body::from_stream(stream))
         }
         Failure::Hang => {
-            inner.log(ctx, 0, Outcome::Injected, Some("never answered"));
+            inner.log(ctx, 0, Ended::Injected, Some("never answered"));
             let stream = futures_util::stream::once(async {
                 tokio::time::sleep(Duration::from_secs(3600)).await;
                 Err::<Bytes, std::io::Error>(std::io::Error::other("never answered"))
@@ -764,7 +764,7 @@ fn route(
             }
         }
         _ => Err(ApiError {
-            outcome: Outcome::Violation,
+            ended: Ended::Violation,
             ..ApiError::violation(
                 400,
                 0,

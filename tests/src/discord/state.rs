@@ -10,7 +10,7 @@ const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
 
 /// How a request ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Ended {
     /// A 2xx answer.
     Ok,
     /// Refused because the bot's request was wrong (spec, limits, acknowledgements...).
@@ -31,7 +31,7 @@ pub struct RequestRecord {
     /// Status answered.
     pub status: u16,
     /// How it ended.
-    pub outcome: Outcome,
+    pub ended: Ended,
     /// The body shortened (JSON, or `payload_json` plus file names), and the error if refused.
     pub body_summary: String,
     /// When it arrived.

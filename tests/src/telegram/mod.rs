@@ -61,7 +61,7 @@ pub use markup::{Entity, detect_entities, parse_html};
 pub use server::ApiError;
 pub use spec::Spec;
 pub use state::{
-    Button, CallbackRecord, ChatKind, Content, Failure, FakeMessage, Media, MediaKind, Outcome,
+    Button, CallbackRecord, ChatKind, Content, Ended, Failure, FakeMessage, Media, MediaKind,
     RateLimits, RequestRecord, WebhookAttempt,
 };
 
@@ -575,7 +575,7 @@ impl FakeTelegram {
     pub fn violations(&self) -> Vec<RequestRecord> {
         self.requests()
             .into_iter()
-            .filter(|r| r.outcome == Outcome::Violation)
+            .filter(|r| r.ended == Ended::Violation)
             .collect()
     }
 
@@ -584,7 +584,7 @@ impl FakeTelegram {
     pub fn unsupported(&self) -> Vec<RequestRecord> {
         self.requests()
             .into_iter()
-            .filter(|r| r.outcome == Outcome::Unsupported)
+            .filter(|r| r.ended == Ended::Unsupported)
             .collect()
     }
 

@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 use super::Inner;
 use super::methods;
 use super::spec::{Encoding, Entry};
-use super::state::{Failure, Outcome, RequestRecord};
+use super::state::{Ended, Failure, RequestRecord};
 
 /// An uploaded file part: its file name and bytes.
 #[derive(Debug, Clone)]
@@ -40,7 +40,7 @@ pub struct ApiError {
     /// `parameters` (`retry_after`, `migrate_to_chat_id`).
     pub parameters: Option<Value>,
     /// How the request log classifies it.
-    pub outcome: Outcome,
+    pub ended: Ended,
 }
 
 impl ApiError {
@@ -51,7 +51,7 @@ impl ApiError {
             status: 400,
             description: format!("Bad Request: {text}"),
             parameters: None,
-            outcome: Outcome::Violation,
+            ended: Ended::Violation,
         }
     }
 
@@ -62,7 +62,7 @@ impl ApiError {
             status,
             description,
             parameters,
-            outcome: Outcome::Refused,
+            ended: Ended::Refused,
         }
     }
 
@@ -73,7 +73,7 @@ impl ApiError {
             status: 400,
             description: format!("Bad Request: {what} is not supported by the fake"),
             parameters: None,
-            outcome: Outcome::Unsupported,
+            ended: Ended::Unsupported,
         }
     }
 
@@ -121,7 +121,7 @@ async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request) -> Respon
             status: 401,
             description: "Unauthorized".to_owned(),
             parameters: None,
-            outcome: Outcome::Violation,
+            ended: Ended::Violation,
         };
         inner.log(&method_name, Value::Null, at, Err(&err));
         return json_response(401, &err.body());
@@ -131,7 +131,7 @@ async fn handle(AxumState(inner): AxumState<Arc<Inner>>, req: Request) -> Respon
             status: 404,
             description: "Not Found".to_owned(),
             parameters: None,
-            outcome: Outcome::Violation,
+            ended: Ended::Violation,
         };
         inner.log(&method_name, Value::Null, at, Err(&err));
         return json_response(404, &err.body());
@@ -191,7 +191,7 @@ fn injected(inner: &Inner, method: &str, logged: Value, at: Instant, failure: Fa
         status,
         description: description.to_owned(),
         parameters,
-        outcome: Outcome::Injected,
+        ended: Ended::Injected,
     };
     let err = match failure {
         Failure::TooManyRequests { retry_after } => err(
@@ -384,7 +384,7 @@ impl Inner {
                 at,
                 status: 200,
                 description: None,
-                outcome: Outcome::Ok,
+                ended: Ended::Ok,
             },
             Err(e) => RequestRecord {
                 method: method.to_owned(),
@@ -392,7 +392,7 @@ impl Inner {
                 at,
                 status: e.status,
                 description: Some(e.description.clone()),
-                outcome: e.outcome,
+                ended: e.ended,
             },
         };
         self.lock().requests.push(record);

@@ -375,7 +375,7 @@ impl CallbackRecord {
 
 /// How a request ended, for the request log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Ended {
     /// `ok: true`.
     Ok,
     /// Refused because the bot sent a bad request (spec, parse, limits, not found...): a
@@ -405,7 +405,7 @@ pub struct RequestRecord {
     /// The error description, if refused.
     pub description: Option<String>,
     /// How it ended.
-    pub outcome: Outcome,
+    pub ended: Ended,
 }
 
 /// A fault a test injects for the next call of a method.

@@ -10,7 +10,7 @@ use serenity::all::{ChannelId, CreateAttachment, Interaction, InteractionId};
 use serenity::http::{Http, HttpBuilder};
 use serenity::interactions_endpoint::Verifier;
 use tabula_tests::discord::{
-    DEFAULT_MEMBER_PERMISSIONS, DcChannel, DcUser, Failure, FakeDiscord, Outcome, Via,
+    DEFAULT_MEMBER_PERMISSIONS, DcChannel, DcUser, Ended, Failure, FakeDiscord, Via,
 };
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0\x90wS\xde";
@@ -424,7 +424,7 @@ async fn channel_messages_are_rate_limited() {
     }
     assert_eq!(statuses, [true, true, true, true, true, false]);
     assert_eq!(fake.rate_limited().len(), 1);
-    assert_eq!(fake.rate_limited()[0].outcome, Outcome::Refused);
+    assert_eq!(fake.rate_limited()[0].ended, Ended::Refused);
     fake.fail_next(
         "POST",
         "/messages",
@@ -436,7 +436,7 @@ async fn channel_messages_are_rate_limited() {
         .send_message(ChannelId::new(other.id), vec![], &json!({"content": "x"}))
         .await;
     assert!(r.is_err());
-    assert_eq!(fake.requests().last().unwrap().outcome, Outcome::Injected);
+    assert_eq!(fake.requests().last().unwrap().ended, Ended::Injected);
     assert_clean(fake);
 }
 

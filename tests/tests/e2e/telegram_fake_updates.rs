@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tabula_tests::telegram::{Failure, Outcome, PressError, RateLimits};
+use tabula_tests::telegram::{Ended, Failure, PressError, RateLimits};
 use telegram_common::{WAIT, assert_clean, assert_refused, raw, start};
 use teloxide::prelude::*;
 use teloxide::types::{
@@ -239,7 +239,7 @@ async fn sending_too_fast_gets_429_with_retry_after() {
         "{second:?}"
     );
     let refusal = fake.requests().last().cloned().unwrap();
-    assert_eq!((refusal.status, refusal.outcome), (429, Outcome::Refused));
+    assert_eq!((refusal.status, refusal.ended), (429, Ended::Refused));
     // Another chat is not limited by this one; a group allows 20 a minute.
     let bob = fake.user("Bob");
     let other = fake.private_chat(&bob);
