@@ -7,8 +7,9 @@ use tabula_service::l10n::{Arg, Msg, Span, duration_msg};
 use tabula_service::service::Reply;
 use tabula_service::store::GameNo;
 
-/// Every message a reply said, the nested ones too, outer first.
-fn all_messages(reply: &Reply) -> Vec<&Msg> {
+/// A message and every message inside it (its arguments, and its span arguments' messages),
+/// outer first.
+pub fn within(msg: &Msg) -> Vec<&Msg> {
     fn walk<'a>(msg: &'a Msg, found: &mut Vec<&'a Msg>) {
         found.push(msg);
         for (_, arg) in &msg.args {
@@ -24,10 +25,13 @@ fn all_messages(reply: &Reply) -> Vec<&Msg> {
         }
     }
     let mut found = Vec::new();
-    for msg in &reply.said {
-        walk(msg, &mut found);
-    }
+    walk(msg, &mut found);
     found
+}
+
+/// Every message a reply said, the nested ones too, outer first.
+fn all_messages(reply: &Reply) -> Vec<&Msg> {
+    reply.said.iter().flat_map(within).collect()
 }
 
 /// Every message id a reply said, the nested ones too, outer first.
