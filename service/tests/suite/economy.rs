@@ -353,11 +353,18 @@ async fn cannot_pay(url: DatabaseUrl) {
     let reply = table.cmd("bob", "/play koan @alice stake=10").await;
     refused(&reply, |e| matches!(e, UserError::InDebt { balance: 0 }));
     let reply = table.cmd("bob", "/wallet").await;
+    let wallet = said(&reply, "wallet");
     assert_eq!(
-        text(&reply),
-        "@BOB has 0 coins in Test chat, and 50 coins staked in games being played. No staked games \
-         until the balance is above zero again."
+        (
+            people(wallet, "person"),
+            coins(wallet, "balance"),
+            text_arg(wallet, "community"),
+            coins(wallet, "in-play"),
+        ),
+        (vec!["bob".to_string()], 0, "Test chat", 50),
+        "bob has 0 coins here, and 50 staked in games being played"
     );
+    said(&reply, "wallet-in-debt");
     assert_eq!(
         reply.audience,
         Audience::Actor,
