@@ -206,7 +206,10 @@ async fn late_move(url: DatabaseUrl) {
     table.clock.advance(12 * HOUR + MINUTE);
     let replies = table.tick().await;
     assert_eq!(replies.len(), 1);
-    assert_eq!(reminder(&replies[0], 12 * HOUR - MINUTE).0, [waiting.clone()]);
+    assert_eq!(
+        reminder(&replies[0], 12 * HOUR - MINUTE).0,
+        [waiting.clone()]
+    );
     table.clock.advance(12 * HOUR);
     let replies = table.tick().await;
     assert_eq!(replies.len(), 1);
@@ -293,7 +296,11 @@ async fn vacation(url: DatabaseUrl) {
     let reply = table.cmd(&late, "/vacation").await;
     let status = said(&reply, "vacation-status");
     assert_eq!(
-        (people(status, "person"), num(status, "used"), num(status, "quota")),
+        (
+            people(status, "person"),
+            num(status, "used"),
+            num(status, "quota")
+        ),
         (vec![late.clone()], 2, 5),
         "2 of 5 vacation days taken this month"
     );

@@ -390,7 +390,9 @@ fn help_mentions_every_command_and_fits_a_message() {
     };
     assert_eq!(
         marked("grant"),
-        Some(Arg::Msg(tabula_service::l10n::Msg::new("help-line-moderators")))
+        Some(Arg::Msg(tabula_service::l10n::Msg::new(
+            "help-line-moderators"
+        )))
     );
     assert_eq!(
         marked("config"),

@@ -7,7 +7,7 @@ use crate::common;
 
 use common::SqliteFile;
 use common::said::{num, said, text_arg};
-use common::table::{Lcg, Table, text};
+use common::table::{Lcg, Table, challenge_button, text};
 use tabula_core::Status;
 use tabula_service::service::{Placement, Reply, Span, UserError};
 use tabula_service::store::{GameNo, GameStatus, Platform};
@@ -243,8 +243,7 @@ async fn a_pachisi_challenge_fills_its_empty_seats_with_the_computer() {
 
 /// The data of the Start with computers button of an open challenge.
 fn fill_button(open: &Reply) -> String {
-    open.all_buttons()
-        .find(|b| b.label == "Start with computers")
+    challenge_button(open, 'c')
         .map(|b| b.data.clone())
         .unwrap_or_else(|| panic!("no Start with computers button: {}", text(open)))
 }

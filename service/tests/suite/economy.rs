@@ -687,7 +687,13 @@ async fn permissions(url: DatabaseUrl) {
             text_arg(granted, "reason"),
             coins(granted, "balance"),
         ),
-        (vec!["mod".into()], 70, vec!["carol".into()], " (prize)", 1070),
+        (
+            vec!["mod".into()],
+            70,
+            vec!["carol".into()],
+            " (prize)",
+            1070
+        ),
         "the moderator granted 70 coins to carol (prize), who now has 1,070 coins"
     );
     let again = table.send(&grant).await;
@@ -738,7 +744,11 @@ async fn permissions(url: DatabaseUrl) {
     let cause = sub(result, "cause");
     assert_eq!(
         (cause.id, people(cause, "person"), text_arg(cause, "reason")),
-        ("cause-aborted-because", vec!["mod".to_string()], "fell asleep"),
+        (
+            "cause-aborted-because",
+            vec!["mod".to_string()],
+            "fell asleep"
+        ),
         "the moderator aborted it (fell asleep), so there is no result"
     );
     assert_eq!(coins(said(&reply, "stakes-returned"), "stake"), 10);

@@ -9,8 +9,8 @@ use common::SqliteFile;
 use common::said::{num, said};
 use common::table::{Lcg, T0, Table, challenge_no, text};
 use tabula_core::{AnyGame, GameId, Status};
-use tabula_service::l10n::Arg;
 use tabula_service::export::{Record, Seed, commitment, verify};
+use tabula_service::l10n::Arg;
 use tabula_service::service::{Clock, Dice, FileKind, Reply, Service, Span, UserError};
 use tabula_service::store::{GameNo, GameStatus};
 

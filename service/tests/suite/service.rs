@@ -10,7 +10,7 @@ use crate::common;
 use std::sync::Arc;
 
 use common::said::{people, said, said_all, text_arg};
-use common::table::{Lcg, Table, scripted_dice, text, to_act};
+use common::table::{Lcg, Table, challenge_button, scripted_dice, text, to_act};
 use common::{SqliteFile, connect, on_postgres};
 use tabula_core::{AnyGame, GameId, Status};
 use tabula_service::service::{Audience, Clock, Input, Kind, Placement, Reply, Service, UserError};
@@ -260,7 +260,7 @@ async fn races(url: DatabaseUrl) {
     }
     // Many people take one open challenge at once: one game starts.
     let reply = table.cmd("carol", "/play konane").await;
-    let Some(accept) = reply.all_buttons().find(|b| b.label == "Accept").cloned() else {
+    let Some(accept) = challenge_button(&reply, 'a').cloned() else {
         panic!("no accept button: {}", text(&reply));
     };
     let mut tasks = Vec::new();

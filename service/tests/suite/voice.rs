@@ -133,7 +133,10 @@ async fn whole_games_of_all_five_tell_each_move_and_the_result_once() {
             "{id}: {body}"
         );
         let drawn = last.says("verdict-draw").is_some();
-        assert!(drawn || last.says("verdict-winner").is_some(), "{id}: {body}");
+        assert!(
+            drawn || last.says("verdict-winner").is_some(),
+            "{id}: {body}"
+        );
         assert!(!mentioned(last).is_empty(), "{id}: {body}");
         assert!(last.buttons.is_empty(), "{id}: buttons after the end");
         if id == GameId::Pachisi && !drawn {
@@ -243,7 +246,11 @@ async fn every_ending_is_one_result_sentence_naming_the_winners() {
     let cause = sub(result, "cause");
     assert_eq!(
         (cause.id, people(cause, "person"), sub(result, "verdict").id),
-        ("cause-aborted", vec!["alice".to_string()], "verdict-aborted"),
+        (
+            "cause-aborted",
+            vec!["alice".to_string()],
+            "verdict-aborted"
+        ),
         "alice aborted it, so there is no result"
     );
     store.close().await;
