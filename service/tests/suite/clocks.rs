@@ -180,7 +180,7 @@ async fn late_move(url: DatabaseUrl) {
     // Half time and the deadline passed together: only the time-out is said.
     let replies = table.tick().await;
     assert_eq!(replies.len(), 1, "{:?}", texts(&replies));
-    assert_eq!(timed_out(&replies[0]).0, [late.clone()]);
+    assert_eq!(timed_out(&replies[0]).0, [late.as_str()]);
     // The late player moves before anyone claims: the move counts.
     let mut lcg = Lcg(3);
     let (mover, reply) = table.random_move(game, &mut lcg).await.expect("a move");
@@ -208,12 +208,12 @@ async fn late_move(url: DatabaseUrl) {
     assert_eq!(replies.len(), 1);
     assert_eq!(
         reminder(&replies[0], 12 * HOUR - MINUTE).0,
-        [waiting.clone()]
+        [waiting.as_str()]
     );
     table.clock.advance(12 * HOUR);
     let replies = table.tick().await;
     assert_eq!(replies.len(), 1);
-    assert_eq!(timed_out(&replies[0]).0, [waiting.clone()]);
+    assert_eq!(timed_out(&replies[0]).0, [waiting.as_str()]);
     let reply = table.cmd(&late, &format!("/claim #{game}")).await;
     assert!(
         reply.is_done() && reply.game == Some(game),
@@ -267,7 +267,7 @@ async fn vacation(url: DatabaseUrl) {
     table.clock.advance(HOUR + MINUTE);
     let replies = table.tick().await;
     assert_eq!(replies.len(), 1);
-    assert_eq!(reminder(&replies[0], 12 * HOUR - MINUTE).0, [late.clone()]);
+    assert_eq!(reminder(&replies[0], 12 * HOUR - MINUTE).0, [late.as_str()]);
 
     // Vacation days are counted per month.
     let cases: [(&str, Check); 4] = [
@@ -365,7 +365,7 @@ async fn restarts(url: DatabaseUrl) {
     let table = Table::with_clock(store.clone(), 8, clock.clone());
     let replies = table.tick().await;
     assert_eq!(replies.len(), 1, "{:?}", texts(&replies));
-    assert_eq!(timed_out(&replies[0]).0, [late.clone()]);
+    assert_eq!(timed_out(&replies[0]).0, [late.as_str()]);
     store.close().await;
     let store = connect(&url).await;
     let table = Table::with_clock(store.clone(), 9, clock.clone());
