@@ -8,6 +8,7 @@ use crate::common;
 use std::sync::Arc;
 
 use common::connect;
+use common::said::{coins, game_no, is_duration, moment, num, people, said, sub};
 use common::table::{DAY, HOUR, Lcg, T0, Table, start, text};
 use tabula_service::service::{Clock, Reply, UserError, rfc3339};
 use tabula_service::store::{DatabaseUrl, GameNo, GameStatus};
@@ -48,29 +49,59 @@ fn texts(replies: &[Reply]) -> Vec<String> {
     replies.iter().map(text).collect()
 }
 
+/// The reminder a reply says: whom it reminds, in which game, whether `left` is the time it
+/// says they have left, and the deadline it names.
+fn reminder(reply: &Reply, left: i64) -> (Vec<String>, GameNo, bool, i64) {
+    let msg = said(reply, "reminder");
+    (
+        people(msg, "player"),
+        game_no(msg, "game"),
+        is_duration(msg, "left", left),
+        moment(msg, "until"),
+    )
+}
+
+/// The time-out a reply says: who ran out of time, in which game, when, and who may claim.
+fn timed_out(reply: &Reply) -> (Vec<String>, GameNo, i64, Vec<String>) {
+    let msg = said(reply, "timed-out");
+    (
+        people(msg, "player"),
+        game_no(msg, "game"),
+        moment(msg, "at"),
+        people(msg, "claimant"),
+    )
+}
+
+/// The clock a board or a move's reply shows: whether `left` is the time it says is left,
+/// and the deadline.
+fn clock_left(reply: &Reply, left: i64) -> (bool, i64) {
+    let msg = said(reply, "clock-left");
+    (is_duration(msg, "left", left), moment(msg, "until"))
+}
+
 async fn reminder_and_claim(url: DatabaseUrl) {
     let store = connect(&url).await;
     let table = Table::new(store.clone(), 1);
     let game = start(&table, "alice", "bob", "konane time=1d stake=100").await;
     let (late, waiting) = sides(&table, game).await;
-    let board = text(&table.cmd("carol", &format!("/board #{game}")).await);
-    assert!(
-        board.contains("1 day left (until January 11, 2027 at 12:00\u{202f}PM UTC)"),
-        "{board}"
+    let board = table.cmd("carol", &format!("/board #{game}")).await;
+    assert_eq!(
+        clock_left(&board, DAY),
+        (true, T0.0 + DAY),
+        "1 day left, until January 11 at noon"
     );
     assert!(table.tick().await.is_empty());
     table.clock.advance(11 * HOUR);
     assert!(table.tick().await.is_empty(), "not half time yet");
     table.clock.advance(2 * HOUR);
     let replies = table.tick().await;
+    assert_eq!(replies.len(), 1, "{:?}", texts(&replies));
     assert_eq!(
-        texts(&replies),
-        [format!(
-            "@{}, a reminder: it is your turn in game #{game} (Konane). 11 hours left, until \
-             January 11, 2027 at 12:00\u{202f}PM UTC.",
-            late.to_uppercase()
-        )]
+        reminder(&replies[0], 11 * HOUR),
+        (vec![late.clone()], game, true, T0.0 + DAY),
+        "the player to move is reminded: 11 hours left, until January 11 at noon"
     );
+    assert_eq!(sub(said(&replies[0], "reminder"), "name").id, "game-konane");
     assert_eq!(replies[0].address.chat, "chat1");
     assert_eq!(replies[0].buttons[0][0].data, format!("b{game}"));
     assert!(table.tick().await.is_empty(), "reminded once");
@@ -92,41 +123,34 @@ async fn reminder_and_claim(url: DatabaseUrl) {
     assert!(table.tick().await.is_empty(), "a minute is left");
     table.clock.advance(MINUTE);
     let replies = table.tick().await;
+    assert_eq!(replies.len(), 1, "{:?}", texts(&replies));
     assert_eq!(
-        texts(&replies),
-        [format!(
-            "@{} has run out of time in game #{game} (Konane) at January 11, 2027 at 12:00\u{202f}PM UTC. @{} may \
-             /claim #{game} to win; a move made before that still counts.",
-            late.to_uppercase(),
-            waiting.to_uppercase()
-        )]
+        timed_out(&replies[0]),
+        (vec![late.clone()], game, T0.0 + DAY, vec![waiting.clone()]),
+        "the late player ran out of time at noon on January 11; the other may claim"
     );
     assert!(table.tick().await.is_empty(), "said once");
-    let board = text(&table.cmd("carol", &format!("/board #{game}")).await);
-    assert!(
-        board.contains(
-            "Out of time since January 11, 2027 at 12:00\u{202f}PM UTC: the opponent may /claim."
-        ),
-        "{board}"
-    );
+    let board = table.cmd("carol", &format!("/board #{game}")).await;
+    assert_eq!(moment(said(&board, "clock-out"), "since"), T0.0 + DAY);
     let reply = table.cmd(&late, &format!("/claim #{game}")).await;
     refused(&reply, |e| matches!(e, UserError::OwnTurn(_)));
     let reply = table.cmd(&waiting, &format!("/claim #{game}")).await;
-    assert!(
-        text(&reply).contains(&format!(
-            "Game #{game} (Konane) is over: @{} (",
-            late.to_uppercase()
-        )) && text(&reply).contains(&format!(
-            ") ran out of time, so @{} (",
-            waiting.to_uppercase()
-        )),
-        "{}",
-        text(&reply)
+    let result = said(&reply, "result-because");
+    let (cause, verdict) = (sub(result, "cause"), sub(result, "verdict"));
+    assert_eq!(
+        (game_no(result, "game"), cause.id, people(cause, "people")),
+        (game, "cause-time", vec![late.clone()]),
+        "the late player ran out of time"
     );
-    assert!(
-        text(&reply).contains("takes the pot of 200 coins"),
-        "{}",
-        text(&reply)
+    assert_eq!(
+        (verdict.id, people(verdict, "people")),
+        ("verdict-winner", vec![waiting.clone()]),
+        "so the other wins"
+    );
+    let pot = said(&reply, "pot-taken");
+    assert_eq!(
+        (people(pot, "people"), coins(pot, "pot")),
+        (vec![waiting.clone()], 200)
     );
     let record = table.record(game).await;
     assert_eq!(record.status, GameStatus::Finished);
@@ -156,40 +180,40 @@ async fn late_move(url: DatabaseUrl) {
     // Half time and the deadline passed together: only the time-out is said.
     let replies = table.tick().await;
     assert_eq!(replies.len(), 1, "{:?}", texts(&replies));
-    assert!(texts(&replies)[0].contains("has run out of time"));
+    assert_eq!(timed_out(&replies[0]).0, [late.as_str()]);
     // The late player moves before anyone claims: the move counts.
     let mut lcg = Lcg(3);
     let (mover, reply) = table.random_move(game, &mut lcg).await.expect("a move");
     assert_eq!(mover, late);
-    assert!(
-        text(&reply).contains("1 day left (until January 12, 2027 at 1:00\u{202f}PM UTC)"),
-        "{}",
-        text(&reply)
+    assert_eq!(
+        clock_left(&reply, DAY),
+        (true, T0.0 + 2 * DAY + HOUR),
+        "the other's clock: 1 day left, until January 12 at 1 PM"
     );
     let reply = table.cmd(&waiting, &format!("/claim #{game}")).await;
     refused(&reply, |e| matches!(e, UserError::OwnTurn(_)));
     let reply = table.cmd(&late, &format!("/claim #{game}")).await;
     assert!(
-        text(&reply).contains(&format!(
-            "{} still has 1 day in game #{game}",
-            waiting.to_uppercase()
-        )),
-        "{}",
-        text(&reply)
+        matches!(
+            reply.refusal(),
+            Some(UserError::TooEarly { game: g, name, left, .. })
+                if *g == game && *name == waiting.to_uppercase() && *left == DAY
+        ),
+        "the other still has 1 day: {:?}",
+        reply.kind
     );
     // The new turn has its own reminder and time-out.
     table.clock.advance(12 * HOUR + MINUTE);
     let replies = table.tick().await;
     assert_eq!(replies.len(), 1);
-    assert!(
-        texts(&replies)[0].starts_with(&format!("@{}, a reminder", waiting.to_uppercase())),
-        "{:?}",
-        texts(&replies)
+    assert_eq!(
+        reminder(&replies[0], 12 * HOUR - MINUTE).0,
+        [waiting.as_str()]
     );
     table.clock.advance(12 * HOUR);
     let replies = table.tick().await;
     assert_eq!(replies.len(), 1);
-    assert!(texts(&replies)[0].contains("has run out of time"));
+    assert_eq!(timed_out(&replies[0]).0, [waiting.as_str()]);
     let reply = table.cmd(&late, &format!("/claim #{game}")).await;
     assert!(
         reply.is_done() && reply.game == Some(game),
@@ -207,18 +231,23 @@ async fn vacation(url: DatabaseUrl) {
     let (late, waiting) = sides(&table, game).await;
     table.clock.advance(HOUR);
     let reply = table.cmd(&late, "/vacation 2").await;
+    let taken = said(&reply, "vacation-taken");
     assert_eq!(
-        text(&reply),
-        format!(
-            "@{} is on vacation from January 10, 2027 at 1:00\u{202f}PM UTC until January 12, 2027 at 1:00\u{202f}PM UTC: clocks \
-             stand still for 2 days (2 of this month's 5 vacation days).",
-            late.to_uppercase()
-        )
+        (
+            people(taken, "person"),
+            moment(taken, "from"),
+            moment(taken, "until"),
+            is_duration(taken, "time", 2 * DAY),
+        ),
+        (vec![late.clone()], T0.0 + HOUR, T0.0 + 2 * DAY + HOUR, true),
+        "on vacation from now for 2 days"
     );
-    let board = text(&table.cmd(&waiting, &format!("/board #{game}")).await);
-    assert!(
-        board.contains("2 days 23 hours left (until January 13, 2027 at 12:00\u{202f}PM UTC)"),
-        "{board}"
+    assert_eq!((num(taken, "days"), num(taken, "quota")), (2, 5));
+    let board = table.cmd(&waiting, &format!("/board #{game}")).await;
+    assert_eq!(
+        clock_left(&board, 2 * DAY + 23 * HOUR),
+        (true, T0.0 + 3 * DAY),
+        "2 days 23 hours left, until January 13 at noon"
     );
     // The old deadline passes: nothing is due, no claim.
     table.clock.advance(DAY + HOUR);
@@ -238,7 +267,7 @@ async fn vacation(url: DatabaseUrl) {
     table.clock.advance(HOUR + MINUTE);
     let replies = table.tick().await;
     assert_eq!(replies.len(), 1);
-    assert!(texts(&replies)[0].contains("a reminder"));
+    assert_eq!(reminder(&replies[0], 12 * HOUR - MINUTE).0, [late.as_str()]);
 
     // Vacation days are counted per month.
     let cases: [(&str, Check); 4] = [
@@ -265,26 +294,33 @@ async fn vacation(url: DatabaseUrl) {
         );
     }
     let reply = table.cmd(&late, "/vacation").await;
-    assert!(
-        text(&reply).contains("has taken 2 of 5 vacation days this month"),
-        "{}",
-        text(&reply)
+    let status = said(&reply, "vacation-status");
+    assert_eq!(
+        (
+            people(status, "person"),
+            num(status, "used"),
+            num(status, "quota")
+        ),
+        (vec![late.clone()], 2, 5),
+        "2 of 5 vacation days taken this month"
     );
 
     // The late player moves; the waiting one is on vacation, so their clock starts when it
     // ends.
-    let now_text = text(&table.cmd(&waiting, "/vacation 1").await);
-    assert!(
-        now_text.contains("until January 14, 2027 at 12:01\u{202f}AM UTC"),
-        "{now_text}"
+    // Now is January 13, 12:01 AM: the vacation lasts until January 14, 12:01 AM.
+    let vacation_end = T0.0 + 3 * DAY + 12 * HOUR + MINUTE;
+    let reply = table.cmd(&waiting, "/vacation 1").await;
+    assert_eq!(
+        moment(said(&reply, "vacation-taken"), "until"),
+        vacation_end
     );
     let mut lcg = Lcg(5);
     let (_, reply) = table.random_move(game, &mut lcg).await.expect("a move");
-    assert!(
-        text(&reply)
-            .contains("On vacation: the clock starts at January 14, 2027 at 12:01\u{202f}AM UTC, then 1 day to move."),
-        "{}",
-        text(&reply)
+    let starts = said(&reply, "clock-vacation");
+    assert_eq!(
+        (moment(starts, "start"), is_duration(starts, "time", DAY)),
+        (vacation_end, true),
+        "the clock starts when the vacation ends, then 1 day to move"
     );
     let record = table.record(game).await;
     let clock = record.clock.expect("a clock");
@@ -294,11 +330,8 @@ async fn vacation(url: DatabaseUrl) {
     // A new month brings new days.
     table.clock.advance(22 * DAY);
     let reply = table.cmd(&late, "/vacation 5").await;
-    assert!(
-        text(&reply).contains("(5 of this month's 5 vacation days)"),
-        "{}",
-        text(&reply)
-    );
+    let taken = said(&reply, "vacation-taken");
+    assert_eq!((num(taken, "days"), num(taken, "quota")), (5, 5));
     store.close().await;
 }
 
@@ -316,12 +349,12 @@ async fn restarts(url: DatabaseUrl) {
     let reminded = {
         let store = connect(&url).await;
         let table = Table::with_clock(store.clone(), 6, clock.clone());
-        let replies = texts(&table.tick().await);
+        let replies = table.tick().await;
         store.close().await;
         replies
     };
-    assert_eq!(reminded.len(), 1, "{reminded:?}");
-    assert!(reminded[0].contains("a reminder"));
+    assert_eq!(reminded.len(), 1, "{:?}", texts(&reminded));
+    assert_eq!(reminder(&reminded[0], 11 * HOUR).1, game);
     let store = connect(&url).await;
     let table = Table::with_clock(store.clone(), 7, clock.clone());
     assert!(table.tick().await.is_empty(), "not reminded again");
@@ -330,18 +363,18 @@ async fn restarts(url: DatabaseUrl) {
     clock.advance(12 * HOUR);
     let store = connect(&url).await;
     let table = Table::with_clock(store.clone(), 8, clock.clone());
-    let replies = texts(&table.tick().await);
-    assert_eq!(replies.len(), 1, "{replies:?}");
-    assert!(replies[0].contains("has run out of time"));
+    let replies = table.tick().await;
+    assert_eq!(replies.len(), 1, "{:?}", texts(&replies));
+    assert_eq!(timed_out(&replies[0]).0, [late.as_str()]);
     store.close().await;
     let store = connect(&url).await;
     let table = Table::with_clock(store.clone(), 9, clock.clone());
     assert!(table.tick().await.is_empty(), "not announced again");
     let reply = table.cmd(&waiting, &format!("/claim #{game}")).await;
-    assert!(
-        text(&reply).contains("takes the pot of 100 coins"),
-        "{}",
-        text(&reply)
+    let pot = said(&reply, "pot-taken");
+    assert_eq!(
+        (people(pot, "people"), coins(pot, "pot")),
+        (vec![waiting.clone()], 100)
     );
     assert_eq!(table.balance(&waiting).await, 1050);
     assert_eq!(table.balance(&late).await, 950);
@@ -357,9 +390,9 @@ async fn reminders_off(url: DatabaseUrl) {
     table.clock.advance(HOUR + MINUTE);
     assert!(table.tick().await.is_empty(), "no reminders here");
     table.clock.advance(HOUR);
-    let replies = texts(&table.tick().await);
-    assert_eq!(replies.len(), 1, "{replies:?}");
-    assert!(replies[0].contains(&format!("has run out of time in game #{game}")));
+    let replies = table.tick().await;
+    assert_eq!(replies.len(), 1, "{:?}", texts(&replies));
+    assert_eq!(timed_out(&replies[0]).1, game);
     store.close().await;
 }
 
@@ -391,7 +424,12 @@ async fn several_schedulers(url: DatabaseUrl) {
         let barrier = Arc::clone(&barrier);
         tasks.push(tokio::spawn(async move {
             barrier.wait().await;
-            let replies = texts(&instance.tick().await);
+            let replies: Vec<_> = instance
+                .tick()
+                .await
+                .iter()
+                .map(|reply| reminder(reply, 11 * HOUR))
+                .collect();
             instance.store().close().await;
             replies
         }));
@@ -401,14 +439,10 @@ async fn several_schedulers(url: DatabaseUrl) {
         all.extend(task.await.expect("scheduler task"));
     }
     all.sort();
-    let mut expected: Vec<String> = Vec::new();
+    let mut expected = Vec::new();
     for game in &games {
         let (actor, _) = sides(&table, *game).await;
-        expected.push(format!(
-            "@{}, a reminder: it is your turn in game #{game} (Konane). 11 hours left, until \
-             January 11, 2027 at 12:00\u{202f}PM UTC.",
-            actor.to_uppercase()
-        ));
+        expected.push((vec![actor], *game, true, T0.0 + DAY));
     }
     expected.sort();
     assert_eq!(all, expected);
@@ -435,11 +469,7 @@ async fn running_scheduler(url: DatabaseUrl) {
         .await
         .expect("the scheduler posts the reminder")
         .expect("a reply");
-    assert!(
-        text(&reply).starts_with(&format!("@{}, a reminder", late.to_uppercase())),
-        "{}",
-        text(&reply)
-    );
+    assert_eq!(reminder(&reply, 11 * HOUR).0, [late]);
     drop(receiver);
     tokio::time::timeout(std::time::Duration::from_secs(30), task)
         .await

@@ -8,7 +8,9 @@ use tabula_service::commands::{
     self, Access, COMMANDS, CommandId, Kind, MentionToken, Parse, ParseError, ParsedCommand, help,
     help_for, parse, telegram_commands,
 };
-use tabula_service::l10n::{Lang, QUOTE_CHARS, quote};
+use tabula_service::l10n::{Arg, Lang, QUOTE_CHARS, quote};
+
+use crate::common::said::{text_arg, within};
 
 const BOT: Option<&str> = Some("TabulaBot");
 
@@ -353,17 +355,49 @@ fn help_mentions_every_command_and_fits_a_message() {
         "{} characters",
         text.chars().count()
     );
-    let grant = text
-        .lines()
-        .find(|l| l.starts_with("/grant"))
-        .expect("grant");
-    let moderators = text.find("moderators").expect("moderators marked");
-    assert!(text.find(grant).expect("grant line") > moderators);
-    let config = text
-        .lines()
-        .find(|l| l.starts_with("/config"))
-        .expect("config");
-    assert!(config.contains("moderators"), "{config}");
+    // Each command's line is marked as its access says; the moderators' commands come last.
+    let help = help();
+    let lines: Vec<_> = within(&help)
+        .into_iter()
+        .filter(|msg| msg.id == "help-line")
+        .collect();
+    assert_eq!(lines.len(), COMMANDS.len());
+    let mut moderators_only = false;
+    for line in lines {
+        let name = text_arg(line, "name");
+        let spec = COMMANDS.iter().find(|spec| spec.name == name).expect(name);
+        let marked = match line.arg("access") {
+            Some(Arg::Msg(access)) => Some(access.id),
+            _ => None,
+        };
+        let expected = match spec.access {
+            Access::Anyone => None,
+            Access::Moderators => Some("help-line-moderators"),
+            Access::Partly => Some("help-line-partly"),
+        };
+        assert_eq!(marked, expected, "/{name}");
+        assert!(
+            !moderators_only || spec.access == Access::Moderators,
+            "/{name} after the moderators' commands"
+        );
+        moderators_only = spec.access == Access::Moderators;
+    }
+    let marked = |name: &str| {
+        within(&help)
+            .into_iter()
+            .find(|msg| msg.id == "help-line" && text_arg(msg, "name") == name)
+            .and_then(|line| line.arg("access").cloned())
+    };
+    assert_eq!(
+        marked("grant"),
+        Some(Arg::Msg(tabula_service::l10n::Msg::new(
+            "help-line-moderators"
+        )))
+    );
+    assert_eq!(
+        marked("config"),
+        Some(Arg::Msg(tabula_service::l10n::Msg::new("help-line-partly")))
+    );
 }
 
 #[test]
@@ -380,9 +414,14 @@ fn help_for_each_command_gives_usage_and_example() {
         let text = help_for(spec.name).expect("help").to_text(Lang::ENGLISH);
         assert!(text.starts_with(&spec.usage(Lang::ENGLISH)), "{text}");
         assert!(text.contains(spec.example), "{text}");
+        let help = help_for(spec.name).expect("help");
+        let says = |id: &str| help.find(id).is_some();
         assert_eq!(
-            text.contains("moderators only"),
-            spec.access != Access::Anyone,
+            (says("help-moderators"), says("help-partly")),
+            (
+                spec.access == Access::Moderators,
+                spec.access == Access::Partly
+            ),
             "{text}"
         );
         assert!(text.chars().count() <= 1000);
@@ -396,8 +435,8 @@ fn help_for_each_command_gives_usage_and_example() {
     assert!(
         help_for("grant")
             .expect("grant")
-            .to_text(Lang::ENGLISH)
-            .contains("For moderators only.")
+            .find("help-moderators")
+            .is_some()
     );
 }
 

@@ -6,7 +6,8 @@
 use crate::common;
 
 use common::SqliteFile;
-use common::table::{Lcg, Table, text};
+use common::said::{num, said, text_arg};
+use common::table::{Lcg, Table, challenge_button, text};
 use tabula_core::Status;
 use tabula_service::service::{Placement, Reply, Span, UserError};
 use tabula_service::store::{GameNo, GameStatus, Platform};
@@ -71,7 +72,7 @@ async fn play_out(
     seed: u64,
     people: &[&str],
 ) -> (usize, usize) {
-    let mut last = String::new();
+    let mut last = Reply::default();
     let mut lcg = Lcg(seed);
     let mut mine = 0;
     let mut boards = 0;
@@ -82,7 +83,7 @@ async fn play_out(
         }
         boards += replies.len();
         if let Some(reply) = replies.last() {
-            last = text(reply);
+            last = reply.clone();
         }
         assert!(
             !computer_to_move(table, game).await,
@@ -90,7 +91,11 @@ async fn play_out(
         );
         if table.record(game).await.status != GameStatus::Active {
             // The last board tells the result.
-            assert!(last.contains("is over"), "{last}");
+            assert!(
+                last.says("result").is_some() || last.says("result-because").is_some(),
+                "{}",
+                text(&last)
+            );
             return (mine, boards);
         }
         let (state, _) = table.state(game).await;
@@ -103,11 +108,11 @@ async fn play_out(
             .expect("a person is to move");
         assert!(people.contains(&actor.as_str()), "{actor} moved");
         mine += 1;
-        last = text(&reply);
+        last = reply.clone();
         if computer_to_move(table, game).await {
             // Alice's board says the computer thinks, and has no buttons for her.
             assert!(reply.buttons.is_empty(), "{}", text(&reply));
-            assert!(text(&reply).contains("is thinking"), "{}", text(&reply));
+            assert_eq!(text_arg(said(&reply, "board-turn"), "task"), "thinking");
         }
     }
     panic!("game {game} against the computer did not end")
@@ -191,10 +196,10 @@ async fn a_pachisi_challenge_fills_its_empty_seats_with_the_computer() {
         .await;
     assert!(challenge.is_done(), "{}", text(&challenge));
     assert!(challenge.game.is_none(), "{}", text(&challenge));
-    assert!(
-        text(&challenge).contains("the computer (level 1)"),
-        "{}",
-        text(&challenge)
+    assert_eq!(
+        num(said(&challenge, "challenge-computer-beside"), "level"),
+        1,
+        "the computer (level 1) takes the other seats"
     );
     assert_eq!(table.pending_challenges().await, 1);
     let started = table.cmd("bob", "/accept").await;
@@ -238,8 +243,7 @@ async fn a_pachisi_challenge_fills_its_empty_seats_with_the_computer() {
 
 /// The data of the Start with computers button of an open challenge.
 fn fill_button(open: &Reply) -> String {
-    open.all_buttons()
-        .find(|b| b.label == "Start with computers")
+    challenge_button(open, 'c')
         .map(|b| b.data.clone())
         .unwrap_or_else(|| panic!("no Start with computers button: {}", text(open)))
 }
@@ -357,7 +361,7 @@ async fn stakes_and_people_beside_the_computer_are_refused() {
         staked.kind,
         text(&staked)
     );
-    assert!(text(&staked).contains("stake"), "{}", text(&staked));
+    said(&staked, "computer-stake");
     let with_bob = table.cmd("alice", "/play koan @bob computer").await;
     assert!(
         matches!(

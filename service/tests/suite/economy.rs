@@ -4,6 +4,7 @@
 use crate::common;
 
 use common::connect;
+use common::said::{coins, game_no, people, said, said_all, sub, text_arg};
 use common::table::{Lcg, Table, challenge_no, start, text};
 use tabula_core::{GameId, Status};
 use tabula_service::service::{
@@ -49,12 +50,12 @@ async fn full_game(store: &Store, game: GameNo) -> LoadedGame {
 }
 
 /// Plays random moves until the game ends; returns every reply.
-async fn play_out(table: &Table, game: GameNo, seed: u64) -> Vec<String> {
+async fn play_out(table: &Table, game: GameNo, seed: u64) -> Vec<Reply> {
     let mut lcg = Lcg(seed);
     let mut replies = Vec::new();
     for _ in 0..5000 {
         match table.random_move(game, &mut lcg).await {
-            Some((_, reply)) => replies.push(text(&reply)),
+            Some((_, reply)) => replies.push(reply),
             None => return replies,
         }
     }
@@ -72,15 +73,16 @@ async fn staked_coan_ki(url: DatabaseUrl) {
     // Before anyone has a wallet, the leaderboard says so, and how to open one.
     let reply = table.cmd("alice", "/leaderboard").await;
     assert!(reply.is_done(), "{}", text(&reply));
-    assert!(text(&reply).contains("/wallet"), "{}", text(&reply));
+    said(&reply, "leaderboard-empty");
     assert_eq!(table.balance("alice").await, 1000);
     assert_eq!(table.balance("bob").await, 1000);
     let reply = table.cmd("mod", "/take @bob 945 test").await;
-    assert!(
-        text(&reply).contains("now has 55 coins"),
-        "{}",
-        text(&reply)
+    let taken = said(&reply, "coins-taken");
+    assert_eq!(
+        (people(taken, "person"), coins(taken, "amount")),
+        (vec!["bob".to_string()], 945)
     );
+    assert_eq!(coins(taken, "balance"), 55, "bob now has 55 coins");
     let game = start(&table, "alice", "bob", "coan-ki stake=50").await;
     assert_eq!(table.balance("alice").await, 950);
     assert_eq!(table.balance("bob").await, 5);
@@ -121,7 +123,8 @@ async fn staked_coan_ki(url: DatabaseUrl) {
     assert!(
         replies
             .iter()
-            .any(|r| r.contains("@BOB now has 0 coins and cannot enter staked games")),
+            .flat_map(|r| said_all(r, "in-debt-now"))
+            .any(|debt| people(debt, "person") == ["bob"] && coins(debt, "balance") == 0),
         "bob's first fine leaves him at zero, which counts as in debt, and the reply says so"
     );
     // Bob's fines leave him at 0, -5 and -10: each announcement says he is in debt.
@@ -149,12 +152,12 @@ async fn staked_coan_ki(url: DatabaseUrl) {
     let bob = table.balance("bob").await;
     assert_eq!(alice, 950 - alice_paid + bob_paid + pot("alice"));
     assert_eq!(bob, 5 - bob_paid + alice_paid + pot("bob"));
-    assert!(
-        replies
-            .last()
-            .is_some_and(|r| r.contains("takes the pot of 100 coins")),
-        "{:?}",
-        replies.last()
+    let last = replies.last().expect("the game was played");
+    let pot = said(last, "pot-taken");
+    assert_eq!(
+        (people(pot, "people"), coins(pot, "pot")),
+        (vec![winner.clone()], 100),
+        "the winner takes the pot of 100 coins"
     );
 
     let ledger = table.ledger().await;
@@ -191,12 +194,21 @@ async fn staked_coan_ki(url: DatabaseUrl) {
     store.close().await;
 }
 
-/// For each reply announcing a fine, whether it says that the payer is now in debt.
-fn debt_notes(replies: &[String]) -> Vec<bool> {
+/// The fines of 5 coins a reply announces (with the roll, or on their own).
+fn fines_of_5(reply: &Reply) -> usize {
+    ["rolled-double-one-fined", "fine-paid"]
+        .iter()
+        .flat_map(|id| said_all(reply, id))
+        .filter(|fine| coins(fine, "fine") == 5)
+        .count()
+}
+
+/// For each reply announcing a fine of 5 coins, whether it says that the payer is now in debt.
+fn debt_notes(replies: &[Reply]) -> Vec<bool> {
     replies
         .iter()
-        .filter(|r| r.contains("a fine of 5 coins"))
-        .map(|r| r.contains("cannot enter staked games"))
+        .filter(|r| fines_of_5(r) > 0)
+        .map(|r| r.says("in-debt-now").is_some())
         .collect()
 }
 
@@ -235,7 +247,9 @@ async fn friendly_coan_ki(url: DatabaseUrl) {
     );
     assert_eq!(table.record(game).await.status, GameStatus::Finished);
     assert!(
-        !replies.iter().any(|r| r.contains("a fine of")),
+        !replies.iter().any(|r| {
+            r.says("rolled-double-one-fined").is_some() || r.says("fine-paid").is_some()
+        }),
         "no fine is announced"
     );
     assert_eq!(
@@ -255,9 +269,10 @@ async fn cannot_pay(url: DatabaseUrl) {
     table.cmd("mod", "/take @bob 960").await;
     assert_eq!(table.balance("bob").await, 40);
     let reply = table.cmd("alice", "/play konane @bob stake=50").await;
-    assert!(
-        text(&reply).contains("stake 50 coins each"),
-        "{}",
+    assert_eq!(
+        coins(said(&reply, "terms"), "coins"),
+        50,
+        "the challenge's terms: stake 50 coins each: {}",
         text(&reply)
     );
     let challenge = challenge_no(&reply);
@@ -338,11 +353,18 @@ async fn cannot_pay(url: DatabaseUrl) {
     let reply = table.cmd("bob", "/play koan @alice stake=10").await;
     refused(&reply, |e| matches!(e, UserError::InDebt { balance: 0 }));
     let reply = table.cmd("bob", "/wallet").await;
+    let wallet = said(&reply, "wallet");
     assert_eq!(
-        text(&reply),
-        "@BOB has 0 coins in Test chat, and 50 coins staked in games being played. No staked games \
-         until the balance is above zero again."
+        (
+            people(wallet, "person"),
+            coins(wallet, "balance"),
+            text_arg(wallet, "community"),
+            coins(wallet, "in-play"),
+        ),
+        (vec!["bob".to_string()], 0, "Test chat", 50),
+        "bob has 0 coins here, and 50 staked in games being played"
     );
+    said(&reply, "wallet-in-debt");
     assert_eq!(
         reply.audience,
         Audience::Actor,
@@ -383,10 +405,18 @@ async fn team_pot(url: DatabaseUrl) {
     };
     // alice resigns for her team.
     let reply = table.cmd("alice", &format!("/resign #{game}")).await;
+    let pot = said(&reply, "pot-taken");
+    assert_eq!(
+        (people(pot, "people").len(), coins(pot, "pot")),
+        (2, 400),
+        "the other team's two share the pot of 400 coins"
+    );
     assert!(
-        text(&reply).contains("share the pot of 400 coins"),
-        "{}",
-        text(&reply)
+        people(pot, "people")
+            .iter()
+            .all(|name| team_of(name.as_str()) != team_of("alice")),
+        "{:?}",
+        people(pot, "people")
     );
     for name in ["alice", "bob", "carol", "dave"] {
         let expected = if team_of(name) == team_of("alice") {
@@ -409,10 +439,11 @@ async fn team_pot(url: DatabaseUrl) {
     let game = start(&table, "carol", "dave", "pachisi stake=100").await;
     let (carol, dave) = (table.balance("carol").await, table.balance("dave").await);
     let reply = table.cmd("dave", &format!("/resign #{game}")).await;
-    assert!(
-        text(&reply).contains("@CAROL takes the pot of 200 coins"),
-        "{}",
-        text(&reply)
+    let pot = said(&reply, "pot-taken");
+    assert_eq!(
+        (people(pot, "people"), coins(pot, "pot")),
+        (vec!["carol".to_string()], 200),
+        "carol takes the pot of 200 coins"
     );
     assert_eq!(table.balance("carol").await, carol + 200);
     assert_eq!(table.balance("dave").await, dave);
@@ -572,13 +603,20 @@ async fn settings(url: DatabaseUrl) {
     let mut elsewhere = table.command("mod", "/config");
     elsewhere.chat = ("chat2".into(), "Other chat".into());
     elsewhere.community = Some(("guild2".into(), "Other server".into()));
-    let shown = text(&table.send(&elsewhere).await);
-    assert!(shown.starts_with("Settings of Other server:"), "{shown}");
-    assert!(
-        shown.contains("games=konane,koan,kolowis,coan-ki,pachisi"),
-        "{shown}"
+    let shown = table.send(&elsewhere).await;
+    assert_eq!(
+        text_arg(said(&shown, "settings-heading"), "community"),
+        "Other server"
     );
-    assert!(shown.contains("grant=1000"), "{shown}");
+    let settings: Vec<&str> = said_all(&shown, "setting-line")
+        .into_iter()
+        .map(|line| text_arg(line, "setting"))
+        .collect();
+    assert!(
+        settings.contains(&"games=konane,koan,kolowis,coan-ki,pachisi")
+            && settings.contains(&"grant=1000"),
+        "the defaults, not this community's: {settings:?}"
+    );
     store.close().await;
 }
 
@@ -640,10 +678,23 @@ async fn permissions(url: DatabaseUrl) {
     // A moderator's grant, delivered twice, is applied once.
     let grant = table.request("mod", Input::Command("/grant @carol 70 prize".into()));
     let first = table.send(&grant).await;
-    assert!(
-        text(&first).contains("@MOD granted 70 coins to @CAROL (prize), who now has 1,070 coins."),
-        "{}",
-        text(&first)
+    let granted = said(&first, "coins-granted");
+    assert_eq!(
+        (
+            people(granted, "moderator"),
+            coins(granted, "amount"),
+            people(granted, "person"),
+            text_arg(granted, "reason"),
+            coins(granted, "balance"),
+        ),
+        (
+            vec!["mod".into()],
+            70,
+            vec!["carol".into()],
+            " (prize)",
+            1070
+        ),
+        "the moderator granted 70 coins to carol (prize), who now has 1,070 coins"
     );
     let again = table.send(&grant).await;
     assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
@@ -685,14 +736,22 @@ async fn permissions(url: DatabaseUrl) {
     let reply = table
         .cmd("mod", &format!("/abort #{game} fell asleep"))
         .await;
-    assert!(
-        text(&reply).contains(
-            "Game #1 (Konane) is over: @MOD aborted it (fell asleep), so there is no result. \
-             The stakes (10 coins each) are returned."
-        ),
-        "{}",
-        text(&reply)
+    let result = said(&reply, "result-because");
+    assert_eq!(
+        (game_no(result, "game"), sub(result, "verdict").id),
+        (game, "verdict-aborted")
     );
+    let cause = sub(result, "cause");
+    assert_eq!(
+        (cause.id, people(cause, "person"), text_arg(cause, "reason")),
+        (
+            "cause-aborted-because",
+            vec!["mod".to_string()],
+            "fell asleep"
+        ),
+        "the moderator aborted it (fell asleep), so there is no result"
+    );
+    assert_eq!(coins(said(&reply, "stakes-returned"), "stake"), 10);
     assert_eq!(table.balance("alice").await, 1000);
     assert_eq!(table.balance("bob").await, 1000);
     table.assert_money_adds_up().await;
@@ -706,11 +765,7 @@ async fn aborts(url: DatabaseUrl) {
     let table = Table::new(store.clone(), 9);
     let first = start(&table, "alice", "bob", "konane stake=100").await;
     let reply = table.cmd("bob", &format!("/abort #{first}")).await;
-    assert!(
-        text(&reply).contains("The stakes (100 coins each) are returned"),
-        "{}",
-        text(&reply)
-    );
+    assert_eq!(coins(said(&reply, "stakes-returned"), "stake"), 100);
     assert_eq!(table.record(first).await.status, GameStatus::Aborted);
     assert!(table.record(first).await.settled_at.is_some());
     assert_eq!(table.balance("alice").await, 1000);
@@ -720,17 +775,18 @@ async fn aborts(url: DatabaseUrl) {
     let mut lcg = Lcg(2);
     table.random_move(second, &mut lcg).await;
     let reply = table.cmd("mod", &format!("/abort #{second}")).await;
-    assert!(text(&reply).contains("returned"), "{}", text(&reply));
+    assert_eq!(coins(said(&reply, "stakes-returned"), "stake"), 100);
     assert_eq!(table.balance("alice").await, 1000);
     assert_eq!(table.balance("bob").await, 1000);
 
     let third = start(&table, "alice", "bob", "kolowis stake=100").await;
     table.random_move(third, &mut lcg).await;
     let reply = table.cmd("alice", &format!("/resign #{third}")).await;
-    assert!(
-        text(&reply).contains("@BOB takes the pot of 200 coins"),
-        "{}",
-        text(&reply)
+    let pot = said(&reply, "pot-taken");
+    assert_eq!(
+        (people(pot, "people"), coins(pot, "pot")),
+        (vec!["bob".to_string()], 200),
+        "bob takes the pot of 200 coins"
     );
     let reply = table.cmd("mod", &format!("/abort #{third}")).await;
     refused(&reply, |e| matches!(e, UserError::GameOver(_)));

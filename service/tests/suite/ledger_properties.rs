@@ -22,7 +22,7 @@ use crate::common;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-use common::table::{Lcg, Table, scripted_dice, text};
+use common::table::{Lcg, Table, challenge_button, scripted_dice, text};
 use common::{SqliteFile, connect, on_postgres};
 use proptest::prelude::*;
 use tabula_core::{AnyGame, Game, GameId, Outcome, Seat, Status};
@@ -1046,9 +1046,7 @@ impl Run {
                     "{command} by {} holding {balance}: {body}",
                     challenger.name
                 );
-                let Some(no) = reply
-                    .all_buttons()
-                    .find(|b| b.label == "Accept")
+                let Some(no) = challenge_button(&reply, 'a')
                     .and_then(|b| b.data.strip_prefix('a'))
                     .and_then(|no| no.parse().ok())
                 else {

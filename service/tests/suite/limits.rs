@@ -66,7 +66,7 @@ async fn history_pages(table: &Table, game: GameNo) -> usize {
     loop {
         let earlier: Option<String> = page
             .all_buttons()
-            .find(|b| b.label == "Earlier")
+            .find(|b| b.data.starts_with(&format!("h{game}.")))
             .map(|b| b.data.clone());
         let Some(data) = earlier else {
             break;

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::connect;
-use common::table::{Table, challenge_no, text};
+use common::table::{Table, challenge_button, challenge_no, text};
 use tabula_service::service::{Kind, Placement, Reply, UserError};
 use tabula_service::store::{ChallengeNo, ChallengeStatus, DatabaseUrl, GameRecord};
 
@@ -31,11 +31,11 @@ fn seated(record: &GameRecord) -> Vec<&str> {
     seated
 }
 
-/// The data of the button labelled `label`.
-fn button_data(reply: &Reply, label: &str) -> String {
-    match reply.all_buttons().find(|b| b.label == label) {
+/// The data of the challenge's button for `action` (see [`challenge_button`]).
+fn button_data(reply: &Reply, action: char) -> String {
+    match challenge_button(reply, action) {
         Some(button) => button.data.clone(),
-        None => panic!("no {label} button: {}", text(reply)),
+        None => panic!("no {action} button: {}", text(reply)),
     }
 }
 
@@ -48,7 +48,7 @@ fn assert_gathering(reply: &Reply, who: &[&str]) {
     for name in who {
         assert!(body.contains(name), "{name} is shown as joined: {body}");
     }
-    assert!(reply.all_buttons().any(|b| b.label == "Start"));
+    assert!(challenge_button(reply, 's').is_some(), "a Start button");
 }
 
 async fn four_join(url: DatabaseUrl) {
@@ -57,7 +57,7 @@ async fn four_join(url: DatabaseUrl) {
     let offer = table.cmd("alice", "/play pachisi").await;
     assert!(offer.is_done(), "{}", text(&offer));
     let no = challenge_no(&offer);
-    let join = button_data(&offer, "Join");
+    let join = button_data(&offer, 'a');
 
     // bob types, carol presses: each joins, and the message shows who has.
     let reply = table.cmd("bob", "/accept").await;
@@ -95,7 +95,7 @@ async fn started_early(url: DatabaseUrl) {
     let table = Table::new(store.clone(), 22);
     let offer = table.cmd("alice", "/play pachisi").await;
     let no = challenge_no(&offer);
-    let start = button_data(&offer, "Start");
+    let start = button_data(&offer, 's');
 
     // Nobody has joined: the challenger cannot start yet, by button or by /accept.
     let reply = table.press("alice", &start).await;
@@ -173,7 +173,7 @@ async fn two_seats(url: DatabaseUrl) {
         let offer = table.cmd("alice", &format!("/play {game}")).await;
         assert!(offer.is_done(), "{game}: {}", text(&offer));
         assert!(
-            offer.all_buttons().all(|b| b.label != "Start"),
+            challenge_button(&offer, 's').is_none(),
             "{game}: nothing to start early"
         );
         let reply = table.cmd("bob", "/accept").await;

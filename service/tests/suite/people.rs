@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::connect;
-use common::table::{T0, Table};
+use common::table::{T0, Table, challenge_button};
 use tabula_service::service::{Audience, Clock, Placement, UserError};
 use tabula_service::store::{ChallengeStatus, DatabaseUrl, Platform};
 
@@ -73,9 +73,7 @@ async fn unseen_username(url: DatabaseUrl) {
             .is_none(),
         "no user row is made from a typed name"
     );
-    let accept = reply
-        .all_buttons()
-        .find(|button| button.label == "Accept")
+    let accept = challenge_button(&reply, 'a')
         .map(|button| button.data.clone())
         .expect("an Accept button");
 

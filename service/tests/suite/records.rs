@@ -6,9 +6,11 @@
 use crate::common;
 
 use common::SqliteFile;
+use common::said::{num, said};
 use common::table::{Lcg, T0, Table, challenge_no, text};
 use tabula_core::{AnyGame, GameId, Status};
 use tabula_service::export::{Record, Seed, commitment, verify};
+use tabula_service::l10n::Arg;
 use tabula_service::service::{Clock, Dice, FileKind, Reply, Service, Span, UserError};
 use tabula_service::store::{GameNo, GameStatus};
 
@@ -216,7 +218,7 @@ async fn a_coan_ki_game_is_committed_exported_and_verified() {
 
     let ended = play_to_the_end(&table, game, 11).await;
     // The end reveals the seed.
-    assert!(text(&ended).contains(&dice.seed), "{}", text(&ended));
+    assert_eq!(revealed_seed(&ended), dice.seed);
     let (_, record) = export(&table, "bob", game).await;
     assert_eq!(record.get("Game").map(|(g, _)| g), Some("coan-ki"));
     assert_eq!(
@@ -255,10 +257,10 @@ async fn a_coan_ki_game_is_committed_exported_and_verified() {
         frames += 1;
     }
     assert_eq!(frames, record.actions.len() + 1);
-    assert!(
-        text(&replay).contains(&format!("{} actions", record.actions.len())),
-        "{}",
-        text(&replay)
+    assert_eq!(
+        usize::try_from(num(said(&replay, "replay-posted"), "actions")),
+        Ok(record.actions.len()),
+        "the reply counts the actions"
     );
 }
 
@@ -281,7 +283,7 @@ async fn a_pachisi_game_of_four_is_committed_exported_and_verified() {
     let game = started.game.expect("the game started");
     let ended = play_to_the_end(&table, game, 3).await;
     let dice = table.record(game).await.dice.expect("committed dice");
-    assert!(text(&ended).contains(&dice.seed), "{}", text(&ended));
+    assert_eq!(revealed_seed(&ended), dice.seed);
     let (_, record) = export(&table, "alice", game).await;
     assert_eq!(
         record.get("Salt").map(|(s, _)| s),
@@ -321,11 +323,7 @@ async fn games_without_chance_have_no_dice_and_scripted_dice_commit_nothing() {
         table.random_move(game, &mut lcg).await;
     }
     let (reply, record) = export(&table, "bob", game).await;
-    assert!(
-        text(&reply).contains("cannot be checked"),
-        "{}",
-        text(&reply)
-    );
+    said(&reply, "export-unchecked");
     assert!(
         record
             .get("Dice")
@@ -338,6 +336,17 @@ async fn games_without_chance_have_no_dice_and_scripted_dice_commit_nothing() {
         .find(|(a, _)| a.starts_with("roll:"))
         .map(|(_, line)| *line);
     assert_eq!(Some(failure.line), first_roll, "{failure}");
+}
+
+/// The dice seed that a game's last reply reveals.
+fn revealed_seed(ended: &Reply) -> String {
+    match said(ended, "result-seed").arg("seed") {
+        Some(Arg::Span(span)) => match span.as_ref() {
+            Span::Code(seed) => seed.clone(),
+            other => panic!("the seed is not code: {other:?}"),
+        },
+        other => panic!("no seed: {other:?}"),
+    }
 }
 
 #[tokio::test]

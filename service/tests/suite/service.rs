@@ -9,7 +9,8 @@ use crate::common;
 
 use std::sync::Arc;
 
-use common::table::{Lcg, Table, scripted_dice, text, to_act};
+use common::said::{people, said, said_all, text_arg};
+use common::table::{Lcg, Table, challenge_button, scripted_dice, text, to_act};
 use common::{SqliteFile, connect, on_postgres};
 use tabula_core::{AnyGame, GameId, Status};
 use tabula_service::service::{Audience, Clock, Input, Kind, Placement, Reply, Service, UserError};
@@ -259,7 +260,7 @@ async fn races(url: DatabaseUrl) {
     }
     // Many people take one open challenge at once: one game starts.
     let reply = table.cmd("carol", "/play konane").await;
-    let Some(accept) = reply.all_buttons().find(|b| b.label == "Accept").cloned() else {
+    let Some(accept) = challenge_button(&reply, 'a').cloned() else {
         panic!("no accept button: {}", text(&reply));
     };
     let mut tasks = Vec::new();
@@ -453,9 +454,15 @@ async fn bad_input_gets_clear_messages() {
         reply.kind
     );
     let rules = table.cmd("carol", "/rules coan-ki").await;
-    assert!(text(&rules).contains("Coan Ki"));
+    said(&rules, "rules-coan-ki");
     let help = table.cmd("carol", "/help").await;
-    assert!(text(&help).contains("/play"));
+    assert!(
+        said_all(&help, "help-line")
+            .iter()
+            .any(|line| text_arg(line, "name") == "play"),
+        "{}",
+        text(&help)
+    );
     let (_, _, _, unchanged) = game_state(&table, game).await;
     assert_eq!(unchanged, seq);
     store.close().await;
@@ -649,10 +656,11 @@ async fn four_person_pachisi(url: DatabaseUrl) {
     // Accepting again records nothing new and says so.
     let reply = table.press("bob", &format!("a{no}")).await;
     assert!(reply.is_done(), "{}", text(&reply));
-    assert!(
-        text(&reply).contains("already accepted"),
-        "{}",
-        text(&reply)
+    let accepted = said(&reply, "challenge-accepted");
+    assert_eq!(
+        (people(accepted, "person"), text_arg(accepted, "again")),
+        (vec!["bob".to_string()], "yes"),
+        "bob has already accepted"
     );
     assert_eq!(reply.notify, ["carol", "dave"], "still to accept");
     let reply = table.press("carol", &format!("a{no}")).await;

@@ -1,13 +1,16 @@
-//! One voice (issue 14, items 8–14): every event is told once, naming the person and the seat
-//! once; every ending is one result sentence naming the winners; Coan Ki's dice are told in
+//! The English voice check: how the bot's English sentences read (issue 14, items 8–14). Every
+//! event is told once, naming the person and the seat once; every ending is one result
+//! sentence naming the winners, their seats or teams capitalised; Coan Ki's dice are told in
 //! words; hints repeat the command that was typed; stakes switched off say so; `/games` names
 //! the games, players and turns; a game ended by resignation or abort is pictured with its
-//! result. Through the service over SQLite, asserting behaviour and envelopes rather than
-//! whole sentences.
+//! result. Through the service over SQLite. This module reads English on purpose, where the
+//! wording is what it checks; which message was said is asserted by its id
+//! ([`Reply::says`]), as in the rest of the suite.
 
 use crate::common;
 
 use common::SqliteFile;
+use common::said::{coins, people, said, said_all, sub, text_arg};
 use common::table::{Lcg, Table, scripted_dice, start, text};
 use tabula_core::{GameId, Status};
 use tabula_service::service::{Audience, Clock, Kind, Reply, Service, Span, UserError};
@@ -129,9 +132,14 @@ async fn whole_games_of_all_five_tell_each_move_and_the_result_once() {
             body.contains(") wins.") || body.contains(") win.") || body.contains("is a draw"),
             "{id}: {body}"
         );
+        let drawn = last.says("verdict-draw").is_some();
+        assert!(
+            drawn || last.says("verdict-winner").is_some(),
+            "{id}: {body}"
+        );
         assert!(!mentioned(last).is_empty(), "{id}: {body}");
         assert!(last.buttons.is_empty(), "{id}: buttons after the end");
-        if id == GameId::Pachisi && !body.contains("is a draw") {
+        if id == GameId::Pachisi && !drawn {
             assert!(
                 body.contains("(South and North) win") || body.contains("(East and West) win"),
                 "{body}"
@@ -140,9 +148,18 @@ async fn whole_games_of_all_five_tell_each_move_and_the_result_once() {
         // The board and the history of the finished game say the same result once.
         let board = text(&table.cmd("carol", &format!("/board #{game}")).await);
         assert_eq!(count(&board, " is over: "), 1, "{board}");
-        let history = text(&table.cmd("carol", &format!("/history #{game}")).await);
-        assert!(history.contains("Result: Game #"), "{history}");
-        assert!(!history.contains("Result: winner"), "{history}");
+        let history = table.cmd("carol", &format!("/history #{game}")).await;
+        said(&history, "history-result");
+        assert!(
+            history.says("result").is_some() || history.says("result-because").is_some(),
+            "the history ends with the result sentence: {}",
+            text(&history)
+        );
+        assert!(
+            !text(&history).contains("Result: winner"),
+            "{}",
+            text(&history)
+        );
     }
     store.close().await;
 }
@@ -195,6 +212,16 @@ async fn every_ending_is_one_result_sentence_naming_the_winners() {
     );
     assert!(body.contains(") resigned, so @ALICE ("), "{body}");
     assert!(body.ends_with(") wins."), "{body}");
+    let result = said(&reply, "result-because");
+    let (cause, verdict) = (sub(result, "cause"), sub(result, "verdict"));
+    assert_eq!(
+        (cause.id, people(cause, "people")),
+        ("cause-resigned", vec!["bob".to_string()])
+    );
+    assert_eq!(
+        (verdict.id, people(verdict, "people")),
+        ("verdict-winner", vec!["alice".to_string()])
+    );
     assert_eq!(count(&body, "wins"), 1, "{body}");
     assert!(
         !body.contains("(white)") && !body.contains("(black)"),
@@ -215,7 +242,17 @@ async fn every_ending_is_one_result_sentence_naming_the_winners() {
         body.starts_with(&format!("Game #{game} (Koan) is over: @ALICE aborted it")),
         "{body}"
     );
-    assert!(body.contains("there is no result."), "{body}");
+    let result = said(&reply, "result-because");
+    let cause = sub(result, "cause");
+    assert_eq!(
+        (cause.id, people(cause, "person"), sub(result, "verdict").id),
+        (
+            "cause-aborted",
+            vec!["alice".to_string()],
+            "verdict-aborted"
+        ),
+        "alice aborted it, so there is no result"
+    );
     store.close().await;
 }
 
@@ -230,19 +267,22 @@ async fn coan_ki_dice_are_told_in_words_and_a_double_one_asks_for_a_removal() {
         let game = start(&table, "alice", "bob", "coan-ki stake=100").await;
         for reply in play_out(&table, game, seed).await {
             let body = text(&reply);
-            if body.contains(") rolled a ") {
+            if ["rolled", "rolled-double", "rolled-double-one-fined"]
+                .iter()
+                .any(|id| reply.says(id).is_some())
+            {
+                assert!(body.contains(") rolled a "), "{body}");
                 rolled = true;
             }
             let removals = reply.all_buttons().count() > 0
                 && reply.all_buttons().all(|b| b.label.starts_with("remove:"));
             if removals {
                 removal = true;
-                assert!(
-                    body.contains("must take one of their travelling pieces out of the game"),
-                    "{body}"
-                );
-                assert!(body.contains("rolled a double one"), "{body}");
-                // The fine is told once, in coins.
+                assert_eq!(text_arg(said(&reply, "board-turn"), "task"), "remove");
+                // The double one is told with its fine, once, in coins.
+                let fines = said_all(&reply, "rolled-double-one-fined");
+                assert_eq!(fines.len(), 1, "{body}");
+                assert_eq!(coins(fines[0], "fine"), 10, "{body}");
                 assert_eq!(count(&body, "a fine of"), 1, "{body}");
                 assert!(body.contains("a fine of 10 coins"), "{body}");
             }
@@ -301,11 +341,7 @@ async fn stakes_switched_off_say_so() {
     assert!(reply.is_done(), "{}", text(&reply));
     let reply = table.cmd("alice", "/play koan @bob stake=10").await;
     refused(&reply, |e| matches!(e, UserError::StakesOff));
-    assert!(
-        text(&reply).contains("stakes are off here"),
-        "{}",
-        text(&reply)
-    );
+    said(&reply, "stakes-off");
     // A friendly game is still fine.
     let reply = table.cmd("alice", "/play koan @bob stake=0").await;
     assert!(reply.is_done(), "{}", text(&reply));

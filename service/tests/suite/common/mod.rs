@@ -3,6 +3,7 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod said;
 pub mod table;
 
 use std::path::PathBuf;

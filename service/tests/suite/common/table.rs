@@ -393,6 +393,17 @@ pub fn text(reply: &Reply) -> String {
     reply.plain_text()
 }
 
+/// The button of a reply that acts on a challenge as `action` says, the first letter of its
+/// data before the challenge's number: `a` accepts (or joins), `d` declines, `x` cancels, `s`
+/// starts early, `c` starts with computers in the empty seats.
+pub fn challenge_button(reply: &Reply, action: char) -> Option<&Button> {
+    reply.all_buttons().find(|b| {
+        b.data
+            .strip_prefix(action)
+            .is_some_and(|no| !no.is_empty() && no.bytes().all(|c| c.is_ascii_digit()))
+    })
+}
+
 /// The challenge a reply names ([`Reply::challenge`]); its Accept button, if it has one,
 /// must carry the same number (`a<n>`).
 pub fn challenge_no(reply: &Reply) -> i64 {
