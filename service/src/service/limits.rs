@@ -91,6 +91,7 @@ fn fit_buttons(reply: &mut Reply, lang: crate::l10n::Lang) {
         reply
             .spans
             .push(Span::Text(format!("\n{}", note.to_text(lang))));
+        reply.said.push(note);
     }
     reply.buttons = all.chunks(MAX_ROW).map(<[Button]>::to_vec).collect();
 }

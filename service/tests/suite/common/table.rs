@@ -384,9 +384,9 @@ pub fn piece_button<'a>(board: &'a Reply, line: &str) -> Option<&'a Button> {
     })
 }
 
-/// Whether a reply had more buttons than a message may carry (25), and says so.
+/// Whether a reply had more buttons than a message may carry (25), and says so (`more-buttons`).
 pub fn cut_buttons(reply: &Reply) -> bool {
-    reply.all_buttons().count() == 25 && text(reply).contains("more not shown as buttons")
+    reply.all_buttons().count() == 25 && reply.says("more-buttons").is_some()
 }
 
 pub fn text(reply: &Reply) -> String {
