@@ -82,6 +82,30 @@ async fn settled(table: &Table) {
     }
 }
 
+/// Starts the killed bot again and waits for what the restart owes the chat: the first new
+/// message after `after` that `accept` takes; once nothing is left to post, the chat holds
+/// exactly one bot message more than `before` (nothing posted twice).
+async fn restart_and_await_once(
+    table: &mut Table,
+    chat: &TgChat,
+    after: i64,
+    before: usize,
+    what: &str,
+    accept: impl Fn(&FakeMessage) -> bool + Send + Sync,
+) -> FakeMessage {
+    table.start().await;
+    let posted = table
+        .wait_new(chat, after, &format!("{what}, after the restart"), accept)
+        .await;
+    settled(table).await;
+    assert_eq!(
+        table.fake.bot_messages(chat).len(),
+        before + 1,
+        "{what} is posted once, and nothing else"
+    );
+    posted
+}
+
 /// Waits until the fake holds a `method` request: taken and never answered.
 async fn held(fake: &FakeTelegram, method: &str) {
     fake.wait_for(
@@ -201,21 +225,15 @@ async fn an_accept_committed_before_a_kill_9_starts_the_game_after_the_restart()
         "only the challenge was posted before the kill"
     );
 
-    table.start().await;
-    let board = table
-        .wait_new(
-            &group,
-            offer.message_id,
-            "the start board, after the restart",
-            is_photo,
-        )
-        .await;
-    settled(&table).await;
-    assert_eq!(
-        fake.bot_messages(&group).len(),
-        before.len() + 1,
-        "the start board is posted once, and nothing else"
-    );
+    let board = restart_and_await_once(
+        &mut table,
+        &group,
+        offer.message_id,
+        before.len(),
+        "the start board",
+        is_photo,
+    )
+    .await;
     assert!(is_new_board(&board), "a board of its own: {board:?}");
     let first = mentioned(&board, &players);
     assert_eq!(first.len(), 1, "one player is mentioned: {board:?}");
@@ -316,21 +334,15 @@ async fn a_game_ending_move_committed_before_a_kill_9_is_announced_after_the_res
     assert!(unconfirmed(&fake, &query), "Telegram delivers it again");
     let before = fake.bot_messages(&group).len();
 
-    table.start().await;
-    let last = table
-        .wait_new(
-            &group,
-            board.message_id,
-            "the final board, after the restart",
-            is_new_board,
-        )
-        .await;
-    settled(&table).await;
-    assert_eq!(
-        fake.bot_messages(&group).len(),
-        before + 1,
-        "the final board is posted once, and nothing else"
-    );
+    let last = restart_and_await_once(
+        &mut table,
+        &group,
+        board.message_id,
+        before,
+        "the final board",
+        is_new_board,
+    )
+    .await;
     assert!(
         callbacks(&last).is_empty(),
         "no buttons on the final board: {last:?}"
