@@ -14,6 +14,7 @@ use std::time::Duration;
 pub use tabula_testkit::Lcg;
 
 use crate::bot_process::BotProcess;
+use crate::said;
 
 /// How long a test waits for the bot's answer to one action.
 pub const ANSWER: Duration = Duration::from_secs(20);
@@ -309,7 +310,8 @@ pub async fn play_moves<P: Platform>(
             table.stop().await;
             table.start().await;
         }
-        if !has_moves::<P>(&board) && P::text(&board).contains("is thinking") {
+        if !has_moves::<P>(&board) && said::says_variant(P::text(&board), "board-turn", "thinking")
+        {
             // The computer's move comes from the outbox.
             board = table
                 .wait_message_after(chat, P::id(&board), "the computer's board", P::is_new_board)
@@ -318,7 +320,8 @@ pub async fn play_moves<P: Platform>(
         }
         if !has_moves::<P>(&board) {
             assert!(
-                P::text(&board).contains("over") || P::text(&board).contains("wins"),
+                said::says(P::text(&board), "result")
+                    || said::says(P::text(&board), "result-because"),
                 "a board without moves is the end: {}",
                 P::text(&board)
             );

@@ -15,8 +15,11 @@
 //! game that ended, and the buttons taken off older messages. Nothing depends on the platform
 //! delivering the request again, so it holds on Discord too, and with several processes.
 //!
-//! A new challenge's post (kind `challenge`) and a moderator's grant or take (kind `announce`,
-//! its payload saying who, by whom, how much and why) are announced the same way.
+//! A new challenge's post (kind `challenge`) is announced the same way, and so (kind
+//! `announce`, the payload saying what to tell) are a moderator's grant or take (who, by whom,
+//! how much and why), a challenge withdrawn, declined or joined (which, how, by whom, the
+//! message pressed: told again as a new message, the pressed one losing its buttons), and a
+//! change of the settings (by whom, which keys: told with the settings as they are).
 //!
 //! Without [`Service::with_announcements`] (`tabula local`, most tests) nothing is written:
 //! the reply is the only announcement, as it is there anyway.
@@ -116,6 +119,16 @@ impl Service {
                 json!({"game": game.0, "seq": seq, "from": seq, "end": true})
             }
         };
+        self.pending_payload(payload, pressed)
+    }
+
+    /// The announcement of a change told by `payload` (a JSON object), made by pressing
+    /// `pressed`; `None` without announcements.
+    pub(super) fn pending_payload(
+        &self,
+        payload: serde_json::Value,
+        pressed: Option<&str>,
+    ) -> Option<Pending> {
         let mut payload = payload;
         if let Some(pressed) = pressed {
             payload["pressed"] = json!(pressed);
@@ -204,7 +217,12 @@ impl Service {
                     .announcement_posted(row, owner, message_id, self.clock.now())
                     .await?;
             }
-            return Ok(Vec::new());
+            // Told by the dispatcher for a press (not in place of the pressed message): the
+            // pressed message loses its buttons.
+            return Ok(match (&reply.pressed, reply.placement) {
+                (Some(pressed), Placement::New) if pressed != message_id => vec![pressed.clone()],
+                _ => Vec::new(),
+            });
         };
         let stripped = self
             .store

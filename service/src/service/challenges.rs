@@ -17,9 +17,9 @@
 use tabula_core::{AnyGame, GameId, Status};
 
 use super::{
-    Button, Change, Ctx, Handled, Loaded, Named, Placement, Played, Reply, Service, ServiceError,
-    Terms, UserError, awaits, game_msg, invitees, mention, played_spans, said_button, seat_label,
-    seat_msg, team_of,
+    Button, Change, Ctx, Failure, Handled, Loaded, Named, Placement, Played, Reply, Service,
+    ServiceError, Terms, UserError, awaits, game_msg, invitees, mention, played_spans, said_button,
+    seat_label, seat_msg, team_of,
 };
 use crate::commands::{CommandId, DEFAULT_COMPUTER_LEVEL, ParsedCommand};
 use crate::l10n::{Msg, Span};
@@ -342,25 +342,101 @@ impl Service {
         settlement: Settlement,
     ) -> Handled<Reply> {
         let no = challenge.id;
-        self.store
-            .settle_challenge_once(no, settlement, ctx.user.id, ctx.now, &ctx.key)
-            .await?;
-        let message = if settlement == Settlement::Cancel {
-            "challenge-withdrawn"
+        let update = if settlement == Settlement::Cancel {
+            Update::Withdrawn
         } else {
-            "challenge-declined"
+            Update::Declined
         };
-        Ok(Reply {
-            placement: Placement::UpdatePressed,
-            challenge: Some(no),
-            spans: vec![Span::Msg(
-                Msg::new(message)
-                    .span("person", mention(&ctx.user))
-                    .text("challenge", format!("#{no}"))
-                    .msg("name", game_msg(challenge.game)),
-            )],
-            ..Reply::default()
-        })
+        // Announced with the settlement (see `announce.rs`): told again from the payload if
+        // this process dies before the reply is posted.
+        let pending = self.pending_payload(update.payload(no, ctx.user.id), ctx.pressed.as_deref());
+        let announced = match &pending {
+            Some(pending) => Some(
+                self.store
+                    .settle_challenge_announced(
+                        no,
+                        settlement,
+                        ctx.user.id,
+                        ctx.now,
+                        &ctx.key,
+                        &pending.as_announce(),
+                    )
+                    .await?
+                    .1,
+            ),
+            None => {
+                self.store
+                    .settle_challenge_once(no, settlement, ctx.user.id, ctx.now, &ctx.key)
+                    .await?;
+                None
+            }
+        };
+        let mut reply = settled_reply(update, &ctx.user, challenge);
+        reply.placement = Placement::UpdatePressed;
+        reply.announced = announced;
+        Ok(reply)
+    }
+
+    /// The post of an update of a challenge (withdrawn, declined, joined, accepted by some of
+    /// its invitees) whose process died
+    /// before posting it, from its announcement's payload (`challenge`, `update`, `by`,
+    /// `pressed`): a new message, the pressed one losing its buttons. A join is told as the
+    /// challenge stands now, and not at all once it is no longer gathering people.
+    pub(super) async fn challenge_update_of(
+        &self,
+        payload: &serde_json::Value,
+    ) -> Result<Option<Reply>, ServiceError> {
+        let number = |name: &str| payload.get(name).and_then(serde_json::Value::as_i64);
+        let (Some(no), Some(by), Some(update)) = (
+            number("challenge"),
+            number("by"),
+            payload
+                .get("update")
+                .and_then(serde_json::Value::as_str)
+                .and_then(Update::parse),
+        ) else {
+            return Ok(None);
+        };
+        let (Some(challenge), Some(user)) = (
+            self.store.challenge(ChallengeNo(no)).await?,
+            self.store.user(UserId(by)).await?,
+        ) else {
+            return Ok(None);
+        };
+        let mut reply = match update {
+            Update::Withdrawn | Update::Declined => settled_reply(update, &user, &challenge),
+            Update::Joined => {
+                if challenge.status != ChallengeStatus::Pending {
+                    return Ok(None);
+                }
+                let joined = Joined {
+                    newly: true,
+                    challenge,
+                };
+                match self.gathering_post(&user, &joined).await {
+                    Ok(reply) => reply,
+                    Err(Failure::Internal(error)) => return Err(error),
+                    Err(Failure::User(_)) => return Ok(None),
+                }
+            }
+            Update::Accepted => {
+                if challenge.status != ChallengeStatus::Pending {
+                    return Ok(None);
+                }
+                let invitation = waiting_on(challenge);
+                match self.still_waiting(&user, &invitation).await {
+                    Ok(reply) => reply,
+                    Err(Failure::Internal(error)) => return Err(error),
+                    Err(Failure::User(_)) => return Ok(None),
+                }
+            }
+        };
+        reply.placement = Placement::New;
+        reply.pressed = payload
+            .get("pressed")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned);
+        Ok(Some(reply))
     }
 
     /// Someone accepts an open challenge: they join it, or, when that fills it (or they are
@@ -379,12 +455,35 @@ impl Service {
                 return self.accept(ctx, challenge, now, None).await;
             }
             let room = seats.saturating_sub(2);
-            match self
-                .store
-                .join_open_challenge(challenge.id, ctx.user.id, now, room, Some(&ctx.key))
-                .await
-            {
-                Ok(joined) => return self.gathering(ctx, &joined).await,
+            let pending = self.pending_payload(
+                Update::Joined.payload(challenge.id, ctx.user.id),
+                ctx.pressed.as_deref(),
+            );
+            let joined = match &pending {
+                Some(pending) => self
+                    .store
+                    .join_open_challenge_announced(
+                        challenge.id,
+                        ctx.user.id,
+                        now,
+                        room,
+                        &ctx.key,
+                        &pending.as_announce(),
+                    )
+                    .await
+                    .map(|(joined, row)| (joined, Some(row))),
+                None => self
+                    .store
+                    .join_open_challenge(challenge.id, ctx.user.id, now, room, Some(&ctx.key))
+                    .await
+                    .map(|joined| (joined, None)),
+            };
+            match joined {
+                Ok((joined, announced)) => {
+                    let mut reply = self.gathering_post(&ctx.user, &joined).await?;
+                    reply.announced = announced;
+                    return Ok(reply);
+                }
                 Err(StoreError::Conflict(Conflict::PlayersChanged(no))) if !read_again => {
                     read_again = true;
                     challenge = self
@@ -398,9 +497,10 @@ impl Service {
         }
     }
 
-    /// The challenge message of an open challenge still gathering people, updated in place:
-    /// who has joined, how many more it takes, and that the challenger may start.
-    async fn gathering(&self, ctx: &Ctx, joined: &Joined) -> Handled<Reply> {
+    /// The challenge message of an open challenge still gathering people, as `user` has just
+    /// joined it (updated in place): who has joined, how many more it takes, and that the
+    /// challenger may start.
+    async fn gathering_post(&self, user: &User, joined: &Joined) -> Handled<Reply> {
         let challenge = &joined.challenge;
         let no = challenge.id;
         let seats = challenge.game.seats().len();
@@ -429,7 +529,7 @@ impl Service {
         };
         let mut spans = vec![Span::Msg(
             Msg::new("challenge-joined")
-                .span("person", mention(&ctx.user))
+                .span("person", mention(user))
                 .text("again", if joined.newly { "no" } else { "yes" })
                 .text("challenge", format!("#{no}"))
                 .msg("name", game_msg(challenge.game))
@@ -496,21 +596,32 @@ impl Service {
                 }),
             };
             let pending = self.pending_announcement(Change::Start, ctx.pressed.as_deref());
-            let accepted = match &pending {
-                Some(pending) => {
+            let waiting = self.pending_payload(
+                Update::Accepted.payload(challenge.id, ctx.user.id),
+                ctx.pressed.as_deref(),
+            );
+            let accepted = match (&pending, &waiting) {
+                (Some(pending), Some(waiting)) => {
                     self.store
-                        .accept_and_create_game_announced(&new, &ctx.key, &pending.as_announce())
+                        .accept_and_create_game_announced(
+                            &new,
+                            &ctx.key,
+                            &pending.as_announce(),
+                            &waiting.as_announce(),
+                        )
                         .await
                 }
-                None => self
+                _ => self
                     .store
                     .accept_and_create_game(&new, Some(&ctx.key))
                     .await
                     .map(|accepted| (accepted, None)),
             };
             match accepted {
-                Ok((Accepted::Waiting(invitation), _)) => {
-                    return self.still_waiting(ctx, &invitation).await;
+                Ok((Accepted::Waiting(invitation), announced)) => {
+                    let mut reply = self.still_waiting(&ctx.user, &invitation).await?;
+                    reply.announced = announced;
+                    return Ok(reply);
                 }
                 Ok((Accepted::Started(record), announced)) => {
                     let Some(start) = start else {
@@ -554,7 +665,7 @@ impl Service {
     }
 
     /// The reply to an acceptance that others have still to follow: who they are.
-    async fn still_waiting(&self, ctx: &Ctx, invitation: &Invitation) -> Handled<Reply> {
+    async fn still_waiting(&self, user: &User, invitation: &Invitation) -> Handled<Reply> {
         let challenge = &invitation.challenge;
         let no = challenge.id;
         let mut notify = Vec::new();
@@ -573,7 +684,7 @@ impl Service {
         }
         let mut spans = vec![Span::Msg(
             Msg::new("challenge-accepted")
-                .span("person", mention(&ctx.user))
+                .span("person", mention(user))
                 .text("again", if invitation.newly { "no" } else { "yes" })
                 .text("challenge", format!("#{no}"))
                 .msg("name", game_msg(challenge.game))
@@ -1024,6 +1135,87 @@ fn challenge_post(challenge: &Challenge, challenger: &User, named: &[Named]) -> 
         } else {
             challenge_buttons(no)
         },
+        ..Reply::default()
+    }
+}
+
+/// What became of a challenge, as its announcement tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Update {
+    /// Its challenger withdrew it (`/cancel`).
+    Withdrawn,
+    /// An invitee declined it.
+    Declined,
+    /// Someone joined an open challenge still gathering people.
+    Joined,
+    /// An invitee accepted; others have still to.
+    Accepted,
+}
+
+impl Update {
+    const ALL: [Update; 4] = [
+        Update::Withdrawn,
+        Update::Declined,
+        Update::Joined,
+        Update::Accepted,
+    ];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Update::Withdrawn => "withdrawn",
+            Update::Declined => "declined",
+            Update::Joined => "joined",
+            Update::Accepted => "accepted",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Update> {
+        Update::ALL
+            .into_iter()
+            .find(|update| update.as_str() == text)
+    }
+
+    /// The announcement's payload: `{"challenge":3,"update":"declined","by":7}`.
+    fn payload(self, challenge: ChallengeNo, by: UserId) -> serde_json::Value {
+        serde_json::json!({"challenge": challenge.0, "update": self.as_str(), "by": by.0})
+    }
+}
+
+/// Challenge `challenge` as an acceptance sees it: who has still to accept.
+fn waiting_on(challenge: Challenge) -> Invitation {
+    let mut waiting = Vec::new();
+    let mut waiting_usernames = Vec::new();
+    for invitee in &challenge.invitees {
+        match &invitee.invitee {
+            Invitee::User(id) if invitee.accepted_at.is_none() => waiting.push(*id),
+            Invitee::User(_) => {}
+            Invitee::Username(name) => waiting_usernames.push(name.clone()),
+        }
+    }
+    Invitation {
+        challenge,
+        newly: true,
+        waiting,
+        waiting_usernames,
+    }
+}
+
+/// "@bob declined challenge #3 (Koan)", or withdrew it.
+fn settled_reply(update: Update, by: &User, challenge: &Challenge) -> Reply {
+    let message = if update == Update::Withdrawn {
+        "challenge-withdrawn"
+    } else {
+        "challenge-declined"
+    };
+    let no = challenge.id;
+    Reply {
+        challenge: Some(no),
+        spans: vec![Span::Msg(
+            Msg::new(message)
+                .span("person", mention(by))
+                .text("challenge", format!("#{no}"))
+                .msg("name", game_msg(challenge.game)),
+        )],
         ..Reply::default()
     }
 }

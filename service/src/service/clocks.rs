@@ -8,12 +8,15 @@
 //! ends. Vacation days count against the month in which they are taken.
 
 use super::{
-    Audience, Conflict, Ctx, Did, Failure, Handled, ModeratorAction, Reply, Service, UserError,
-    Verdict, brief, mention, pot_spans, refund_spans, result_sentence, seated, team_cause,
-    team_name, team_of, team_users,
+    Audience, Conflict, Ctx, Did, Failure, Handled, ModeratorAction, Reply, Service, ServiceError,
+    UserError, Verdict, brief, mention, pot_spans, refund_spans, result_sentence, seated,
+    team_cause, team_name, team_of, team_users,
 };
 use crate::l10n::{Msg, Span, duration_msg};
-use crate::store::{Ending, GameNo, GameRecord, GameStatus, NewVacation, StoreError};
+use crate::store::{
+    ChatId, Ending, GameNo, GameRecord, GameStatus, NewVacation, StoreError, Timestamp, User,
+    UserId, Vacation,
+};
 use crate::time::month_of;
 
 impl Service {
@@ -177,41 +180,65 @@ impl Service {
             .filter(|days| (1..=quota).contains(days))
             .ok_or(UserError::BadVacation { quota })?;
         self.not_repeated(ctx).await?;
+        let new = NewVacation {
+            community,
+            user: ctx.user.id,
+            days,
+            now: ctx.now,
+            month,
+            quota,
+        };
+        // Announced with the vacation (see `announce.rs`): told again, from the vacation
+        // taken at this moment, if this process dies before the reply is posted.
+        let payload =
+            serde_json::json!({"vacation": ctx.user.id.0, "at": ctx.now.0, "quota": quota});
+        let taken = match self.pending_payload(payload, None) {
+            Some(pending) => self
+                .store
+                .take_vacation_announced(&new, &ctx.key, ctx.chat.id, &pending.as_announce())
+                .await
+                .map(|(vacation, row)| (vacation, Some(row))),
+            None => self
+                .store
+                .take_vacation(&new, Some(&ctx.key))
+                .await
+                .map(|vacation| (vacation, None)),
+        };
+        let (vacation, announced) = taken.map_err(|error| match error {
+            StoreError::Conflict(Conflict::VacationQuota { used, quota }) => {
+                Failure::User(UserError::VacationQuota { used, quota })
+            }
+            other => other.into(),
+        })?;
+        let mut reply = vacation_taken(&ctx.user, &vacation, quota);
+        reply.announced = announced;
+        Ok(reply)
+    }
+
+    /// The reply to a vacation whose process died before posting it, from its announcement's
+    /// payload (`vacation`: who, `at`: when it was taken, `quota`).
+    pub(super) async fn vacation_post_of(
+        &self,
+        chat: ChatId,
+        payload: &serde_json::Value,
+    ) -> Result<Option<Reply>, ServiceError> {
+        let number = |name: &str| payload.get(name).and_then(serde_json::Value::as_i64);
+        let (Some(user), Some(at), Some(quota)) =
+            (number("vacation"), number("at"), number("quota"))
+        else {
+            return Ok(None);
+        };
+        let (Some(chat), Some(user)) = (
+            self.store.chat(chat).await?,
+            self.store.user(UserId(user)).await?,
+        ) else {
+            return Ok(None);
+        };
         let vacation = self
             .store
-            .take_vacation(
-                &NewVacation {
-                    community,
-                    user: ctx.user.id,
-                    days,
-                    now: ctx.now,
-                    month,
-                    quota,
-                },
-                Some(&ctx.key),
-            )
-            .await
-            .map_err(|error| match error {
-                StoreError::Conflict(Conflict::VacationQuota { used, quota }) => {
-                    Failure::User(UserError::VacationQuota { used, quota })
-                }
-                other => other.into(),
-            })?;
-        Ok(Reply {
-            spans: vec![Span::Msg(
-                Msg::new("vacation-taken")
-                    .span("person", mention(&ctx.user))
-                    .moment("from", vacation.starts_at.0)
-                    .moment("until", vacation.ends_at.0)
-                    .msg(
-                        "time",
-                        duration_msg(vacation.ends_at.0 - vacation.starts_at.0),
-                    )
-                    .num("days", days)
-                    .num("quota", quota),
-            )],
-            ..Reply::default()
-        })
+            .vacation_taken_at(chat.community, user.id, Timestamp(at))
+            .await?;
+        Ok(vacation.map(|vacation| vacation_taken(&user, &vacation, quota)))
     }
 
     /// The clock under a board: how long the player to move has left.
@@ -235,5 +262,25 @@ impl Service {
             Msg::new("clock-out").moment("since", clock.deadline_at.0)
         };
         vec![Span::Text(" ".into()), Span::Msg(msg)]
+    }
+}
+
+/// "@alice is on vacation from … until … UTC: clocks stand still for 3 days (3 of this
+/// month's 7 vacation days)".
+fn vacation_taken(user: &User, vacation: &Vacation, quota: i64) -> Reply {
+    Reply {
+        spans: vec![Span::Msg(
+            Msg::new("vacation-taken")
+                .span("person", mention(user))
+                .moment("from", vacation.starts_at.0)
+                .moment("until", vacation.ends_at.0)
+                .msg(
+                    "time",
+                    duration_msg(vacation.ends_at.0 - vacation.starts_at.0),
+                )
+                .num("days", vacation.days)
+                .num("quota", quota),
+        )],
+        ..Reply::default()
     }
 }

@@ -4,12 +4,12 @@
 use tabula_core::GameId;
 
 use crate::commands::MAX_COINS;
-use crate::store::{GameRecord, Settings, StakedGames};
+use crate::store::{ChatId, GameRecord, Settings, StakedGames, User, UserId};
 use crate::values::{MAX_MOVE_MILLIS, MIN_MOVE_MILLIS};
 
 use super::{
-    Audience, Ctx, Handled, ModeratorAction, Reply, Service, SettingError, Span, UserError,
-    parse_amount,
+    Audience, Ctx, Handled, ModeratorAction, Reply, Service, ServiceError, SettingError, Span,
+    UserError, parse_amount,
 };
 use crate::commands;
 use crate::l10n::duration_msg;
@@ -179,21 +179,81 @@ impl Service {
             })
             .into());
         }
-        self.store
-            .save_settings(ctx.chat.community, &settings, ctx.user.id, Some(&ctx.key))
-            .await?;
-        Ok(Reply {
-            spans: vec![
-                Span::Msg(
-                    Msg::new("settings-changed")
-                        .span("person", super::mention(&ctx.user))
-                        .text("keys", changed.join(", ")),
-                ),
-                Span::Text("\n".into()),
-                Span::Msg(show(&ctx.chat.community_title, &settings)),
-            ],
-            ..Reply::default()
-        })
+        let keys = changed.join(", ");
+        // Announced with the change (see `announce.rs`): told again, with the settings as
+        // they are then, if this process dies before the reply is posted.
+        let payload = serde_json::json!({"configured": ctx.user.id.0, "keys": keys});
+        let announced = match self.pending_payload(payload, None) {
+            Some(pending) => Some(
+                self.store
+                    .save_settings_announced(
+                        ctx.chat.community,
+                        &settings,
+                        ctx.user.id,
+                        &ctx.key,
+                        ctx.chat.id,
+                        &pending.as_announce(),
+                    )
+                    .await?,
+            ),
+            None => {
+                self.store
+                    .save_settings(ctx.chat.community, &settings, ctx.user.id, Some(&ctx.key))
+                    .await?;
+                None
+            }
+        };
+        let mut reply = settings_changed(&ctx.user, &keys, &ctx.chat.community_title, &settings);
+        reply.announced = announced;
+        Ok(reply)
+    }
+
+    /// The reply to a change of the settings whose process died before posting it, from its
+    /// announcement's payload (`configured`: who, `keys`), with the settings as they are now.
+    pub(super) async fn settings_post_of(
+        &self,
+        chat: ChatId,
+        payload: &serde_json::Value,
+    ) -> Result<Option<Reply>, ServiceError> {
+        let Some(by) = payload
+            .get("configured")
+            .and_then(serde_json::Value::as_i64)
+        else {
+            return Ok(None);
+        };
+        let keys = payload
+            .get("keys")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default();
+        let (Some(chat), Some(moderator)) = (
+            self.store.chat(chat).await?,
+            self.store.user(UserId(by)).await?,
+        ) else {
+            return Ok(None);
+        };
+        let settings = self.store.settings(chat.community).await?;
+        Ok(Some(settings_changed(
+            &moderator,
+            keys,
+            &chat.community_title,
+            &settings,
+        )))
+    }
+}
+
+/// "@mod changed stake, time", and the settings as they are.
+fn settings_changed(by: &User, keys: &str, community: &str, settings: &Settings) -> Reply {
+    Reply {
+        spans: vec![
+            Span::Msg(
+                Msg::new("settings-changed")
+                    .span("person", super::mention(by))
+                    .text("keys", keys),
+            ),
+            Span::Text("\n".into()),
+            Span::Msg(show(community, settings)),
+        ],
+        ..Reply::default()
     }
 }
 

@@ -141,7 +141,17 @@ impl Service {
                 }
             },
             // The reply to another public change whose process died before posting it.
-            OutboxKind::Announce => self.adjustment_post_of(row.chat, &payload).await?,
+            OutboxKind::Announce => {
+                if payload.get("update").is_some() {
+                    self.challenge_update_of(&payload).await?
+                } else if payload.get("configured").is_some() {
+                    self.settings_post_of(row.chat, &payload).await?
+                } else if payload.get("vacation").is_some() {
+                    self.vacation_post_of(row.chat, &payload).await?
+                } else {
+                    self.adjustment_post_of(row.chat, &payload).await?
+                }
+            }
             // A board superseded by a newer one before it was sent.
             OutboxKind::Text => None,
         };

@@ -152,6 +152,34 @@ pub(super) async fn settle_in(
     Ok(())
 }
 
+/// The chat of challenge `$1`.
+const CHALLENGE_CHAT: &str = "SELECT chat_id FROM challenges WHERE id = $1";
+
+/// Writes in the transaction an announcement about challenge `id` to its chat (kind
+/// `announce`).
+async fn announce_about(
+    tx: &mut Tx,
+    id: ChallengeNo,
+    announce: &Announce<'_>,
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<OutboxId, StoreError> {
+    let chat: i64 = query_scalar(CHALLENGE_CHAT)
+        .bind(id.0)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    announce_to_chat(
+        tx,
+        ChatId(chat),
+        OutboxKind::Announce,
+        announce,
+        now,
+        operation,
+    )
+    .await
+}
+
 /// Why challenge `id` is no longer pending at `now` (after a compare-and-set found it so).
 async fn why_not_pending(
     tx: &mut Tx,
@@ -561,6 +589,30 @@ impl Store {
             .await
     }
 
+    /// [`Store::settle_challenge_once`], writing in the same transaction an announcement of
+    /// the settlement to the challenge's chat (kind `announce`), held as `announce` says: the
+    /// outbox row.
+    ///
+    /// # Errors
+    /// As [`Store::settle_challenge_once`].
+    pub async fn settle_challenge_announced(
+        &self,
+        id: ChallengeNo,
+        settlement: Settlement,
+        by: UserId,
+        now: Timestamp,
+        request: &RequestKey,
+        announce: &Announce<'_>,
+    ) -> Result<(Challenge, OutboxId), StoreError> {
+        const OPERATION: &str = "settle_challenge";
+        let mut tx = self.begin_write(OPERATION).await?;
+        record_request(&mut tx, Some(request), None, now, OPERATION).await?;
+        settle_in(&mut tx, id, settlement, by, now, OPERATION).await?;
+        let row = announce_about(&mut tx, id, announce, now, OPERATION).await?;
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok((self.existing_challenge(id).await?, row))
+    }
+
     async fn settle_challenge_recorded(
         &self,
         id: ChallengeNo,
@@ -686,6 +738,41 @@ impl Store {
         room: usize,
         request: Option<&RequestKey>,
     ) -> Result<Joined, StoreError> {
+        self.join_open_challenge_in(id, by, now, room, request, None)
+            .await
+            .map(|(joined, _)| joined)
+    }
+
+    /// [`Store::join_open_challenge`], writing in the same transaction an announcement of the
+    /// join to the challenge's chat (kind `announce`), held as `announce` says: the outbox row.
+    ///
+    /// # Errors
+    /// As [`Store::join_open_challenge`].
+    pub async fn join_open_challenge_announced(
+        &self,
+        id: ChallengeNo,
+        by: UserId,
+        now: Timestamp,
+        room: usize,
+        request: &RequestKey,
+        announce: &Announce<'_>,
+    ) -> Result<(Joined, OutboxId), StoreError> {
+        let (joined, row) = self
+            .join_open_challenge_in(id, by, now, room, Some(request), Some(announce))
+            .await?;
+        let row = row.ok_or_else(|| StoreError::Corrupt("no join to announce".into()))?;
+        Ok((joined, row))
+    }
+
+    async fn join_open_challenge_in(
+        &self,
+        id: ChallengeNo,
+        by: UserId,
+        now: Timestamp,
+        room: usize,
+        request: Option<&RequestKey>,
+        announce: Option<&Announce<'_>>,
+    ) -> Result<(Joined, Option<OutboxId>), StoreError> {
         const OPERATION: &str = "join_open_challenge";
         let mut tx = self.begin_write(OPERATION).await?;
         record_request(&mut tx, request, None, now, OPERATION).await?;
@@ -711,11 +798,16 @@ impl Store {
                 .await
                 .map_err(db(OPERATION))?;
         }
+        let row = match announce {
+            Some(announce) => Some(announce_about(&mut tx, id, announce, now, OPERATION).await?),
+            None => None,
+        };
         tx.commit().await.map_err(db(OPERATION))?;
-        Ok(Joined {
+        let joined = Joined {
             challenge: self.existing_challenge(id).await?,
             newly,
-        })
+        };
+        Ok((joined, row))
     }
 
     /// Accepts a challenge and, when this acceptance is the last one missing, creates its game,
@@ -766,16 +858,19 @@ impl Store {
         new: &NewGame<'_>,
         request: &RequestKey,
         announce: &Announce<'_>,
+        waiting: &Announce<'_>,
     ) -> Result<(Accepted, Option<OutboxId>), StoreError> {
-        self.accept_and_create_game_in(new, Some(request), Some(announce))
+        self.accept_and_create_game_in(new, Some(request), Some((announce, waiting)))
             .await
     }
 
+    /// `announce`: the start's announcement (for the game's board) and the acceptance's (to
+    /// the challenge's chat, kind `announce`) when others have still to accept.
     async fn accept_and_create_game_in(
         &self,
         new: &NewGame<'_>,
         request: Option<&RequestKey>,
-        announce: Option<&Announce<'_>>,
+        announce: Option<(&Announce<'_>, &Announce<'_>)>,
     ) -> Result<(Accepted, Option<OutboxId>), StoreError> {
         const OPERATION: &str = "accept_and_create_game";
         let now = Timestamp::now();
@@ -788,6 +883,12 @@ impl Store {
                     accept_in(&mut tx, id, acceptance.by, acceptance.now, OPERATION).await?;
                 let (waiting, waiting_usernames) = waiting_invitees(&mut tx, id, OPERATION).await?;
                 if !waiting.is_empty() || !waiting_usernames.is_empty() {
+                    let row = match announce {
+                        Some((_, told)) => {
+                            Some(announce_about(&mut tx, id, told, now, OPERATION).await?)
+                        }
+                        None => None,
+                    };
                     tx.commit().await.map_err(db(OPERATION))?;
                     let invitation = Invitation {
                         challenge: self.existing_challenge(id).await?,
@@ -795,7 +896,7 @@ impl Store {
                         waiting,
                         waiting_usernames,
                     };
-                    return Ok((Accepted::Waiting(invitation), None));
+                    return Ok((Accepted::Waiting(invitation), row));
                 }
             }
             // An open challenge: its row's lock keeps a join from slipping in between the
@@ -804,7 +905,14 @@ impl Store {
             check_players(&mut tx, new.seats, acceptance, OPERATION).await?;
         }
         let id = create_game_in(&mut tx, new, now, OPERATION).await?;
-        let announced = announce_if(&mut tx, id, announce, now, OPERATION).await?;
+        let announced = announce_if(
+            &mut tx,
+            id,
+            announce.map(|(start, _)| start),
+            now,
+            OPERATION,
+        )
+        .await?;
         tx.commit().await.map_err(db(OPERATION))?;
         let record = self.existing_game(id).await?;
         Ok((Accepted::Started(record), announced))

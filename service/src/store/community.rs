@@ -10,11 +10,13 @@
 use tabula_core::GameId;
 
 use super::executor::{Conn, query, query_as, query_scalar};
+use super::outbox::announce_to_chat;
 use super::people;
 use super::requests::record_request;
 use super::{
-    Backend, Chat, ChatId, ChatRow, CommunityId, Conflict, DAY_MILLIS, Due, GameNo, NewVacation,
-    RequestKey, Settings, StakedGames, Store, StoreError, Timestamp, UserId, Vacation, db,
+    Announce, Backend, Chat, ChatId, ChatRow, CommunityId, Conflict, DAY_MILLIS, Due, GameNo,
+    NewVacation, OutboxId, OutboxKind, RequestKey, Settings, StakedGames, Store, StoreError,
+    Timestamp, UserId, Vacation, db,
 };
 
 pub(super) const SETTINGS: &str = "\
@@ -61,6 +63,12 @@ WHERE community_id = $1 AND user_id = $2 AND created_at >= $3 AND created_at < $
 /// The end of the user's vacation running at `$3` or later.
 pub(super) const VACATION_END: &str = "\
 SELECT MAX(ends_at) FROM vacations WHERE community_id = $1 AND user_id = $2 AND ends_at > $3";
+
+/// The vacation of `$2` in `$1` taken at `$3`.
+const VACATION_TAKEN_AT: &str = "\
+SELECT starts_at, ends_at, days FROM vacations
+WHERE community_id = $1 AND user_id = $2 AND created_at = $3
+ORDER BY ends_at DESC LIMIT 1";
 
 pub(super) const INSERT_VACATION: &str = "\
 INSERT INTO vacations (community_id, user_id, starts_at, ends_at, days, created_at)
@@ -205,6 +213,44 @@ impl Store {
         by: UserId,
         request: Option<&RequestKey>,
     ) -> Result<(), StoreError> {
+        self.save_settings_in(community, settings, by, request, None)
+            .await
+            .map(|_| ())
+    }
+
+    /// [`Store::save_settings`], writing in the same transaction an announcement of the
+    /// change to chat `chat` (kind `announce`), held as `announce` says: the outbox row.
+    ///
+    /// # Errors
+    /// As [`Store::save_settings`].
+    pub async fn save_settings_announced(
+        &self,
+        community: CommunityId,
+        settings: &Settings,
+        by: UserId,
+        request: &RequestKey,
+        chat: ChatId,
+        announce: &Announce<'_>,
+    ) -> Result<OutboxId, StoreError> {
+        self.save_settings_in(
+            community,
+            settings,
+            by,
+            Some(request),
+            Some((chat, announce)),
+        )
+        .await?
+        .ok_or_else(|| StoreError::Corrupt("no change to announce".into()))
+    }
+
+    async fn save_settings_in(
+        &self,
+        community: CommunityId,
+        settings: &Settings,
+        by: UserId,
+        request: Option<&RequestKey>,
+        announce: Option<(ChatId, &Announce<'_>)>,
+    ) -> Result<Option<OutboxId>, StoreError> {
         const OPERATION: &str = "save_settings";
         let now = Timestamp::now();
         let mut tx = self.begin_write(OPERATION).await?;
@@ -226,7 +272,22 @@ impl Store {
             .execute(&mut tx)
             .await
             .map_err(db(OPERATION))?;
-        tx.commit().await.map_err(db(OPERATION))
+        let row = match announce {
+            Some((chat, announce)) => Some(
+                announce_to_chat(
+                    &mut tx,
+                    chat,
+                    OutboxKind::Announce,
+                    announce,
+                    now,
+                    OPERATION,
+                )
+                .await?,
+            ),
+            None => None,
+        };
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok(row)
     }
 
     /// A person's own language and their community's default (locale codes), each `None`
@@ -340,6 +401,60 @@ impl Store {
         vacation: &NewVacation,
         request: Option<&RequestKey>,
     ) -> Result<Vacation, StoreError> {
+        self.take_vacation_in(vacation, request, None)
+            .await
+            .map(|(vacation, _)| vacation)
+    }
+
+    /// [`Store::take_vacation`], writing in the same transaction an announcement of it to
+    /// chat `chat` (kind `announce`), held as `announce` says: the outbox row.
+    ///
+    /// # Errors
+    /// As [`Store::take_vacation`].
+    pub async fn take_vacation_announced(
+        &self,
+        vacation: &NewVacation,
+        request: &RequestKey,
+        chat: ChatId,
+        announce: &Announce<'_>,
+    ) -> Result<(Vacation, OutboxId), StoreError> {
+        let (vacation, row) = self
+            .take_vacation_in(vacation, Some(request), Some((chat, announce)))
+            .await?;
+        let row = row.ok_or_else(|| StoreError::Corrupt("no vacation to announce".into()))?;
+        Ok((vacation, row))
+    }
+
+    /// The vacation `user` took in `community` at `at` (the moment of the request), if any.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn vacation_taken_at(
+        &self,
+        community: CommunityId,
+        user: UserId,
+        at: Timestamp,
+    ) -> Result<Option<Vacation>, StoreError> {
+        let row: Option<(i64, i64, i64)> = query_as(VACATION_TAKEN_AT)
+            .bind(community.0)
+            .bind(user.0)
+            .bind(at.0)
+            .fetch_optional(self)
+            .await
+            .map_err(db("vacation_taken_at"))?;
+        Ok(row.map(|(starts_at, ends_at, days)| Vacation {
+            starts_at: Timestamp(starts_at),
+            ends_at: Timestamp(ends_at),
+            days,
+        }))
+    }
+
+    async fn take_vacation_in(
+        &self,
+        vacation: &NewVacation,
+        request: Option<&RequestKey>,
+        announce: Option<(ChatId, &Announce<'_>)>,
+    ) -> Result<(Vacation, Option<OutboxId>), StoreError> {
         let NewVacation {
             community,
             user,
@@ -399,8 +514,22 @@ impl Store {
             .execute(&mut tx)
             .await
             .map_err(db(OPERATION))?;
+        let row = match announce {
+            Some((chat, announce)) => Some(
+                announce_to_chat(
+                    &mut tx,
+                    chat,
+                    OutboxKind::Announce,
+                    announce,
+                    now,
+                    OPERATION,
+                )
+                .await?,
+            ),
+            None => None,
+        };
         tx.commit().await.map_err(db(OPERATION))?;
-        Ok(vacation)
+        Ok((vacation, row))
     }
 
     /// Claims up to `limit` active games whose reminder (or time-out) is due at `now` and not

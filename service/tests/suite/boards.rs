@@ -3,7 +3,8 @@
 //! message of its game, each once however many boards are posted at once; a change whose
 //! process died before posting its reply is announced by any dispatcher once the hold ends,
 //! and a change whose board was posted is not announced again (a move, an acceptance, a
-//! resignation, a challenge, a moderator's grant or take); a request delivered again is
+//! resignation, a challenge, its withdrawal, refusal, joins and acceptances, a moderator's grant
+//! or take, a change of the settings); a request delivered again is
 //! answered as already done, changing nothing.
 
 use crate::common;
@@ -12,7 +13,7 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use common::connect;
-use common::table::{Lcg, T0, Table, scripted_dice, start};
+use common::table::{Lcg, T0, Table, challenge_button, scripted_dice, start};
 
 use tabula_service::service::{Audience, Button, Clock, Kind, Placement, Reply, Service};
 use tabula_service::store::{DatabaseUrl, GameNo, Store};
@@ -28,6 +29,8 @@ on_both_databases! {
     a_challenge_whose_process_died_is_posted_by_the_dispatcher => died_after_challenge;
     a_posted_challenge_is_not_posted_again => posted_challenge;
     a_grant_whose_process_died_is_told_by_the_dispatcher => died_after_grant;
+    challenge_updates_whose_process_died_are_told_by_the_dispatcher => died_after_challenge_updates;
+    a_change_of_settings_whose_process_died_is_told_by_the_dispatcher => died_after_config;
 }
 
 /// How long a process holds its announcements in these tests.
@@ -470,5 +473,144 @@ async fn died_after_grant(url: DatabaseUrl) {
     clock.advance(HOLD.as_millis() as i64 + 1);
     assert!(alive.tick().await.is_empty(), "the take was posted");
     assert_eq!(alive.balance("carol").await, before + 50);
+    store.close().await;
+}
+
+/// Kills the process of `dead` (its announcements held), and lets the hold run out: what a
+/// new process's dispatcher then tells.
+async fn told_after_death(
+    store: &Store,
+    dead: Table,
+    clock: &Clock,
+    seed: u64,
+) -> (Table, Vec<Reply>) {
+    drop(dead);
+    let alive = announcing(store, seed, clock, "process-b/replies");
+    assert!(alive.tick().await.is_empty(), "held meanwhile");
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    let replies = alive.tick().await;
+    (alive, replies)
+}
+
+/// A challenge declined by pressing its post, joined, or accepted by some of its invitees is
+/// told even when the process died before posting the reply: once, as a new message, the
+/// pressed post losing its buttons; a withdrawal whose reply was posted is not told again.
+async fn died_after_challenge_updates(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let clock = Clock::manual(T0);
+
+    // Declined by Bob's press on the post (message 400).
+    let dead = announcing(&store, 25, &clock, "process-a/replies");
+    let challenge = dead.cmd("alice", "/play konane @bob").await;
+    assert!(posted(&dead, &challenge, "400").await.is_empty());
+    let decline = challenge_button(&challenge, 'd').expect("a Decline button");
+    let mut press = dead.button("bob", &decline.data);
+    press.pressed = Some("400".into());
+    let declined = dead.send(&press).await;
+    assert!(declined.is_done());
+    assert!(declined.announced.is_some(), "the refusal is held");
+    let told = declined.says("challenge-declined").expect("told").clone();
+    let (alive, replies) = told_after_death(&store, dead, &clock, 26).await;
+    assert_eq!(replies.len(), 1, "the refusal is told");
+    assert_eq!(replies[0].audience, Audience::Chat);
+    assert_eq!(replies[0].says("challenge-declined"), Some(&told));
+    assert_eq!(replies[0].placement, Placement::New, "a new message");
+    assert_eq!(
+        posted(&alive, &replies[0], "401").await,
+        ["400"],
+        "the pressed post loses its buttons"
+    );
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    assert!(alive.tick().await.is_empty(), "told once");
+    assert_eq!(alive.pending_challenges().await, 0);
+
+    // A withdrawal whose reply was posted (in place of the post) is not told again.
+    let challenge = alive.cmd("alice", "/play konane @bob").await;
+    assert!(posted(&alive, &challenge, "410").await.is_empty());
+    let cancelled = alive.cmd("alice", "/cancel").await;
+    assert!(cancelled.says("challenge-withdrawn").is_some());
+    assert!(cancelled.announced.is_some());
+    assert!(posted(&alive, &cancelled, "410").await.is_empty());
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    assert!(alive.tick().await.is_empty(), "the withdrawal was posted");
+
+    // Dave joins Carol's open Pachisi challenge: told with who has joined and the buttons.
+    let dead = announcing(&store, 27, &clock, "process-a/replies");
+    let open = dead.cmd("carol", "/play pachisi").await;
+    assert!(posted(&dead, &open, "420").await.is_empty());
+    let joined = dead.cmd("dave", "/accept").await;
+    assert!(joined.is_done());
+    assert!(joined.announced.is_some(), "the join is held");
+    assert!(joined.says("challenge-joined").is_some());
+    let (alive, replies) = told_after_death(&store, dead, &clock, 28).await;
+    assert_eq!(replies.len(), 1, "the join is told");
+    assert_eq!(
+        replies[0].says("challenge-joined"),
+        joined.says("challenge-joined")
+    );
+    assert_eq!(replies[0].buttons, joined.buttons, "Join, Start, Cancel");
+    assert_eq!(replies[0].notify, joined.notify, "the challenger is called");
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    assert!(alive.tick().await.is_empty(), "told once");
+
+    // Bob accepts a challenge of three invitees: told with who has still to accept.
+    let dead = announcing(&store, 29, &clock, "process-a/replies");
+    let invited = dead.cmd("alice", "/play pachisi @bob @erin @frank").await;
+    assert!(invited.is_done());
+    assert!(posted(&dead, &invited, "430").await.is_empty());
+    let accept = challenge_button(&invited, 'a').expect("an Accept button");
+    let accepted = dead.press("bob", &accept.data).await;
+    assert!(accepted.is_done(), "{}", accepted.plain_text());
+    assert!(accepted.announced.is_some(), "the acceptance is held");
+    let told = accepted.says("challenge-accepted").expect("told").clone();
+    let (alive, replies) = told_after_death(&store, dead, &clock, 30).await;
+    assert_eq!(replies.len(), 1, "the acceptance is told");
+    assert_eq!(replies[0].says("challenge-accepted"), Some(&told));
+    assert_eq!(
+        replies[0].notify, accepted.notify,
+        "who has still to accept"
+    );
+    assert_eq!(replies[0].buttons, accepted.buttons);
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    assert!(alive.tick().await.is_empty(), "told once");
+    store.close().await;
+}
+
+/// A moderator's change of the settings, and a vacation, are told even when the process died
+/// before posting the reply: once, as the reply told them.
+async fn died_after_config(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let clock = Clock::manual(T0);
+    let dead = announcing(&store, 31, &clock, "process-a/replies");
+    let changed = dead.cmd("mod", "/config stake=5 reminders=off").await;
+    assert!(changed.is_done());
+    assert!(changed.announced.is_some(), "the change's reply is held");
+    let told = changed.says("settings-changed").expect("told").clone();
+    let (alive, replies) = told_after_death(&store, dead, &clock, 32).await;
+    assert_eq!(replies.len(), 1, "the change is told");
+    assert_eq!(replies[0].audience, Audience::Chat);
+    assert_eq!(replies[0].says("settings-changed"), Some(&told));
+    assert_eq!(replies[0].spans, changed.spans, "with the same settings");
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    assert!(alive.tick().await.is_empty(), "told once");
+    // A look at the settings changes nothing and announces nothing.
+    let shown = alive.cmd("mod", "/config").await;
+    assert!(shown.announced.is_none());
+
+    // A vacation, likewise: told once, as taken.
+    let allowed = alive.cmd("mod", "/config vacation=7").await;
+    assert!(posted(&alive, &allowed, "700").await.is_empty());
+    let vacation = alive.cmd("alice", "/vacation 2").await;
+    assert!(vacation.is_done());
+    assert!(vacation.announced.is_some(), "the vacation's reply is held");
+    let (alive, replies) = told_after_death(&store, alive, &clock, 33).await;
+    assert_eq!(replies.len(), 1, "the vacation is told");
+    assert_eq!(
+        replies[0].says("vacation-taken"),
+        vacation.says("vacation-taken")
+    );
+    assert_eq!(replies[0].spans, vacation.spans);
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    assert!(alive.tick().await.is_empty(), "told once");
     store.close().await;
 }

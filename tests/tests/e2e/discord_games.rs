@@ -5,6 +5,7 @@
 
 use serde_json::json;
 use tabula_tests::discord_table::{Mode, Table, challenge, is_board, play_to_end};
+use tabula_tests::said;
 
 async fn whole_game(name: &str, game: &str, mode: Mode, seed: u64) {
     let mut table = Table::new(name, mode).await;
@@ -108,13 +109,11 @@ async fn a_coan_ki_record_and_replay_over_http_interactions() {
     let last = table.last_id();
     table.slash(&players[0], "resign", &[]).await;
     let over = table
-        .wait_message(last, "the end", |m| m.content.contains("is over"))
+        .wait_message(last, "the end", |m| {
+            said::says(&m.content, "result-because")
+        })
         .await;
-    assert!(
-        over.content.contains("dice seed, now revealed"),
-        "{}",
-        over.content
-    );
+    assert!(said::says(&over.content, "result-seed"), "{}", over.content);
 
     let last = table.last_id();
     table.slash(&players[1], "export", &[]).await;

@@ -12,6 +12,7 @@ use tabula_tests::discord::DcMessage;
 use tabula_tests::discord_table::{
     Lcg, Mode, Table, buttons, challenge, is_board, many_games, one_move, to_act,
 };
+use tabula_tests::said;
 
 /// The labels of the move buttons of a board.
 fn move_labels(board: &DcMessage) -> BTreeSet<String> {
@@ -495,7 +496,11 @@ async fn a_channel_gone_or_closed_to_the_bot_is_tried_once() {
     let expired = table
         .wait_new_in(&open, last, "expiry", |m| buttons(m).is_empty())
         .await;
-    assert!(expired.content.contains("expired"), "{}", expired.content);
+    assert!(
+        said::says(&expired.content, "challenge-expired"),
+        "{}",
+        expired.content
+    );
     tokio::time::sleep(Duration::from_secs(5)).await;
     let posts_to = |channel: u64| {
         table

@@ -7,6 +7,7 @@ use std::time::Duration;
 use tabula_tests::bot_process::tabula_verify;
 use tabula_tests::telegram::{Failure, FakeMessage, MediaKind, TgChat, TgUser};
 
+use tabula_tests::said;
 use tabula_tests::telegram_table::{
     Lcg, Table, callbacks, challenge, has_moves, is_photo, play_moves, play_to_end, to_act,
 };
@@ -239,7 +240,7 @@ async fn pachisi_with_people_and_computers_in_a_group() {
         .wait_for(
             |f| {
                 f.message(&group, offer.message_id)
-                    .filter(|m| m.text().contains("joined"))
+                    .filter(|m| said::says(m.text(), "challenge-joined"))
             },
             tabula_tests::telegram_table::ANSWER,
         )
@@ -280,7 +281,7 @@ async fn a_coan_ki_record_is_exported_and_verified() {
         .fake
         .bot_messages(&group)
         .iter()
-        .filter(|m| m.text().contains("Dice committed before anyone accepts"))
+        .filter(|m| said::says(m.text(), "challenge-dice"))
         .map(|m| m.text().to_string())
         .collect();
     assert_eq!(committed.len(), 1, "the challenge shows the commitment");
@@ -298,14 +299,10 @@ async fn a_coan_ki_record_is_exported_and_verified() {
     table.fake.user_writes(&group, alice, "/resign");
     let over = table
         .wait_new(&group, board.message_id, "the end", |m| {
-            m.text().contains("is over")
+            said::says(m.text(), "result-because")
         })
         .await;
-    assert!(
-        over.text().contains("dice seed, now revealed"),
-        "{}",
-        over.text()
-    );
+    assert!(said::says(over.text(), "result-seed"), "{}", over.text());
     table.fake.user_writes(&group, alice, "/export");
     let document = table
         .wait_new(&group, over.message_id, "the record", |m| {

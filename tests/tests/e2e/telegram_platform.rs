@@ -6,6 +6,7 @@
 use std::time::{Duration, Instant};
 
 use tabula_tests::bot_process::{BotProcess, free_port};
+use tabula_tests::said;
 use tabula_tests::telegram::{Failure, FakeMessage, TgChat, TgUser};
 use tabula_tests::telegram_table::{
     ANSWER, Table, callbacks, challenge, has_moves, is_photo, to_act,
@@ -400,7 +401,11 @@ async fn an_outbox_message_survives_kill_9_between_claim_and_send() {
             |_| true,
         )
         .await;
-    assert!(expired.text().contains("expired"), "{}", expired.text());
+    assert!(
+        said::says(expired.text(), "challenge-expired"),
+        "{}",
+        expired.text()
+    );
     tokio::time::sleep(Duration::from_secs(4)).await;
     assert_eq!(
         fake.bot_messages(&group).len(),
@@ -420,11 +425,7 @@ async fn start_in_a_private_chat_greets_and_explains_groups() {
     let private = fake.private_chat(&alice);
     fake.user_writes(&private, &alice, "/start");
     let hello = table.wait_new(&private, 0, "greeting", |_| true).await;
-    assert!(
-        hello.text().contains("Add me to a group"),
-        "{}",
-        hello.text()
-    );
+    assert!(said::says(hello.text(), "greeting"), "{}", hello.text());
     assert!(hello.text().contains("/play"), "{}", hello.text());
     // A private chat is its own table: its person moderates it.
     fake.user_writes(&private, &alice, "/config max_stake=100");

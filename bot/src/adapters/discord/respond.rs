@@ -219,11 +219,16 @@ impl Discord {
                 if let Some(object) = data.as_object_mut() {
                     object.remove("allowed_mentions");
                 }
-                self.first(pending, UPDATE_MESSAGE, Some(data)).await;
+                let updated = self.first(pending, UPDATE_MESSAGE, Some(data)).await;
+                let posted = pending.pressed.filter(|_| updated);
+                self.after_post(&reply, pending.channel, posted, pending.pressed)
+                    .await;
             }
             Placement::UpdatePressed => {
                 self.first(pending, DEFERRED_UPDATE_MESSAGE, None).await;
-                self.edit_original(pending, message(&reply, false)).await;
+                let posted = self.edit_original(pending, message(&reply, false)).await;
+                self.after_post(&reply, pending.channel, posted, pending.pressed)
+                    .await;
             }
             Placement::NewBoard => {
                 self.first(pending, UPDATE_MESSAGE, Some(json!({"components": []})))
@@ -238,7 +243,9 @@ impl Discord {
             }
             Placement::New => {
                 self.first(pending, DEFERRED_UPDATE_MESSAGE, None).await;
-                self.followup(pending, message(&reply, true)).await;
+                let posted = self.followup(pending, message(&reply, true)).await;
+                self.after_post(&reply, pending.channel, posted, pending.pressed)
+                    .await;
             }
         }
     }
@@ -269,7 +276,9 @@ impl Discord {
         }
         match reply.placement {
             Placement::UpdatePressed => {
-                self.edit_original(pending, message(&reply, false)).await;
+                let posted = self.edit_original(pending, message(&reply, false)).await;
+                self.after_post(&reply, pending.channel, posted, pending.pressed)
+                    .await;
             }
             Placement::NewBoard => {
                 self.edit_original(
@@ -285,15 +294,17 @@ impl Discord {
                     .await;
             }
             Placement::New => {
-                self.followup(pending, message(&reply, true)).await;
+                let posted = self.followup(pending, message(&reply, true)).await;
+                self.after_post(&reply, pending.channel, posted, pending.pressed)
+                    .await;
             }
         }
     }
 
     /// Sends the interaction's first response (once; later calls do nothing).
-    pub(super) async fn first(&self, pending: &mut Pending, kind: u8, data: Option<Value>) {
+    pub(super) async fn first(&self, pending: &mut Pending, kind: u8, data: Option<Value>) -> bool {
         let Some(first) = pending.first.take() else {
-            return;
+            return false;
         };
         let mut response = json!({ "type": kind });
         if let Some(data) = data {
@@ -307,15 +318,18 @@ impl Discord {
                     .await
                 {
                     tracing::warn!(%error, interaction = %pending.id, kind, "cannot answer the interaction");
+                    return false;
                 }
+                true
             }
             First::Body { answer, sent } => {
                 if answer.send(response).is_err() {
                     tracing::warn!(interaction = %pending.id, "the endpoint's answer came too late");
-                    return;
+                    return false;
                 }
                 // Follow-ups need Discord to have the answer first.
                 let _ = tokio::time::timeout(Duration::from_secs(3), sent).await;
+                true
             }
         }
     }
@@ -410,13 +424,12 @@ impl Discord {
     ) {
         let posted = posted.map(|id| id.to_string());
         for id in self.service.reply_sent(reply, posted.as_deref()).await {
-            let (Some(message), Some(game)) = (
-                id.parse::<u64>()
-                    .ok()
-                    .filter(|id| *id != 0)
-                    .map(MessageId::new),
-                reply.game,
-            ) else {
+            let Some(message) = id
+                .parse::<u64>()
+                .ok()
+                .filter(|id| *id != 0)
+                .map(MessageId::new)
+            else {
                 continue;
             };
             if Some(message) == pressed {
@@ -432,6 +445,7 @@ impl Discord {
                 })
                 .await
                 && matches!(classify(&error), DeliveryError::Retry { .. })
+                && let Some(game) = reply.game
                 && let Err(error) = self.service.buttons_still_on(game, &id).await
             {
                 tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the buttons left on");

@@ -194,7 +194,8 @@ impl Telegram {
                     (Placement::UpdatePressed, Some(pressed))
                         if reply.picture.is_none() && reply.file.is_none() =>
                     {
-                        self.edit(reply, target.chat, *pressed, *photo).await;
+                        let posted = self.edit(reply, target.chat, *pressed, *photo).await;
+                        self.after_post(reply, target.chat, posted).await;
                     }
                     _ => {
                         let posted = self.post_retrying(reply, target).await;
@@ -227,10 +228,11 @@ impl Telegram {
     async fn after_post(&self, reply: &Reply, chat: ChatId, posted: Option<MessageId>) {
         let posted = posted.map(|id| id.0.to_string());
         for id in self.service.reply_sent(reply, posted.as_deref()).await {
-            let (Some(message), Some(game)) = (message_id(&id), reply.game) else {
+            let Some(message) = message_id(&id) else {
                 continue;
             };
             if !self.take_buttons_off(chat, message).await
+                && let Some(game) = reply.game
                 && let Err(error) = self.service.buttons_still_on(game, &id).await
             {
                 tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the buttons left on");
@@ -278,8 +280,15 @@ impl Telegram {
         });
     }
 
-    /// Edits the pressed message to read as the reply (its text or caption and its buttons).
-    async fn edit(&self, reply: &Reply, chat: ChatId, message: MessageId, photo: bool) {
+    /// Edits the pressed message to read as the reply (its text or caption and its buttons),
+    /// or posts the reply when the edit fails: the message that shows it, if any.
+    async fn edit(
+        &self,
+        reply: &Reply,
+        chat: ChatId,
+        message: MessageId,
+        photo: bool,
+    ) -> Option<MessageId> {
         let markup =
             keyboard(reply).unwrap_or_else(|| InlineKeyboardMarkup::new(Vec::<Vec<_>>::new()));
         let result = if photo {
@@ -315,8 +324,9 @@ impl Telegram {
                 thread: None,
                 reply_to: Some(message),
             };
-            self.post_retrying(reply, target).await;
+            return self.post_retrying(reply, target).await;
         }
+        Some(message)
     }
 
     /// Takes the buttons off a message (an old board): false when it failed for a passing
