@@ -120,6 +120,7 @@ fn a_moderator_named_on_the_command_line_sets_up_a_staked_game() {
          bob: /accept
          bob: /wallet
          alice: /resign
+         alice: #1
          bob: /wallet
          alice: /leaderboard
 ",

@@ -63,3 +63,6 @@ terms-sentence = { $stake ->
     [0] Приятелска партия
    *[other] Залог { $coins } от всеки, в банката до края на партията
 }; { $time } за ход
+button-resign = Предай партията
+button-abort = Прекрати партията
+button-keep-playing = Продължи играта

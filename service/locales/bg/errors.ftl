@@ -113,3 +113,6 @@ setting-language = language е един от { $known } или none (англи�
 setting-unknown-key = няма настройка `{ $key }`; настройките са: { $keys }.
 setting-stake-above-max = залогът по подразбиране ({ $stake }) е над най-големия ({ $max }); сменете двата наведнъж, например /config stake={ $example } max_stake={ $example }.
 setting-time-above-max = времето за ход по подразбиране ({ $default }) е по-дълго от най-дългото ({ $longest }); сменете двете наведнъж, например /config time={ $time } max_time={ $time }.
+question-not-yours = само { $person } може да отговори на този въпрос.
+partner-confirms = на това предложение отговаря партньорът ви { $partner }: изчакайте отговора или натиснете „Продължи играта“.
+question-lapsed = въпросът отпадна (мина минута или беше направен ход); изпратете { $command } отново.

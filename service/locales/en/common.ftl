@@ -63,3 +63,6 @@ terms-sentence = { $stake ->
     [0] A friendly game
    *[other] Stake { $coins } each, in the pot until the game ends
 }; { $time } per move
+button-resign = Resign
+button-abort = Abort the game
+button-keep-playing = Keep playing

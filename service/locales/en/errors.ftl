@@ -104,3 +104,6 @@ setting-language = language is one of { $known }, or none (English), not `{ $val
 setting-unknown-key = there is no setting `{ $key }`; the keys: { $keys }.
 setting-stake-above-max = the default stake ({ $stake }) is above the largest stake ({ $max }); change both at once, e.g. /config stake={ $example } max_stake={ $example }.
 setting-time-above-max = the default time per move ({ $default }) is longer than the longest ({ $longest }); change both at once, e.g. /config time={ $time } max_time={ $time }.
+question-not-yours = only { $person } can answer this question.
+partner-confirms = your partner { $partner } answers this proposal: wait for them, or press Keep playing.
+question-lapsed = this question has lapsed (a minute passed, or a move was made); ask again with { $command }.

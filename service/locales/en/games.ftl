@@ -102,3 +102,10 @@ games-over = over
 games-unreadable = cannot be read
 games-button-mine = { $game } { $name } vs { $others }
 games-button = { $game } { $name }: { $others }
+
+# Questions before what cannot be undone (issue 37): $person asks, $opponents are the other
+# side's people, $team the asker's team, $partner the partner who confirms.
+resign-question = { $person }, resign game { $game } ({ $name }) against { $opponents }? The other side wins. Only you can answer; the question lapses in a minute or at the next move.
+resign-proposal = { $person } proposes to resign game { $game } ({ $name }) for { $team } against { $opponents }. { $partner }, do you agree? The question lapses in a minute or at the next move.
+abort-question = { $person }, abort game { $game } ({ $name })? Nobody wins, and the stakes go back. Only you can answer; the question lapses in a minute or at the next move.
+question-withdrawn = { $person } keeps playing game { $game } ({ $name }).

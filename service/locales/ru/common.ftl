@@ -69,3 +69,6 @@ terms-sentence = { $stake ->
     [0] Товарищеская партия
    *[other] Ставка { $coins } с каждого, в банке до конца партии
 }; { $time } на ход
+button-resign = Сдаться
+button-abort = Прервать партию
+button-keep-playing = Играть дальше

@@ -116,3 +116,6 @@ setting-language = language — один из { $known } или none (англи
 setting-unknown-key = настройки `{ $key }` нет; настройки: { $keys }.
 setting-stake-above-max = ставка по умолчанию ({ $stake }) больше наибольшей ({ $max }); измените обе сразу, например /config stake={ $example } max_stake={ $example }.
 setting-time-above-max = время на ход по умолчанию ({ $default }) больше наибольшего ({ $longest }); измените оба сразу, например /config time={ $time } max_time={ $time }.
+question-not-yours = ответить на этот вопрос может только { $person }.
+partner-confirms = на это предложение отвечает ваш партнёр { $partner }: дождитесь ответа или нажмите «Играть дальше».
+question-lapsed = вопрос снят (прошла минута или был сделан ход); отправьте { $command } ещё раз.

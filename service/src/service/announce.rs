@@ -217,6 +217,11 @@ impl Service {
                     .announcement_posted(row, owner, message_id, self.clock.now())
                     .await?;
             }
+            if let (true, Some(game)) = (reply.question, reply.game) {
+                self.store
+                    .question_posted(game, message_id, self.clock.now())
+                    .await?;
+            }
             // Told by the dispatcher for a press (not in place of the pressed message): the
             // pressed message loses its buttons.
             return Ok(match (&reply.pressed, reply.placement) {

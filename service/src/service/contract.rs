@@ -236,6 +236,10 @@ pub struct Reply {
     /// when the adapter reports the board ([`Service::board_posted`]) or hands to the
     /// dispatcher when it could not post it ([`Service::board_not_posted`]).
     pub announced: Option<OutboxId>,
+    /// A question about [`Reply::game`] (confirm a resignation or an abort): when posted, it
+    /// is recorded with the game's messages that show buttons, so that the game's next board
+    /// takes its buttons off ([`Service::board_posted`]).
+    pub question: bool,
     /// The catalogue's messages its text was said from, in order and with their arguments,
     /// kept when it is said in a language ([`Reply::localize`]): what tests and logs read
     /// ([`Reply::says`]); adapters show the spans.

@@ -293,6 +293,17 @@ pub enum UserError {
          /resign gives it up, and a moderator can abort it"
     )]
     AlreadyMoved(GameNo),
+    /// A question (confirm a resignation or an abort) pressed by someone it is not for: the
+    /// name of who answers it.
+    #[error("only {0} can answer this question")]
+    NotYourQuestion(String),
+    /// A Pachisi resignation proposed by the presser: their partner (named) answers it.
+    #[error("your partner {0} answers this proposal")]
+    PartnerConfirms(String),
+    /// A question that lapsed (a minute passed, or the game moved on): the command to ask
+    /// again.
+    #[error("this question has lapsed; ask again with {0}")]
+    QuestionLapsed(&'static str),
     /// Vacations are switched off here.
     #[error("vacations are switched off here by the moderators")]
     VacationOff,
@@ -768,6 +779,9 @@ impl UserError {
                 .moment("until", until.0),
             E::NotDueAnyMore(game) => Msg::new("not-due-any-more").text("game", number(game)),
             E::AlreadyMoved(game) => Msg::new("already-moved").text("game", number(game)),
+            E::NotYourQuestion(name) => Msg::new("question-not-yours").text("person", name.clone()),
+            E::PartnerConfirms(name) => Msg::new("partner-confirms").text("partner", name.clone()),
+            E::QuestionLapsed(command) => Msg::new("question-lapsed").text("command", *command),
             E::VacationOff => Msg::new("vacation-off"),
             E::BadVacation { quota } => Msg::new("bad-vacation").num("quota", *quota),
             E::VacationQuota { used, quota } => Msg::new("vacation-quota")

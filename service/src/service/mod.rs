@@ -36,6 +36,7 @@ mod challenges;
 mod clocks;
 mod computer;
 mod config;
+mod confirm;
 mod contract;
 mod cooldown;
 mod dice;

@@ -236,7 +236,7 @@ pub(super) fn team_cause(record: &GameRecord, team: u8, did: Did) -> Msg {
 }
 
 /// Mentions of people of a game, joined by "and".
-fn people_msg(record: &GameRecord, users: &[UserId]) -> Msg {
+pub(super) fn people_msg(record: &GameRecord, users: &[UserId]) -> Msg {
     let person = |user: &UserId| match seated(record, *user) {
         Some(user) => Msg::new("person").span("person", mention(user)),
         None => Msg::new("someone"),

@@ -3,6 +3,7 @@
 
 use tracing::Instrument;
 
+use super::confirm::{Answer, Asked};
 use super::{
     Address, Audience, Ctx, Failure, Handled, Input, Kind, Placement, Reply, Request, Service,
     ServiceError, UserError, error_chain, limits, said_button, sorry, spans_reply, text,
@@ -11,7 +12,7 @@ use crate::commands::{self, CommandId, Parse};
 use crate::l10n::{Lang, Msg, Person, Span};
 use crate::store::{
     ChallengeNo, Chat, Conflict, GameNo, MovedChat, Platform, RequestKey, Settlement, Timestamp,
-    User,
+    User, UserId,
 };
 
 impl Service {
@@ -292,10 +293,10 @@ impl Service {
                 self.replay(ctx, game).await
             }
             CommandId::Resign => {
-                // Before picking the game, which a repeated resignation has already ended.
+                // Asked first (see `confirm.rs`); the press resigns.
                 self.not_repeated(ctx).await?;
                 let game = self.pick_game(ctx, number, true).await?;
-                self.resign(ctx, game).await
+                self.ask_resign(ctx, game).await
             }
             CommandId::Games => self.games(ctx).await,
             CommandId::Wallet => self.wallet(ctx).await,
@@ -306,8 +307,19 @@ impl Service {
             CommandId::Abort => {
                 self.not_repeated(ctx).await?;
                 let game = self.pick_game(ctx, number, false).await?;
-                self.abort(ctx, game, command.text.as_deref().unwrap_or_default())
-                    .await
+                // A player is asked first (see `confirm.rs`); a moderator aborting a game
+                // they do not play in is not.
+                let seated = self
+                    .store
+                    .game(game)
+                    .await?
+                    .is_some_and(|record| record.is_seated(ctx.user.id));
+                if seated {
+                    self.ask_abort(ctx, game).await
+                } else {
+                    self.abort(ctx, game, command.text.as_deref().unwrap_or_default())
+                        .await
+                }
             }
             CommandId::Claim => {
                 self.not_repeated(ctx).await?;
@@ -386,6 +398,22 @@ impl Service {
                 self.settle(ctx, Some(ChallengeNo(no)), Settlement::Cancel)
                     .await
             }
+            ('r' | 'q', &[game, seq, asker, until]) => {
+                let asked = if kind == 'r' {
+                    Asked::Resign
+                } else {
+                    Asked::Abort
+                };
+                let answer = Answer {
+                    asked,
+                    game: GameNo(game),
+                    seq,
+                    asker: UserId(asker),
+                    until,
+                };
+                self.answer(ctx, answer).await
+            }
+            ('k', &[game, asker]) => self.keep_playing(ctx, GameNo(game), UserId(asker)).await,
             _ => Err(UserError::BadButton.into()),
         }
     }

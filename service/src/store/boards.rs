@@ -182,6 +182,24 @@ impl Store {
         Ok(stripped)
     }
 
+    /// Records message `message_id`, a question about game `game` that shows buttons (confirm
+    /// a resignation, an abort), with the game's messages: the game's next board takes its
+    /// buttons off ([`Store::board_posted`]).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn question_posted(
+        &self,
+        game: GameNo,
+        message_id: &str,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        const OPERATION: &str = "question_posted";
+        let mut tx = self.begin_write(OPERATION).await?;
+        insert_message(&mut tx, game, message_id, None, true, now, OPERATION).await?;
+        tx.commit().await.map_err(db(OPERATION))
+    }
+
     /// A message handed back by [`Store::board_posted`] whose buttons could not be taken off
     /// (a passing failure): it shows them again in the records, so that the game's next board
     /// hands it back again.

@@ -298,7 +298,7 @@ async fn died_after_resignation(url: DatabaseUrl) {
     let clock = Clock::manual(T0);
     let dead = announcing(&store, 14, &clock, "process-a/replies");
     let game = started(&dead).await;
-    let reply = dead.cmd("bob", &format!("/resign #{game}")).await;
+    let reply = dead.confirmed("bob", &format!("/resign #{game}")).await;
     assert!(reply.is_done());
     assert_eq!(
         reply.placement,

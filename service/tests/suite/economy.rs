@@ -403,8 +403,37 @@ async fn team_pot(url: DatabaseUrl) {
             .map(|h| h.seat % 2)
             .expect("seated")
     };
-    // alice resigns for her team.
-    let reply = table.cmd("alice", &format!("/resign #{game}")).await;
+    // alice proposes to resign for her team; her partner confirms (she cannot, nor can an
+    // opponent).
+    let partner = ["bob", "carol", "dave"]
+        .into_iter()
+        .find(|name| team_of(name) == team_of("alice"))
+        .expect("a partner");
+    let opponent = ["bob", "carol", "dave"]
+        .into_iter()
+        .find(|name| team_of(name) != team_of("alice"))
+        .expect("an opponent");
+    let asked = table.cmd("alice", &format!("/resign #{game}")).await;
+    assert!(
+        asked.question && asked.says("resign-proposal").is_some(),
+        "{}",
+        text(&asked)
+    );
+    assert_eq!(asked.notify, [partner], "the partner is called");
+    let confirm = asked.buttons[0][0].data.clone();
+    for (name, refusal) in [
+        ("alice", "partner-confirms"),
+        (opponent, "question-not-yours"),
+    ] {
+        let refused = table.press(name, &confirm).await;
+        assert!(
+            refused.says(refusal).is_some(),
+            "{name}: {}",
+            text(&refused)
+        );
+    }
+    assert!(table.active_games().await.iter().any(|g| g.id == game));
+    let reply = table.press(partner, &confirm).await;
     let pot = said(&reply, "pot-taken");
     assert_eq!(
         (people(pot, "people").len(), coins(pot, "pot")),
@@ -438,7 +467,7 @@ async fn team_pot(url: DatabaseUrl) {
     // Two players, one team each.
     let game = start(&table, "carol", "dave", "pachisi stake=100").await;
     let (carol, dave) = (table.balance("carol").await, table.balance("dave").await);
-    let reply = table.cmd("dave", &format!("/resign #{game}")).await;
+    let reply = table.confirmed("dave", &format!("/resign #{game}")).await;
     let pot = said(&reply, "pot-taken");
     assert_eq!(
         (people(pot, "people"), coins(pot, "pot")),
@@ -662,7 +691,7 @@ async fn permissions(url: DatabaseUrl) {
     let (mover, _) = table.random_move(game, &mut lcg).await.expect("a move");
     let (_, waiting) = table.state(game).await;
     let waiting = waiting.expect("someone to move");
-    let reply = table.cmd(&mover, &format!("/abort #{game}")).await;
+    let reply = table.confirmed(&mover, &format!("/abort #{game}")).await;
     refused(&reply, |e| matches!(e, UserError::AlreadyMoved(_)));
     let reply = table.cmd(&mover, &format!("/claim #{game}")).await;
     refused(&reply, |e| matches!(e, UserError::TooEarly { .. }));
@@ -734,7 +763,7 @@ async fn permissions(url: DatabaseUrl) {
     }
     assert_eq!(table.balance("carol").await, 1070);
     let reply = table
-        .cmd("mod", &format!("/abort #{game} fell asleep"))
+        .confirmed("mod", &format!("/abort #{game} fell asleep"))
         .await;
     let result = said(&reply, "result-because");
     assert_eq!(
@@ -764,7 +793,7 @@ async fn aborts(url: DatabaseUrl) {
     let store = connect(&url).await;
     let table = Table::new(store.clone(), 9);
     let first = start(&table, "alice", "bob", "konane stake=100").await;
-    let reply = table.cmd("bob", &format!("/abort #{first}")).await;
+    let reply = table.confirmed("bob", &format!("/abort #{first}")).await;
     assert_eq!(coins(said(&reply, "stakes-returned"), "stake"), 100);
     assert_eq!(table.record(first).await.status, GameStatus::Aborted);
     assert!(table.record(first).await.settled_at.is_some());
@@ -774,23 +803,23 @@ async fn aborts(url: DatabaseUrl) {
     let second = start(&table, "alice", "bob", "koan stake=100").await;
     let mut lcg = Lcg(2);
     table.random_move(second, &mut lcg).await;
-    let reply = table.cmd("mod", &format!("/abort #{second}")).await;
+    let reply = table.confirmed("mod", &format!("/abort #{second}")).await;
     assert_eq!(coins(said(&reply, "stakes-returned"), "stake"), 100);
     assert_eq!(table.balance("alice").await, 1000);
     assert_eq!(table.balance("bob").await, 1000);
 
     let third = start(&table, "alice", "bob", "kolowis stake=100").await;
     table.random_move(third, &mut lcg).await;
-    let reply = table.cmd("alice", &format!("/resign #{third}")).await;
+    let reply = table.confirmed("alice", &format!("/resign #{third}")).await;
     let pot = said(&reply, "pot-taken");
     assert_eq!(
         (people(pot, "people"), coins(pot, "pot")),
         (vec!["bob".to_string()], 200),
         "bob takes the pot of 200 coins"
     );
-    let reply = table.cmd("mod", &format!("/abort #{third}")).await;
+    let reply = table.confirmed("mod", &format!("/abort #{third}")).await;
     refused(&reply, |e| matches!(e, UserError::GameOver(_)));
-    let reply = table.cmd("bob", &format!("/resign #{third}")).await;
+    let reply = table.confirmed("bob", &format!("/resign #{third}")).await;
     refused(&reply, |e| matches!(e, UserError::GameOver(_)));
     assert_eq!(table.balance("alice").await, 900);
     assert_eq!(table.balance("bob").await, 1100);

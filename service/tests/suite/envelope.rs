@@ -337,8 +337,10 @@ async fn stale_and_repeated(url: DatabaseUrl) {
     .check(&stale, "stale button");
     assert!(!stale.buttons.is_empty(), "the current board's buttons");
     assert_eq!(table.replayed(game).await.1.seq, record.seq + 1);
-    // A repeated resignation.
-    let resign = table.command("bob", "/resign");
+    // A repeated resignation (its confirmation pressed twice).
+    let asked = table.cmd("bob", "/resign").await;
+    assert!(asked.question, "{}", text(&asked));
+    let resign = table.button("bob", &asked.buttons[0][0].data);
     ended(game).check(&table.send(&resign).await, "/resign");
     let again = table.send(&resign).await;
     assert_eq!(
@@ -355,12 +357,14 @@ async fn endings(url: DatabaseUrl) {
     let table = Table::new(store.clone(), 6);
     // Resign, a player's abort, a moderator's abort, a claim: told to the chat, about the game.
     let game = start(&table, "alice", "bob", "konane stake=10").await;
-    ended(game).check(&table.cmd("alice", "/resign").await, "/resign");
+    ended(game).check(&table.confirmed("alice", "/resign").await, "/resign");
     let game = start(&table, "alice", "bob", "konane stake=10").await;
-    ended(game).check(&table.cmd("bob", "/abort").await, "player's /abort");
+    ended(game).check(&table.confirmed("bob", "/abort").await, "player's /abort");
     let game = start(&table, "alice", "bob", "konane").await;
     ended(game).check(
-        &table.cmd("mod", &format!("/abort #{game} test")).await,
+        &table
+            .confirmed("mod", &format!("/abort #{game} test"))
+            .await,
         "moderator's /abort",
     );
     let game = start(&table, "alice", "bob", "konane time=1d").await;
@@ -582,7 +586,9 @@ async fn refusals(url: DatabaseUrl) {
         matches!(e, UserError::WhichChallenge(..))
     })];
     refuse_all(&table, &which).await;
-    table.cmd("carol", &format!("/resign #{second}")).await;
+    table
+        .confirmed("carol", &format!("/resign #{second}"))
+        .await;
     let over = [(
         "dave",
         format!("/move #{second} a1"),

@@ -166,6 +166,14 @@ impl Room {
         self.table.press(person.key, data).await
     }
 
+    async fn confirmed(&self, person: Person, command: &str) -> Reply {
+        self.table.confirmed(person.key, command).await
+    }
+
+    async fn send(&self, request: &Request) -> Reply {
+        self.table.send(request).await
+    }
+
     async fn moderate(&self, command: &str) -> Reply {
         self.table.cmd(self.moderator.key, command).await
     }
@@ -1222,7 +1230,10 @@ impl Run {
         };
         let record = self.table.record(no).await;
         let resigner = self.table.person(holder(&record, Seat(seat)));
-        let reply = self.table.cmd(resigner, &format!("/resign #{no}")).await;
+        let reply = self
+            .table
+            .confirmed(resigner, &format!("/resign #{no}"))
+            .await;
         let body = text(&reply);
         assert!(reply.is_done() && reply.game == Some(no), "{body}");
         let game = self.model.game_mut(no).clone();
@@ -1245,7 +1256,7 @@ impl Run {
         let (reply, allowed, who) = match by {
             Some(by) => {
                 let person = self.player(by);
-                let reply = self.table.cmd(person, &format!("/abort #{no}")).await;
+                let reply = self.table.confirmed(person, &format!("/abort #{no}")).await;
                 let seated = game.players.contains(&person.id);
                 let body = text(&reply);
                 if !seated {
@@ -1634,6 +1645,16 @@ const STAKE: i64 = 100;
 
 /// Sends requests at once, each from its own task; their replies' texts (or the internal
 /// failure) in the order given.
+/// `person`'s confirmed resignation of `game`, to send: `/resign` asked first (its question
+/// answered here), then the press of the question's Resign button.
+async fn confirmation(table: &Room, person: Person, game: GameNo) -> Request {
+    let asked = table
+        .send(&table.request(person, Input::Command(format!("/resign #{game}"))))
+        .await;
+    assert!(asked.question, "{}", text(&asked));
+    table.request(person, Input::Button(asked.buttons[0][0].data.clone()))
+}
+
 async fn all_at_once(
     table: &Arc<Room>,
     requests: Vec<Request>,
@@ -1746,16 +1767,15 @@ async fn stakes_under_concurrency(url: DatabaseUrl) {
         );
     }
 
-    // Every game resigned at once: by one player, by one player twice with the same request
-    // key, by both players, or by both with one of them twice.
+    // Every game resigned at once (each resignation asked first, then confirmed): by one
+    // player, by one player twice with the same request key, by both players, or by both with
+    // one of them twice.
     let mut lcg = Lcg(99);
     let mut resignations = Vec::new();
     for (i, game) in started.iter().enumerate() {
         let first = if lcg.below(2) == 0 { alice } else { bob };
         let second = if first.id == alice.id { bob } else { alice };
-        let resign =
-            |person: Person| table.request(person, Input::Command(format!("/resign #{game}")));
-        let request = resign(first);
+        let request = confirmation(&table, first, *game).await;
         match i % 4 {
             0 => resignations.push((*game, request)),
             1 => {
@@ -1764,12 +1784,12 @@ async fn stakes_under_concurrency(url: DatabaseUrl) {
             }
             2 => {
                 resignations.push((*game, request));
-                resignations.push((*game, resign(second)));
+                resignations.push((*game, confirmation(&table, second, *game).await));
             }
             _ => {
                 resignations.push((*game, request.clone()));
                 resignations.push((*game, request));
-                resignations.push((*game, resign(second)));
+                resignations.push((*game, confirmation(&table, second, *game).await));
             }
         }
     }

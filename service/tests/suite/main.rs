@@ -12,6 +12,7 @@ mod chat_moves;
 mod clocks;
 mod commands;
 mod computer;
+mod confirm;
 mod cooldown;
 mod dispatcher;
 mod economy;

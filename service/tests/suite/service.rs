@@ -478,7 +478,7 @@ async fn several_games_ask_which_and_challenges_settle() {
     refused(&reply, |e| matches!(e, UserError::WhichGame(..)));
     let reply = table.cmd("alice", &format!("/board #{second}")).await;
     assert_eq!(reply.game, Some(second));
-    let reply = table.cmd("alice", &format!("/resign #{first}")).await;
+    let reply = table.confirmed("alice", &format!("/resign #{first}")).await;
     assert!(reply.is_done() && reply.game.is_some(), "{}", text(&reply));
     // Open challenge, joined by anyone; a named one declined; one cancelled.
     let reply = table.cmd("carol", "/play pachisi").await;
@@ -788,7 +788,13 @@ async fn repeated_commands(url: DatabaseUrl) {
     let again = table.send(&accept).await;
     assert_eq!(again.kind, Kind::AlreadyHandled, "{}", text(&again));
     assert_eq!(active_games(&table).await, 1);
-    let resign = table.request("bob", Input::Command("/resign".into()));
+    // A resignation's question asks again when delivered again (it changes nothing); its
+    // confirmation is applied once.
+    let ask = table.request("bob", Input::Command("/resign".into()));
+    let asked = table.send(&ask).await;
+    assert!(asked.question, "{}", text(&asked));
+    assert!(table.send(&ask).await.question, "asked again");
+    let resign = table.request("bob", Input::Button(asked.buttons[0][0].data.clone()));
     let first = table.send(&resign).await;
     assert!(first.is_done() && first.game.is_some(), "{}", text(&first));
     let again = table.send(&resign).await;

@@ -202,7 +202,7 @@ async fn every_ending_is_one_result_sentence_naming_the_winners() {
 
     // Resignation.
     let game = start(&table, "alice", "bob", "konane").await;
-    let reply = table.cmd("bob", "/resign").await;
+    let reply = table.confirmed("bob", "/resign").await;
     let body = text(&reply);
     assert!(reply.is_done() && reply.game == Some(game), "{body}");
     assert_eq!(reply.audience, Audience::Chat);
@@ -235,7 +235,7 @@ async fn every_ending_is_one_result_sentence_naming_the_winners() {
 
     // Abort before any move: no result.
     let game = start(&table, "alice", "bob", "koan").await;
-    let reply = table.cmd("alice", &format!("/abort #{game}")).await;
+    let reply = table.confirmed("alice", &format!("/abort #{game}")).await;
     let body = text(&reply);
     assert!(reply.is_done(), "{body}");
     assert!(
@@ -385,14 +385,14 @@ async fn a_resigned_game_is_pictured_with_its_result() {
         clock,
     );
     let game = start(&table, "alice", "bob", "konane").await;
-    let reply = table.cmd("alice", "/resign").await;
+    let reply = table.confirmed("alice", "/resign").await;
     assert!(reply.is_done(), "{}", text(&reply));
     assert!(
         reply.picture.is_some(),
         "the resignation shows the ended board"
     );
     let game2 = start(&table, "carol", "dave", "koan").await;
-    let reply = table.cmd("carol", &format!("/abort #{game2}")).await;
+    let reply = table.confirmed("carol", &format!("/abort #{game2}")).await;
     assert!(
         reply.is_done() && reply.picture.is_some(),
         "{}",
@@ -425,9 +425,9 @@ async fn a_finished_game_is_still_shown_to_its_players() {
         clock,
     );
     let first = start(&table, "alice", "bob", "konane").await;
-    assert!(table.cmd("alice", "/resign").await.is_done());
+    assert!(table.confirmed("alice", "/resign").await.is_done());
     let second = start(&table, "alice", "bob", "koan").await;
-    assert!(table.cmd("bob", "/resign").await.is_done());
+    assert!(table.confirmed("bob", "/resign").await.is_done());
     for command in ["/board", "/moves", "/history"] {
         let reply = table.cmd("alice", command).await;
         assert_eq!(reply.kind, Kind::Done, "{command}: {}", text(&reply));

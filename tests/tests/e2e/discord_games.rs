@@ -4,7 +4,7 @@
 //! interactions endpoint.
 
 use serde_json::json;
-use tabula_tests::discord_table::{Mode, Table, challenge, is_board, play_to_end};
+use tabula_tests::discord_table::{Mode, Table, buttons, challenge, is_board, play_to_end};
 use tabula_tests::said;
 
 async fn whole_game(name: &str, game: &str, mode: Mode, seed: u64) {
@@ -106,8 +106,17 @@ async fn a_coan_ki_record_and_replay_over_http_interactions() {
     for step in 0..4 {
         board = one_move(&table, &channel, &players, &board, &mut lcg, step % 2 == 0).await;
     }
+    // Resigning asks first; the press confirms.
     let last = table.last_id();
     table.slash(&players[0], "resign", &[]).await;
+    let question = table
+        .wait_message(last, "the question", |m| {
+            said::says(&m.content, "resign-question")
+        })
+        .await;
+    let (_, confirm) = buttons(&question)[0].clone();
+    let last = table.last_id();
+    table.press(&players[0], question.id, &confirm).await;
     let over = table
         .wait_message(last, "the end", |m| {
             said::says(&m.content, "result-because")

@@ -296,9 +296,23 @@ async fn a_coan_ki_record_is_exported_and_verified() {
         Err(board) => board,
     };
     let alice = &players[0].0;
+    // Resigning asks first; the press confirms.
     table.fake.user_writes(&group, alice, "/resign");
+    let question = table
+        .wait_new(&group, board.message_id, "the question", |m| {
+            said::says(m.text(), "resign-question")
+        })
+        .await;
+    let confirm = question.buttons()[0][0]
+        .callback_data
+        .clone()
+        .expect("a callback button");
+    table
+        .fake
+        .press(&group, alice, question.message_id, &confirm)
+        .expect("confirm");
     let over = table
-        .wait_new(&group, board.message_id, "the end", |m| {
+        .wait_new(&group, question.message_id, "the end", |m| {
             said::says(m.text(), "result-because")
         })
         .await;

@@ -172,6 +172,18 @@ impl Table {
         self.send(&self.button(user, data)).await
     }
 
+    /// A command that asks first (`/resign`, a player's `/abort`), confirmed at once by the
+    /// same person with the question's first button: the confirmation's reply. A command that
+    /// did not ask (refused, or a moderator's abort) is its own reply.
+    pub async fn confirmed(&self, user: &str, text: &str) -> Reply {
+        let asked = self.cmd(user, text).await;
+        if !asked.question {
+            return asked;
+        }
+        let confirm = asked.buttons[0][0].data.clone();
+        self.press(user, &confirm).await
+    }
+
     pub async fn tick(&self) -> Vec<Reply> {
         match self.service.tick().await {
             Ok(replies) => replies,
