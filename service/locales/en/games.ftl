@@ -109,3 +109,7 @@ resign-question = { $person }, resign game { $game } ({ $name }) against { $oppo
 resign-proposal = { $person } proposes to resign game { $game } ({ $name }) for { $team } against { $opponents }. { $partner }, do you agree? The question lapses in a minute or at the next move.
 abort-question = { $person }, abort game { $game } ({ $name })? Nobody wins, and the stakes go back. Only you can answer; the question lapses in a minute or at the next move.
 question-withdrawn = { $person } keeps playing game { $game } ({ $name }).
+
+# Which game a command is about, when a person has several: a button per game.
+which-game-pick = Which game? Press one, or add its number to { $command }, for example { $example }.
+button-game = { $game } { $name }

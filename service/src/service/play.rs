@@ -46,13 +46,8 @@ impl Service {
             // Checked to be in this chat when it is loaded.
             return Ok(game);
         }
-        let all = self.store.active_games_in_chat(ctx.chat.id).await?;
-        let mine: Vec<&GameRecord> = all.iter().filter(|g| g.is_seated(ctx.user.id)).collect();
-        let candidates: Vec<&GameRecord> = if mine.is_empty() {
-            all.iter().collect()
-        } else {
-            mine
-        };
+        let candidates = self.candidate_games(ctx).await?;
+        let candidates: Vec<&GameRecord> = candidates.iter().collect();
         if candidates.len() > 1 && acting {
             let mut to_move = Vec::new();
             for game in &candidates {
@@ -81,6 +76,18 @@ impl Service {
                 )
             }
         }
+    }
+
+    /// The games a command without a number may be about: the person's active games in this
+    /// chat, or, when they play none, every active game of the chat.
+    pub(super) async fn candidate_games(&self, ctx: &Ctx) -> Handled<Vec<GameRecord>> {
+        let all = self.store.active_games_in_chat(ctx.chat.id).await?;
+        let mine: Vec<GameRecord> = all
+            .iter()
+            .filter(|g| g.is_seated(ctx.user.id))
+            .cloned()
+            .collect();
+        Ok(if mine.is_empty() { all } else { mine })
     }
 
     /// Loads and replays a game of this chat (a game of another chat is "no such game").

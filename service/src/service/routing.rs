@@ -5,10 +5,10 @@ use tracing::Instrument;
 
 use super::confirm::{Answer, Asked};
 use super::{
-    Address, Audience, Ctx, Failure, Handled, Input, Kind, Placement, Reply, Request, Service,
-    ServiceError, UserError, error_chain, limits, said_button, sorry, spans_reply, text,
+    Address, Audience, Button, Ctx, Failure, Handled, Input, Kind, Placement, Reply, Request,
+    Service, ServiceError, UserError, error_chain, limits, said_button, sorry, spans_reply, text,
 };
-use crate::commands::{self, CommandId, Parse};
+use crate::commands::{self, CommandId, Parse, ParsedCommand};
 use crate::l10n::{Lang, Msg, Person, Span};
 use crate::store::{
     ChallengeNo, Chat, Conflict, GameNo, MovedChat, Platform, RequestKey, Settlement, Timestamp,
@@ -252,6 +252,69 @@ impl Service {
             }
             Parse::NotForUs => return Err(UserError::NotACommand.into()),
         };
+        let id = command.id();
+        let result = self.command_of(ctx, command).await;
+        // A command about a game that does not say which, in a chat of several: a button per
+        // game, each running the command for its game.
+        if let Err(Failure::User(UserError::WhichGame(..))) = &result
+            && let Some(index) = PICKABLE.iter().position(|c| *c == id)
+        {
+            return self.which_game(ctx, index).await;
+        }
+        result
+    }
+
+    /// The reply to "which game?" for the command [`PICKABLE`]`[index]`: one button per
+    /// candidate game.
+    async fn which_game(&self, ctx: &Ctx, index: usize) -> Handled<Reply> {
+        let games = self.candidate_games(ctx).await?;
+        let name = commands::spec(PICKABLE[index]).name;
+        let example = games
+            .first()
+            .map(|g| ctx.with_number(g.id.0, &format!("/{name}")))
+            .unwrap_or_default();
+        let buttons = games
+            .iter()
+            .map(|g| {
+                said_button(
+                    Msg::new("button-game")
+                        .text("game", format!("#{}", g.id))
+                        .msg("name", super::game_msg(g.game)),
+                    format!("g{}.{index}", g.id),
+                )
+            })
+            .collect::<Vec<_>>()
+            .chunks(2)
+            .map(<[Button]>::to_vec)
+            .collect();
+        Ok(Reply {
+            spans: vec![Span::Msg(
+                Msg::new("which-game-pick")
+                    .text("command", format!("/{name}"))
+                    .text("example", example),
+            )],
+            buttons,
+            ..Reply::default()
+        }
+        .to_actor())
+    }
+
+    /// A press of a game's button under "which game?": the command for that game, as if typed
+    /// with its number.
+    async fn picked_game(&self, ctx: &Ctx, game: i64, index: i64) -> Handled<Reply> {
+        let command = usize::try_from(index)
+            .ok()
+            .and_then(|index| PICKABLE.get(index))
+            .ok_or(UserError::BadButton)?;
+        let text = format!("/{} #{game}", commands::spec(*command).name);
+        match commands::parse(&text, None) {
+            Parse::Command(parsed) => self.command_of(ctx, parsed).await,
+            _ => Err(UserError::BadButton.into()),
+        }
+    }
+
+    /// Runs a parsed command.
+    async fn command_of(&self, ctx: &Ctx, command: ParsedCommand) -> Handled<Reply> {
         let number = command.game_number.map(GameNo);
         let challenge = command.game_number.map(ChallengeNo);
         match command.id() {
@@ -414,10 +477,25 @@ impl Service {
                 self.answer(ctx, answer).await
             }
             ('k', &[game, asker]) => self.keep_playing(ctx, GameNo(game), UserId(asker)).await,
+            ('g', &[game, index]) => self.picked_game(ctx, game, index).await,
             _ => Err(UserError::BadButton.into()),
         }
     }
 }
+
+/// The commands about one game that ask "which game?" with a button per game when a person
+/// has several and does not say which (`g<game>.<index>`: the command at `index` for `game`).
+/// `/move` is not among them: its move is not kept on a button.
+const PICKABLE: [CommandId; 8] = [
+    CommandId::Board,
+    CommandId::Moves,
+    CommandId::History,
+    CommandId::Export,
+    CommandId::Replay,
+    CommandId::Resign,
+    CommandId::Abort,
+    CommandId::Claim,
+];
 
 impl Service {
     /// One page of `/history` of `game` (see [`text::history`]): the latest actions before

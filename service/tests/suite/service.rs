@@ -474,10 +474,35 @@ async fn several_games_ask_which_and_challenges_settle() {
     let table = Table::system_clock(store.clone(), 71);
     let first = start(&table, GameId::Konane).await;
     let second = start(&table, GameId::Koan).await;
+    // Which game? A button per game, for the asker; a press runs the command for its game.
     let reply = table.cmd("alice", "/board").await;
-    refused(&reply, |e| matches!(e, UserError::WhichGame(..)));
+    assert!(reply.says("which-game-pick").is_some(), "{}", text(&reply));
+    assert_eq!(
+        (reply.kind.clone(), reply.audience),
+        (Kind::Done, Audience::Actor)
+    );
+    let data: Vec<String> = reply.all_buttons().map(|b| b.data.clone()).collect();
+    assert_eq!(data.len(), 2, "one button per game: {data:?}");
+    let picked = table.press("alice", &data[1]).await;
+    assert_eq!(picked.game, Some(second), "{}", text(&picked));
+    assert!(!picked.buttons.is_empty(), "the board of the game pressed");
     let reply = table.cmd("alice", &format!("/board #{second}")).await;
     assert_eq!(reply.game, Some(second));
+    // /resign without a number asks which, then asks to confirm.
+    let reply = table.cmd("alice", "/resign").await;
+    assert!(reply.says("which-game-pick").is_some(), "{}", text(&reply));
+    let first_button = reply
+        .all_buttons()
+        .find(|b| b.data.starts_with(&format!("g{first}.")))
+        .expect("a button for the first game")
+        .data
+        .clone();
+    let asked = table.press("alice", &first_button).await;
+    assert!(
+        asked.question && asked.game == Some(first),
+        "{}",
+        text(&asked)
+    );
     let reply = table.confirmed("alice", &format!("/resign #{first}")).await;
     assert!(reply.is_done() && reply.game.is_some(), "{}", text(&reply));
     // Open challenge, joined by anyone; a named one declined; one cancelled.
