@@ -162,7 +162,6 @@ async fn lock_accounts(
     ids.dedup();
     match tx {
         Tx::Sqlite(_) => Ok(()),
-        Tx::Postgres(_) if ids.is_empty() => Ok(()),
         // The one statement with an array bind, which only PostgreSQL has.
         Tx::Postgres(tx) => sqlx::query(LOCK_ACCOUNTS_POSTGRES)
             .bind(&ids)

@@ -190,9 +190,13 @@ impl Discord {
         let private = reply.audience == Audience::Actor;
         let board = reply.placement == Placement::NewBoard && reply.game.is_some();
         // Files never travel in the first response either; nor does a reply announcing a
-        // change, whose message id the service records (the first response tells none).
-        let heavy =
-            reply.picture.is_some() || reply.file.is_some() || board || reply.announced.is_some();
+        // change or asking a question, whose message id the service records (the first
+        // response tells none).
+        let heavy = reply.picture.is_some()
+            || reply.file.is_some()
+            || board
+            || reply.announced.is_some()
+            || reply.question;
         if !component || private {
             if !heavy {
                 let data = message(&reply, true).payload;
