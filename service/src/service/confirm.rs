@@ -11,8 +11,8 @@
 
 use super::narration::people_msg;
 use super::{
-    Ctx, Handled, Reply, Service, UserError, game_msg, is_computer, mention, said_button, seat_msg,
-    team_label, team_of, team_users,
+    Ctx, Handled, Loaded, Reply, Service, UserError, game_msg, is_computer, mention, said_button,
+    seat_msg, team_label, team_of, team_users,
 };
 use crate::l10n::{Msg, Span};
 use crate::store::{GameNo, GameRecord, GameStatus, User, UserId};
@@ -64,7 +64,7 @@ pub(super) struct Answer {
 impl Service {
     /// `/resign` for `game`: the question, or (Pachisi, a person as partner) the proposal.
     pub(super) async fn ask_resign(&self, ctx: &Ctx, game: GameNo) -> Handled<Reply> {
-        let record = self.active_seat(ctx, game).await?;
+        let record = self.active_seat(ctx, game).await?.record;
         let mine = my_team(&record, ctx.user.id);
         let opponents: Vec<UserId> = record
             .seats
@@ -107,11 +107,11 @@ impl Service {
 
     /// `/abort` by a player of `game`: the question.
     pub(super) async fn ask_abort(&self, ctx: &Ctx, game: GameNo) -> Handled<Reply> {
-        let loaded = self.load(ctx, game).await?;
+        let loaded = self.active_seat(ctx, game).await?;
         if loaded.moved && !ctx.moderator {
             return Err(UserError::AlreadyMoved(game).into());
         }
-        let record = self.active_seat(ctx, game).await?;
+        let record = loaded.record;
         let until = (ctx.now.0 + QUESTION_MILLIS).div_euclid(1000);
         let data = confirm_data(Asked::Abort, &record, ctx.user.id, until);
         let keep = format!("k{}.{}", record.id, ctx.user.id.0);
@@ -133,8 +133,8 @@ impl Service {
     pub(super) async fn answer(&self, ctx: &Ctx, answer: Answer) -> Handled<Reply> {
         // Before reading the game, which a confirmation delivered again has already ended.
         self.not_repeated(ctx).await?;
-        let record = self.active_seat(ctx, answer.game).await?;
-        let asker = self.asker(&record, answer.asker)?;
+        let record = self.active_seat(ctx, answer.game).await?.record;
+        let asker = asker(&record, answer.asker)?;
         let partner = match answer.asked {
             Asked::Resign => partner(&record, asker.id),
             Asked::Abort => None,
@@ -172,8 +172,8 @@ impl Service {
         game: GameNo,
         asker: UserId,
     ) -> Handled<Reply> {
-        let record = self.active_seat(ctx, game).await?;
-        let asker = self.asker(&record, asker)?;
+        let record = self.active_seat(ctx, game).await?.record;
+        let asker = self::asker(&record, asker)?;
         let partner = partner(&record, asker.id);
         if ctx.user.id != asker.id && partner.is_none_or(|p| p.id != ctx.user.id) {
             return Err(UserError::NotYourQuestion(asker.display_name.clone()).into());
@@ -192,7 +192,7 @@ impl Service {
     }
 
     /// Game `game`, active, in which the actor holds a seat.
-    async fn active_seat(&self, ctx: &Ctx, game: GameNo) -> Handled<GameRecord> {
+    async fn active_seat(&self, ctx: &Ctx, game: GameNo) -> Handled<Loaded> {
         let loaded = self.load(ctx, game).await?;
         if loaded.record.status != GameStatus::Active {
             return Err(UserError::GameOver(game).into());
@@ -200,18 +200,18 @@ impl Service {
         if !loaded.record.is_seated(ctx.user.id) {
             return Err(UserError::NotAPlayer(game).into());
         }
-        Ok(loaded.record)
+        Ok(loaded)
     }
+}
 
-    /// The asker of a question about `record`, one of its players.
-    fn asker<'a>(&self, record: &'a GameRecord, asker: UserId) -> Handled<&'a User> {
-        record
-            .seats
-            .iter()
-            .map(|h| &h.user)
-            .find(|user| user.id == asker)
-            .ok_or_else(|| UserError::BadButton.into())
-    }
+/// The asker of a question about `record`, one of its players.
+fn asker(record: &GameRecord, asker: UserId) -> Handled<&User> {
+    record
+        .seats
+        .iter()
+        .map(|h| &h.user)
+        .find(|user| user.id == asker)
+        .ok_or_else(|| UserError::BadButton.into())
 }
 
 /// The data of a question's confirming button: `r<game>.<seq>.<asker>.<until>` (`q` for an

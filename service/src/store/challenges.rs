@@ -604,13 +604,11 @@ impl Store {
         request: &RequestKey,
         announce: &Announce<'_>,
     ) -> Result<(Challenge, OutboxId), StoreError> {
-        const OPERATION: &str = "settle_challenge";
-        let mut tx = self.begin_write(OPERATION).await?;
-        record_request(&mut tx, Some(request), None, now, OPERATION).await?;
-        settle_in(&mut tx, id, settlement, by, now, OPERATION).await?;
-        let row = announce_about(&mut tx, id, announce, now, OPERATION).await?;
-        tx.commit().await.map_err(db(OPERATION))?;
-        Ok((self.existing_challenge(id).await?, row))
+        let (challenge, row) = self
+            .settle_challenge_in(id, settlement, by, now, Some(request), Some(announce))
+            .await?;
+        let row = row.ok_or_else(|| StoreError::Corrupt("no settlement to announce".into()))?;
+        Ok((challenge, row))
     }
 
     async fn settle_challenge_recorded(
@@ -621,12 +619,30 @@ impl Store {
         now: Timestamp,
         request: Option<&RequestKey>,
     ) -> Result<Challenge, StoreError> {
+        self.settle_challenge_in(id, settlement, by, now, request, None)
+            .await
+            .map(|(challenge, _)| challenge)
+    }
+
+    async fn settle_challenge_in(
+        &self,
+        id: ChallengeNo,
+        settlement: Settlement,
+        by: UserId,
+        now: Timestamp,
+        request: Option<&RequestKey>,
+        announce: Option<&Announce<'_>>,
+    ) -> Result<(Challenge, Option<OutboxId>), StoreError> {
         const OPERATION: &str = "settle_challenge";
         let mut tx = self.begin_write(OPERATION).await?;
         record_request(&mut tx, request, None, now, OPERATION).await?;
         settle_in(&mut tx, id, settlement, by, now, OPERATION).await?;
+        let row = match announce {
+            Some(announce) => Some(announce_about(&mut tx, id, announce, now, OPERATION).await?),
+            None => None,
+        };
         tx.commit().await.map_err(db(OPERATION))?;
-        self.existing_challenge(id).await
+        Ok((self.existing_challenge(id).await?, row))
     }
 
     /// Records that an invited user accepts a pending, unexpired challenge (one with several

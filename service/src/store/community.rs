@@ -10,13 +10,13 @@
 use tabula_core::GameId;
 
 use super::executor::{Conn, query, query_as, query_scalar};
-use super::outbox::announce_to_chat;
+use super::outbox::announce_if_any;
 use super::people;
 use super::requests::record_request;
 use super::{
     Announce, Backend, Chat, ChatId, ChatRow, CommunityId, Conflict, DAY_MILLIS, Due, GameNo,
-    NewVacation, OutboxId, OutboxKind, RequestKey, Settings, StakedGames, Store, StoreError,
-    Timestamp, UserId, Vacation, db,
+    NewVacation, OutboxId, RequestKey, Settings, StakedGames, Store, StoreError, Timestamp, UserId,
+    Vacation, db,
 };
 
 pub(super) const SETTINGS: &str = "\
@@ -272,20 +272,7 @@ impl Store {
             .execute(&mut tx)
             .await
             .map_err(db(OPERATION))?;
-        let row = match announce {
-            Some((chat, announce)) => Some(
-                announce_to_chat(
-                    &mut tx,
-                    chat,
-                    OutboxKind::Announce,
-                    announce,
-                    now,
-                    OPERATION,
-                )
-                .await?,
-            ),
-            None => None,
-        };
+        let row = announce_if_any(&mut tx, announce, now, OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))?;
         Ok(row)
     }
@@ -514,20 +501,7 @@ impl Store {
             .execute(&mut tx)
             .await
             .map_err(db(OPERATION))?;
-        let row = match announce {
-            Some((chat, announce)) => Some(
-                announce_to_chat(
-                    &mut tx,
-                    chat,
-                    OutboxKind::Announce,
-                    announce,
-                    now,
-                    OPERATION,
-                )
-                .await?,
-            ),
-            None => None,
-        };
+        let row = announce_if_any(&mut tx, announce, now, OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))?;
         Ok((vacation, row))
     }

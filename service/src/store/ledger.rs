@@ -14,12 +14,12 @@
 
 use super::community::settings_in;
 use super::executor::{Tx, query, query_as, query_scalar};
-use super::outbox::announce_to_chat;
+use super::outbox::announce_if_any;
 use super::requests::record_request;
 use super::{
     Account, AccountId, AccountKind, Adjustment, Announce, ChatId, CommunityId, Conflict, Fine,
-    GameNo, LeaderRow, LedgerEntry, LedgerKind, LedgerRow, OutboxId, OutboxKind, Payout,
-    RequestKey, Store, StoreError, Timestamp, User, UserId, Wallet, db, distinct, games,
+    GameNo, LeaderRow, LedgerEntry, LedgerKind, LedgerRow, OutboxId, Payout, RequestKey, Store,
+    StoreError, Timestamp, User, UserId, Wallet, db, distinct, games,
 };
 
 pub(super) const BANK: &str = "\
@@ -660,20 +660,7 @@ impl Store {
             }
             .into());
         }
-        let announced = match announce {
-            Some((chat, announce)) => Some(
-                announce_to_chat(
-                    &mut tx,
-                    chat,
-                    OutboxKind::Announce,
-                    announce,
-                    now,
-                    OPERATION,
-                )
-                .await?,
-            ),
-            None => None,
-        };
+        let announced = announce_if_any(&mut tx, announce, now, OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))?;
         let wallet = self
             .wallet(community, user)

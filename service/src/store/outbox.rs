@@ -226,6 +226,23 @@ pub(super) async fn announce_to_chat(
     .await
 }
 
+/// [`announce_to_chat`] (kind `announce`) when there is an announcement to write: the row.
+pub(super) async fn announce_if_any(
+    tx: &mut Tx,
+    announce: Option<(ChatId, &Announce<'_>)>,
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<Option<OutboxId>, StoreError> {
+    match announce {
+        Some((chat, announce)) => {
+            announce_to_chat(tx, chat, OutboxKind::Announce, announce, now, operation)
+                .await
+                .map(Some)
+        }
+        None => Ok(None),
+    }
+}
+
 /// Inserts one outbox row in the transaction.
 pub(super) async fn insert_outbox(
     tx: &mut Tx,

@@ -123,6 +123,7 @@ conformance! {
         money::fines_move_with_their_actions_and_may_leave_a_debt,
         money::concurrent_stakes_never_spend_the_same_money,
         money::racing_endings_settle_the_pot_once,
+        money::money_moves_in_the_community_of_its_game,
         clocks::a_turn_sets_its_clock_exactly,
         clocks::a_turn_during_a_vacation_starts_when_it_ends,
         clocks::vacations_push_running_clocks_within_the_monthly_quota,

@@ -1002,3 +1002,67 @@ pub async fn racing_endings_settle_the_pot_once(store: &Store) {
     }
     assert_books_balance(store, community).await;
 }
+
+/// The money of a game moves in its own community: its stakes, its fines and its pot are
+/// paid from and to the players' wallets there, and their wallets in another community do not
+/// move.
+pub async fn money_moves_in_the_community_of_its_game(store: &Store) {
+    let (home, [ann, bob]) = chat_with(store, "home", ["ann", "bob"]).await;
+    open_wallets(store, home.community, [ann.id, bob.id]).await;
+    let away = chat(store, "away").await;
+    assert_ne!(home.community, away.community, "two communities");
+    open_wallets(store, away.community, [ann.id, bob.id]).await;
+    let game = create(
+        store,
+        &NewGame {
+            stake: 100,
+            ..game_in(&away, &[ann.id, bob.id])
+        },
+    )
+    .await;
+    let mut state = start(&game);
+    let bob_pays = [Fine {
+        payer: bob.id,
+        payee: ann.id,
+        amount: 50,
+    }];
+    advance(
+        store,
+        game.id,
+        &mut state,
+        ann.id,
+        Append {
+            fines: &bob_pays,
+            ..Append::default()
+        },
+    )
+    .await
+    .expect("a move with a fine");
+    let winner = Payout::Winners(vec![ann.id]);
+    advance(
+        store,
+        game.id,
+        &mut state,
+        bob.id,
+        Append {
+            expected_seq: 1,
+            finish: Some("ann wins"),
+            payout: Some(&winner),
+            ..Append::default()
+        },
+    )
+    .await
+    .expect("the finishing move");
+    assert_eq!(
+        balances(store, away.community, &[ann.id, bob.id]).await,
+        vec![1000 - 100 + 50 + 200, 1000 - 100 - 50],
+        "stakes, the fine and the pot, where the game is played"
+    );
+    assert_eq!(
+        balances(store, home.community, &[ann.id, bob.id]).await,
+        vec![1000, 1000],
+        "nothing moves at home"
+    );
+    assert_books_balance(store, away.community).await;
+    assert_books_balance(store, home.community).await;
+}
