@@ -367,6 +367,15 @@ impl Reply {
         self
     }
 
+    /// Whether a reply for one person, where a platform cannot show it to them alone (a
+    /// Telegram group, where it is a reply to their message), is noise to clear away after a
+    /// while: a refusal, a request already handled, a stale button. What the person asked for
+    /// (`/help`, `/rules`, `/history`, `/games`, `/config`, `/wallet`) stays.
+    #[must_use]
+    pub fn fleeting(&self) -> bool {
+        !matches!(self.kind, Kind::Done)
+    }
+
     /// Whether the request was carried out.
     pub fn is_done(&self) -> bool {
         self.kind == Kind::Done

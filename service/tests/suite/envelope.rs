@@ -272,13 +272,16 @@ async fn looks(url: DatabaseUrl) {
     assert_eq!(reply.all_buttons().count(), 1, "one board button per game");
     let reply = table.cmd("carol", "/leaderboard").await;
     told(None, &[]).check(&reply, "/leaderboard");
+    // What a person asked for, for them alone, stays where it cannot be private (issue 37).
     for command in ["/moves", "/history"] {
         let reply = table.cmd("carol", command).await;
         private(Some(game)).check(&reply, command);
+        assert!(!reply.fleeting(), "{command} stays");
     }
     for command in ["/rules konane", "/help", "/wallet", "/config"] {
         let reply = table.cmd("carol", command).await;
         private(None).check(&reply, command);
+        assert!(!reply.fleeting(), "{command} stays");
         assert!(
             reply.buttons.is_empty() && reply.picture.is_none(),
             "{command}"
@@ -302,6 +305,7 @@ async fn stale_and_repeated(url: DatabaseUrl) {
         notify: &[],
     }
     .check(&again, "repeated /play");
+    assert!(again.fleeting(), "a repeated request is cleared away");
     assert_eq!(table.pending_challenges().await, 1);
     let game = match table.cmd("bob", "/accept").await.game {
         Some(game) => game,
@@ -648,6 +652,7 @@ fn refused(reply: &Reply, check: Check, what: &str) {
         reply.kind,
         text(reply)
     );
+    assert!(reply.fleeting(), "{what}: a refusal is cleared away");
     assert_eq!(
         (reply.audience, reply.placement, reply.notify.len()),
         (Audience::Actor, Placement::New, 0),

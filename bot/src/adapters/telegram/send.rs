@@ -4,8 +4,9 @@
 //!   for the presser alone that is only text becomes its toast (within 200 characters).
 //! - A reply for the person alone that Telegram cannot show privately (to a typed command in a
 //!   group, or one with buttons) is the documented fallback: a reply to the person's own
-//!   message (or the pressed one), deleted after a minute. In a private chat it is a plain
-//!   message.
+//!   message (or the pressed one), deleted after a minute when it is noise (a refusal, a
+//!   stale press: [`Reply::fleeting`]); what the person asked for stays. In a private chat it
+//!   is a plain message.
 //! - [`Placement::UpdatePressed`]: the pressed message is edited (a typed command has none:
 //!   posted as new).
 //! - [`Placement::NewBoard`]: a new message (so the player to act is notified), its buttons on
@@ -263,11 +264,15 @@ impl Telegram {
     }
 
     /// The fallback for a reply meant for one person in a group: a reply to their message,
-    /// deleted after a minute.
+    /// deleted after a minute when it is noise ([`Reply::fleeting`]: a refusal, a stale
+    /// press); what they asked for stays.
     async fn post_private(&self, reply: &Reply, target: Target) {
         let Some(posted) = self.post_retrying(reply, target).await else {
             return;
         };
+        if !reply.fleeting() {
+            return;
+        }
         let client = self.client.clone();
         let chat = target.chat;
         tokio::spawn(async move {
