@@ -219,8 +219,16 @@ impl Service {
         if challenge.challenger != ctx.user.id {
             return Err(UserError::NotChallengerFill(no).into());
         }
+        // A game with the computer is friendly: a stake that is only the community's default
+        // is dropped (issue 37); one the challenger chose is not, and the computer cannot
+        // take the seats.
+        let mut challenge = challenge;
         if challenge.stake != 0 {
-            return Err(UserError::ComputerStake.into());
+            let settings = self.store.settings(ctx.chat.community).await?;
+            if challenge.stake != settings.default_stake {
+                return Err(UserError::ComputerStake.into());
+            }
+            challenge.stake = 0;
         }
         let level = computer_level_of(DEFAULT_COMPUTER_LEVEL);
         self.accept(ctx, challenge, ctx.now, Some(level)).await

@@ -284,6 +284,19 @@ async fn an_open_pachisi_challenge_starts_with_computers() {
         text(&refused)
     );
     assert_eq!(table.active_games().await.len(), 1);
+
+    // The group's default stake does not stand in the way (issue 37): the game is friendly.
+    table.cmd("mod", "/config stake=5").await;
+    let defaulted = table.cmd("dave", "/play pachisi").await;
+    assert!(defaulted.is_done(), "{}", text(&defaulted));
+    let before = table.balance("dave").await;
+    let started = table.press("dave", &fill_button(&defaulted)).await;
+    let game = started
+        .game
+        .unwrap_or_else(|| panic!("a game: {}", text(&started)));
+    assert_eq!(table.record(game).await.stake, 0, "friendly");
+    assert_eq!(table.balance("dave").await, before, "no stake taken");
+    table.assert_money_adds_up().await;
 }
 
 /// Alice starts Konane against the computer and, if she is first, moves; the computer is then
