@@ -47,3 +47,4 @@ local-waited = часовникът върви напред с { $time }
 local-picture = картинка: { $path }
 local-picture-not-saved = картинката не е запазена: подай --images DIR
 local-file = файл: { $path }
+already-joined = Вече сте се включили в покана { $challenge }; играта започва, когато се запълни, или когато поканилият натисне „Започни“.

@@ -47,3 +47,4 @@ local-waited = the clock moves on by { $time }
 local-picture = picture: { $path }
 local-picture-not-saved = picture not saved: pass --images DIR
 local-file = file: { $path }
+already-joined = You have joined challenge { $challenge } already; it starts when full, or when its challenger presses Start.

@@ -49,3 +49,4 @@ local-waited = часы идут вперёд на { $time }
 local-picture = картинка: { $path }
 local-picture-not-saved = картинка не сохранена: укажите --images DIR
 local-file = файл: { $path }
+already-joined = Вы уже присоединились к вызову { $challenge }; партия начнётся, когда все места займут или когда автор вызова нажмёт «Начать».

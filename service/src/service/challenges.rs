@@ -451,6 +451,19 @@ impl Service {
     /// the challenger, starting it early), its game starts. A join that finds the challenge
     /// filled meanwhile reads it again, once, and starts it.
     async fn join(&self, ctx: &Ctx, challenge: Challenge, now: Timestamp) -> Handled<Reply> {
+        // A second press of Join changes nothing: a word to the presser (a toast), the lobby
+        // left as it is (issue 37).
+        if challenge.joined.contains(&ctx.user.id) {
+            let no = challenge.id;
+            return Ok(Reply {
+                challenge: Some(no),
+                spans: vec![Span::Msg(
+                    Msg::new("already-joined").text("challenge", format!("#{no}")),
+                )],
+                ..Reply::default()
+            }
+            .to_actor());
+        }
         let mut challenge = challenge;
         let mut read_again = false;
         loop {

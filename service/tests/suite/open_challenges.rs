@@ -7,7 +7,7 @@ use crate::common;
 
 use common::connect;
 use common::table::{Table, challenge_button, challenge_no, text};
-use tabula_service::service::{Kind, Placement, Reply, UserError};
+use tabula_service::service::{Audience, Kind, Placement, Reply, UserError};
 use tabula_service::store::{ChallengeNo, ChallengeStatus, DatabaseUrl, GameRecord};
 
 on_both_databases! {
@@ -64,9 +64,18 @@ async fn four_join(url: DatabaseUrl) {
     assert_gathering(&reply, &["ALICE", "BOB"]);
     let reply = table.press("carol", &join).await;
     assert_gathering(&reply, &["ALICE", "BOB", "CAROL"]);
-    // Joining again changes nothing.
+    // Joining again changes nothing: a word to the presser, the lobby left as it is.
     let reply = table.press("carol", &join).await;
-    assert_gathering(&reply, &["ALICE", "BOB", "CAROL"]);
+    assert!(
+        reply.is_done() && reply.says("already-joined").is_some(),
+        "{}",
+        text(&reply)
+    );
+    assert_eq!(
+        (reply.audience, reply.placement),
+        (Audience::Actor, Placement::New)
+    );
+    assert!(reply.buttons.is_empty());
     assert!(table.active_games().await.is_empty());
 
     // The fourth fills it: the game starts with four people, one seat each.
