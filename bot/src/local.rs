@@ -17,6 +17,9 @@ use tabula_service::service::{
 };
 use tabula_service::store::Platform;
 
+/// The username of the bot at the local table.
+const LOCAL_BOT_NAME: &str = "tabula";
+
 /// The one chat of `tabula local`.
 pub const CHAT: &str = "local";
 
@@ -166,6 +169,8 @@ impl<'a> Session<'a> {
         );
         request.moderator = self.moderators.iter().any(|name| name == user);
         request.mentions = mentions;
+        // The local bot's own name: `/help@tabula` is for it, `/help@otherbot` is not.
+        request.bot_username = Some(LOCAL_BOT_NAME.to_string());
         request.locale = self.language.map(|lang| lang.code().to_string());
         request.chat_locale.clone_from(&request.locale);
         match self.service.handle(&request).await {

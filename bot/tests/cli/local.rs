@@ -104,6 +104,29 @@ fn bad_lines_are_answered_and_skipped() {
     assert!(out.contains("I do not know `/nonsense`"), "{out}");
 }
 
+/// The local table's bot knows its own name (`tabula`): a command addressed to it is
+/// answered, one addressed to another bot gets no answer, as in a chat (issue 37).
+#[test]
+fn a_command_for_another_bot_gets_no_answer() {
+    let file = SqliteFile::new();
+    let database = file.url().expose_secret().to_string();
+    let images = std::env::temp_dir().join(unique_name("tabula_local_images"));
+    let other = run(
+        &database,
+        &images,
+        "alice: /help@otherbot
+",
+    );
+    assert!(other.trim().is_empty(), "no answer: {other}");
+    let ours = run(
+        &database,
+        &images,
+        "alice: /help@tabula
+",
+    );
+    assert!(ours.contains("/play: Challenge"), "{ours}");
+}
+
 #[test]
 fn a_moderator_named_on_the_command_line_sets_up_a_staked_game() {
     let file = SqliteFile::new();
