@@ -2,6 +2,7 @@
 # are notation and stay as typed.
 
 greeting = Hello! I referee five traditional board games: Konane, Koan, Kolowis Awithlaknannai, Coan Ki and Pachisi. Add me to a group and challenge a friend there with /play konane @friend (or /play pachisi to gather up to four players), or try a game here. /rules konane tells how a game is played.
+greeting-group = Hello! I referee five traditional board games here: Konane, Koan, Kolowis Awithlaknannai, Coan Ki and Pachisi. Challenge a friend with /play konane @friend, or anyone here with /play pachisi (up to four players). /rules konane tells how a game is played.
 
 rules-konane = Konane (2 players): the board starts full. Black, then White, removes one own stone; after that every turn is a capture: jump orthogonally over an enemy stone into the empty cell beyond, and keep jumping in the same line if you like. Who cannot capture loses. Moves: `d4-f4`, `d4-f4-h4`; removals: `e4`. Option: size=<n>.
 rules-koan = Koan (2 players): octagonal and square pieces move forward one space at a time; a piece captures by moving onto an enemy piece of its own shape's cell. First to reach the far row wins; who cannot move loses. Moves: `G11-G9`, captures `G11xG9`.

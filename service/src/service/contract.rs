@@ -97,6 +97,9 @@ pub struct Request {
     /// The platform's id of the message whose button was pressed, if any: a board made by the
     /// press takes its buttons off ([`Reply::pressed`]).
     pub pressed: Option<String>,
+    /// Whether the chat is shared by several people (a group, a server's channel), not a
+    /// private chat with the bot: `/start` there does not ask to be added to a group.
+    pub group: bool,
     /// What the actor sent.
     pub input: Input,
 }
@@ -126,6 +129,7 @@ impl Request {
             bot_username: None,
             sent_at: None,
             pressed: None,
+            group: false,
             input,
         }
     }

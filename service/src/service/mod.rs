@@ -97,6 +97,8 @@ struct Ctx {
     /// The platform's unpredictable id of the request, if it has one ([`Request::nonce`]).
     nonce: Option<String>,
     moderator: bool,
+    /// Whether the chat is shared by several people ([`Request::group`]).
+    group: bool,
     /// The people the request mentions, as the platform resolved them.
     mentions: Vec<Mention>,
     now: Timestamp,

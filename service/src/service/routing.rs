@@ -147,6 +147,7 @@ impl Service {
             nonce: request.nonce.clone(),
             pressed: request.pressed.clone(),
             moderator: request.moderator,
+            group: request.group,
             mentions: request.mentions.clone(),
             now: self.clock.now(),
             typed: match &request.input {
@@ -402,7 +403,7 @@ impl Service {
                     .unwrap_or_else(commands::help);
                 if command.greeting {
                     return Ok(spans_reply(vec![
-                        Span::Msg(text::greeting()),
+                        Span::Msg(text::greeting(ctx.group)),
                         Span::Text("\n\n".to_string()),
                         Span::Msg(help),
                     ])

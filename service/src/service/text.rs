@@ -8,9 +8,10 @@ use super::Span;
 use super::narration::{Verdict, result_sentence, stored_result};
 use crate::l10n::Msg;
 
-/// The first words to someone who starts the bot (Telegram's `/start`).
-pub fn greeting() -> Msg {
-    Msg::new("greeting")
+/// The first words to someone who starts the bot (Telegram's `/start`): in a private chat,
+/// how to bring it into a group; in a group (`group`), how to play there.
+pub fn greeting(group: bool) -> Msg {
+    Msg::new(if group { "greeting-group" } else { "greeting" })
 }
 
 /// A short summary of a game's rules.

@@ -427,6 +427,18 @@ async fn start_in_a_private_chat_greets_and_explains_groups() {
     let hello = table.wait_new(&private, 0, "greeting", |_| true).await;
     assert!(said::says(hello.text(), "greeting"), "{}", hello.text());
     assert!(hello.text().contains("/play"), "{}", hello.text());
+    // In a group, /start tells how to play there, not to add the bot to a group (issue 37).
+    let group = fake.group("Club");
+    fake.user_writes(&group, &alice, "/start");
+    let there = table
+        .wait_new(&group, 0, "greeting in a group", |_| true)
+        .await;
+    assert!(
+        said::says(there.text(), "greeting-group"),
+        "{}",
+        there.text()
+    );
+    assert!(!said::says(there.text(), "greeting"), "{}", there.text());
     // A private chat is its own table: its person moderates it.
     fake.user_writes(&private, &alice, "/config max_stake=100");
     let config = table

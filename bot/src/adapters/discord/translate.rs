@@ -64,6 +64,8 @@ impl Origin<'_> {
             )
         });
         request.moderator = moderates(self.member);
+        // A server's channel is shared; a direct message is not.
+        request.group = self.guild.is_some();
         // Discord chooses an interaction's id; the bot cannot predict it (committed dice).
         request.nonce = Some(self.id.clone());
         request.locale = Some(self.locale.to_string()).filter(|l| !l.is_empty());

@@ -181,6 +181,7 @@ fn from_query(query: &CallbackQuery, bot_username: &str) -> Incoming {
     // Telegram chooses a callback query's id; the bot cannot predict it (committed dice).
     request.nonce = Some(query.id.0.clone());
     request.pressed = Some(message.id().0.to_string());
+    request.group = !origin.private;
     Incoming::Request(Box::new(request), origin)
 }
 
@@ -207,6 +208,7 @@ fn request(
     // In a private chat the person is the chat's only member, so its moderator; in a group
     // the adapter asks Telegram who administers it.
     request.moderator = origin.private;
+    request.group = !origin.private;
     request.sent_at = Some(tabula_service::store::Timestamp(
         message.date.timestamp_millis(),
     ));
