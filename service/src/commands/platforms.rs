@@ -128,8 +128,20 @@ pub fn discord_commands() -> Value {
 /// aliases not included. The adapter sets the English list for everyone and each other
 /// language's for the people whose app speaks it (`language_code`).
 pub fn telegram_commands(lang: Lang) -> Vec<(String, String)> {
+    menu(lang, true)
+}
+
+/// [`telegram_commands`] for the members of a group who do not administer it: the moderators'
+/// own commands (`/grant`, `/take`) left out (issue 37). The adapter sets it as the default
+/// list and the whole one for the groups' administrators (Telegram's command scopes).
+pub fn telegram_member_commands(lang: Lang) -> Vec<(String, String)> {
+    menu(lang, false)
+}
+
+fn menu(lang: Lang, moderators: bool) -> Vec<(String, String)> {
     COMMANDS
         .iter()
+        .filter(|spec| moderators || spec.access != Access::Moderators)
         .map(|spec| (spec.name.to_string(), description_msg(spec).to_text(lang)))
         .collect()
 }

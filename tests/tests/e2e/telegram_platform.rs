@@ -459,6 +459,23 @@ async fn start_in_a_private_chat_greets_and_explains_groups() {
         )),
         "{english:?}"
     );
+    // Members do not see the moderators' commands; the groups' administrators do.
+    let has = |list: &[(String, String)], name: &str| list.iter().any(|(n, _)| n == name);
+    assert!(
+        !has(&english, "grant") && !has(&english, "take"),
+        "{english:?}"
+    );
+    let administrators = serde_json::json!({"type": "all_chat_administrators"});
+    for code in ["", "ru", "bg"] {
+        let full = fake
+            .my_commands(Some(&administrators), code)
+            .unwrap_or_else(|| panic!("administrators' commands for {code:?}"));
+        assert!(
+            has(&full, "grant") && has(&full, "take"),
+            "{code}: {full:?}"
+        );
+        assert_eq!(full.len(), menu(code).len() + 2, "{code}");
+    }
     let russian = menu("ru");
     assert_eq!(russian.len(), english.len());
     assert!(

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use teloxide::adaptors::Throttle;
 use teloxide::prelude::*;
-use teloxide::types::{BotCommand, ChatId};
+use teloxide::types::{BotCommand, BotCommandScope, ChatId};
 
 use tabula_service::l10n::Lang;
 use tabula_service::service::Service;
@@ -131,24 +131,40 @@ impl Telegram {
         })?;
         let username = me.username().to_string();
         // The English list for everyone, then each other language's for the people whose app
-        // speaks it (Telegram's `language_code`: a two-letter ISO 639-1 code).
+        // speaks it (Telegram's `language_code`: a two-letter ISO 639-1 code). By default the
+        // members' list; the groups' administrators see the moderators' commands too.
         for lang in Lang::all() {
             let code = lang.code().split('-').next().unwrap_or_default();
             if lang != Lang::ENGLISH && code.len() != 2 {
                 continue;
             }
-            let commands: Vec<BotCommand> = tabula_service::commands::telegram_commands(lang)
-                .into_iter()
-                .map(|(name, description)| BotCommand::new(name, description))
-                .collect();
-            let mut request = client.set_my_commands(commands);
-            if lang != Lang::ENGLISH {
-                request = request.language_code(code);
+            let lists = [
+                (
+                    tabula_service::commands::telegram_member_commands(lang),
+                    None,
+                ),
+                (
+                    tabula_service::commands::telegram_commands(lang),
+                    Some(BotCommandScope::AllChatAdministrators),
+                ),
+            ];
+            for (list, scope) in lists {
+                let commands: Vec<BotCommand> = list
+                    .into_iter()
+                    .map(|(name, description)| BotCommand::new(name, description))
+                    .collect();
+                let mut request = client.set_my_commands(commands);
+                if let Some(scope) = scope {
+                    request = request.scope(scope);
+                }
+                if lang != Lang::ENGLISH {
+                    request = request.language_code(code);
+                }
+                request.await.map_err(|source| StartError::Api {
+                    what: "setMyCommands",
+                    source,
+                })?;
             }
-            request.await.map_err(|source| StartError::Api {
-                what: "setMyCommands",
-                source,
-            })?;
         }
         Ok(Telegram {
             client,
