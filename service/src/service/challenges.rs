@@ -386,10 +386,10 @@ impl Service {
     }
 
     /// The post of an update of a challenge (withdrawn, declined, joined, accepted by some of
-    /// its invitees) whose process died
-    /// before posting it, from its announcement's payload (`challenge`, `update`, `by`,
-    /// `pressed`): a new message, the pressed one losing its buttons. A join is told as the
-    /// challenge stands now, and not at all once it is no longer gathering people.
+    /// its invitees) whose process died before posting it, from its announcement's payload
+    /// (`challenge`, `update`, `by`, `pressed`): a new message, the pressed one losing its
+    /// buttons. A join or an acceptance is told as the challenge stands now, and not at all
+    /// once it is no longer pending.
     pub(super) async fn challenge_update_of(
         &self,
         payload: &serde_json::Value,
