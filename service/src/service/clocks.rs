@@ -8,9 +8,9 @@
 //! ends. Vacation days count against the month in which they are taken.
 
 use super::{
-    Audience, Conflict, Ctx, Did, Failure, Handled, ModeratorAction, Reply, Service, ServiceError,
-    UserError, Verdict, brief, mention, pot_spans, refund_spans, result_sentence, seated,
-    team_cause, team_name, team_of, team_users,
+    Audience, Conflict, Ctx, Did, Failure, Handled, Loaded, ModeratorAction, Reply, Service,
+    ServiceError, UserError, Verdict, brief, mention, pot_spans, refund_spans, result_sentence,
+    seated, team_cause, team_name, team_of, team_users,
 };
 use crate::l10n::{Msg, Span, duration_msg};
 use crate::store::{
@@ -98,6 +98,17 @@ impl Service {
     /// moved yet (afterwards, /resign).
     pub(super) async fn abort(&self, ctx: &Ctx, game: GameNo, reason: &str) -> Handled<Reply> {
         let loaded = self.load(ctx, game).await?;
+        self.abort_loaded(ctx, loaded, reason).await
+    }
+
+    /// [`Service::abort`] of a game loaded already.
+    pub(super) async fn abort_loaded(
+        &self,
+        ctx: &Ctx,
+        loaded: Loaded,
+        reason: &str,
+    ) -> Handled<Reply> {
+        let game = loaded.record.id;
         if loaded.record.status != GameStatus::Active {
             return Err(UserError::GameOver(game).into());
         }

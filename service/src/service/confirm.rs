@@ -11,8 +11,8 @@
 
 use super::narration::people_msg;
 use super::{
-    Ctx, Handled, Loaded, Reply, Service, UserError, game_msg, is_computer, mention, said_button,
-    seat_msg, team_label, team_of, team_users,
+    Ctx, Handled, Loaded, Reply, Service, UserError, game_msg, is_computer, mention, players,
+    said_button, seat_msg, team_label, team_of, team_users,
 };
 use crate::l10n::{Msg, Span};
 use crate::store::{GameNo, GameRecord, GameStatus, User, UserId};
@@ -66,17 +66,11 @@ impl Service {
     pub(super) async fn ask_resign(&self, ctx: &Ctx, game: GameNo) -> Handled<Reply> {
         let record = self.active_seat(ctx, game).await?.record;
         let mine = my_team(&record, ctx.user.id);
-        let opponents: Vec<UserId> = record
-            .seats
-            .iter()
-            .filter(|h| team_of(record.game, h.seat) != mine)
-            .map(|h| h.user.id)
-            .fold(Vec::new(), |mut all, id| {
-                if !all.contains(&id) {
-                    all.push(id);
-                }
-                all
-            });
+        let opponents: Vec<UserId> = players(&record)
+            .into_iter()
+            .filter(|user| my_team(&record, user.id) != mine)
+            .map(|user| user.id)
+            .collect();
         let until = (ctx.now.0 + QUESTION_MILLIS).div_euclid(1000);
         let data = confirm_data(Asked::Resign, &record, ctx.user.id, until);
         let keep = format!("k{}.{}", record.id, ctx.user.id.0);
@@ -133,10 +127,11 @@ impl Service {
     pub(super) async fn answer(&self, ctx: &Ctx, answer: Answer) -> Handled<Reply> {
         // Before reading the game, which a confirmation delivered again has already ended.
         self.not_repeated(ctx).await?;
-        let record = self.active_seat(ctx, answer.game).await?.record;
-        let asker = asker(&record, answer.asker)?;
+        let loaded = self.active_seat(ctx, answer.game).await?;
+        let record = &loaded.record;
+        let asker = asker(record, answer.asker)?;
         let partner = match answer.asked {
-            Asked::Resign => partner(&record, asker.id),
+            Asked::Resign => partner(record, asker.id),
             Asked::Abort => None,
         };
         let lapsed = i64::from(record.seq) != answer.seq || ctx.now.0 > answer.until * 1000;
@@ -159,8 +154,8 @@ impl Service {
             return Err(UserError::QuestionLapsed(answer.asked.command()).into());
         }
         match answer.asked {
-            Asked::Resign => self.resign(ctx, answer.game).await,
-            Asked::Abort => self.abort(ctx, answer.game, "").await,
+            Asked::Resign => self.resign(ctx, loaded).await,
+            Asked::Abort => self.abort_loaded(ctx, loaded, "").await,
         }
     }
 

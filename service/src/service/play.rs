@@ -450,8 +450,9 @@ impl Service {
             .map(|reply| reply.as_look().of_kind(Kind::Stale).to_actor())
     }
 
-    pub(super) async fn resign(&self, ctx: &Ctx, game: GameNo) -> Handled<Reply> {
-        let loaded = self.load(ctx, game).await?;
+    /// Resigns the actor's side of `loaded` (its question confirmed: `confirm.rs`).
+    pub(super) async fn resign(&self, ctx: &Ctx, loaded: Loaded) -> Handled<Reply> {
+        let game = loaded.record.id;
         if loaded.record.status != GameStatus::Active {
             return Err(UserError::GameOver(game).into());
         }

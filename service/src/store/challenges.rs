@@ -4,13 +4,13 @@
 
 use super::executor::{Tx, query, query_as, query_scalar};
 use super::games::{announce_if, create_game_in};
-use super::outbox::announce_to_chat;
+use super::outbox::{self, announce_to_chat, insert_outbox};
 use super::requests::record_request;
 use super::{
     Acceptance, Accepted, Announce, Challenge, ChallengeNo, ChallengeRow, ChallengeStateRow,
-    ChatId, Conflict, Invitation, Invitee, InviteeRow, Joined, NewChallenge, NewGame, OutboxId,
-    OutboxKind, RequestKey, Settlement, Store, StoreError, Timestamp, UserId, challenge_refusal,
-    clean_username, db, distinct_invitees,
+    ChatId, Conflict, Invitation, Invitee, InviteeRow, Joined, NewChallenge, NewGame, NewOutbox,
+    OutboxId, OutboxKind, Platform, RequestKey, Settlement, Store, StoreError, Timestamp, UserId,
+    challenge_refusal, clean_username, db, distinct_invitees,
 };
 
 const INSERT_CHALLENGE: &str = "\
@@ -152,32 +152,33 @@ pub(super) async fn settle_in(
     Ok(())
 }
 
-/// The chat of challenge `$1`.
-const CHALLENGE_CHAT: &str = "SELECT chat_id FROM challenges WHERE id = $1";
-
-/// Writes in the transaction an announcement about challenge `id` to its chat (kind
-/// `announce`).
+/// Writes in the transaction, when there is one, an announcement about challenge `id` to its
+/// chat (kind `announce`): the row.
 async fn announce_about(
     tx: &mut Tx,
     id: ChallengeNo,
-    announce: &Announce<'_>,
+    announce: Option<&Announce<'_>>,
     now: Timestamp,
     operation: &'static str,
-) -> Result<OutboxId, StoreError> {
-    let chat: i64 = query_scalar(CHALLENGE_CHAT)
+) -> Result<Option<OutboxId>, StoreError> {
+    let Some(announce) = announce else {
+        return Ok(None);
+    };
+    let (_, chat, platform): (i64, i64, String) = query_as(outbox::CHALLENGE_FOR_OUTBOX)
         .bind(id.0)
         .fetch_one(&mut *tx)
         .await
         .map_err(db(operation))?;
-    announce_to_chat(
-        tx,
-        ChatId(chat),
-        OutboxKind::Announce,
-        announce,
+    let new = NewOutbox {
+        platform: Platform::parse(&platform)?,
+        chat: ChatId(chat),
+        game: None,
+        kind: OutboxKind::Announce,
+        payload: announce.payload,
         now,
-        operation,
-    )
-    .await
+        held: announce.held,
+    };
+    insert_outbox(tx, &new, operation).await.map(Some)
 }
 
 /// Why challenge `id` is no longer pending at `now` (after a compare-and-set found it so).
@@ -637,10 +638,7 @@ impl Store {
         let mut tx = self.begin_write(OPERATION).await?;
         record_request(&mut tx, request, None, now, OPERATION).await?;
         settle_in(&mut tx, id, settlement, by, now, OPERATION).await?;
-        let row = match announce {
-            Some(announce) => Some(announce_about(&mut tx, id, announce, now, OPERATION).await?),
-            None => None,
-        };
+        let row = announce_about(&mut tx, id, announce, now, OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))?;
         Ok((self.existing_challenge(id).await?, row))
     }
@@ -814,10 +812,7 @@ impl Store {
                 .await
                 .map_err(db(OPERATION))?;
         }
-        let row = match announce {
-            Some(announce) => Some(announce_about(&mut tx, id, announce, now, OPERATION).await?),
-            None => None,
-        };
+        let row = announce_about(&mut tx, id, announce, now, OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))?;
         let joined = Joined {
             challenge: self.existing_challenge(id).await?,
@@ -899,12 +894,8 @@ impl Store {
                     accept_in(&mut tx, id, acceptance.by, acceptance.now, OPERATION).await?;
                 let (waiting, waiting_usernames) = waiting_invitees(&mut tx, id, OPERATION).await?;
                 if !waiting.is_empty() || !waiting_usernames.is_empty() {
-                    let row = match announce {
-                        Some((_, told)) => {
-                            Some(announce_about(&mut tx, id, told, now, OPERATION).await?)
-                        }
-                        None => None,
-                    };
+                    let told = announce.map(|(_, told)| told);
+                    let row = announce_about(&mut tx, id, told, now, OPERATION).await?;
                     tx.commit().await.map_err(db(OPERATION))?;
                     let invitation = Invitation {
                         challenge: self.existing_challenge(id).await?,
