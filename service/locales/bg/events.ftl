@@ -67,3 +67,6 @@ pachisi-captured = взима { $count ->
 pachisi-seat-finished = прибра и четирите си фигури у дома
 pachisi-values-lost = не може да използва { $values }: губят се, ходът минава
 pachisi-gave-up = се отказва от { $values }
+
+# Известието, което играчът вижда веднага след бутона на хода; дъската следва в чата.
+toast-played = Ходът { $move } в партия { $game } е изигран.

@@ -76,7 +76,8 @@ vacation-off = vacations are switched off here by the moderators.
 bad-vacation = take from 1 to { $quota } vacation days, e.g. /vacation 2.
 vacation-quota = you have taken { $used } of { $quota } vacation days this month; take at most the rest.
 
-board-changed = This board has changed; here is the current one.
+board-old = This board is old: game { $game } has moved on, and { $name } is to move. The newest board is further down.
+board-old-moved = This board is old: game { $game } has moved on; its newest board is further down.
 cooling-down = Too many refused commands in a row: please wait a couple of minutes.
 already-handled = This was done already; the chat shows its result.
 unavailable = The bot cannot reach its database; try again in a minute.

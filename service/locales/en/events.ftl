@@ -64,3 +64,7 @@ pachisi-captured = captures { $count ->
 pachisi-seat-finished = has brought all four pieces home
 pachisi-values-lost = cannot use { $values }: lost, the turn passes
 pachisi-gave-up = gives up { $values }
+
+# The toast a player sees at once after pressing a move's button (Telegram shows it over the
+# chat for a few seconds); the board itself follows in the chat.
+toast-played = Played { $move } in game { $game }.

@@ -72,3 +72,6 @@ pachisi-captured = берёт { $count ->
 pachisi-seat-finished = привёл домой все четыре фишки
 pachisi-values-lost = не может использовать { $values }: пропадает, ход переходит
 pachisi-gave-up = отказывается от { $values }
+
+# Всплывающее уведомление сразу после нажатия кнопки хода; доска следует в чате.
+toast-played = Ход { $move } в партии { $game } сделан.

@@ -69,7 +69,7 @@ impl Service {
             Err(StoreError::Conflict(Conflict::StaleSeq { .. })) => {
                 // The late player moved first: the game goes on.
                 let current = self.load(ctx, game).await?;
-                return self.stale(&current).await;
+                return Self::stale(&current);
             }
             Err(StoreError::Conflict(Conflict::NotYetDue(_))) => {
                 return Err(UserError::NotDueAnyMore(game).into());

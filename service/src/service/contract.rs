@@ -185,7 +185,8 @@ pub enum Kind {
     Refused(UserError),
     /// A re-delivered request whose change was already made; nothing changed again.
     AlreadyHandled,
-    /// A button of a board that has changed since; the reply shows the current board.
+    /// A button of a board that has changed since; the reply says how far the game is (the
+    /// presser's toast), and posts nothing in the chat.
     Stale,
 }
 
@@ -240,6 +241,11 @@ pub struct Reply {
     /// when the adapter reports the board ([`Service::board_posted`]) or hands to the
     /// dispatcher when it could not post it ([`Service::board_not_posted`]).
     pub announced: Option<OutboxId>,
+    /// For a button press: what a platform shows the presser at once, however long the rest of
+    /// the reply waits in the chat's queue (Telegram's toast, within 200 characters: "Played
+    /// d6-d4"). A reply for the presser alone without buttons is its own toast; this is for
+    /// the others (empty: none).
+    pub toast: Vec<Span>,
     /// A question about [`Reply::game`] (confirm a resignation or an abort): when posted, it
     /// is recorded with the game's messages that show buttons, so that the game's next board
     /// takes its buttons off ([`Service::board_posted`]).
@@ -248,6 +254,24 @@ pub struct Reply {
     /// kept when it is said in a language ([`Reply::localize`]): what tests and logs read
     /// ([`Reply::says`]); adapters show the spans.
     pub said: Vec<Msg>,
+}
+
+/// Says the catalogue's messages among `spans` in `lang`, noting each in `said`.
+fn say(spans: &mut Vec<Span>, lang: crate::l10n::Lang, said: &mut Vec<Msg>) {
+    if !spans.iter().any(|span| matches!(span, Span::Msg(_))) {
+        return;
+    }
+    let mut out = Vec::with_capacity(spans.len());
+    for span in spans.drain(..) {
+        match span {
+            Span::Msg(msg) => {
+                out.extend(crate::l10n::spans(lang, &msg));
+                said.push(msg);
+            }
+            span => out.push(span),
+        }
+    }
+    *spans = out;
 }
 
 /// A file a reply carries: Telegram sends it as a document (the text as its caption when it
@@ -277,21 +301,22 @@ impl Reply {
         self.spans.iter().map(Span::plain).collect()
     }
 
+    /// What the presser of a button sees at once: the toast, or, for a reply to them alone
+    /// without buttons, its text (empty: nothing to show).
+    pub fn toast_text(&self) -> String {
+        if !self.toast.is_empty() {
+            return self.toast.iter().map(Span::plain).collect();
+        }
+        if self.audience == Audience::Actor && self.buttons.is_empty() {
+            return self.plain_text();
+        }
+        String::new()
+    }
+
     /// Says every message of the reply (its spans and button labels) in `lang`.
     pub fn localize(&mut self, lang: crate::l10n::Lang) {
-        if self.spans.iter().any(|span| matches!(span, Span::Msg(_))) {
-            let mut spans = Vec::with_capacity(self.spans.len());
-            for span in self.spans.drain(..) {
-                match span {
-                    Span::Msg(msg) => {
-                        spans.extend(crate::l10n::spans(lang, &msg));
-                        self.said.push(msg);
-                    }
-                    span => spans.push(span),
-                }
-            }
-            self.spans = spans;
-        }
+        say(&mut self.spans, lang, &mut self.said);
+        say(&mut self.toast, lang, &mut self.said);
         for button in self.buttons.iter_mut().flatten() {
             if let Some(msg) = button.label_msg.take() {
                 button.label = msg.to_text(lang);

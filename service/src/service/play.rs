@@ -183,7 +183,7 @@ impl Service {
             return Err(UserError::GameOver(game).into());
         }
         if loaded.record.seq != seq {
-            return self.stale(&loaded).await;
+            return Self::stale(&loaded);
         }
         let lines = loaded.state.legal_lines();
         let Some(line) = lines.get(choice) else {
@@ -202,7 +202,7 @@ impl Service {
     ) -> Handled<Reply> {
         let loaded = self.load(ctx, game).await?;
         if loaded.record.seq != seq {
-            return self.stale(&loaded).await;
+            return Self::stale(&loaded);
         }
         self.check_turn(ctx, &loaded)?;
         let lines = loaded.state.legal_lines();
@@ -341,6 +341,11 @@ impl Service {
                 };
                 let mut reply = self.board_reply_then(&new, spans, after).await?;
                 reply.announced = announced;
+                reply.toast = vec![Span::Msg(
+                    Msg::new("toast-played")
+                        .text("move", text)
+                        .text("game", format!("#{}", new.record.id)),
+                )];
                 Ok(reply)
             }
             Err(StoreError::Conflict(Conflict::Duplicate)) => {
@@ -355,7 +360,7 @@ impl Service {
             }
             Err(StoreError::Conflict(Conflict::StaleSeq { .. })) => {
                 let current = self.load(ctx, loaded.record.id).await?;
-                self.stale(&current).await
+                Self::stale(&current)
             }
             Err(StoreError::Conflict(Conflict::GameOver { game, .. })) => {
                 Err(UserError::GameOver(game).into())
@@ -440,14 +445,28 @@ impl Service {
         Ok((consequences, appended.announced))
     }
 
-    pub(super) async fn stale(&self, current: &Loaded) -> Handled<Reply> {
-        let spans = vec![
-            Span::Msg(Msg::new("board-changed")),
-            Span::Text("\n".into()),
-        ];
-        self.board_reply(current, spans)
-            .await
-            .map(|reply| reply.as_look().of_kind(Kind::Stale).to_actor())
+    /// The answer to a press on an old board of `current`: how far the game is, for the presser
+    /// alone and without buttons (Telegram's toast), so that nothing is posted in the chat.
+    pub(super) fn stale(current: &Loaded) -> Handled<Reply> {
+        let record = &current.record;
+        let game = format!("#{}", record.id);
+        let holder = match current.state.status() {
+            Status::Decision(seat) => holder(record, seat),
+            _ => None,
+        };
+        let msg = match holder {
+            Some(user) => Msg::new("board-old")
+                .text("game", game)
+                .text("name", user.display_name.clone()),
+            None => Msg::new("board-old-moved").text("game", game),
+        };
+        Ok(Reply {
+            audience: Audience::Actor,
+            kind: Kind::Stale,
+            game: Some(record.id),
+            spans: vec![Span::Msg(msg)],
+            ..Reply::default()
+        })
     }
 
     /// Resigns the actor's side of `loaded` (its question confirmed: `confirm.rs`).

@@ -327,7 +327,8 @@ async fn stale_and_repeated(url: DatabaseUrl) {
     }
     .check(&again, "repeated move");
     assert_eq!(table.replayed(game).await.1.seq, record.seq + 1);
-    // A stale button: the current board, to the actor, calling nobody.
+    // A stale button: how far the game is, to the actor alone, without buttons (a toast),
+    // calling nobody.
     let stale = table
         .press(other(&actor), &format!("m{game}.{}.0", record.seq))
         .await;
@@ -339,7 +340,9 @@ async fn stale_and_repeated(url: DatabaseUrl) {
         notify: &[],
     }
     .check(&stale, "stale button");
-    assert!(!stale.buttons.is_empty(), "the current board's buttons");
+    assert!(stale.buttons.is_empty(), "no board: {}", text(&stale));
+    assert!(stale.picture.is_none(), "no picture: {}", text(&stale));
+    assert!(stale.says("board-old").is_some(), "{:?}", stale.said);
     assert_eq!(table.replayed(game).await.1.seq, record.seq + 1);
     // A repeated resignation (its confirmation pressed twice).
     let asked = table.cmd("bob", "/resign").await;

@@ -324,7 +324,7 @@ async fn duplicate_request_is_applied_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn stale_button_gets_the_current_board() {
+async fn stale_button_says_how_far_the_game_is() {
     let (_file, store) = sqlite_store().await;
     let table = Table::system_clock(store.clone(), 41);
     let game = start(&table, GameId::Konane).await;
@@ -333,15 +333,24 @@ async fn stale_button_gets_the_current_board() {
     let old = format!("m{game}.{seq}.0");
     let reply = table.press(&actor, &old).await;
     assert!(reply.is_done(), "{:?}", reply.kind);
-    let (_, _, next, seq_after) = game_state(&table, game).await;
-    let stale = table.press(&next.unwrap_or_default(), &old).await;
-    assert_eq!(stale.kind, Kind::Stale, "{}", text(&stale));
-    assert!(!stale.buttons.is_empty());
     assert!(
-        stale
-            .all_buttons()
-            .all(|b| b.data.contains(&format!(".{seq_after}.")))
+        reply.says("toast-played").is_some(),
+        "the mover's toast: {:?}",
+        reply.said
     );
+    let (_, _, next, seq_after) = game_state(&table, game).await;
+    let next = next.unwrap_or_default();
+    // By the player to move now, by the one who moved, by someone watching: the same toast
+    // naming who is to move, and no board.
+    for presser in [next.as_str(), actor.as_str(), "zed"] {
+        let stale = table.press(presser, &old).await;
+        assert_eq!(stale.kind, Kind::Stale, "{presser}: {}", text(&stale));
+        assert_eq!(stale.audience, Audience::Actor);
+        assert!(stale.buttons.is_empty() && stale.picture.is_none());
+        let said = stale.says("board-old").expect("board-old");
+        assert_eq!(text_arg(said, "name"), next.to_uppercase(), "{said:?}");
+        assert!(!stale.toast_text().is_empty());
+    }
     let (_, _, _, unchanged) = game_state(&table, game).await;
     assert_eq!(unchanged, seq_after);
     store.close().await;

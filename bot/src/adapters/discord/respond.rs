@@ -1,7 +1,8 @@
 //! A reply as Discord's answer to an interaction, and outbox rows as channel messages.
 //!
 //! Every interaction is answered within Discord's 3 seconds: when the service's reply is
-//! ready within [`DEFER_AFTER`], it is answered at once with the right response; otherwise it
+//! ready within [`DEFER_AFTER`] ([`PRESS_DEFER_AFTER`] for a button press, which the presser
+//! sees answered at once), it is answered at once with the right response; otherwise it
 //! is deferred (a "thinking" message for a command, type 5; a silent acknowledgement for a
 //! button, type 6) and edited or followed up when the reply comes.
 //!
@@ -31,8 +32,13 @@ use tabula_service::dispatch::{Deliver, Delivered, DeliveryError};
 use tabula_service::service::{Audience, Placement, Reply, Request, ServiceError};
 use tabula_service::store::OutboxRow;
 
-/// How long a reply may take before the interaction is deferred.
+/// How long a command's reply may take before the interaction is deferred (a public
+/// "thinking" message, which a quick answer spares the channel).
 pub(super) const DEFER_AFTER: Duration = Duration::from_millis(1_200);
+
+/// How long a button press's reply may take before the interaction is deferred (silently:
+/// the press is shown answered, and the reply follows).
+pub(super) const PRESS_DEFER_AFTER: Duration = Duration::from_millis(400);
 
 /// The board picture's file name.
 const PICTURE: &str = "board.png";
@@ -161,7 +167,12 @@ impl Discord {
     pub(super) async fn answer(&self, request: Request, mut pending: Pending) {
         let work = self.service.handle(&request);
         tokio::pin!(work);
-        match tokio::time::timeout(DEFER_AFTER, &mut work).await {
+        let patience = if pending.pressed.is_some() {
+            PRESS_DEFER_AFTER
+        } else {
+            DEFER_AFTER
+        };
+        match tokio::time::timeout(patience, &mut work).await {
             Ok(result) => {
                 let reply = outcome(result, &request, &pending);
                 self.at_once(&mut pending, reply).await;
@@ -179,7 +190,7 @@ impl Discord {
         }
     }
 
-    /// The reply is ready within [`DEFER_AFTER`].
+    /// The reply is ready before the interaction had to be deferred.
     async fn at_once(&self, pending: &mut Pending, reply: Option<Reply>) {
         let component = pending.pressed.is_some();
         let Some(reply) = reply else {

@@ -172,9 +172,10 @@ fn unescape(html: &str) -> String {
         .replace("&amp;", "&")
 }
 
-/// A toast: the reply's plain text, cut to Telegram's 200 characters with an ellipsis.
+/// A toast: what the presser of a button sees at once ([`Reply::toast_text`]), cut to
+/// Telegram's 200 characters with an ellipsis.
 pub fn toast(reply: &Reply) -> String {
-    let text = reply.plain_text();
+    let text = reply.toast_text();
     let text = text.trim();
     if telegram_len(text) <= TOAST_LIMIT {
         return text.to_string();
@@ -297,11 +298,18 @@ mod tests {
 
     #[test]
     fn toasts_fit() {
-        let r = reply(vec![Span::Text("x".repeat(500))], &[]);
+        let mut r = reply(vec![Span::Text("x".repeat(500))], &[]);
+        r.audience = tabula_service::service::Audience::Actor;
         let t = toast(&r);
         assert_eq!(telegram_len(&t), TOAST_LIMIT);
         assert!(t.ends_with('…'));
-        let short = reply(vec![Span::Text("Not your turn.".into())], &[]);
+        let mut short = reply(vec![Span::Text("Not your turn.".into())], &[]);
+        short.audience = tabula_service::service::Audience::Actor;
         assert_eq!(toast(&short), "Not your turn.");
+        // A board for everyone shows its own toast, not its text.
+        let mut board = reply(vec![Span::Text("The board.".into())], &[]);
+        assert_eq!(toast(&board), "");
+        board.toast = vec![Span::Text("Played d6-d4.".into())];
+        assert_eq!(toast(&board), "Played d6-d4.");
     }
 }

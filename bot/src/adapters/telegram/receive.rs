@@ -1,11 +1,12 @@
 //! Receiving updates: long polling or the webhook route, and lanes.
 //!
 //! Updates of one chat are handled in the order Telegram sent them, each after the one before
-//! has been answered; updates of different chats are handled concurrently. An update is
-//! acknowledged to Telegram only once it has been handled (polling: the next `getUpdates`
-//! offset passes it only then; webhook: the HTTP answer is sent only then), so an update the
-//! bot did not finish (a crash, or one still queued at shutdown) is delivered again, and the
-//! request key makes that harmless.
+//! has been handled and its button press answered; their replies are posted in the same
+//! order, in a lane of their own that waits for Telegram's pace; updates of different chats
+//! are handled concurrently. An update is acknowledged to Telegram only once it has been
+//! handled (polling: the next `getUpdates` offset passes it only then; webhook: the HTTP
+//! answer is sent only then), so an update the bot did not finish (a crash, or one still
+//! queued at shutdown) is delivered again, and the request key makes that harmless.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
@@ -100,10 +101,70 @@ impl Done {
     }
 }
 
-/// The lanes of the chats: one worker task per chat with updates waiting.
+/// Queues of jobs by chat, each worked in order by a task of its own while it holds any.
+struct Queues<J> {
+    senders: Mutex<HashMap<ChatId, mpsc::UnboundedSender<J>>>,
+}
+
+impl<J> Default for Queues<J> {
+    fn default() -> Self {
+        Queues {
+            senders: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl<J> Queues<J> {
+    /// Queues `job` for `chat`; when the chat has no worker, returns the queue a new worker
+    /// is to take.
+    fn push(&self, chat: ChatId, job: J) -> Option<mpsc::UnboundedReceiver<J>> {
+        let mut job = job;
+        let mut senders = self.senders.lock().ok()?;
+        if let Some(sender) = senders.get(&chat) {
+            match sender.send(job) {
+                Ok(()) => return None,
+                Err(mpsc::error::SendError(back)) => job = back,
+            }
+        }
+        let (sender, queue) = mpsc::unbounded_channel();
+        sender.send(job).ok()?;
+        senders.insert(chat, sender);
+        Some(queue)
+    }
+
+    /// A worker's next job; `None` when none is waiting, and the worker ends.
+    fn next(&self, chat: ChatId, queue: &mut mpsc::UnboundedReceiver<J>) -> Option<J> {
+        match queue.try_recv() {
+            Ok(job) => Some(job),
+            Err(mpsc::error::TryRecvError::Disconnected) => None,
+            Err(mpsc::error::TryRecvError::Empty) => {
+                let mut senders = self.senders.lock().ok()?;
+                // Checked again under the lock, so that no job is pushed to a queue that is
+                // going away.
+                let job = queue.try_recv().ok();
+                if job.is_none() {
+                    senders.remove(&chat);
+                }
+                job
+            }
+        }
+    }
+}
+
+/// A reply waiting to be shown in its chat.
+struct Post {
+    reply: tabula_service::service::Reply,
+    origin: super::translate::Origin,
+}
+
+/// The lanes of the chats. Each chat has two: its updates, handled in order by the service
+/// (and a button press answered at once), and its replies, posted in the same order behind
+/// Telegram's pace for the chat (teloxide's `Throttle`: in a busy group, a board may wait
+/// there for most of a minute), so that no press waits behind the boards of earlier ones.
 struct Lanes {
     telegram: Arc<Telegram>,
-    lanes: Mutex<HashMap<ChatId, mpsc::UnboundedSender<Job>>>,
+    updates: Queues<Job>,
+    posts: Queues<Post>,
     tracker: TaskTracker,
     shutdown: CancellationToken,
 }
@@ -113,19 +174,7 @@ impl Lanes {
     /// was not: shutdown came first).
     fn push(self: &Arc<Self>, update: Update, done: Done) {
         let chat = lane_of(&update);
-        let mut job = Job { update, done };
-        let Ok(mut lanes) = self.lanes.lock() else {
-            return;
-        };
-        if let Some(lane) = lanes.get(&chat) {
-            match lane.send(job) {
-                Ok(()) => return,
-                Err(mpsc::error::SendError(back)) => job = back,
-            }
-        }
-        let (lane, queue) = mpsc::unbounded_channel();
-        if lane.send(job).is_ok() {
-            lanes.insert(chat, lane);
+        if let Some(queue) = self.updates.push(chat, Job { update, done }) {
             let this = Arc::clone(self);
             self.tracker
                 .spawn(async move { this.work(chat, queue).await });
@@ -133,34 +182,35 @@ impl Lanes {
     }
 
     /// A chat's worker: handles its updates in order, and ends when none is waiting. At
-    /// shutdown it finishes the update in hand and leaves the rest unacknowledged.
+    /// shutdown it finishes the update in hand and leaves the rest unacknowledged. An update
+    /// is acknowledged once the service has handled it and a press was answered: what it
+    /// changed is announced from the outbox even if the process dies before its reply is
+    /// posted (issue 36); a reply that changed nothing (a look, `/help`) is lost then, and
+    /// asked for again.
     async fn work(self: Arc<Self>, chat: ChatId, mut queue: mpsc::UnboundedReceiver<Job>) {
-        loop {
-            let job = match queue.try_recv() {
-                Ok(job) => job,
-                Err(mpsc::error::TryRecvError::Disconnected) => return,
-                Err(mpsc::error::TryRecvError::Empty) => {
-                    let Ok(mut lanes) = self.lanes.lock() else {
-                        return;
-                    };
-                    // Checked again under the lock, so that no job is pushed to a lane
-                    // that is going away.
-                    match queue.try_recv() {
-                        Ok(job) => job,
-                        Err(_) => {
-                            lanes.remove(&chat);
-                            return;
-                        }
-                    }
-                }
-            };
+        while let Some(job) = self.updates.next(chat, &mut queue) {
             if self.shutdown.is_cancelled() {
                 // Not handled: not acknowledged; Telegram delivers it again.
                 continue;
             }
             let id = i64::from(job.update.id.0);
-            self.telegram.process(job.update).await;
+            let post = self.telegram.process(job.update).await;
             job.done.handled(id);
+            if let Some(post) = post
+                && let Some(queue) = self.posts.push(chat, post)
+            {
+                let this = Arc::clone(&self);
+                self.tracker
+                    .spawn(async move { this.send(chat, queue).await });
+            }
+        }
+    }
+
+    /// A chat's poster: shows its replies in order, and ends when none is waiting (at
+    /// shutdown too, once they are all shown).
+    async fn send(self: Arc<Self>, chat: ChatId, mut queue: mpsc::UnboundedReceiver<Post>) {
+        while let Some(post) = self.posts.next(chat, &mut queue) {
+            self.telegram.answer(&post.reply, &post.origin).await;
         }
     }
 }
@@ -183,8 +233,9 @@ const PROGRESS_AFTER: std::time::Duration = std::time::Duration::from_millis(1_0
 const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(4_500);
 
 impl Telegram {
-    /// Handles one update: translated, given to the service, answered.
-    pub(super) async fn process(&self, update: Update) {
+    /// Handles one update: translated, given to the service, a button press answered; returns
+    /// the reply to show in the chat, if any.
+    async fn process(&self, update: Update) -> Option<Post> {
         use tracing::Instrument;
         let span = tracing::info_span!("telegram", update = update.id.0);
         async {
@@ -198,27 +249,24 @@ impl Telegram {
                         // Logged by the service; the person is told.
                         Err(error) => Some(error.reply_to(&request)),
                     };
-                    match reply {
-                        Some(reply) => self.answer(&reply, &origin).await,
-                        None => {
-                            if let super::translate::Trigger::Button { query, .. } = &origin.trigger
-                            {
-                                self.ack(query, None).await;
-                            }
-                        }
-                    }
+                    self.acknowledge(reply.as_ref(), &origin).await;
+                    reply.map(|reply| Post { reply, origin })
                 }
-                Incoming::Migrated { from, to } => self.migrated(from, to).await,
+                Incoming::Migrated { from, to } => {
+                    self.migrated(from, to).await;
+                    None
+                }
                 Incoming::Ignored => {
                     // Every button press is answered, even one the bot cannot use.
                     if let UpdateKind::CallbackQuery(query) = &update.kind {
                         self.ack(&query.id.0, None).await;
                     }
+                    None
                 }
             }
         }
         .instrument(span)
-        .await;
+        .await
     }
 
     /// The service's reply to `request`; while it takes longer than [`PROGRESS_AFTER`] (an
@@ -289,7 +337,8 @@ impl Receiver {
         Receiver {
             lanes: Arc::new(Lanes {
                 telegram,
-                lanes: Mutex::new(HashMap::new()),
+                updates: Queues::default(),
+                posts: Queues::default(),
                 tracker: TaskTracker::new(),
                 shutdown,
             }),

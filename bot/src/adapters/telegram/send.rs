@@ -1,7 +1,10 @@
 //! A reply envelope as Telegram messages.
 //!
-//! - A reply to a button press is always answered with `answerCallbackQuery` first: a reply
-//!   for the presser alone that is only text becomes its toast (within 200 characters).
+//! - A button press is answered with `answerCallbackQuery` at once, before anything is posted
+//!   and whatever waits in the chat's queue (`receive`): with the reply's toast
+//!   ([`Reply::toast_text`]: "Played d6-d4", or a reply for the presser alone that is only
+//!   text, such as a refusal or a press on an old board, within 200 characters), and nothing
+//!   else is shown for such a reply.
 //! - A reply for the person alone that Telegram cannot show privately (to a typed command in a
 //!   group, or one with buttons) is the documented fallback: a reply to the person's own
 //!   message (or the pressed one), deleted after a minute when it is noise (a refusal, a
@@ -158,28 +161,37 @@ fn message_id(text: &str) -> Option<MessageId> {
 }
 
 impl Telegram {
-    /// Answers a request as its origin asks.
+    /// What cannot wait for the chat's queue of messages: a button press's callback query,
+    /// answered at once with its toast ([`Reply::toast_text`]); a press already answered (a
+    /// request delivered again) without one. Nothing for a typed command.
+    pub(super) async fn acknowledge(&self, reply: Option<&Reply>, origin: &Origin) {
+        let Trigger::Button { query, .. } = &origin.trigger else {
+            return;
+        };
+        let toast = reply
+            .filter(|reply| reply.kind != Kind::AlreadyHandled)
+            .map(html::toast);
+        self.ack(query, toast).await;
+    }
+
+    /// Shows a request's reply in the chat as its origin asks (after [`Telegram::acknowledge`];
+    /// this may wait behind the chat's earlier messages).
     pub(super) async fn answer(&self, reply: &Reply, origin: &Origin) {
         let target = Target {
             chat: origin.chat,
             thread: origin.thread,
             reply_to: None,
         };
+        if reply.kind == Kind::AlreadyHandled {
+            // The change itself is announced through the outbox.
+            return;
+        }
         match &origin.trigger {
-            Trigger::Button { query, .. } if reply.kind == Kind::AlreadyHandled => {
-                self.ack(query, None).await;
-            }
-            Trigger::Message(_) if reply.kind == Kind::AlreadyHandled => {}
-            Trigger::Button {
-                query,
-                message,
-                photo,
-            } => {
+            Trigger::Button { message, photo, .. } => {
                 if reply.audience == Audience::Actor && reply.buttons.is_empty() {
-                    self.ack(query, Some(html::toast(reply))).await;
+                    // Its toast said it all.
                     return;
                 }
-                self.ack(query, None).await;
                 if reply.audience == Audience::Actor && !origin.private {
                     self.post_private(
                         reply,
