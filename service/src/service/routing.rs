@@ -308,10 +308,15 @@ impl Service {
             .and_then(|index| PICKABLE.get(index))
             .ok_or(UserError::BadButton)?;
         let text = format!("/{} #{game}", commands::spec(*command).name);
-        match commands::parse(&text, None) {
-            Parse::Command(parsed) => self.command_of(ctx, parsed).await,
-            _ => Err(UserError::BadButton.into()),
+        let Parse::Command(parsed) = commands::parse(&text, None) else {
+            return Err(UserError::BadButton.into());
+        };
+        let mut reply = self.command_of(ctx, parsed).await?;
+        // The question is answered: the picker loses its buttons once the answer is shown.
+        if reply.placement == Placement::New && reply.pressed.is_none() {
+            reply.pressed.clone_from(&ctx.pressed);
         }
+        Ok(reply)
     }
 
     /// Runs a parsed command.
@@ -357,9 +362,11 @@ impl Service {
                 self.replay(ctx, game).await
             }
             CommandId::Resign => {
-                // Asked first (see `confirm.rs`); the press resigns.
+                // Asked first (see `confirm.rs`); the press resigns. Never guessed among
+                // several games, not even the one where the person is to move: which one is
+                // asked with a button per game.
                 self.not_repeated(ctx).await?;
-                let game = self.pick_game(ctx, number, true).await?;
+                let game = self.pick_game(ctx, number, false).await?;
                 self.ask_resign(ctx, game).await
             }
             CommandId::Games => self.games(ctx).await,

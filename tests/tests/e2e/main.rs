@@ -5,6 +5,7 @@
 
 mod telegram_common;
 
+mod busy_group;
 mod crash;
 mod discord_fake;
 mod discord_games;

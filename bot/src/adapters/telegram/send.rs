@@ -282,6 +282,8 @@ impl Telegram {
         let Some(posted) = self.post_retrying(reply, target).await else {
             return;
         };
+        // A reply to a press of a picker ("which game?") takes the picker's buttons off.
+        self.after_post(reply, target.chat, Some(posted)).await;
         if !reply.fleeting() {
             return;
         }
