@@ -68,3 +68,4 @@ pachisi-gave-up = gives up { $values }
 # The toast a player sees at once after pressing a move's button (Telegram shows it over the
 # chat for a few seconds); the board itself follows in the chat.
 toast-played = Played { $move } in game { $game }.
+toast-played-computer = Played { $move } in game { $game }; the computer answers on the next board.

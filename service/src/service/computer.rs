@@ -16,6 +16,9 @@
 //!   its `seq`) gives the same move, unless [`THINKING_CAP`] cut the search short.
 //! - The board in the outbox tells everything the computer played since the last person's move
 //!   (several computer seats in a row in Pachisi): an older board still waiting is superseded.
+//!   A person's move pressed on a board posts no board of its own (the presser's toast says it
+//!   was played): the computer's board tells it too, from the newest board shown, so that a
+//!   move and its answer are one board.
 
 use std::time::{Duration, Instant};
 
@@ -297,6 +300,11 @@ impl Service {
             .is_some_and(|action| action.actor.is_none())
         {
             from += 1;
+        }
+        // A person's move pressed without a board of its own (see `Service::apply`) is told
+        // here too: everything after the newest board shown.
+        if let Some(shown) = self.store.newest_board_seq(game).await? {
+            from = from.min(usize::try_from(shown).unwrap_or(0));
         }
         self.replayed_board(stored, from, Vec::new())
             .await

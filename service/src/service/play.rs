@@ -5,9 +5,9 @@ use tabula_core::{AnyGame, GameId, Outcome, Seat, Status};
 
 use super::{
     Audience, Change, Consequences, Ctx, Did, Failure, Handled, Kind, Loaded, Played, Reply,
-    Service, ServiceError, UserError, Verdict, brief_to, button, game_msg, holder, payout_spans,
-    piece_groups, played_spans, players, pot_spans, result_sentence, rows, said_button, seat_label,
-    seat_msg, team_cause, team_name, team_of, team_users,
+    Service, ServiceError, UserError, Verdict, brief_to, button, game_msg, holder, is_computer,
+    payout_spans, piece_groups, played_spans, players, pot_spans, result_sentence, rows,
+    said_button, seat_label, seat_msg, team_cause, team_name, team_of, team_users,
 };
 use crate::l10n::{Msg, Span};
 use crate::store::{
@@ -313,7 +313,20 @@ impl Service {
             from: record.seq,
             seq,
         };
-        let pending = self.pending_announcement(change, ctx.pressed.as_deref());
+        // A press that hands the turn to the computer posts no board of its own: the
+        // computer's board tells this move with its answer, one board for both (issue 37);
+        // the presser's toast says so. Nothing to announce either: after a crash the computer
+        // moves and tells both all the same.
+        let computer_next = matches!(
+            state.status(),
+            Status::Decision(next) if holder(&record, next).is_some_and(is_computer)
+        );
+        let deferred = computer_next && ctx.typed.is_none();
+        let pending = if deferred {
+            None
+        } else {
+            self.pending_announcement(change, ctx.pressed.as_deref())
+        };
         let announce = pending.as_ref().map(|pending| pending.as_announce());
         let appended = self
             .append_played(
@@ -326,6 +339,19 @@ impl Service {
             )
             .await;
         match appended {
+            Ok((_, _)) if deferred => {
+                self.wake_computer();
+                Ok(Reply {
+                    audience: Audience::Actor,
+                    game: Some(record.id),
+                    spans: vec![Span::Msg(
+                        Msg::new("toast-played-computer")
+                            .text("move", text)
+                            .text("game", format!("#{}", record.id)),
+                    )],
+                    ..Reply::default()
+                })
+            }
             Ok((consequences, announced)) => {
                 // One sentence per event, the mover's first, then the rolls after it.
                 let mut spans = played_spans(&record, &played, Some(&consequences));

@@ -6,10 +6,10 @@
 use crate::common;
 
 use common::SqliteFile;
-use common::said::{num, said, text_arg};
+use common::said::{num, said, said_all, text_arg};
 use common::table::{Lcg, Table, challenge_button, text};
 use tabula_core::Status;
-use tabula_service::service::{Placement, Reply, Span, UserError};
+use tabula_service::service::{Audience, Placement, Reply, Span, UserError};
 use tabula_service::store::{GameNo, GameStatus, Platform};
 
 /// Whether the one to act in `game` is the computer.
@@ -424,4 +424,74 @@ async fn stakes_and_people_beside_the_computer_are_refused() {
     };
     assert_eq!(computer(&a).as_deref(), Some("Computer (level 2)"));
     assert_eq!(computer(&b).as_deref(), Some("Computer (level 4)"));
+}
+
+/// Issue 37: a move pressed against the computer posts no board of its own (the presser's
+/// toast says it was played), and the computer's board tells both moves, once the boards
+/// shown are known (as the adapters report them). A typed move still shows its board.
+#[tokio::test]
+async fn a_pressed_move_and_the_computers_answer_are_one_board() {
+    let file = SqliteFile::new();
+    let table = Table::new(common::connect(&file.url()).await, 9);
+    let start = table.cmd("alice", "/play konane computer level=1").await;
+    let game = start.game.expect("a game");
+    let mut shown = 100;
+    let mut post = |reply: Reply| {
+        shown += 1;
+        (reply, shown.to_string())
+    };
+    let (reply, id) = post(start);
+    table
+        .service
+        .board_posted(&reply, &id)
+        .await
+        .expect("shown");
+    for reply in table.tick().await {
+        let (reply, id) = post(reply);
+        table
+            .service
+            .board_posted(&reply, &id)
+            .await
+            .expect("shown");
+    }
+    assert!(!computer_to_move(&table, game).await);
+    let (state, actor) = table.state(game).await;
+    assert_eq!(actor.as_deref(), Some("alice"));
+    let line = state.legal_lines()[0].clone();
+    let board = table.cmd("alice", &format!("/board #{game}")).await;
+    let button = table.button_for("alice", &board, &line).await;
+    let pressed = table.press("alice", &button.data).await;
+    assert!(pressed.is_done(), "{}", text(&pressed));
+    assert_eq!(pressed.audience, Audience::Actor, "{}", text(&pressed));
+    assert!(pressed.buttons.is_empty() && pressed.picture.is_none());
+    assert_eq!(
+        text_arg(said(&pressed, "toast-played-computer"), "move"),
+        line
+    );
+    assert!(computer_to_move(&table, game).await);
+    let boards = table.tick().await;
+    assert_eq!(boards.len(), 1, "one board: {boards:?}");
+    check_computer_board(&boards[0], game, 1);
+    let moves: Vec<&str> = said_all(&boards[0], "konane-jumped")
+        .into_iter()
+        .chain(said_all(&boards[0], "konane-removed"))
+        .map(|msg| text_arg(msg, "move"))
+        .collect();
+    assert_eq!(moves.len(), 2, "Alice's move and the computer's: {moves:?}");
+    assert!(moves.contains(&line.as_str()), "{line} in {moves:?}");
+    let (reply, id) = post(boards[0].clone());
+    table
+        .service
+        .board_posted(&reply, &id)
+        .await
+        .expect("shown");
+
+    // Typed, the move shows its board (it answers a command), and the computer's board tells
+    // its own move only.
+    if table.record(game).await.status == GameStatus::Active {
+        let (state, _) = table.state(game).await;
+        let line = state.legal_lines()[0].clone();
+        let typed = table.cmd("alice", &format!("/move #{game} {line}")).await;
+        assert_eq!(typed.placement, Placement::NewBoard, "{}", text(&typed));
+    }
 }
