@@ -74,8 +74,9 @@ pub struct RunArgs {
     /// seconds.
     #[arg(long, env = "TABULA_SCHEDULER_SECONDS", default_value_t = 30)]
     pub scheduler_seconds: u64,
-    /// How long a challenge waits for an answer before it expires, in seconds.
-    #[arg(long, env = "TABULA_CHALLENGE_SECONDS", default_value_t = 900)]
+    /// How long a challenge waits for an answer before it expires, in seconds (a day: games
+    /// are played over days, and people answer when they look at the chat).
+    #[arg(long, env = "TABULA_CHALLENGE_SECONDS", default_value_t = 86_400)]
     pub challenge_seconds: u64,
     /// How long an outbox message taken for delivery is held before another process (or this
     /// one after a crash) may deliver it, in seconds.

@@ -39,6 +39,7 @@ challenge-gathering = { $challenger } предлага партия { $name }{ $
 challenge-open = { $challenger } предлага партия { $name }{ $options } на всички тук (покана { $challenge }), { $terms }. /accept, за да я приемете.
 challenge-named = { $challenger } кани { $people } на { $name }{ $options }{ $beside } (покана { $challenge }), { $terms }. /accept или /decline.
 challenge-computer-beside = , а компютърът (ниво { $level }) заема останалите места
+challenge-until = Поканата чака отговор до { $until }.
 challenge-dice = Заровете са обвързани, преди някой да приеме: SHA-256 на семето { $commitment }. Семето се показва в края на партията; /export и `tabula verify` проверяват всяко хвърляне.
 challenge-withdrawn = { $person } оттегли поканата { $challenge } ({ $name }).
 challenge-declined = { $person } отказа поканата { $challenge } ({ $name }).

@@ -39,6 +39,7 @@ challenge-gathering = { $challenger } offers a game of { $name }{ $options } to 
 challenge-open = { $challenger } offers a game of { $name }{ $options } to anyone here (challenge { $challenge }), { $terms }. /accept to take it.
 challenge-named = { $challenger } challenges { $people } to { $name }{ $options }{ $beside } (challenge { $challenge }), { $terms }. /accept or /decline.
 challenge-computer-beside = , the computer (level { $level }) taking the other seats
+challenge-until = It waits for an answer until { $until }.
 challenge-dice = Dice committed before anyone accepts: SHA-256 of the seed { $commitment }. The seed is shown when the game ends; /export and `tabula verify` check every roll.
 challenge-withdrawn = { $person } withdrew challenge { $challenge } ({ $name }).
 challenge-declined = { $person } declined challenge { $challenge } ({ $name }).

@@ -43,6 +43,7 @@ challenge-gathering = { $challenger } предлагает партию в { $na
 challenge-open = { $challenger } предлагает партию в { $name }{ $options } всем желающим (вызов { $challenge }), { $terms }. /accept — принять.
 challenge-named = { $challenger } вызывает { $people } на партию в { $name }{ $options }{ $beside } (вызов { $challenge }), { $terms }. /accept или /decline.
 challenge-computer-beside = , остальные места занимает компьютер (уровень { $level })
+challenge-until = Вызов ждёт ответа до { $until }.
 challenge-dice = Кости заданы до того, как кто-либо принял вызов: SHA-256 зерна { $commitment }. Зерно покажут, когда партия кончится; /export и `tabula verify` проверяют каждый бросок.
 challenge-withdrawn = { $person } отзывает вызов { $challenge } ({ $name }).
 challenge-declined = { $person } отклоняет вызов { $challenge } ({ $name }).

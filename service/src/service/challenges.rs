@@ -1137,7 +1137,11 @@ fn challenge_post(challenge: &Challenge, challenger: &User, named: &[Named]) -> 
             None => message.text("beside", ""),
         }
     };
-    let mut spans = vec![Span::Msg(message)];
+    let mut spans = vec![
+        Span::Msg(message),
+        Span::Text(" ".into()),
+        Span::Msg(Msg::new("challenge-until").moment("until", challenge.expires_at.0)),
+    ];
     spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
     let no = challenge.id;
     Reply {

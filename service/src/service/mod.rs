@@ -211,7 +211,7 @@ impl Service {
             cooldown: Some(Cooldown::default()),
             clock: Clock::System,
             dice,
-            challenge_ttl: Duration::from_secs(15 * 60),
+            challenge_ttl: Duration::from_secs(24 * 60 * 60),
             pictures: true,
             computer_wake: tokio::sync::Notify::new(),
             chat_langs: Mutex::new(HashMap::new()),

@@ -262,8 +262,9 @@ impl Service {
         let Some(challenge) = self.store.challenge(no).await? else {
             return Ok(None);
         };
-        let by = match self.store.user(challenge.challenger).await? {
-            Some(user) => mention(&user),
+        let challenger = self.store.user(challenge.challenger).await?;
+        let by = match &challenger {
+            Some(user) => mention(user),
             None => Span::Msg(Msg::new("someone")),
         };
         let spans = vec![Span::Msg(
@@ -272,8 +273,15 @@ impl Service {
                 .msg("name", game_msg(challenge.game))
                 .span("person", by),
         )];
+        // The challenger is told (notified), and the challenge's message loses its buttons
+        // (the newest that showed them, when it was posted through the outbox).
         Ok(Some(Reply {
             spans,
+            challenge: Some(challenge.id),
+            notify: challenger
+                .map(|user| vec![user.platform_user_id])
+                .unwrap_or_default(),
+            pressed: self.store.challenge_message(challenge.id).await?,
             ..Reply::default()
         }))
     }

@@ -194,6 +194,15 @@ pub(super) async fn mark_sent(
 /// The platform of chat `$1`.
 const CHAT_PLATFORM: &str = "SELECT platform FROM chats WHERE id = $1";
 
+/// The newest message posted for a challenge: its post, or the newest telling of it (someone
+/// joined, some accepted); `$1` and `$2` match the challenge's key in the payload, followed by
+/// more keys or by the end.
+const CHALLENGE_MESSAGE: &str = "\
+SELECT message_id FROM outbox
+WHERE kind IN ('challenge', 'announce') AND message_id IS NOT NULL
+  AND (payload LIKE $1 OR payload LIKE $2)
+ORDER BY id DESC LIMIT 1";
+
 /// Writes in the transaction an announcement to chat `chat` that concerns no game: an outbox
 /// row of `kind` with the announcement's payload, held by the process that answers
 /// ([`Announce::held`]).
@@ -478,6 +487,21 @@ impl Store {
         let held = mark_sent(&mut tx, id, owner, Some(message_id), now, OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))?;
         Ok(held.is_some())
+    }
+
+    /// The newest message that told challenge `no` and showed its buttons (its post, or the
+    /// newest post saying who joined or accepted), when the outbox posted it.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn challenge_message(&self, no: ChallengeNo) -> Result<Option<String>, StoreError> {
+        let key = format!("%\"challenge\":{}", no.0);
+        query_scalar::<String>(CHALLENGE_MESSAGE)
+            .bind(format!("{key},%"))
+            .bind(format!("{key}}}%"))
+            .fetch_optional(self)
+            .await
+            .map_err(db("challenge_message"))
     }
 
     /// Extends `owner`'s lease on row `id` to `until` (a process still delivering the row

@@ -27,7 +27,7 @@ on_both_databases! {
     a_request_delivered_again_is_answered_as_done_and_changes_nothing => delivered_again;
     an_acceptance_whose_process_died_is_announced_as_the_game_s_start => died_after_acceptance;
     a_challenge_whose_process_died_is_posted_by_the_dispatcher => died_after_challenge;
-    a_posted_challenge_is_not_posted_again => posted_challenge;
+    a_posted_challenge_is_not_posted_again_and_loses_its_buttons_when_it_expires => posted_challenge;
     a_grant_whose_process_died_is_told_by_the_dispatcher => died_after_grant;
     challenge_updates_whose_process_died_are_told_by_the_dispatcher => died_after_challenge_updates;
     a_change_of_settings_whose_process_died_is_told_by_the_dispatcher => died_after_config;
@@ -429,6 +429,18 @@ async fn posted_challenge(url: DatabaseUrl) {
     let replies = table.tick().await;
     assert_eq!(replies.len(), 1);
     assert_eq!(replies[0].challenge, open.challenge);
+    // A day later nobody has answered: the expiry calls Alice, and its post (message 400)
+    // loses its buttons once the expiry is posted (issue 37).
+    clock.advance(24 * 60 * 60 * 1000 + 1);
+    let replies = table.tick().await;
+    let expired = replies
+        .iter()
+        .find(|reply| reply.challenge == challenge.challenge)
+        .expect("the expiry of Alice's challenge");
+    assert!(expired.says("challenge-expired").is_some());
+    assert_eq!(expired.notify, ["alice"], "{}", expired.plain_text());
+    assert_eq!(expired.pressed.as_deref(), Some("400"));
+    assert_eq!(posted(&table, expired, "700").await, ["400"]);
     store.close().await;
 }
 

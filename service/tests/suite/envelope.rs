@@ -680,7 +680,7 @@ async fn scheduler(url: DatabaseUrl) {
     let game = start(&table, "alice", "bob", "konane time=1d").await;
     let late = to_move(&table, game).await;
     table.cmd("carol", "/play koan @dave").await;
-    // The challenge expires: told to its chat, calling nobody.
+    // The challenge expires: told to its chat, calling its challenger (issue 37).
     table.clock.advance(HOUR);
     let replies = table.tick().await;
     assert_eq!(
@@ -689,7 +689,7 @@ async fn scheduler(url: DatabaseUrl) {
         "{:?}",
         replies.iter().map(text).collect::<Vec<_>>()
     );
-    told(None, &[]).check(&replies[0], "expiry");
+    told(None, &["carol"]).check(&replies[0], "expiry");
     // At half time the player to move is reminded.
     table.clock.advance(12 * HOUR);
     let replies = table.tick().await;

@@ -406,6 +406,27 @@ async fn an_outbox_message_survives_kill_9_between_claim_and_send() {
         "{}",
         expired.text()
     );
+    // The offer said until when it waited; the expiry notifies Alice, and the offer loses
+    // its buttons (issue 37).
+    assert!(
+        said::says(offer.text(), "challenge-until"),
+        "{}",
+        offer.text()
+    );
+    assert!(
+        expired.mentioned().contains(&"@alice_tg".to_string()),
+        "the challenger is notified: {:?}",
+        expired.mentioned()
+    );
+    fake.wait_for(
+        |f| {
+            f.message(&group, offer.message_id)
+                .filter(|m| callbacks(m).is_empty())
+        },
+        ANSWER,
+    )
+    .await
+    .expect("the expired offer lost its buttons");
     tokio::time::sleep(Duration::from_secs(4)).await;
     assert_eq!(
         fake.bot_messages(&group).len(),
