@@ -392,5 +392,15 @@ pub async fn one_move<P: Platform>(
             table.log()
         );
     }
+    // The board played on says the move that followed it, no longer who is to move.
+    let then = P::wait_for(&table.fake, ANSWER, |fake| {
+        P::message(fake, chat, P::id(board)).filter(|old| said::says(P::text(old), "board-then"))
+    })
+    .await;
+    assert!(
+        then.is_some(),
+        "the old board does not say what followed: {:?}",
+        P::message(&table.fake, chat, P::id(board)).map(|m| P::text(&m).to_string())
+    );
     next
 }

@@ -69,3 +69,6 @@ pachisi-gave-up = gives up { $values }
 # chat for a few seconds); the board itself follows in the chat.
 toast-played = Played { $move } in game { $game }.
 toast-played-computer = Played { $move } in game { $game }; the computer answers on the next board.
+
+# An old board's caption once the game went on from it: the move that followed it.
+board-then = Game { $game } ({ $name }): { $player } ({ $seat }) played { $move } next.

@@ -31,7 +31,18 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::{Placement, Reply, Service, ServiceError};
-use crate::store::{Announce, GameNo, OutboxId, Platform, PostedBoard, Timestamp};
+use crate::l10n::{Msg, Span};
+use crate::store::{Announce, GameNo, History, OutboxId, Platform, PostedBoard, Timestamp};
+
+/// A message whose buttons an adapter takes off after a post ([`Service::reply_sent`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stripped {
+    /// The platform's id of the message.
+    pub message_id: String,
+    /// For an older board of a game that went on: what it says from then on, in place of its
+    /// text or caption (the move that followed it); `None`: only its buttons go.
+    pub caption: Option<Reply>,
+}
 
 /// How long a renewal keeps holding an announcement its process has not reported: after it,
 /// the dispatcher delivers the row (an adapter that dropped the reply without a word).
@@ -246,16 +257,82 @@ impl Service {
 
     /// What an adapter does after trying to post `reply` (`posted`: its message id, if it
     /// was): [`Service::board_posted`] or [`Service::board_not_posted`]. Returns the messages
-    /// whose buttons the adapter takes off; a database failure is logged and leaves none.
-    pub async fn reply_sent(&self, reply: &Reply, posted: Option<&str>) -> Vec<String> {
+    /// whose buttons the adapter takes off, each older board of a game that went on with the
+    /// caption it shows from then on ([`Stripped`]); a database failure is logged and leaves
+    /// none.
+    pub async fn reply_sent(&self, reply: &Reply, posted: Option<&str>) -> Vec<Stripped> {
         let result = match posted {
             Some(message_id) => self.board_posted(reply, message_id).await,
             None => self.board_not_posted(reply).await.map(|()| Vec::new()),
         };
-        result.unwrap_or_else(|error| {
+        let ids = result.unwrap_or_else(|error| {
             tracing::warn!(error = %super::error_chain(&error), "cannot record a posted reply");
             Vec::new()
-        })
+        });
+        let captions = match reply.game {
+            Some(game) if !ids.is_empty() => {
+                self.captions_of_old_boards(game).await.unwrap_or_else(|error| {
+                    tracing::warn!(error = %super::error_chain(&error), "cannot tell the old boards' next moves");
+                    HashMap::new()
+                })
+            }
+            _ => HashMap::new(),
+        };
+        let mut captions = captions;
+        ids.into_iter()
+            .map(|message_id| Stripped {
+                caption: captions.remove(&message_id),
+                message_id,
+            })
+            .collect()
+    }
+
+    /// What each board of `game` that the game went on from says from then on, by message: the
+    /// move that followed it ("Bob (White) played d6-d4 next"), in the chat's language, so that
+    /// an old board no longer says who is to move and the chat reads as the game went when
+    /// scrolling back (issue 37).
+    async fn captions_of_old_boards(
+        &self,
+        game: GameNo,
+    ) -> Result<HashMap<String, Reply>, ServiceError> {
+        let boards = self.store.board_seqs(game).await?;
+        let Some(stored) = self.store.load_game(game, History::Full).await? else {
+            return Ok(HashMap::new());
+        };
+        let record = &stored.record;
+        let lang = match self.chat_lang(record.chat).await {
+            Ok(lang) => lang,
+            Err(super::Failure::Internal(error)) => return Err(error),
+            Err(super::Failure::User(_)) => crate::l10n::Lang::ENGLISH,
+        };
+        let mut captions = HashMap::new();
+        for (message_id, seq) in boards {
+            let Some((action, holder)) = stored.actions.iter().find_map(|action| {
+                let actor = action.actor.filter(|_| action.seq > seq)?;
+                let holder = record.seats.iter().find(|h| h.user.id == actor)?;
+                Some((action, holder))
+            }) else {
+                continue;
+            };
+            let mut caption = Reply {
+                game: Some(game),
+                spans: vec![Span::Msg(
+                    Msg::new("board-then")
+                        .text("game", format!("#{game}"))
+                        .msg("name", crate::l10n::game_msg(record.game))
+                        .text("player", holder.user.display_name.clone())
+                        .msg(
+                            "seat",
+                            super::seat_msg(super::seat_label(record.game, holder.seat)),
+                        )
+                        .text("move", action.action.clone()),
+                )],
+                ..Reply::default()
+            };
+            caption.localize(lang);
+            captions.insert(message_id, caption);
+        }
+        Ok(captions)
     }
 
     /// An adapter could not post `reply`: its announcement, if it holds one, goes to the

@@ -69,6 +69,7 @@ use crate::store::{
 };
 
 use crate::l10n::Lang;
+pub use announce::Stripped;
 use computer::*;
 pub use contract::*;
 pub use cooldown::Cooldown;

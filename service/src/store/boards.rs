@@ -31,6 +31,10 @@ const NEWEST_BOARD: &str = "\
 SELECT message_id FROM board_messages WHERE game_id = $1 AND seq IS NOT NULL
 ORDER BY seq DESC, COALESCE(ordinal, -1) DESC, posted_at DESC, message_id DESC LIMIT 1";
 
+/// The boards of game `$1`: each message and how many actions it shows.
+const BOARD_SEQS: &str =
+    "SELECT message_id, seq FROM board_messages WHERE game_id = $1 AND seq IS NOT NULL";
+
 /// How many actions the newest board of game `$1` shows.
 const NEWEST_SEQ: &str = "SELECT MAX(seq) FROM board_messages WHERE game_id = $1";
 
@@ -227,6 +231,22 @@ impl Store {
             .await
             .map_err(db("newest_board_seq"))?;
         Ok(seq)
+    }
+
+    /// The boards of a game as recorded: each message's id and how many actions it shows.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn board_seqs(&self, game: GameNo) -> Result<Vec<(String, u32)>, StoreError> {
+        let rows = query_as::<(String, i64)>(BOARD_SEQS)
+            .bind(game.0)
+            .fetch_all(self)
+            .await
+            .map_err(db("board_seqs"))?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, seq)| (id, u32::try_from(seq).unwrap_or(0)))
+            .collect())
     }
 
     /// The messages of a game that show buttons, as recorded, oldest first.

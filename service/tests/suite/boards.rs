@@ -20,6 +20,7 @@ use tabula_service::store::{DatabaseUrl, GameNo, Store};
 
 on_both_databases! {
     a_posted_board_takes_the_buttons_off_every_older_message_of_its_game => bookkeeping;
+    an_old_board_says_the_move_that_followed_it => old_board_captions;
     boards_posted_at_once_take_each_message_s_buttons_off_once => at_once;
     a_move_whose_process_died_before_posting_is_announced_after_the_hold => died_after_move;
     a_move_whose_board_was_posted_is_not_announced_again => posted_move;
@@ -165,6 +166,62 @@ async fn bookkeeping(url: DatabaseUrl) {
         store.messages_with_buttons(game).await.expect("read"),
         ["520"]
     );
+    store.close().await;
+}
+
+/// Issue 37: the older boards a new board strips say, from then on, the move that followed
+/// them (who played what) in place of who was to move, in the chat's language; a message that
+/// is not a board (the challenge) only loses its buttons.
+async fn old_board_captions(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 12);
+    let challenge = table.cmd("alice", "/play konane @bob").await;
+    posted(&table, &challenge, "400").await;
+    let accepted = table.cmd("bob", "/accept").await;
+    let game = accepted.game.expect("a game");
+    assert!(
+        table
+            .service
+            .reply_sent(&accepted, Some("500"))
+            .await
+            .iter()
+            .all(|s| s.caption.is_none())
+    );
+    let mut lcg = Lcg(3);
+    let mut id = 500;
+    for _ in 0..3 {
+        let (_, record) = table.replayed(game).await;
+        let (mover, reply) = table.random_move(game, &mut lcg).await.expect("a move");
+        let after = table
+            .store()
+            .load_game(game, tabula_service::store::History::Full)
+            .await
+            .expect("read")
+            .expect("the game");
+        let played = after
+            .actions
+            .iter()
+            .find(|a| a.seq > record.seq && a.actor.is_some())
+            .expect("the move")
+            .action
+            .clone();
+        let old = id.to_string();
+        id += 1;
+        let stripped = table
+            .service
+            .reply_sent(&reply, Some(&id.to_string()))
+            .await;
+        assert_eq!(stripped.len(), 1, "{stripped:?}");
+        assert_eq!(stripped[0].message_id, old);
+        let caption = stripped[0]
+            .caption
+            .as_ref()
+            .expect("a caption for the old board");
+        let then = caption.says("board-then").expect("board-then");
+        assert_eq!(common::said::text_arg(then, "move"), played);
+        assert_eq!(common::said::text_arg(then, "player"), mover.to_uppercase());
+        assert!(caption.buttons.is_empty() && caption.notify.is_empty());
+    }
     store.close().await;
 }
 

@@ -183,6 +183,30 @@ async fn four_people_three_games_one_group() {
         })
         .await;
         assert_eq!(live, [board.message_id], "game #{number}'s live board");
+        // Every older board of the game says the move that followed it, not who was to move.
+        let older: Vec<FakeMessage> = fake
+            .bot_messages(&group)
+            .into_iter()
+            .filter(|m| {
+                is_photo(m)
+                    && m.message_id < board.message_id
+                    && m.text().contains(&format!("#{number} "))
+            })
+            .collect();
+        assert!(
+            older.len() >= MOVES,
+            "game #{number}'s boards: {}",
+            older.len()
+        );
+        let wrong: Vec<(i64, &str)> = older
+            .iter()
+            .filter(|m| !said::says(m.text(), "board-then") || !m.mentioned().is_empty())
+            .map(|m| (m.message_id, m.text()))
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "old boards that do not say what followed: {wrong:#?}"
+        );
     }
     let phase: Vec<FakeMessage> = fake
         .bot_messages(&group)

@@ -136,7 +136,7 @@ async fn against_the_computer_in_a_group() {
 /// press is answered at once with a toast; the computer's board (which Telegram takes 3
 /// seconds to accept here) is the only board posted after it, tells Alice's move and the
 /// computer's, notifies her, and keeps its buttons; the board Alice pressed loses its buttons
-/// once. (Before the boards were kept in the database the computer's board could go first
+/// once, its caption saying her move followed it. (Before the boards were kept in the database the computer's board could go first
 /// and the pressed board was stripped twice, and Telegram refuses the second edit, "message
 /// is not modified", as the Pachisi test with computers once met in CI.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -197,6 +197,14 @@ async fn a_pressed_move_and_the_computers_answer_are_one_board() {
         )
         .await;
     assert!(stripped.is_ok(), "the pressed board lost its buttons");
+    let pressed = fake
+        .message(&group, board.message_id)
+        .expect("the pressed board");
+    assert!(
+        said::says(pressed.text(), "board-then") && pressed.text().contains(&label),
+        "the pressed board says Alice's move followed it: {}",
+        pressed.text()
+    );
     tokio::time::sleep(Duration::from_secs(1)).await;
     let newest = fake
         .message(&group, computers.message_id)
@@ -209,7 +217,7 @@ async fn a_pressed_move_and_the_computers_answer_are_one_board() {
         .requests()
         .into_iter()
         .filter(|r| {
-            r.method == "editMessageReplyMarkup"
+            (r.method == "editMessageReplyMarkup" || r.method == "editMessageCaption")
                 && r.params
                     .get("message_id")
                     .and_then(serde_json::Value::as_i64)

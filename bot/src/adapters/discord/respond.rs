@@ -438,7 +438,8 @@ impl Discord {
         pressed: Option<MessageId>,
     ) {
         let posted = posted.map(|id| id.to_string());
-        for id in self.service.reply_sent(reply, posted.as_deref()).await {
+        for stripped in self.service.reply_sent(reply, posted.as_deref()).await {
+            let id = stripped.message_id;
             let Some(message) = id
                 .parse::<u64>()
                 .ok()
@@ -447,10 +448,20 @@ impl Discord {
             else {
                 continue;
             };
-            if Some(message) == pressed {
+            // The interaction's response took the pressed message's buttons off already.
+            if Some(message) == pressed && stripped.caption.is_none() {
                 continue;
             }
-            let components = json!({"components": []});
+            // An old board of a game that went on says the move that followed it instead of
+            // who was to move.
+            let components = match &stripped.caption {
+                Some(caption) => json!({
+                    "content": markdown::content(&caption.spans, &[]),
+                    "components": [],
+                    "allowed_mentions": {"parse": []},
+                }),
+                None => json!({"components": []}),
+            };
             // A failure is logged by `retrying`; a passing one leaves the buttons to the next
             // board.
             if let Err(error) = self

@@ -240,13 +240,20 @@ impl Telegram {
     /// outbox.
     async fn after_post(&self, reply: &Reply, chat: ChatId, posted: Option<MessageId>) {
         let posted = posted.map(|id| id.0.to_string());
-        for id in self.service.reply_sent(reply, posted.as_deref()).await {
-            let Some(message) = message_id(&id) else {
+        for stripped in self.service.reply_sent(reply, posted.as_deref()).await {
+            let Some(message) = message_id(&stripped.message_id) else {
                 continue;
             };
-            if !self.take_buttons_off(chat, message).await
+            let done = match &stripped.caption {
+                Some(caption) => self.recaption(chat, message, caption).await,
+                None => self.take_buttons_off(chat, message).await,
+            };
+            if !done
                 && let Some(game) = reply.game
-                && let Err(error) = self.service.buttons_still_on(game, &id).await
+                && let Err(error) = self
+                    .service
+                    .buttons_still_on(game, &stripped.message_id)
+                    .await
             {
                 tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the buttons left on");
             }
@@ -346,6 +353,32 @@ impl Telegram {
             return self.post_retrying(reply, target).await;
         }
         Some(message)
+    }
+
+    /// An old board of a game that went on: its caption becomes `caption` (the move that
+    /// followed it) and its buttons go (an edit without a keyboard takes it off). A board
+    /// without a caption (pictures off) only loses its buttons. False when it failed for a
+    /// passing reason, as [`Telegram::take_buttons_off`].
+    async fn recaption(&self, chat: ChatId, message: MessageId, caption: &Reply) -> bool {
+        let text = html::chunks(caption, CAPTION_LIMIT)
+            .into_iter()
+            .next()
+            .unwrap_or_default();
+        match self
+            .client
+            .edit_message_caption(chat, message)
+            .caption(text)
+            .parse_mode(ParseMode::Html)
+            .await
+        {
+            Ok(_) => true,
+            Err(error) if harmless(&error) => true,
+            Err(error) => match classify(error) {
+                SendError::Refused(_) => self.take_buttons_off(chat, message).await,
+                SendError::Gone(_) => true,
+                _ => false,
+            },
+        }
     }
 
     /// Takes the buttons off a message (an old board): false when it failed for a passing
