@@ -19,4 +19,6 @@ history-empty = Партия { $game } ({ $name }): още няма ходове
 history-heading = Партия { $game } ({ $name }):
 history-earlier = { " " }ходове от { $first } до { $last } (бутонът „По-рано“ показва тези преди { $first }; /export { $game } изпраща целия запис като файл).
 history-dice = зарове
+history-roll-off = хвърляне за първи ход: { $first } срещу { $second }
+history-thrown = хвърляне: { $roll }
 history-result = Резултат:

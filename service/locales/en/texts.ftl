@@ -19,4 +19,6 @@ history-empty = Game { $game } ({ $name }): no moves yet.
 history-heading = Game { $game } ({ $name }):
 history-earlier = { " " }moves { $first } to { $last } (the Earlier button shows those before { $first }; /export { $game } sends the whole record as a file).
 history-dice = dice
+history-roll-off = threw { $first } against { $second } in the roll-off
+history-thrown = threw { $roll }
 history-result = Result:

@@ -20,4 +20,6 @@ history-empty = Партия { $game } ({ $name }): ходов ещё нет.
 history-heading = Партия { $game } ({ $name }):
 history-earlier = { " " }ходы с { $first } по { $last } (кнопка «Раньше» показывает ходы до { $first }; /export { $game } присылает всю запись файлом).
 history-dice = кости
+history-roll-off = бросок за первый ход: { $first } против { $second }
+history-thrown = бросок: { $roll }
 history-result = Результат:

@@ -54,6 +54,32 @@ pub fn moves(record: &GameRecord, state: &AnyGame) -> Vec<Span> {
     }
 }
 
+/// An action as `/history` says it: a roll in words ("rolled a 3 and a 4", a roll-off, a
+/// throw of the cowries), a move in the game's notation.
+fn action_said(action: &str) -> Span {
+    let Some(roll) = action.strip_prefix("roll:") else {
+        return Span::Text(action.to_string());
+    };
+    let pair = |separator: char| {
+        let (a, b) = roll.split_once(separator)?;
+        Some((a.parse::<i64>().ok()?, b.parse::<i64>().ok()?))
+    };
+    let msg = if let Some((a, b)) = pair('-') {
+        if a == b {
+            Msg::new("rolled-double").num("die", a)
+        } else {
+            Msg::new("rolled").num("first", a).num("second", b)
+        }
+    } else if let Some((a, b)) = pair('v') {
+        Msg::new("history-roll-off")
+            .num("first", a)
+            .num("second", b)
+    } else {
+        Msg::new("history-thrown").text("roll", roll.to_string())
+    };
+    Span::Msg(msg)
+}
+
 /// How many characters of actions one `/history` page shows at most (within
 /// [`super::limits::MAX_TEXT`], with room for its heading and pointer).
 pub const HISTORY_PAGE: usize = 1_400;
@@ -91,7 +117,9 @@ pub fn history(
                 |h| Span::Text(h.user.display_name.clone()),
             );
         let line = vec![
-            Span::Text(format!("\n{}. {} (", action.seq, action.action)),
+            Span::Text(format!("\n{}. ", action.seq)),
+            action_said(&action.action),
+            Span::Text(" (".into()),
             who,
             Span::Text(")".into()),
         ];

@@ -150,6 +150,23 @@ async fn whole_games_of_all_five_tell_each_move_and_the_result_once() {
         assert_eq!(count(&board, " is over: "), 1, "{board}");
         let history = table.cmd("carol", &format!("/history #{game}")).await;
         said(&history, "history-result");
+        // Rolls in words, never the engine's `roll:` notation (issue 37).
+        assert!(!text(&history).contains("roll:"), "{}", text(&history));
+        let rolls = [
+            "rolled",
+            "rolled-double",
+            "history-roll-off",
+            "history-thrown",
+        ]
+        .iter()
+        .filter(|id| history.says(id).is_some())
+        .count();
+        match id {
+            GameId::CoanKi | GameId::Pachisi => {
+                assert!(rolls > 0, "the rolls are told: {}", text(&history));
+            }
+            _ => assert_eq!(rolls, 0, "{}", text(&history)),
+        }
         assert!(
             history.says("result").is_some() || history.says("result-because").is_some(),
             "the history ends with the result sentence: {}",
