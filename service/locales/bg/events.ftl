@@ -72,4 +72,4 @@ pachisi-gave-up = се отказва от { $values }
 toast-played = Ходът { $move } в партия { $game } е изигран.
 toast-played-computer = Ходът { $move } в партия { $game } е изигран; отговорът на компютъра ще е на следващата дъска.
 
-board-then = Партия { $game } ({ $name }): следващият ход е на { $player } ({ $seat }): { $move }.
+board-then = Партия { $game } ({ $name }): след това { $player } ({ $seat }) изигра { $move }.

@@ -77,4 +77,4 @@ pachisi-gave-up = отказывается от { $values }
 toast-played = Ход { $move } в партии { $game } сделан.
 toast-played-computer = Ход { $move } в партии { $game } сделан; ответ компьютера будет на следующей доске.
 
-board-then = Партия { $game } ({ $name }): следующим ходом { $player } ({ $seat }) сыграл { $move }.
+board-then = Партия { $game } ({ $name }): следующим ходом { $player } ({ $seat }) играет { $move }.

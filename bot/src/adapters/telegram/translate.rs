@@ -118,10 +118,20 @@ fn from_message(update_id: u32, message: &Message, bot_username: &str) -> Incomi
     let (Some(user), Some(text)) = (message.from.as_ref(), message.text()) else {
         return Incoming::Ignored;
     };
-    if user.is_bot || !text.starts_with('/') {
+    if user.is_bot {
         return Incoming::Ignored;
     }
-    let (mut text, mut mentions) = mentions_in(text, message.entities().unwrap_or(&[]));
+    // A move written as a reply to one of the bot's boards (Telegram delivers replies to the
+    // bot in privacy mode too) is that game's `/move`.
+    let (mut text, mut mentions) = if text.starts_with('/') {
+        mentions_in(text, message.entities().unwrap_or(&[]))
+    } else if let Some(game) = replied_board(message, bot_username)
+        && looks_like_a_move(text)
+    {
+        (format!("/move #{game} {}", text.trim()), Vec::new())
+    } else {
+        return Incoming::Ignored;
+    };
     // `/play konane` sent as a reply to someone's message challenges that person.
     if mentions.is_empty()
         && let Some(other) = replied_person(message)
@@ -249,6 +259,44 @@ fn replied_person(message: &Message) -> Option<&User> {
         return None;
     }
     replied.from.as_ref().filter(|user| !user.is_bot)
+}
+
+/// The game of the bot's board that `message` replies to: the game its move buttons play, or
+/// else the first `#number` its text or caption names (an old board says "Game #3 …").
+fn replied_board(message: &Message, bot_username: &str) -> Option<i64> {
+    let replied = message.reply_to_message()?;
+    let from = replied.from.as_ref()?;
+    if !from.is_bot || from.username.as_deref() != Some(bot_username) {
+        return None;
+    }
+    let from_buttons = replied.reply_markup().and_then(|markup| {
+        markup.inline_keyboard.iter().flatten().find_map(|button| {
+            let teloxide::types::InlineKeyboardButtonKind::CallbackData(data) = &button.kind else {
+                return None;
+            };
+            let rest = data.strip_prefix('m').or_else(|| data.strip_prefix('p'))?;
+            rest.split('.').next()?.parse().ok()
+        })
+    });
+    from_buttons.or_else(|| {
+        let text = replied.text().or(replied.caption())?;
+        let at = text.find('#')?;
+        let digits: String = text[at + 1..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
+    })
+}
+
+/// Whether a reply's text reads as a move ("d6-d4", "h2+4", "A1-A3"): one short word with a
+/// digit, so that talk in reply to a board is left alone.
+fn looks_like_a_move(text: &str) -> bool {
+    let text = text.trim();
+    !text.is_empty()
+        && text.chars().count() <= 24
+        && !text.contains(char::is_whitespace)
+        && text.contains(|c: char| c.is_ascii_digit())
 }
 
 /// The command's name, lower case, without `/` or `@bot`.
@@ -403,6 +451,60 @@ mod tests {
         m["from"]["is_bot"] = true.into();
         let u = update(serde_json::json!({"update_id": 2, "message": m}));
         assert!(matches!(translate(&u, "tabula_bot"), Incoming::Ignored));
+    }
+
+    #[test]
+    fn a_move_written_in_reply_to_a_board_is_that_games_move() {
+        let board = |markup: serde_json::Value, caption: &str| {
+            serde_json::json!({
+                "message_id": 3, "date": 1_700_000_000, "chat": group(),
+                "from": {"id": 99, "is_bot": true, "first_name": "Tabula", "username": "tabula_bot"},
+                "photo": [{"file_id": "f", "file_unique_id": "u", "width": 1, "height": 1}],
+                "caption": caption, "reply_markup": markup,
+            })
+        };
+        let buttons = serde_json::json!({"inline_keyboard": [[
+            {"text": "d6-d4", "callback_data": "m12.4.0"},
+        ]]});
+        let reply = |text: &str, replied: serde_json::Value| {
+            let mut m = message(text, serde_json::json!([]));
+            m["reply_to_message"] = replied;
+            update(serde_json::json!({"update_id": 9, "message": m}))
+        };
+        let (request, _) = request_of(translate(
+            &reply(" d6-d4 ", board(buttons.clone(), "Game #12 (Konane)")),
+            "tabula_bot",
+        ));
+        assert_eq!(request.input, Input::Command("/move #12 d6-d4".into()));
+        // An old board without buttons: the game its caption names.
+        let (request, _) = request_of(translate(
+            &reply(
+                "f5-d5",
+                board(
+                    serde_json::json!({"inline_keyboard": []}),
+                    "Game #7 (Koan): Bob played A1-A3 next.",
+                ),
+            ),
+            "tabula_bot",
+        ));
+        assert_eq!(request.input, Input::Command("/move #7 f5-d5".into()));
+        // Talk in reply to a board, a reply to another bot's message, a reply to a person:
+        // left alone.
+        for ignored in [
+            reply("nice move!", board(buttons.clone(), "Game #12")),
+            reply("well played", board(buttons.clone(), "Game #12")),
+            {
+                let mut other = board(buttons.clone(), "Game #12");
+                other["from"]["username"] = "other_bot".into();
+                reply("d6-d4", other)
+            },
+            reply("d6-d4", message("hello", serde_json::json!([]))),
+        ] {
+            assert!(matches!(
+                translate(&ignored, "tabula_bot"),
+                Incoming::Ignored
+            ));
+        }
     }
 
     #[test]
