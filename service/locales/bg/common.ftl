@@ -66,3 +66,4 @@ terms-sentence = { $stake ->
 button-resign = Предай партията
 button-abort = Прекрати партията
 button-keep-playing = Продължи играта
+button-claim = Поискай победата

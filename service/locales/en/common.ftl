@@ -66,3 +66,4 @@ terms-sentence = { $stake ->
 button-resign = Resign
 button-abort = Abort the game
 button-keep-playing = Keep playing
+button-claim = Claim the win

@@ -72,3 +72,4 @@ terms-sentence = { $stake ->
 button-resign = Сдаться
 button-abort = Прервать партию
 button-keep-playing = Играть дальше
+button-claim = Забрать победу

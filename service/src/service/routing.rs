@@ -463,6 +463,11 @@ impl Service {
                     .await?
                     .to_actor())
             }
+            ('w', &[game]) => {
+                // A time-out's Claim button: `/claim #game`.
+                self.not_repeated(ctx).await?;
+                self.claim(ctx, GameNo(game)).await
+            }
             ('s', &[no]) => self.start_early(ctx, ChallengeNo(no)).await,
             ('c', &[no]) => self.fill_with_computers(ctx, ChallengeNo(no)).await,
             ('x', &[no]) => {

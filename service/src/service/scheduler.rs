@@ -328,10 +328,8 @@ impl Service {
                     .into_iter()
                     .filter(|other| other.id != user.id)
                     .collect();
-                notified = opponents
-                    .iter()
-                    .map(|other| other.platform_user_id.clone())
-                    .collect();
+                // Both sides are told: the one who ran out of time, and those who may claim.
+                notified.extend(opponents.iter().map(|other| other.platform_user_id.clone()));
                 let claimants = opponents
                     .iter()
                     .map(|opponent| Msg::new("person").span("person", mention(opponent)))
@@ -345,6 +343,18 @@ impl Service {
                 ));
             }
         }
+        let mut buttons = vec![said_button(
+            Msg::new("button-board").text("game", format!("#{}", record.id)),
+            format!("b{}", record.id),
+        )];
+        let timeout = due == Due::Timeout;
+        if timeout {
+            // The claim, for those who may make it (the service checks who presses it).
+            buttons.insert(
+                0,
+                said_button(Msg::new("button-claim"), format!("w{}", record.id)),
+            );
+        }
         Ok(Some(Reply {
             address: Address {
                 platform: chat.platform,
@@ -354,10 +364,10 @@ impl Service {
             game: Some(record.id),
             notify: notified,
             spans,
-            buttons: vec![vec![said_button(
-                Msg::new("button-board").text("game", format!("#{}", record.id)),
-                format!("b{}", record.id),
-            )]],
+            buttons: vec![buttons],
+            // Recorded with the game's messages that show buttons, so that the game's next
+            // board (a move, the claim's result) takes its Claim button off.
+            question: timeout,
             ..Reply::default()
         }))
     }

@@ -13,7 +13,7 @@ use common::connect;
 use common::table::{DAY, HOUR, Lcg, Table, challenge_no, piece_button, start, text, to_act};
 use tabula_core::GameId;
 use tabula_service::service::{Audience, Clock, Kind, Placement, Reply, Service, UserError};
-use tabula_service::store::{Conflict, DatabaseUrl, GameNo, NewGame, Platform};
+use tabula_service::store::{Conflict, DatabaseUrl, GameNo, GameStatus, NewGame, Platform};
 
 on_both_databases! {
     challenges_notify_the_invited_and_starting_games_the_player_to_move => challenges;
@@ -699,7 +699,21 @@ async fn scheduler(url: DatabaseUrl) {
     table.clock.advance(12 * HOUR);
     let replies = table.tick().await;
     assert_eq!(replies.len(), 1);
-    told(Some(game), &[other(&late)]).check(&replies[0], "time-out");
+    told(Some(game), &[&late, other(&late)]).check(&replies[0], "time-out");
+    // Its Claim button (issue 37): refused to the one who ran out of time, the win for the
+    // other; the time-out is recorded with the game's messages that lose their buttons.
+    assert!(replies[0].question, "recorded with the game's buttons");
+    let claim = replies[0]
+        .all_buttons()
+        .find(|b| b.data == format!("w{game}"))
+        .expect("a Claim button")
+        .data
+        .clone();
+    let refused = table.press(&late, &claim).await;
+    assert!(refused.refusal().is_some(), "{}", text(&refused));
+    let claimed = table.press(other(&late), &claim).await;
+    assert!(claimed.is_done(), "{}", text(&claimed));
+    assert_eq!(table.record(game).await.status, GameStatus::Finished);
     store.close().await;
 }
 
