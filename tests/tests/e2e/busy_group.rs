@@ -16,6 +16,12 @@ use tabula_tests::table::{ANSWER, Lcg, accept_challenge, choose};
 use tabula_tests::telegram::{FakeMessage, FakeTelegram, TgChat, TgUser};
 use tabula_tests::telegram_table::{Table, callbacks, is_photo, to_act, username};
 
+/// A game in play: its number, its newest board, and its two players.
+type Game = (i64, FakeMessage, Vec<(TgUser, String)>);
+
+/// A message that keeps buttons: its id, its text and its buttons.
+type Kept = (i64, String, Vec<(String, String)>);
+
 /// Moves made in each game.
 const MOVES: usize = 5;
 
@@ -94,7 +100,7 @@ async fn four_people_three_games_one_group() {
     }
 
     // Three games: Alice and Bob, Carol and Dana, Bob and Carol.
-    let mut games: Vec<(i64, FakeMessage, Vec<(TgUser, String)>)> = Vec::new();
+    let mut games: Vec<Game> = Vec::new();
     for (a, b, game) in [(0, 1, "konane"), (2, 3, "konane"), (1, 2, "koan")] {
         let before = fake
             .newest_bot_message(&group, |_| true)
@@ -338,12 +344,11 @@ async fn four_people_three_games_one_group() {
             )
             .await;
         if left.is_err() {
-            let left: Vec<(i64, String, Vec<(String, String)>)> =
-                with_buttons_of(&fake, &group, ended, "mprqkg")
-                    .into_iter()
-                    .filter_map(|id| fake.message(&group, id))
-                    .map(|m| (m.message_id, m.text().to_string(), callbacks(&m)))
-                    .collect();
+            let left: Vec<Kept> = with_buttons_of(&fake, &group, ended, "mprqkg")
+                .into_iter()
+                .filter_map(|id| fake.message(&group, id))
+                .map(|m| (m.message_id, m.text().to_string(), callbacks(&m)))
+                .collect();
             panic!("game #{ended} ended, and these messages keep its buttons: {left:#?}");
         }
     }
