@@ -32,7 +32,9 @@ use serde_json::json;
 
 use super::{Placement, Reply, Service, ServiceError};
 use crate::l10n::{Msg, Span};
-use crate::store::{Announce, GameNo, History, OutboxId, Platform, PostedBoard, Timestamp};
+use crate::store::{
+    Announce, GameNo, GameRecord, History, OutboxId, Platform, PostedBoard, Timestamp,
+};
 
 /// A message whose buttons an adapter takes off after a post ([`Service::reply_sent`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,6 +100,20 @@ impl Pending {
             held: Some((&self.owner, self.until)),
         }
     }
+}
+
+/// What an old board of `record` says once the game went on from it: `player` (at `seat`)
+/// played `played` next.
+pub(super) fn board_then(record: &GameRecord, player: &str, seat: u8, played: &str) -> Msg {
+    Msg::new("board-then")
+        .text("game", format!("#{}", record.id))
+        .msg("name", crate::l10n::game_msg(record.game))
+        .text("player", player.to_string())
+        .msg(
+            "seat",
+            super::seat_msg(super::seat_label(record.game, seat)),
+        )
+        .text("move", played.to_string())
 }
 
 impl Service {
@@ -316,17 +332,12 @@ impl Service {
             };
             let mut caption = Reply {
                 game: Some(game),
-                spans: vec![Span::Msg(
-                    Msg::new("board-then")
-                        .text("game", format!("#{game}"))
-                        .msg("name", crate::l10n::game_msg(record.game))
-                        .text("player", holder.user.display_name.clone())
-                        .msg(
-                            "seat",
-                            super::seat_msg(super::seat_label(record.game, holder.seat)),
-                        )
-                        .text("move", action.action.clone()),
-                )],
+                spans: vec![Span::Msg(board_then(
+                    record,
+                    &holder.user.display_name,
+                    holder.seat,
+                    &action.action,
+                ))],
                 ..Reply::default()
             };
             caption.localize(lang);

@@ -246,6 +246,10 @@ pub struct Reply {
     /// d6-d4"). A reply for the presser alone without buttons is its own toast; this is for
     /// the others (empty: none).
     pub toast: Vec<Span>,
+    /// For a new board made by pressing an older one: what the pressed board says from then
+    /// on (the move just played, as [`super::Stripped`]'s caption), for a platform that edits the
+    /// pressed message in its answer to the press (Discord); empty: nothing.
+    pub pressed_then: Vec<Span>,
     /// A question about [`Reply::game`] (confirm a resignation or an abort): when posted, it
     /// is recorded with the game's messages that show buttons, so that the game's next board
     /// takes its buttons off ([`Service::board_posted`]).
@@ -317,6 +321,7 @@ impl Reply {
     pub fn localize(&mut self, lang: crate::l10n::Lang) {
         say(&mut self.spans, lang, &mut self.said);
         say(&mut self.toast, lang, &mut self.said);
+        say(&mut self.pressed_then, lang, &mut self.said);
         for button in self.buttons.iter_mut().flatten() {
             if let Some(msg) = button.label_msg.take() {
                 button.label = msg.to_text(lang);

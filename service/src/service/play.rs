@@ -367,6 +367,16 @@ impl Service {
                 };
                 let mut reply = self.board_reply_then(&new, spans, after).await?;
                 reply.announced = announced;
+                if ctx.pressed.is_some()
+                    && let Some(seat) = seat
+                {
+                    reply.pressed_then = vec![Span::Msg(super::announce::board_then(
+                        &new.record,
+                        &ctx.user.display_name,
+                        seat.0,
+                        &text,
+                    ))];
+                }
                 reply.toast = vec![Span::Msg(
                     Msg::new("toast-played")
                         .text("move", text)

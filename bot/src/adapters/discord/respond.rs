@@ -112,6 +112,19 @@ fn components(reply: &Reply) -> Value {
     Value::Array(rows)
 }
 
+/// The pressed board's update when a press made a new board: its buttons off, and what it
+/// says from then on (the move just played), when the reply says it.
+fn pressed_then(reply: &Reply) -> Value {
+    if reply.pressed_then.is_empty() {
+        return json!({"components": []});
+    }
+    json!({
+        "content": markdown::content(&reply.pressed_then, &[]),
+        "components": [],
+        "allowed_mentions": {"parse": []},
+    })
+}
+
 /// Who is notified: only the people who must act, never everyone or roles.
 fn allowed_mentions(reply: &Reply) -> Value {
     let mut users: Vec<&String> = Vec::new();
@@ -246,7 +259,7 @@ impl Discord {
                     .await;
             }
             Placement::NewBoard => {
-                self.first(pending, UPDATE_MESSAGE, Some(json!({"components": []})))
+                self.first(pending, UPDATE_MESSAGE, Some(pressed_then(&reply)))
                     .await;
                 let posted = self.followup(pending, message(&reply, true)).await;
                 self.after_post(&reply, pending.channel, posted, pending.pressed)
@@ -299,7 +312,7 @@ impl Discord {
                 self.edit_original(
                     pending,
                     Message {
-                        payload: json!({"components": []}),
+                        payload: pressed_then(&reply),
                         files: Vec::new(),
                     },
                 )
@@ -448,8 +461,11 @@ impl Discord {
             else {
                 continue;
             };
-            // The interaction's response took the pressed message's buttons off already.
-            if Some(message) == pressed && stripped.caption.is_none() {
+            // The interaction's response took the pressed message's buttons off already (and
+            // said what followed it, when it could).
+            if Some(message) == pressed
+                && (stripped.caption.is_none() || !reply.pressed_then.is_empty())
+            {
                 continue;
             }
             // An old board of a game that went on says the move that followed it instead of
