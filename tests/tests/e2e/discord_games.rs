@@ -94,7 +94,8 @@ async fn against_the_computer_over_http_interactions() {
 
 /// Issue 19 on Discord: a Coan Ki challenge accepted by button (Discord's interaction id salts
 /// the dice), a few moves, a resignation that reveals the seed, then `/export` posts the record
-/// and `/replay` the animation as attachments; the real `tabula verify` accepts the record.
+/// and `/replay` the animation as attachments; the real `tabula verify` accepts the record;
+/// `/leaderboard` names the server as Discord calls it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_coan_ki_record_and_replay_over_http_interactions() {
     use tabula_tests::discord_table::{Lcg, one_move};
@@ -156,6 +157,22 @@ async fn a_coan_ki_record_and_replay_over_http_interactions() {
     let gif = &replay.attachments[0];
     assert!(gif.bytes.starts_with(b"GIF89a"), "a GIF");
     assert!(gif.bytes.len() < 10 * 1024 * 1024);
+
+    // Without a gateway the server is still called by its name (issue 37), read once from
+    // Discord.
+    let last = table.last_id();
+    table.slash(&players[0], "leaderboard", &[]).await;
+    let board = table
+        .wait_message(last, "the leaderboard", |m| {
+            said::says(&m.content, "leaderboard") || said::says(&m.content, "leaderboard-empty")
+        })
+        .await;
+    assert!(board.content.contains("Board games"), "{}", board.content);
+    assert!(
+        !board.content.contains("Discord server"),
+        "{}",
+        board.content
+    );
     table.stop().await;
     table.assert_clean();
 }

@@ -22,6 +22,7 @@ pub mod translate;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use serenity::all::{ApplicationId, GuildId};
@@ -90,6 +91,12 @@ pub enum StartError {
     PublicKey,
 }
 
+/// How long an interaction's answer may wait for the server's name the first time it is seen.
+const GUILD_LOOKUP_WITHIN: Duration = Duration::from_millis(500);
+
+/// How long before a server's name that could not be read is asked for again.
+const GUILD_RETRY: Duration = Duration::from_secs(600);
+
 /// The Discord adapter: the REST client, the service, the bot's identity, and the
 /// interactions in hand (finished before shutdown).
 pub struct Discord {
@@ -98,6 +105,9 @@ pub struct Discord {
     settings: DiscordSettings,
     username: String,
     guild_names: Mutex<HashMap<GuildId, String>>,
+    /// When each server's name was last asked for and not learned (asked again after
+    /// [`GUILD_RETRY`]).
+    guild_lookups: Mutex<HashMap<GuildId, Instant>>,
     tasks: TaskTracker,
     /// HTTP-endpoint mode: follow-ups wait until the endpoint's answer was sent.
     endpoint: bool,
@@ -139,6 +149,7 @@ impl Discord {
             settings: settings.clone(),
             username: me.name.clone(),
             guild_names: Mutex::new(HashMap::new()),
+            guild_lookups: Mutex::new(HashMap::new()),
             tasks: TaskTracker::new(),
             endpoint: settings.public_key.is_some(),
         };
@@ -162,16 +173,44 @@ impl Discord {
         self.tasks.wait().await;
     }
 
-    /// The server's name, when the gateway told it.
-    fn guild_name(&self, guild: Option<GuildId>) -> Option<String> {
+    /// The server's name: as the gateway told it (GUILD_CREATE), or else asked for once
+    /// (`GET /guilds/{id}`, within [`GUILD_LOOKUP_WITHIN`], as the HTTP-interactions mode has
+    /// no gateway) and remembered; `None` while Discord has not said.
+    async fn guild_name(&self, guild: Option<GuildId>) -> Option<String> {
         let guild = guild?;
-        self.guild_names.lock().ok()?.get(&guild).cloned()
+        if let Some(name) = self.guild_names.lock().ok()?.get(&guild).cloned() {
+            return Some(name);
+        }
+        {
+            let mut lookups = self.guild_lookups.lock().ok()?;
+            if lookups
+                .get(&guild)
+                .is_some_and(|at| at.elapsed() < GUILD_RETRY)
+            {
+                return None;
+            }
+            lookups.insert(guild, Instant::now());
+        }
+        match tokio::time::timeout(GUILD_LOOKUP_WITHIN, self.http.get_guild(guild)).await {
+            Ok(Ok(found)) => {
+                self.remember_guild(guild, &found.name);
+                Some(found.name)
+            }
+            Ok(Err(error)) => {
+                tracing::debug!(%error, %guild, "cannot read the server's name");
+                None
+            }
+            Err(_) => None,
+        }
     }
 
-    /// Remembers a server's name (the gateway's GUILD_CREATE).
+    /// Remembers a server's name (the gateway's GUILD_CREATE, or asked for).
     fn remember_guild(&self, guild: GuildId, name: &str) {
         if let Ok(mut names) = self.guild_names.lock() {
             names.insert(guild, name.to_string());
+        }
+        if let Ok(mut lookups) = self.guild_lookups.lock() {
+            lookups.remove(&guild);
         }
     }
 

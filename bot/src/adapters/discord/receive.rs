@@ -57,7 +57,8 @@ impl Discord {
     async fn interaction(&self, interaction: Interaction, first: First) {
         match interaction {
             Interaction::Command(command) => {
-                let origin = translate::command_origin(&command, self.guild_name(command.guild_id));
+                let origin =
+                    translate::command_origin(&command, self.guild_name(command.guild_id).await);
                 let pending = Pending {
                     id: command.id,
                     token: command.token.clone(),
@@ -76,8 +77,10 @@ impl Discord {
                 }
             }
             Interaction::Component(component) => {
-                let origin =
-                    translate::component_origin(&component, self.guild_name(component.guild_id));
+                let origin = translate::component_origin(
+                    &component,
+                    self.guild_name(component.guild_id).await,
+                );
                 let request = translate::button_request(&component, &origin);
                 let pending = Pending {
                     id: component.id,
@@ -89,7 +92,8 @@ impl Discord {
                 self.answer(request, pending).await;
             }
             Interaction::Autocomplete(command) => {
-                let origin = translate::command_origin(&command, self.guild_name(command.guild_id));
+                let origin =
+                    translate::command_origin(&command, self.guild_name(command.guild_id).await);
                 let (typed, game) = translate::autocomplete_query(&command);
                 let request = origin_request(&origin, &command.data.name);
                 let choices = if command.data.name == "move" {
