@@ -185,10 +185,16 @@ fn lines(items: Vec<Msg>) -> Msg {
 }
 
 /// The answer to `/help`: one line per command (moderators' commands last, each marked), the
-/// games, and how to learn more. It fits one Discord message.
-pub fn help() -> Msg {
+/// games, and how to learn more. It fits one Discord message. `aliases`: whether the
+/// commands' other names are listed (typed commands understand them; Discord registers only
+/// the names, issue 37).
+pub fn help(aliases: bool) -> Msg {
     let line = |spec: &CommandSpec| {
-        let aliases: String = spec.aliases.iter().map(|a| format!(", /{a}")).collect();
+        let aliases: String = if aliases {
+            spec.aliases.iter().map(|a| format!(", /{a}")).collect()
+        } else {
+            String::new()
+        };
         let line = Msg::new("help-line")
             .text("name", spec.name)
             .text("aliases", aliases)
@@ -218,8 +224,9 @@ pub fn help() -> Msg {
 }
 
 /// The answer to `/help <name>`: usage line, what it does, an example; `None` for no such
-/// command. Aliases are understood (`balance`), with or without `/`.
-pub fn help_for(name: &str) -> Option<Msg> {
+/// command. Aliases are understood (`balance`), with or without `/`; they are listed when
+/// `aliases` (not on Discord).
+pub fn help_for(name: &str, aliases: bool) -> Option<Msg> {
     let name = name.trim().trim_start_matches('/').to_ascii_lowercase();
     let spec = find(&name)?;
     let mut items = vec![usage_msg(spec), with_languages(Msg::new(spec.summary))];
@@ -228,7 +235,7 @@ pub fn help_for(name: &str) -> Option<Msg> {
         Access::Moderators => items.push(Msg::new("help-moderators")),
         Access::Partly => items.push(Msg::new("help-partly")),
     }
-    if !spec.aliases.is_empty() {
+    if aliases && !spec.aliases.is_empty() {
         let aliases: Vec<String> = spec.aliases.iter().map(|a| format!("/{a}")).collect();
         items.push(Msg::new("help-also").text("aliases", aliases.join(", ")));
     }

@@ -194,7 +194,7 @@ mod tests {
     #[test]
     fn help_is_said_in_each_language() {
         let ru = Lang::parse("ru").unwrap();
-        let help = help().to_text(ru);
+        let help = help(true).to_text(ru);
         assert!(
             help.starts_with("Tabula: традиционные настольные игры. Команды:\n/play: "),
             "{help}"
@@ -207,7 +207,7 @@ mod tests {
             help.contains("/grant: Выдать монеты (модераторы)"),
             "{help}"
         );
-        let one = help_for("/language").expect("a command").to_text(ru);
+        let one = help_for("/language", true).expect("a command").to_text(ru);
         assert!(
             one.starts_with(
                 "/language [язык…]\nЗадаёт язык того, что видите только вы: bg, en или ru;"
@@ -218,13 +218,23 @@ mod tests {
             one.ends_with("\nТакже: /lang.\nПример: /language ru"),
             "{one}"
         );
-        let english = help_for("grant").expect("a command").to_text(Lang::ENGLISH);
+        let english = help_for("grant", true)
+            .expect("a command")
+            .to_text(Lang::ENGLISH);
         assert_eq!(
             english,
             "/grant @user <coins> [reason…]\nAdds coins to someone's wallet here.\n\
              For moderators only.\nExample: /grant @bob 100 tournament prize"
         );
-        assert_eq!(help_for("nosuch"), None);
+        assert_eq!(help_for("nosuch", true), None);
+        // Discord registers no aliases: none is listed there (issue 37).
+        let discord = super::help(false).to_text(Lang::ENGLISH);
+        assert!(discord.contains("\n/wallet: "), "{discord}");
+        assert!(!discord.contains("/balance"), "{discord}");
+        let one = help_for("language", false)
+            .expect("a command")
+            .to_text(Lang::ENGLISH);
+        assert!(!one.contains("/lang."), "{one}");
     }
 
     #[test]

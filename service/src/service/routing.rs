@@ -404,10 +404,12 @@ impl Service {
                 Some(id) => Ok(spans_reply(vec![Span::Msg(text::rules(id))]).to_actor()),
             },
             CommandId::Help => {
+                // Discord registers the commands' names only, not their aliases.
+                let aliases = ctx.chat.platform != Platform::Discord;
                 let help = command
                     .topic
-                    .and_then(|topic| commands::help_for(topic.name))
-                    .unwrap_or_else(commands::help);
+                    .and_then(|topic| commands::help_for(topic.name, aliases))
+                    .unwrap_or_else(|| commands::help(aliases));
                 if command.greeting {
                     return Ok(spans_reply(vec![
                         Span::Msg(text::greeting(ctx.group)),

@@ -321,7 +321,7 @@ fn every_example_parses() {
 #[test]
 fn help_mentions_every_command_and_fits_a_message() {
     for lang in Lang::all() {
-        let text = help().to_text(lang);
+        let text = help(true).to_text(lang);
         for spec in COMMANDS {
             assert!(
                 text.lines()
@@ -337,7 +337,7 @@ fn help_mentions_every_command_and_fits_a_message() {
             text.chars().count()
         );
     }
-    let text = help().to_text(Lang::ENGLISH);
+    let text = help(true).to_text(Lang::ENGLISH);
     for spec in COMMANDS {
         assert!(text.contains(&format!("/{}", spec.name)), "{}", spec.name);
         for alias in spec.aliases {
@@ -356,7 +356,7 @@ fn help_mentions_every_command_and_fits_a_message() {
         text.chars().count()
     );
     // Each command's line is marked as its access says; the moderators' commands come last.
-    let help = help();
+    let help = help(true);
     let lines: Vec<_> = within(&help)
         .into_iter()
         .filter(|msg| msg.id == "help-line")
@@ -404,17 +404,19 @@ fn help_mentions_every_command_and_fits_a_message() {
 fn help_for_each_command_gives_usage_and_example() {
     for lang in Lang::all() {
         for spec in COMMANDS {
-            let text = help_for(spec.name).expect("help").to_text(lang);
+            let text = help_for(spec.name, true).expect("help").to_text(lang);
             assert!(text.starts_with(&spec.usage(lang)), "{text}");
             assert!(text.contains(spec.example), "{text}");
             assert!(text.chars().count() <= 1000);
         }
     }
     for spec in COMMANDS {
-        let text = help_for(spec.name).expect("help").to_text(Lang::ENGLISH);
+        let text = help_for(spec.name, true)
+            .expect("help")
+            .to_text(Lang::ENGLISH);
         assert!(text.starts_with(&spec.usage(Lang::ENGLISH)), "{text}");
         assert!(text.contains(spec.example), "{text}");
-        let help = help_for(spec.name).expect("help");
+        let help = help_for(spec.name, true).expect("help");
         let says = |id: &str| help.find(id).is_some();
         assert_eq!(
             (says("help-moderators"), says("help-partly")),
@@ -426,14 +428,14 @@ fn help_for_each_command_gives_usage_and_example() {
         );
         assert!(text.chars().count() <= 1000);
     }
-    assert_eq!(help_for("/balance"), help_for("wallet"));
-    assert!(help_for("chess").is_none());
-    let play = help_for("play").expect("play").to_text(Lang::ENGLISH);
+    assert_eq!(help_for("/balance", true), help_for("wallet", true));
+    assert!(help_for("chess", true).is_none());
+    let play = help_for("play", true).expect("play").to_text(Lang::ENGLISH);
     for word in ["@user", "stake=", "time=", "computer", "option=value"] {
         assert!(play.contains(word), "{play}");
     }
     assert!(
-        help_for("grant")
+        help_for("grant", true)
             .expect("grant")
             .find("help-moderators")
             .is_some()
