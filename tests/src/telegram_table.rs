@@ -239,6 +239,24 @@ impl Table {
             .newest_bot_message(chat, |m| !m.deleted && accept(m))
     }
 
+    /// Waits until message `message_id` of `chat` shows no button.
+    ///
+    /// # Panics
+    /// If it still shows one after [`ANSWER`]; `what` names it.
+    pub async fn wait_buttons_off(&self, chat: &TgChat, message_id: i64, what: &str) {
+        let off = self
+            .fake
+            .wait_for(
+                |f| {
+                    f.message(chat, message_id)
+                        .filter(|m| callbacks(m).is_empty())
+                },
+                ANSWER,
+            )
+            .await;
+        assert!(off.is_ok(), "{what}: still shows buttons after {ANSWER:?}");
+    }
+
     /// Waits for a bot message newer than `after` in `chat` that `accept` takes.
     ///
     /// # Panics

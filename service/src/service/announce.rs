@@ -285,16 +285,17 @@ impl Service {
             tracing::warn!(error = %super::error_chain(&error), "cannot record a posted reply");
             Vec::new()
         });
-        let captions = match reply.game {
+        let mut captions = match reply.game {
             Some(game) if !ids.is_empty() => {
-                self.captions_of_old_boards(game).await.unwrap_or_else(|error| {
-                    tracing::warn!(error = %super::error_chain(&error), "cannot tell the old boards' next moves");
-                    HashMap::new()
-                })
+                self.captions_of_old_boards(game, &ids)
+                    .await
+                    .unwrap_or_else(|error| {
+                        tracing::warn!(error = %super::error_chain(&error), "cannot tell the old boards' next moves");
+                        HashMap::new()
+                    })
             }
             _ => HashMap::new(),
         };
-        let mut captions = captions;
         ids.into_iter()
             .map(|message_id| Stripped {
                 caption: captions.remove(&message_id),
@@ -307,11 +308,18 @@ impl Service {
     /// move that followed it ("Bob (White) played d6-d4 next"), in the chat's language, so that
     /// an old board no longer says who is to move and the chat reads as the game went when
     /// scrolling back (issue 37).
+    /// Only the boards among `stripped` are told; when there is none (a challenge, a question),
+    /// the game's log is not read.
     async fn captions_of_old_boards(
         &self,
         game: GameNo,
+        stripped: &[String],
     ) -> Result<HashMap<String, Reply>, ServiceError> {
-        let boards = self.store.board_seqs(game).await?;
+        let mut boards = self.store.board_seqs(game).await?;
+        boards.retain(|(message_id, _)| stripped.contains(message_id));
+        if boards.is_empty() {
+            return Ok(HashMap::new());
+        }
         let Some(stored) = self.store.load_game(game, History::Full).await? else {
             return Ok(HashMap::new());
         };
@@ -323,8 +331,10 @@ impl Service {
         };
         let mut captions = HashMap::new();
         for (message_id, seq) in boards {
-            let Some((action, holder)) = stored.actions.iter().find_map(|action| {
-                let actor = action.actor.filter(|_| action.seq > seq)?;
+            // The log is in order: the first action by someone after the board's.
+            let after = stored.actions.partition_point(|action| action.seq <= seq);
+            let Some((action, holder)) = stored.actions[after..].iter().find_map(|action| {
+                let actor = action.actor?;
                 let holder = record.seats.iter().find(|h| h.user.id == actor)?;
                 Some((action, holder))
             }) else {

@@ -352,11 +352,9 @@ async fn four_people_three_games_one_group() {
             panic!("game #{ended} ended, and these messages keep its buttons: {left:#?}");
         }
     }
-    until(&fake, "the picker loses its buttons", |f| {
-        f.message(&group, picker.message_id)
-            .filter(|m| callbacks(m).is_empty())
-    })
-    .await;
+    table
+        .wait_buttons_off(&group, picker.message_id, "the picker loses its buttons")
+        .await;
     for (number, _, _) in &games[..2] {
         assert_eq!(
             with_buttons_of(&fake, &group, *number, "mp").len(),

@@ -244,15 +244,13 @@ async fn an_accept_committed_before_a_kill_9_starts_the_game_after_the_restart()
             .all(|(_, data)| move_data(data).is_some_and(|(_, seq, _)| seq == 0)),
         "buttons of the position before any action: {moves:?}"
     );
-    fake.wait_for(
-        |f| {
-            f.message(&group, offer.message_id)
-                .filter(|m| callbacks(m).is_empty())
-        },
-        ANSWER,
-    )
-    .await
-    .expect("the challenge lost its Accept button");
+    table
+        .wait_buttons_off(
+            &group,
+            offer.message_id,
+            "the challenge lost its Accept button",
+        )
+        .await;
     let answered = callback(&fake, &query);
     assert_eq!(
         (answered.answers, answered.answer.is_some()),
@@ -347,15 +345,13 @@ async fn a_game_ending_move_committed_before_a_kill_9_is_announced_after_the_res
         callbacks(&last).is_empty(),
         "no buttons on the final board: {last:?}"
     );
-    fake.wait_for(
-        |f| {
-            f.message(&group, board.message_id)
-                .filter(|m| callbacks(m).is_empty())
-        },
-        ANSWER,
-    )
-    .await
-    .expect("the pressed board lost its buttons");
+    table
+        .wait_buttons_off(
+            &group,
+            board.message_id,
+            "the pressed board lost its buttons",
+        )
+        .await;
     let mut db = database(&table.dir).await;
     let (game, _, _) = move_data(&data).expect("the game's number in the button");
     let (status, actions) = game_record(&mut db, game).await;

@@ -418,15 +418,13 @@ async fn an_outbox_message_survives_kill_9_between_claim_and_send() {
         "the challenger is notified: {:?}",
         expired.mentioned()
     );
-    fake.wait_for(
-        |f| {
-            f.message(&group, offer.message_id)
-                .filter(|m| callbacks(m).is_empty())
-        },
-        ANSWER,
-    )
-    .await
-    .expect("the expired offer lost its buttons");
+    table
+        .wait_buttons_off(
+            &group,
+            offer.message_id,
+            "the expired offer lost its buttons",
+        )
+        .await;
     tokio::time::sleep(Duration::from_secs(4)).await;
     assert_eq!(
         fake.bot_messages(&group).len(),
