@@ -10,7 +10,7 @@
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
-use tabula_service::l10n::{Lang, Msg};
+use tabula_service::l10n::{Lang, Msg, Span};
 use tabula_service::service::{
     Audience, Button, Clock, Input, Person, Placement, Reply, Request, Service, ServiceError,
     duration_msg, parse_duration, typed_mentions,
@@ -221,11 +221,14 @@ impl<'a> Session<'a> {
 
     /// A message of the catalogue in the session's language.
     fn say(&self, msg: Msg) -> String {
-        msg.to_text(self.language.unwrap_or(Lang::ENGLISH))
+        terminal(&tabula_service::l10n::spans(
+            self.language.unwrap_or(Lang::ENGLISH),
+            &msg,
+        ))
     }
 
     fn show(&mut self, reply: &Reply, output: &mut impl Write) -> Result<(), LocalError> {
-        writeln!(output, "{}", reply.plain_text())?;
+        writeln!(output, "{}", terminal(&reply.spans))?;
         if let Some(png) = &reply.picture {
             match &self.images {
                 Some(dir) => {
@@ -309,4 +312,16 @@ fn internal(error: &ServiceError, output: &mut impl Write) -> Result<(), LocalEr
         )?;
     }
     Ok(())
+}
+
+/// Spans as the terminal shows them: code between backticks, as Markdown writes it; the rest
+/// as plain text.
+fn terminal(spans: &[Span]) -> String {
+    spans
+        .iter()
+        .map(|span| match span {
+            Span::Code(code) => format!("`{code}`"),
+            span => span.plain(),
+        })
+        .collect()
 }

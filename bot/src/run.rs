@@ -74,10 +74,12 @@ pub struct RunArgs {
     /// seconds.
     #[arg(long, env = "TABULA_SCHEDULER_SECONDS", default_value_t = 30)]
     pub scheduler_seconds: u64,
-    /// How long a challenge waits for an answer before it expires, in seconds (a day: games
-    /// are played over days, and people answer when they look at the chat).
-    #[arg(long, env = "TABULA_CHALLENGE_SECONDS", default_value_t = 86_400)]
-    pub challenge_seconds: u64,
+    /// The longest any challenge waits for an answer before it expires, in seconds. Unset: a
+    /// challenge naming people waits as long as its time per move (a day at least), an open
+    /// one as long as the community's `open_wait` (moderators set it with /config; a day
+    /// unless they do).
+    #[arg(long, env = "TABULA_CHALLENGE_SECONDS")]
+    pub challenge_seconds: Option<u64>,
     /// How long an outbox message taken for delivery is held before another process (or this
     /// one after a crash) may deliver it, in seconds.
     #[arg(long, env = "TABULA_OUTBOX_LEASE_SECONDS", default_value_t = 60)]
@@ -103,7 +105,7 @@ struct Checked {
     discord: Option<DiscordSettings>,
     listen: String,
     scheduler: Duration,
-    challenge_ttl: Duration,
+    challenge_ttl: Option<Duration>,
     lease: Duration,
 }
 
@@ -137,7 +139,10 @@ fn check(args: &RunArgs) -> Result<Checked, RunError> {
     }
     for (name, value) in [
         ("TABULA_SCHEDULER_SECONDS", args.scheduler_seconds),
-        ("TABULA_CHALLENGE_SECONDS", args.challenge_seconds),
+        (
+            "TABULA_CHALLENGE_SECONDS",
+            args.challenge_seconds.unwrap_or(1),
+        ),
         ("TABULA_OUTBOX_LEASE_SECONDS", args.outbox_lease_seconds),
     ] {
         if value == 0 {
@@ -150,7 +155,7 @@ fn check(args: &RunArgs) -> Result<Checked, RunError> {
         discord,
         listen: args.listen.clone(),
         scheduler: Duration::from_secs(args.scheduler_seconds),
-        challenge_ttl: Duration::from_secs(args.challenge_seconds),
+        challenge_ttl: args.challenge_seconds.map(Duration::from_secs),
         lease: Duration::from_secs(args.outbox_lease_seconds),
     })
 }
@@ -316,14 +321,14 @@ pub async fn run(args: &RunArgs) -> Result<(), RunError> {
     // while it posts the reply itself; a process that dies leaves it to any dispatcher within
     // the hold (issue 36).
     let hold = ANNOUNCEMENT_HOLD.min(checked.lease);
-    let service = Arc::new(
-        Service::new(store.clone(), Dice::Os)
-            .with_challenge_ttl(checked.challenge_ttl)
-            .with_announcements(
-                format!("{}/replies", tabula_service::dispatch::random_owner()),
-                hold,
-            ),
-    );
+    let mut service = Service::new(store.clone(), Dice::Os);
+    if let Some(ttl) = checked.challenge_ttl {
+        service = service.with_challenge_ttl(ttl);
+    }
+    let service = Arc::new(service.with_announcements(
+        format!("{}/replies", tabula_service::dispatch::random_owner()),
+        hold,
+    ));
     // In the background: the platforms connect meanwhile.
     tokio::spawn(warm_up_pictures());
     let result = run_platforms(&checked, &service, &shutdown).await;

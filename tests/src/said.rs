@@ -108,6 +108,8 @@ fn pieces(pattern: &str) -> Vec<String> {
                 depth += 1;
             }
             '}' => depth = depth.saturating_sub(1),
+            // A catalogue's backticks mark code, which platforms show without them.
+            '`' => {}
             c if depth == 0 => literal.push(c),
             _ => {}
         }
@@ -173,7 +175,7 @@ fn in_order(text: &str, pieces: &[String], id: &str) -> bool {
         !pieces.is_empty(),
         "message `{id}` has no words of its own to look for"
     );
-    let text = squeeze(&text.replace('\\', ""));
+    let text = squeeze(&text.replace(['\\', '`'], ""));
     let mut rest = text.as_str();
     for piece in pieces {
         match rest.find(piece.as_str()) {

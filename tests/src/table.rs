@@ -233,12 +233,12 @@ pub fn to_act<'a, P: Platform>(
     players.iter().find(|player| P::names_to_act(board, player))
 }
 
-/// A move at random, as a keen player makes them: Pachisi's `skip` (not throwing) and `done`
-/// (giving up the rest of a throw) only when nothing else is left.
+/// A move at random, as a keen player makes them: Pachisi's Pass without throwing and Give up
+/// the rest (of a throw) only when nothing else is left.
 pub fn choose(choices: &[(String, String)], lcg: &mut Lcg) -> (String, String) {
     let keen: Vec<_> = choices
         .iter()
-        .filter(|(label, _)| label != "skip" && label != "done")
+        .filter(|(label, _)| !said::says(label, "move-skip") && !said::says(label, "move-done"))
         .collect();
     if keen.is_empty() {
         choices[lcg.below(choices.len())].clone()
@@ -362,16 +362,30 @@ pub async fn one_move<P: Platform>(
     let (label, data) = choose(&P::buttons(board), lcg);
     let last = P::last_id(&table.fake, chat);
     if data.starts_with('p') {
-        // A piece with several moves: its moves come as a choice, shown to the player.
+        // A piece with several moves: the board itself shows them, edited in place, with a
+        // button back to all the moves.
         P::press(&table.fake, chat, actor, P::id(board), &data).await;
-        let choice = table
-            .wait_message_after(chat, last, "choice of moves", |m| {
-                P::is_choice_for(m, actor) && has_moves::<P>(m)
-            })
-            .await;
-        let (_, data) = choose(&P::buttons(&choice), lcg);
-        P::press(&table.fake, chat, actor, P::id(&choice), &data).await;
-    } else if typed && data.starts_with('m') {
+        let moves = P::wait_for(&table.fake, ANSWER, |fake| {
+            let shown = P::buttons(&P::message(fake, chat, P::id(board))?);
+            let back = shown.iter().any(|(_, data)| data.starts_with('u'));
+            let moves: Vec<(String, String)> = shown
+                .into_iter()
+                .filter(|(_, data)| data.starts_with('m'))
+                .collect();
+            (back && !moves.is_empty()).then_some(moves)
+        })
+        .await
+        .unwrap_or_else(|| {
+            panic!(
+                "the board does not show the piece's moves: {}",
+                P::describe_recent(&table.fake, chat)
+            )
+        });
+        let (_, data) = choose(&moves, lcg);
+        P::press(&table.fake, chat, actor, P::id(board), &data).await;
+    } else if typed && data.starts_with('m') && !label.contains(' ') {
+        // A move written as on the board (Coan Ki's and Pachisi's buttons are in words, and
+        // pressed).
         P::type_move(&table.fake, chat, actor, &label).await;
     } else {
         P::press(&table.fake, chat, actor, P::id(board), &data).await;

@@ -14,6 +14,7 @@ config-reminders = напомняне на играчите, когато пол
 config-staked-games = кой може да започва партии със залог (everyone/moderators)
 config-vacation = дни отпуска на човек на месец
 config-language = езикът на това, което вижда целият чат ({ $languages }; none — английски)
+config-open-wait = колко дълго отворената покана чака желаещи (например 1d, 12h); покана към посочени хора чака колкото времето ѝ за ход, но поне денонощие
 
 export-record = Записът на партия { $game } ({ $name }): { $actions } { $actions ->
     [one] действие

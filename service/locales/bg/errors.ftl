@@ -48,7 +48,7 @@ no-such-game = в този чат няма текуща партия { $game }; 
 game-over = партия { $game } е приключила.
 replay-too-large = повторението на партия { $game } би било { $megabytes } MB, повече, отколкото чатът приема ({ $limit } MB); /export { $game } изпраща записа ѝ, а `tabula rules replay` прави анимацията от него.
 not-a-player = не играете в партия { $game }; всеки може да я види с /board { $game }.
-not-your-turn = в партия { $game } не е ваш ред: на ход е @{ $name } ({ $seat }).
+not-your-turn = в партия { $game } не е ваш ред: на ход е { $name } ({ $seat }).
 no-move-now = в партия { $game } сега никой не може да играе.
 illegal = { $reason }
 no-challenge = тук няма покана, която да ви чака; започнете с /play <игра>.
@@ -70,15 +70,15 @@ stakes-off = залозите тук са изключени: модератор
 staked-by-moderators = само модераторите започват партии със залог тук; играйте със stake=0.
 in-debt = имате { $balance }: без партии със залог, докато балансът ви не стане отново над нулата (играйте със stake=0).
 too-poor = имате { $balance } и не можете да заложите { $stake }; балансът е в /wallet.
-cannot-afford = @{ $name } има { $balance } и не може да заложи { $stake }, затова партията не започва; поканата { $challenge } остава отворена.
+cannot-afford = { $name } има { $balance } и не може да заложи { $stake }, затова партията не започва; поканата { $challenge } остава отворена.
 bad-time = времето за ход тук е от 1 час до { $max }, например time=3d или time=12h.
 not-moderator = само модераторите на този сървър или група могат да { $action }.
 bad-setting = { $reason }
 bad-amount = сумата е цяло число монети от 1 до { $max }.
-take-too-much = @{ $name } има само { $balance }; вземете най-много толкова.
+take-too-much = { $name } има само { $balance }; вземете най-много толкова.
 no-clock = в партия { $game } не тече часовник, така че няма какво да се иска.
 own-turn = в партия { $game } е ред на вашата страна: играйте, вместо да искате победа.
-too-early = @{ $name } има още { $left } в партия { $game } (до { $until } UTC); след това можете да поискате победата.
+too-early = { $name } има още { $left } в партия { $game } (до { $until } UTC); след това можете да поискате победата.
 not-due-any-more = часовникът на партия { $game } междувременно е спрян; /board показва оставащото време.
 already-moved = партия { $game } е започнала: играчите могат да прекратят партия само преди първото хвърляне или ход; /resign е предаване, а модератор може да я прекрати.
 vacation-off = отпуските тук са изключени от модераторите.
@@ -104,6 +104,7 @@ setting-what-max-stake = най-големият залог
 setting-what-grant = началната сума
 setting-what-time = времето за ход по подразбиране
 setting-what-max-time = най-дългото време за ход
+setting-what-open-wait = колко дълго чака отворената покана
 setting-money = { $what } е цяло число монети от 0 до { $max }, а не `{ $value }`.
 setting-time = { $what } е между 1 час и 365 дни, например 3d или 12h, а не `{ $value }`.
 setting-no-games = посочете поне една игра, например games=konane,koan или games=all.

@@ -28,7 +28,15 @@ cause-aborted = { $person } я прекрати
 cause-aborted-because = { $person } я прекрати ({ $reason })
 cause-stored = тя беше { $result }
 result-seed = Семето на заровете вече е разкрито: { $seed } (/export { $game } изпраща записа; `tabula verify` проверява всяко хвърляне).
+result-side = { $people } ({ $team })
+result-against = { $first } срещу { $rest }
+result-played = { $sides }: { $moves ->
+    [one] един ход
+   *[other] { $moves } хода
+} за { $length }.
 
+computer-name = Компютър
+computer-with-level = Компютър (ниво { $level })
 person = { $person }
 people-and = { $first } и { $rest }
 someone = някой
@@ -40,11 +48,11 @@ challenge-open = { $challenger } предлага партия { $name }{ $optio
 challenge-named = { $challenger } кани { $people } на { $name }{ $options }{ $beside } (покана { $challenge }), { $terms }. /accept или /decline.
 challenge-computer-beside = , а компютърът (ниво { $level }) заема останалите места
 challenge-until = Поканата чака отговор до { $until } UTC.
-challenge-dice = Заровете са обвързани, преди някой да приеме: SHA-256 на семето { $commitment }. Семето се показва в края на партията; /export и `tabula verify` проверяват всяко хвърляне.
+challenge-dice = Хвърлянията на заровете са определени предварително, преди някой да приеме: отпечатък { $commitment }. Семето ще бъде показано в края на партията и тогава /export ще докаже всяко хвърляне.
 challenge-withdrawn = { $person } оттегли поканата { $challenge } ({ $name }).
 challenge-declined = { $person } отказа поканата { $challenge } ({ $name }).
 game-begins = Партия { $game } на { $name } започва. Места по жребий: { $seats }. { $terms }.
-game-begins-dice = Зарове: обвързани с { $commitment }, сол { $salt }; семето се показва в края на партията.
+game-begins-dice = Хвърлянията на заровете са определени предварително (отпечатък { $commitment }); след края на партията /export { $game } ще докаже всяко хвърляне.
 seat-held = { $seat } { $person }
 list-comma = { $first }, { $rest }
 clauses-or = { $first } или { $rest }
@@ -69,10 +77,10 @@ either = { $first } или { $rest }
 button-board = Дъска { $game }
 
 # Пари в края на партията.
-pot-taken = { $people } { $count ->
-    [one] взима
-   *[other] си делят
-} банката от { $pot }.
+pot-taken = Всеки заложи { $stake }: { $people } { $count ->
+    [one] взима банката от { $pot }.
+   *[other] си делят банката от { $pot }, по { $share } на всеки.
+}
 stakes-returned = Залозите ({ $stake } от всеки) се връщат.
 in-debt-now = { $person } вече има { $balance } и не може да играе партии със залог, докато балансът не стане отново над нулата.
 

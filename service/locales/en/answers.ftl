@@ -14,6 +14,7 @@ config-reminders = remind players when half their time has passed (on/off)
 config-staked-games = who may start staked games (everyone/moderators)
 config-vacation = vacation days per person per month
 config-language = the language of what the whole chat sees ({ $languages }; none: English)
+config-open-wait = how long an open challenge waits for people to accept (e.g. 1d, 12h); one naming people waits as long as its time per move, a day at least
 
 export-record = The record of game { $game } ({ $name }): { $actions ->
     [one] { $actions } action

@@ -67,3 +67,21 @@ button-resign = Resign
 button-abort = Abort the game
 button-keep-playing = Keep playing
 button-claim = Claim the win
+button-replay = Replay
+button-record = Record
+button-rematch = Rematch
+button-all-moves = All moves
+
+# Moves on buttons and in toasts, for Coan Ki and Pachisi (issue 37): $from is a cell or
+# square (h2), $steps and $value numbers of steps.
+move-piece = { $from } → { $steps }
+move-same-piece = { $from } → { $first } and { $second }
+move-two-pieces = { $first }, { $second }
+move-remove = Remove { $cell }
+move-pass = Pass
+move-throw = Throw the cowries
+move-skip = Pass without throwing
+move-done = Give up the rest
+move-enter = Enter a piece with { $value }
+move-group = { $count } pieces { $from } → { $steps }
+move-homeward = { $square } homeward

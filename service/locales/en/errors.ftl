@@ -39,7 +39,7 @@ no-such-game = there is no active game { $game } in this chat; /games lists them
 game-over = game { $game } is over.
 replay-too-large = the replay of game { $game } would be { $megabytes } MB, more than a chat takes ({ $limit } MB); /export { $game } gives its record, and `tabula rules replay` makes the animation from it.
 not-a-player = you are not playing in game { $game }; anyone may look with /board { $game }.
-not-your-turn = it is not your turn in game { $game }: @{ $name } ({ $seat }) is to move.
+not-your-turn = it is not your turn in game { $game }: { $name } ({ $seat }) is to move.
 no-move-now = nobody can move in game { $game } now.
 illegal = { $reason }
 no-challenge = there is no challenge waiting for you here; start one with /play <game>.
@@ -61,15 +61,15 @@ stakes-off = stakes are off here: the moderators set max_stake=0; play without s
 staked-by-moderators = only moderators may start staked games here; play with stake=0.
 in-debt = you have { $balance }: no staked games until your balance is above zero again (play with stake=0).
 too-poor = you have { $balance } and cannot stake { $stake }; /wallet shows your balance.
-cannot-afford = @{ $name } has { $balance } and cannot stake { $stake }, so the game does not start; challenge { $challenge } stays open.
+cannot-afford = { $name } has { $balance } and cannot stake { $stake }, so the game does not start; challenge { $challenge } stays open.
 bad-time = the time per move must be from 1 hour to { $max } here, e.g. time=3d or time=12h.
 not-moderator = only moderators of this server or group may { $action }.
 bad-setting = { $reason }
 bad-amount = the amount must be a whole number of coins from 1 to { $max }.
-take-too-much = @{ $name } has only { $balance }; take at most that.
+take-too-much = { $name } has only { $balance }; take at most that.
 no-clock = no clock is running in game { $game }, so there is nothing to claim.
 own-turn = it is your side's turn in game { $game }: move instead of claiming.
-too-early = @{ $name } still has { $left } in game { $game } (until { $until } UTC); you may claim the win after that.
+too-early = { $name } still has { $left } in game { $game } (until { $until } UTC); you may claim the win after that.
 not-due-any-more = the clock of game { $game } was paused meanwhile; /board shows the time left.
 already-moved = game { $game } has begun: players may abort a game only before the first roll or move; /resign gives it up, and a moderator can abort it.
 vacation-off = vacations are switched off here by the moderators.
@@ -95,6 +95,7 @@ setting-what-max-stake = the largest stake
 setting-what-grant = the starting grant
 setting-what-time = the default time per move
 setting-what-max-time = the longest time per move
+setting-what-open-wait = how long an open challenge waits
 setting-money = { $what } must be a whole number of coins from 0 to { $max }, not `{ $value }`.
 setting-time = { $what } must be between 1 hour and 365 days, e.g. 3d or 12h, not `{ $value }`.
 setting-no-games = name at least one game, e.g. games=konane,koan, or games=all.

@@ -28,7 +28,18 @@ cause-aborted = { $person } aborted it
 cause-aborted-because = { $person } aborted it ({ $reason })
 cause-stored = it was { $result }
 result-seed = The dice seed, now revealed: { $seed } (/export { $game } gives the record; `tabula verify` checks every roll).
+# Who played a game that ended, and for how long: "@alice (White) against @bob (Black): 42
+# moves in 3 days." $length is a length of time (duration-*).
+result-side = { $people } ({ $team })
+result-against = { $first } against { $rest }
+result-played = { $sides }: { $moves ->
+    [one] one move
+   *[other] { $moves } moves
+} in { $length }.
 
+# The computer, where a player's name goes; with its level where a game begins.
+computer-name = Computer
+computer-with-level = Computer (level { $level })
 person = { $person }
 people-and = { $first } and { $rest }
 someone = someone
@@ -40,11 +51,11 @@ challenge-open = { $challenger } offers a game of { $name }{ $options } to anyon
 challenge-named = { $challenger } challenges { $people } to { $name }{ $options }{ $beside } (challenge { $challenge }), { $terms }. /accept or /decline.
 challenge-computer-beside = , the computer (level { $level }) taking the other seats
 challenge-until = It waits for an answer until { $until } UTC.
-challenge-dice = Dice committed before anyone accepts: SHA-256 of the seed { $commitment }. The seed is shown when the game ends; /export and `tabula verify` check every roll.
+challenge-dice = The dice are fixed before anyone accepts: fingerprint { $commitment }. The seed is shown when the game ends, and /export then proves every roll.
 challenge-withdrawn = { $person } withdrew challenge { $challenge } ({ $name }).
 challenge-declined = { $person } declined challenge { $challenge } ({ $name }).
 game-begins = Game { $game } of { $name } begins. Seats by lot: { $seats }. { $terms }.
-game-begins-dice = Dice: committed to { $commitment }, salt { $salt }; the seed is shown when the game ends.
+game-begins-dice = Dice fixed in advance (fingerprint { $commitment }); /export { $game } proves every roll once the game is over.
 seat-held = { $seat } { $person }
 list-comma = { $first }, { $rest }
 clauses-or = { $first } or { $rest }
@@ -69,10 +80,10 @@ either = { $first } or { $rest }
 button-board = Board { $game }
 
 # Money at the end of a game.
-pot-taken = { $people } { $count ->
-    [one] takes
-   *[other] share
-} the pot of { $pot }.
+pot-taken = Each player staked { $stake }: { $people } { $count ->
+    [one] takes the pot of { $pot }.
+   *[other] share the pot of { $pot }, { $share } each.
+}
 stakes-returned = The stakes ({ $stake } each) are returned.
 in-debt-now = { $person } now has { $balance } and cannot enter staked games until the balance is above zero again.
 

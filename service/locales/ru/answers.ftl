@@ -14,6 +14,7 @@ config-reminders = напоминать игрокам, когда прошла 
 config-staked-games = кто может начинать партии на ставки (everyone/moderators)
 config-vacation = дней отпуска на человека в месяц
 config-language = язык того, что видит весь чат ({ $languages }; none — английский)
+config-open-wait = сколько открытый вызов ждёт желающих (например, 1d, 12h); вызов с названными людьми ждёт столько же, сколько длится его время на ход, но не меньше суток
 
 export-record = Запись партии { $game } ({ $name }): { $actions } { $actions ->
     [one] действие

@@ -72,4 +72,24 @@ terms-sentence = { $stake ->
 button-resign = Сдаться
 button-abort = Прервать партию
 button-keep-playing = Играть дальше
-button-claim = Забрать победу
+button-claim = Потребовать победу
+button-replay = Повтор
+button-record = Запись
+button-rematch = Реванш
+button-all-moves = Все ходы
+
+move-piece = { $from } → { $steps }
+move-same-piece = { $from } → { $first } и { $second }
+move-two-pieces = { $first }, { $second }
+move-remove = Убрать { $cell }
+move-pass = Пас
+move-throw = Бросить раковины
+move-skip = Пропустить бросок
+move-done = Отказаться от остального
+move-enter = Ввести фишку на { $value }
+move-group = { $count } { $count ->
+    [one] фишка
+    [few] фишки
+   *[many] фишек
+} { $from } → { $steps }
+move-homeward = { $square } к дому

@@ -49,7 +49,7 @@ no-such-game = в этом чате нет идущей партии { $game }; 
 game-over = партия { $game } окончена.
 replay-too-large = повтор партии { $game } занял бы { $megabytes } МБ, больше, чем принимает чат ({ $limit } МБ); /export { $game } присылает запись партии, а `tabula rules replay` делает из неё анимацию.
 not-a-player = вы не играете в партии { $game }; посмотреть может любой: /board { $game }.
-not-your-turn = в партии { $game } ход не ваш: ходит @{ $name } ({ $seat }).
+not-your-turn = в партии { $game } ход не ваш: ходит { $name } ({ $seat }).
 no-move-now = в партии { $game } сейчас никто не может ходить.
 illegal = { $reason }
 no-challenge = здесь нет вызова, который ждёт вас; начните партию командой /play <игра>.
@@ -71,15 +71,15 @@ stakes-off = ставки здесь отключены: модераторы з
 staked-by-moderators = партии со ставкой здесь начинают только модераторы; играйте с stake=0.
 in-debt = у вас { $balance }: партии со ставкой недоступны, пока баланс снова не станет больше нуля (играйте с stake=0).
 too-poor = у вас { $balance }, и поставить { $stake } нельзя; баланс — /wallet.
-cannot-afford = у @{ $name } { $balance }, поставить { $stake } нельзя, поэтому партия не начинается; вызов { $challenge } остаётся открытым.
+cannot-afford = у игрока { $name } { $balance }, а ставка — { $stake }, поэтому партия не начинается; вызов { $challenge } остаётся открытым.
 bad-time = время на ход здесь — от 1 часа до { $max }, например time=3d или time=12h.
 not-moderator = только модераторы этого сервера или группы могут { $action }.
 bad-setting = { $reason }
 bad-amount = сумма — целое число монет от 1 до { $max }.
-take-too-much = у @{ $name } только { $balance }; заберите не больше.
+take-too-much = у пользователя { $name } только { $balance }; забрать можно не больше этой суммы.
 no-clock = в партии { $game } часы не идут, поэтому требовать нечего.
 own-turn = в партии { $game } ход вашей стороны: ходите, а не требуйте победы.
-too-early = у @{ $name } в партии { $game } ещё { $left } (до { $until } UTC); после этого можно потребовать победу.
+too-early = у игрока { $name } в партии { $game } ещё есть время: { $left } (до { $until } UTC); потребовать победу можно после этого.
 not-due-any-more = часы партии { $game } тем временем остановили; оставшееся время показывает /board.
 already-moved = партия { $game } уже началась: игроки могут прервать партию только до первого броска или хода; /resign — сдаться, а прервать её может модератор.
 vacation-off = отпуска здесь отключены модераторами.
@@ -107,6 +107,7 @@ setting-what-max-stake = наибольшая ставка
 setting-what-grant = начальный взнос
 setting-what-time = время на ход по умолчанию
 setting-what-max-time = наибольшее время на ход
+setting-what-open-wait = срок ожидания открытого вызова
 setting-money = { $what } — целое число монет от 0 до { $max }, а не `{ $value }`.
 setting-time = { $what } — от 1 часа до 365 дней, например 3d или 12h, а не `{ $value }`.
 setting-no-games = назовите хотя бы одну игру, например games=konane,koan или games=all.

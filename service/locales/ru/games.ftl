@@ -28,7 +28,17 @@ cause-aborted = { $person } прерывает её
 cause-aborted-because = { $person } прерывает её ({ $reason })
 cause-stored = она { $result }
 result-seed = Зерно костей теперь раскрыто: { $seed } (/export { $game } присылает запись; `tabula verify` проверяет каждый бросок).
+result-side = { $people } ({ $team })
+result-against = { $first } против { $rest }
+result-played = { $sides }: { $moves } { $moves ->
+    [one] ход
+    [few] хода
+    [many] ходов
+   *[other] хода
+}, продолжительность: { $length }.
 
+computer-name = Компьютер
+computer-with-level = Компьютер (уровень { $level })
 person = { $person }
 people-and = { $first } и { $rest }
 someone = кто-то
@@ -44,11 +54,11 @@ challenge-open = { $challenger } предлагает партию в { $name }{
 challenge-named = { $challenger } вызывает { $people } на партию в { $name }{ $options }{ $beside } (вызов { $challenge }), { $terms }. /accept или /decline.
 challenge-computer-beside = , остальные места занимает компьютер (уровень { $level })
 challenge-until = Вызов ждёт ответа до { $until } UTC.
-challenge-dice = Кости заданы до того, как кто-либо принял вызов: SHA-256 зерна { $commitment }. Зерно покажут, когда партия кончится; /export и `tabula verify` проверяют каждый бросок.
+challenge-dice = Броски костей заданы заранее, ещё до того, как кто-либо примет вызов: отпечаток { $commitment }. Зерно покажут, когда партия закончится, и тогда /export подтвердит каждый бросок.
 challenge-withdrawn = { $person } отзывает вызов { $challenge } ({ $name }).
 challenge-declined = { $person } отклоняет вызов { $challenge } ({ $name }).
 game-begins = Партия { $game } в { $name } начинается. Места по жребию: { $seats }. { $terms }.
-game-begins-dice = Кости: обязательство { $commitment }, соль { $salt }; зерно покажут, когда партия кончится.
+game-begins-dice = Броски костей заданы заранее (отпечаток { $commitment }); после окончания партии /export { $game } подтвердит каждый бросок.
 seat-held = { $seat } { $person }
 list-comma = { $first }, { $rest }
 clauses-or = { $first } или { $rest }
@@ -73,10 +83,10 @@ either = { $first } или { $rest }
 button-board = Доска { $game }
 
 # Деньги в конце партии.
-pot-taken = { $people } { $count ->
-    [one] забирает
-   *[other] делят
-} банк: { $pot }.
+pot-taken = Ставка каждого: { $stake }; { $people } { $count ->
+    [one] забирает банк: { $pot }.
+   *[other] делят банк: { $pot }, по { $share } каждому.
+}
 stakes-returned = Ставки ({ $stake } с каждого) возвращены.
 in-debt-now = У { $person } теперь { $balance }, и партии со ставкой недоступны, пока баланс снова не станет больше нуля.
 

@@ -299,7 +299,8 @@ pub static COMMANDS: &[CommandSpec] = &[
             OptionSpec {
                 name: "move",
                 description: "cmd-move-move",
-                required: true,
+                // Without it, the legal moves and the board with a button for each.
+                required: false,
                 kind: Kind::Move,
                 form: TextForm::Positional,
             },

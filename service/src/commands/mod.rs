@@ -65,7 +65,7 @@ mod tests {
     fn usage_lines_follow_typed_order() {
         assert_eq!(
             spec(CommandId::Move).usage(Lang::ENGLISH),
-            "/move [#game] <move>"
+            "/move [#game] [move]"
         );
         assert_eq!(
             spec(CommandId::Play).usage(Lang::ENGLISH),
@@ -86,7 +86,7 @@ mod tests {
     fn usage_lines_are_said_in_each_language() {
         assert_eq!(
             spec(CommandId::Move).usage(Lang::parse("ru").unwrap()),
-            "/move [#партия] <ход>"
+            "/move [#партия] [ход]"
         );
         assert_eq!(
             spec(CommandId::Grant).usage(Lang::parse("bg").unwrap()),

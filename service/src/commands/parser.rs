@@ -82,6 +82,27 @@ pub struct ParsedCommand {
 }
 
 impl ParsedCommand {
+    /// `/play` of `game` with its `options`, `stake` and time per move (`move_millis`), and the
+    /// computer at `computer`'s level when given: a rematch, as if typed.
+    #[must_use]
+    pub fn play(
+        game: GameId,
+        options: Vec<(String, String)>,
+        stake: i64,
+        move_millis: i64,
+        computer: Option<i64>,
+    ) -> Self {
+        let mut command = ParsedCommand::new(super::spec(CommandId::Play));
+        command.game = Some(game);
+        command.options = options;
+        command.integers.push(("stake", stake));
+        if let Some(level) = computer {
+            command.integers.push(("computer", level));
+        }
+        command.time_millis = Some(move_millis);
+        command
+    }
+
     fn new(spec: &'static CommandSpec) -> Self {
         ParsedCommand {
             spec,

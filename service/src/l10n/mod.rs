@@ -218,7 +218,9 @@ fn load(code: &'static str, files: &[(&str, &str)]) -> Locale {
     bundle.set_formatter(Some(numbers::format));
     let mut problems = Vec::new();
     for (name, source) in files {
-        let resource = match FluentResource::try_new((*source).to_string()) {
+        // A `code span` of the catalogue is said as code (each platform shows it its way),
+        // never as backticks: each backtick becomes the code mark, which `split` reads.
+        let resource = match FluentResource::try_new(source.replace('`', &CODE_MARK.to_string())) {
             Ok(resource) => resource,
             Err((resource, errors)) => {
                 for error in errors {
@@ -248,6 +250,9 @@ fn locale(lang: Lang) -> Option<&'static Locale> {
 /// The first private-use character of the markers that carry span arguments through Fluent.
 const MARKER: u32 = 0xF_0000;
 
+/// Opens and closes a code span of the catalogue's own text (a backtick in its files).
+const CODE_MARK: char = '\u{F8FE}';
+
 /// A message rendered as spans in `lang`: its text, with each span argument where the
 /// translation placed it. A message the locale lacks is said in English; one English lacks
 /// too is shown as its id (and logged: the catalogue tests make sure it does not happen).
@@ -274,25 +279,38 @@ pub fn try_text(lang: Lang, msg: &Msg) -> Result<String, Vec<String>> {
     }
 }
 
-/// Text with markers, back to spans.
+/// Text with markers, back to spans; what the catalogue marks as code (between two
+/// [`CODE_MARK`]s) becomes a code span.
 fn split(text: &str, placed: &[Span]) -> Vec<Span> {
     let mut out: Vec<Span> = Vec::new();
     let mut run = String::new();
+    let mut code = false;
+    let flush = |run: &mut String, out: &mut Vec<Span>, code: bool| {
+        if !run.is_empty() {
+            let text = std::mem::take(run);
+            out.push(if code {
+                Span::Code(text)
+            } else {
+                Span::Text(text)
+            });
+        }
+    };
     for c in text.chars() {
+        if c == CODE_MARK {
+            flush(&mut run, &mut out, code);
+            code = !code;
+            continue;
+        }
         let index = (c as u32).checked_sub(MARKER).map(|i| i as usize);
         match index.and_then(|i| placed.get(i)) {
             Some(span) => {
-                if !run.is_empty() {
-                    out.push(Span::Text(std::mem::take(&mut run)));
-                }
+                flush(&mut run, &mut out, code);
                 out.push(span.clone());
             }
             None => run.push(c),
         }
     }
-    if !run.is_empty() {
-        out.push(Span::Text(run));
-    }
+    flush(&mut run, &mut out, code);
     out
 }
 
@@ -308,7 +326,8 @@ fn marked(lang: Lang, msg: &Msg, placed: &mut Vec<Span>, problems: &mut Vec<Stri
     for (name, arg) in &msg.args {
         let value: FluentValue<'static> = match arg {
             Arg::Num(n) => FluentValue::from(*n),
-            Arg::Text(text) => FluentValue::from(text.clone()),
+            // Said as it is: a code mark in it (typed by someone) is no code.
+            Arg::Text(text) => FluentValue::from(text.replace(CODE_MARK, "")),
             Arg::Msg(inner) => FluentValue::from(marked(lang, inner, placed, problems)),
             Arg::Moment(millis) => FluentValue::from(
                 locale(lang)
@@ -316,12 +335,17 @@ fn marked(lang: Lang, msg: &Msg, placed: &mut Vec<Span>, problems: &mut Vec<Stri
                     .and_then(|locale| numbers::moment(&locale.formats, *millis))
                     .unwrap_or_else(|| millis.to_string()),
             ),
-            Arg::Span(span) => {
-                let index = u32::try_from(placed.len()).unwrap_or(0);
-                placed.push((**span).clone());
-                let marker = char::from_u32(MARKER + index).unwrap_or('\u{FFFD}');
-                FluentValue::from(marker.to_string())
-            }
+            Arg::Span(span) => match &**span {
+                // A message placed as a span (the computer's name where a mention goes) is
+                // said in the same language.
+                Span::Msg(inner) => FluentValue::from(marked(lang, inner, placed, problems)),
+                span => {
+                    let index = u32::try_from(placed.len()).unwrap_or(0);
+                    placed.push(span.clone());
+                    let marker = char::from_u32(MARKER + index).unwrap_or('\u{FFFD}');
+                    FluentValue::from(marker.to_string())
+                }
+            },
         };
         args.set(*name, value);
     }

@@ -147,13 +147,13 @@ fn span_arguments_come_out_where_the_translation_puts_them() {
         [
             Span::Text("Sorry: it is not your turn in game ".into()),
             Span::Game(crate::values::GameNo(3)),
-            Span::Text(": @".into()),
+            Span::Text(": ".into()),
             alice.clone(),
             Span::Text(" (White) is to move.".into()),
         ]
     );
     let russian = text(ru(), &msg);
-    assert!(russian.contains("@Alice (Белые)"), "{russian}");
+    assert!(russian.contains("Alice (Белые)"), "{russian}");
 }
 
 #[test]
@@ -197,5 +197,27 @@ fn moments_are_written_as_each_locale_writes_them() {
     assert!(
         bulgarian.contains("11 януари 2027") && bulgarian.contains("12:05 ч."),
         "{bulgarian}"
+    );
+}
+
+#[test]
+fn the_catalogue_s_backticks_are_code_and_a_typed_backtick_is_text() {
+    // `unknown-command` writes the command as code: said as a code span, never as backticks;
+    // a backtick typed by someone stays in what they typed.
+    let msg = Msg::new("unknown-command").text("command", "/x`y");
+    assert_eq!(
+        spans(Lang::ENGLISH, &msg),
+        [
+            Span::Text("I do not know ".into()),
+            Span::Code("/x`y".into()),
+            Span::Text(". Send /help for the list of commands.".into()),
+        ]
+    );
+    let russian = spans(ru(), &msg);
+    assert!(russian.contains(&Span::Code("/x`y".into())), "{russian:?}");
+    assert!(
+        russian
+            .iter()
+            .all(|span| !span.plain().contains('\u{F8FE}'))
     );
 }

@@ -33,7 +33,7 @@ use serde_json::json;
 use super::{Placement, Reply, Service, ServiceError};
 use crate::l10n::{Msg, Span};
 use crate::store::{
-    Announce, GameNo, GameRecord, History, OutboxId, Platform, PostedBoard, Timestamp,
+    Announce, GameNo, GameRecord, History, OutboxId, Platform, PostedBoard, Timestamp, User,
 };
 
 /// A message whose buttons an adapter takes off after a post ([`Service::reply_sent`]).
@@ -104,16 +104,16 @@ impl Pending {
 
 /// What an old board of `record` says once the game went on from it: `player` (at `seat`)
 /// played `played` next.
-pub(super) fn board_then(record: &GameRecord, player: &str, seat: u8, played: &str) -> Msg {
+pub(super) fn board_then(record: &GameRecord, player: &User, seat: u8, played: &str) -> Msg {
     Msg::new("board-then")
         .text("game", format!("#{}", record.id))
         .msg("name", crate::l10n::game_msg(record.game))
-        .text("player", player.to_string())
+        .msg("player", super::narration::name_msg(player))
         .msg(
             "seat",
             super::seat_msg(super::seat_label(record.game, seat)),
         )
-        .text("move", played.to_string())
+        .msg("move", super::narration::move_msg(record.game, played))
 }
 
 impl Service {
@@ -344,7 +344,7 @@ impl Service {
                 game: Some(game),
                 spans: vec![Span::Msg(board_then(
                     record,
-                    &holder.user.display_name,
+                    &holder.user,
                     holder.seat,
                     &action.action,
                 ))],

@@ -18,25 +18,80 @@ use tabula_core::{AnyGame, GameId, Status};
 
 use super::{
     Button, Change, Ctx, Failure, Handled, Loaded, Named, Placement, Played, Reply, Service,
-    ServiceError, Terms, UserError, awaits, game_msg, invitees, mention, played_spans, said_button,
-    seat_label, seat_msg, team_of,
+    ServiceError, Terms, UserError, awaits, game_msg, invitees, is_computer, mention, played_spans,
+    players, said_button, seat_label, seat_msg, team_of,
 };
 use crate::commands::{CommandId, DEFAULT_COMPUTER_LEVEL, ParsedCommand};
 use crate::l10n::{Msg, Span};
 use crate::store::{
-    Acceptance, Accepted, Challenge, ChallengeNo, ChallengeStatus, Conflict, GameDice, GameRecord,
-    Invitation, Invitee, Joined, NewChallenge, NewGame, OutboxId, Settlement, StoreError,
-    Timestamp, TurnStart, User, UserId,
+    Acceptance, Accepted, Challenge, ChallengeNo, ChallengeStatus, Conflict, GameDice, GameNo,
+    GameRecord, GameStatus, Invitation, Invitee, Joined, NewChallenge, NewGame, OutboxId,
+    Settlement, StoreError, Timestamp, TurnStart, User, UserId,
 };
 
 impl Service {
     pub(super) async fn play(&self, ctx: &Ctx, command: &ParsedCommand) -> Handled<Reply> {
         self.not_repeated(ctx).await?;
+        // The people invited are the request's mentions, as the platform resolved them.
+        let named_people = self.mentioned(ctx).await?;
+        self.challenge(ctx, command, named_people).await
+    }
+
+    /// The Rematch button under a result (`n<game>`): the same challenge to the same people,
+    /// made by the player who pressed it: the game with its options, stake and time per move,
+    /// the other people of the game invited, and the computer at its level when it played.
+    /// Everything a typed `/play` checks is checked again (the game still enabled, the stake
+    /// still allowed, the same challenge not already waiting).
+    pub(super) async fn rematch(&self, ctx: &Ctx, game: GameNo) -> Handled<Reply> {
+        self.not_repeated(ctx).await?;
+        let record = self
+            .store
+            .game(game)
+            .await?
+            .filter(|record| record.chat == ctx.chat.id)
+            .ok_or(UserError::NoSuchGame(game))?;
+        if record.status == GameStatus::Active {
+            return Err(UserError::BadButton.into());
+        }
+        if !record.is_seated(ctx.user.id) {
+            return Err(UserError::NotAPlayer(game).into());
+        }
+        let level = record
+            .seats
+            .iter()
+            .find_map(|holder| super::computer::computer_level(&holder.user));
+        let others = players(&record)
+            .into_iter()
+            .filter(|user| user.id != ctx.user.id && !is_computer(user))
+            .map(|user| Named::User(user.clone()))
+            .collect();
+        let options: Vec<(String, String)> = record
+            .options
+            .split_whitespace()
+            .filter_map(|option| option.split_once('='))
+            .map(|(key, value)| (key.to_string(), value.to_string()))
+            .collect();
+        let command = ParsedCommand::play(
+            record.game,
+            options,
+            record.stake,
+            record.move_millis,
+            level.map(i64::from),
+        );
+        self.challenge(ctx, &command, others).await
+    }
+
+    /// A challenge of `command` to `named_people` (none: an open challenge, or a game against
+    /// the computer when it names a level).
+    async fn challenge(
+        &self,
+        ctx: &Ctx,
+        command: &ParsedCommand,
+        named_people: Vec<Named>,
+    ) -> Handled<Reply> {
         let Some(id) = command.game else {
             return Err(UserError::Usage(CommandId::Play).into());
         };
-        // The people invited are the request's mentions, as the platform resolved them.
-        let named_people = self.mentioned(ctx).await?;
         let options: Vec<String> = command
             .options
             .iter()
@@ -80,7 +135,18 @@ impl Service {
             usernames: &usernames,
         };
         self.refuse_same_challenge(ctx, &asked).await?;
-        let ttl = i64::try_from(self.challenge_ttl.as_millis()).unwrap_or(i64::MAX);
+        let wait = if named_people.is_empty() {
+            self.store
+                .settings(ctx.chat.community)
+                .await?
+                .open_wait_millis
+        } else {
+            // The people named answer when they look at the chat: as long as a move may take.
+            terms.move_millis.max(crate::values::DAY_MILLIS)
+        };
+        let ttl = self.challenge_ttl.map_or(wait, |cap| {
+            wait.min(i64::try_from(cap.as_millis()).unwrap_or(i64::MAX))
+        });
         let dice_seed = self.fresh_seed(id)?;
         let new = NewChallenge {
             chat: ctx.chat.id,
@@ -850,7 +916,15 @@ pub(super) fn begins_spans(record: &GameRecord) -> Vec<Span> {
         .map(|holder| {
             Msg::new("seat-held")
                 .msg("seat", seat_msg(seat_label(id, holder.seat)))
-                .span("person", mention(&holder.user))
+                .span(
+                    "person",
+                    match super::computer::computer_level(&holder.user) {
+                        Some(level) => Span::Msg(
+                            Msg::new("computer-with-level").num("level", i64::from(level)),
+                        ),
+                        None => mention(&holder.user),
+                    },
+                )
         })
         .collect();
     let mut spans = vec![Span::Msg(
@@ -864,11 +938,8 @@ pub(super) fn begins_spans(record: &GameRecord) -> Vec<Span> {
         spans.push(Span::Text(" ".into()));
         spans.push(Span::Msg(
             Msg::new("game-begins-dice")
-                .span(
-                    "commitment",
-                    Span::Code(crate::export::commitment_of_hex(&dice.seed)),
-                )
-                .span("salt", Span::Code(dice.salt(record.id))),
+                .span("commitment", fingerprint(&dice.seed))
+                .text("game", format!("#{}", record.id)),
         ));
     }
     spans
@@ -1083,11 +1154,20 @@ fn commitment_spans(seed: Option<&str>) -> Vec<Span> {
     };
     vec![
         Span::Text("\n".into()),
-        Span::Msg(Msg::new("challenge-dice").span(
-            "commitment",
-            Span::Code(crate::export::commitment_of_hex(seed)),
-        )),
+        Span::Msg(Msg::new("challenge-dice").span("commitment", fingerprint(seed))),
     ]
+}
+
+/// How many hex digits of a commitment a chat is shown: its fingerprint (issue 37, item 5).
+/// Sixty-four bits are as hard to match by another seed as the whole; the record and
+/// `/export` carry all 64 digits.
+pub const FINGERPRINT_DIGITS: usize = 16;
+
+/// The first [`FINGERPRINT_DIGITS`] of the commitment to `seed`, as code.
+fn fingerprint(seed: &str) -> Span {
+    let mut commitment = crate::export::commitment_of_hex(seed);
+    commitment.truncate(FINGERPRINT_DIGITS);
+    Span::Code(commitment)
 }
 
 /// Items joined by commas (`@bob, @carol`).

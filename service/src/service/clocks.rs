@@ -9,8 +9,8 @@
 
 use super::{
     Audience, Conflict, Ctx, Did, Failure, Handled, Loaded, ModeratorAction, Reply, Service,
-    ServiceError, UserError, Verdict, brief, mention, pot_spans, refund_spans, result_sentence,
-    seated, team_cause, team_name, team_of, team_users,
+    ServiceError, UserError, Verdict, brief, ending_spans, mention, seated, team_cause, team_name,
+    team_of, team_users,
 };
 use crate::l10n::{Msg, Span, duration_msg};
 use crate::store::{
@@ -77,12 +77,12 @@ impl Service {
             Err(other) => return Err(other.into()),
         };
         let losers = team_of(id, seat.0);
-        let mut spans = result_sentence(
+        let spans = ending_spans(
             &ended,
             Verdict::Winner(my_team),
             Some(team_cause(&ended, losers, Did::RanOutOfTime)),
+            loaded.moves(),
         );
-        spans.extend(pot_spans(&ended, &winners));
         let picture = self.ended_picture(loaded, &ended).await?;
         Ok(Reply {
             game: Some(ended.id),
@@ -141,8 +141,7 @@ impl Service {
                 .span("person", mention(&ctx.user))
                 .text("reason", brief(reason))
         };
-        let mut spans = result_sentence(&record, Verdict::Aborted, Some(cause));
-        spans.extend(refund_spans(&record));
+        let spans = ending_spans(&record, Verdict::Aborted, Some(cause), loaded.moves());
         let picture = self.ended_picture(loaded, &record).await?;
         Ok(Reply {
             game: Some(record.id),

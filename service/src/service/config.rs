@@ -68,6 +68,7 @@ const KEYS: &[(&str, &str)] = &[
     ("staked_games", "config-staked-games"),
     ("vacation", "config-vacation"),
     ("language", "config-language"),
+    ("open_wait", "config-open-wait"),
 ];
 
 /// The languages of the catalogue, as `/config language=` and `/language` take them.
@@ -286,6 +287,7 @@ fn show(community: &str, settings: &Settings) -> Msg {
         "grant" => settings.starting_grant.to_string(),
         "time" => duration_code(settings.default_move_millis),
         "max_time" => duration_code(settings.max_move_millis),
+        "open_wait" => duration_code(settings.open_wait_millis),
         "reminders" => if settings.reminders { "on" } else { "off" }.to_string(),
         "staked_games" => settings.staked_games.as_str().to_string(),
         "vacation" => settings.vacation_days.to_string(),
@@ -361,6 +363,7 @@ fn set(settings: &mut Settings, key: &str, value: &str) -> Result<(), UserError>
         "grant" => settings.starting_grant = money("grant")?,
         "time" => settings.default_move_millis = time("time")?,
         "max_time" => settings.max_move_millis = time("max_time")?,
+        "open_wait" => settings.open_wait_millis = time("open_wait")?,
         "language" => {
             settings.language = if ["none", "default", "off"]
                 .iter()

@@ -378,7 +378,8 @@ impl Reply {
 
     /// The reply to a request that ended a game (a resignation, a claim, an abort), shown as
     /// the game's last board: posted as new, taking the buttons off the game's older boards,
-    /// its announcement held (`announced`).
+    /// its announcement held (`announced`), notifying the game's people, with the buttons
+    /// under a result.
     #[must_use]
     pub(crate) fn into_final_board(
         mut self,
@@ -389,13 +390,29 @@ impl Reply {
         self.game = Some(record.id);
         self.board_seq = Some(record.seq);
         self.announced = announced;
+        self.buttons = super::narration::ending_buttons(record);
+        self.notify = super::narration::people_to_notify(record);
         self
     }
 
-    /// The same reply as a look at a board: a new message that notifies nobody.
+    /// The same board asked for again (`/board`, `/move` alone, a Board button): posted anew
+    /// at the bottom of the chat, it becomes the game's live board (the older one loses its
+    /// buttons, so that a game keeps one message with move buttons), and notifies nobody.
     #[must_use]
     pub fn as_look(mut self) -> Reply {
+        self.placement = Placement::NewBoard;
+        self.notify.clear();
+        self.pressed = None;
+        self
+    }
+
+    /// The same board as a note for the person who acted (a request already handled): a new
+    /// message without buttons, recorded as no board, notifying nobody.
+    #[must_use]
+    pub fn as_note(mut self) -> Reply {
         self.placement = Placement::New;
+        self.board_seq = None;
+        self.buttons.clear();
         self.notify.clear();
         self.pressed = None;
         self

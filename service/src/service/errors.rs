@@ -418,6 +418,7 @@ fn what(key: &str) -> &'static str {
         "max_stake" => "the largest stake",
         "grant" => "the starting grant",
         "time" => "the default time per move",
+        "open_wait" => "how long an open challenge waits",
         _ => "the longest time per move",
     }
 }
@@ -429,6 +430,7 @@ fn what_msg(key: &str) -> Msg {
         "max_stake" => "setting-what-max-stake",
         "grant" => "setting-what-grant",
         "time" => "setting-what-time",
+        "open_wait" => "setting-what-open-wait",
         _ => "setting-what-max-time",
     })
 }

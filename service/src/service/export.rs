@@ -109,7 +109,7 @@ impl Service {
             .map(|holder| {
                 Msg::new("seat-held")
                     .msg("seat", seat_msg(seat_label(record.game, holder.seat)))
-                    .text("person", holder.user.display_name.clone())
+                    .msg("person", super::narration::name_msg(&holder.user))
             })
             .collect();
         let subtitle = Msg::list(seats, "list-comma", "list-comma").to_text(lang);

@@ -590,7 +590,7 @@ mod tests {
     use tabula_core::{AnyGame, Game};
 
     use super::*;
-    use crate::l10n::Lang;
+    use crate::l10n::{Lang, Span};
 
     /// Words of Latin letters a Russian or Bulgarian refusal may hold: what people type.
     const TYPED: &[&str] = &["throw", "skip", "done", "enter", "remove", "roll"];
@@ -621,6 +621,22 @@ mod tests {
             .collect()
     }
 
+    /// The English text with its code spans between backticks, as the engine writes them.
+    fn marked(msg: &Msg) -> String {
+        marked_in(msg, Lang::ENGLISH)
+    }
+
+    /// The text in `lang` with its code spans between backticks.
+    fn marked_in(msg: &Msg, lang: Lang) -> String {
+        crate::l10n::spans(lang, msg)
+            .iter()
+            .map(|span| match span {
+                Span::Code(code) => format!("`{code}`"),
+                span => span.plain(),
+            })
+            .collect()
+    }
+
     fn ru_bg() -> [Lang; 2] {
         [
             Lang::parse("ru").expect("Russian"),
@@ -631,9 +647,9 @@ mod tests {
     /// Said in English exactly as `english`, and in Russian and Bulgarian with no English
     /// word but `allowed` ones.
     fn assert_said(msg: &Msg, english: &str, allowed: &[&str]) {
-        assert_eq!(msg.to_text(Lang::ENGLISH), english);
+        assert_eq!(marked(msg), english);
         for lang in ru_bg() {
-            let text = msg.to_text(lang);
+            let text = marked_in(msg, lang);
             assert_eq!(
                 english_words(&text, allowed),
                 Vec::<String>::new(),
@@ -707,7 +723,7 @@ mod tests {
                     continue;
                 };
                 let msg = setup_error_msg(&error);
-                assert_eq!(msg.to_text(Lang::ENGLISH), error.to_string());
+                assert_eq!(marked(&msg), error.to_string());
                 for lang in ru_bg() {
                     let text = msg.to_text(lang);
                     assert!(

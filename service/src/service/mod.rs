@@ -70,6 +70,7 @@ use crate::store::{
 
 use crate::l10n::Lang;
 pub use announce::Stripped;
+pub use challenges::FINGERPRINT_DIGITS;
 use computer::*;
 pub use contract::*;
 pub use cooldown::Cooldown;
@@ -127,6 +128,13 @@ struct Loaded {
     moved: bool,
     /// How many rolls its log holds (the next roll's k, for committed dice).
     rolls: u64,
+}
+
+impl Loaded {
+    /// How many actions the players made: its log without the rolls.
+    fn moves(&self) -> u64 {
+        u64::from(self.record.seq).saturating_sub(self.rolls)
+    }
 }
 
 /// Actions played in one request: a move and the rolls after it, each with what it did (told
@@ -192,7 +200,8 @@ pub struct Service {
     cooldown: Option<Cooldown>,
     clock: Clock,
     dice: Dice,
-    challenge_ttl: Duration,
+    /// The longest any challenge waits, when the operator shortens it.
+    challenge_ttl: Option<Duration>,
     pictures: bool,
     /// Rung when a board shows the computer to move ([`Service::computer_woken`]).
     computer_wake: tokio::sync::Notify,
@@ -212,7 +221,7 @@ impl Service {
             cooldown: Some(Cooldown::default()),
             clock: Clock::System,
             dice,
-            challenge_ttl: Duration::from_secs(24 * 60 * 60),
+            challenge_ttl: None,
             pictures: true,
             computer_wake: tokio::sync::Notify::new(),
             chat_langs: Mutex::new(HashMap::new()),
@@ -220,10 +229,12 @@ impl Service {
         }
     }
 
-    /// Sets how long a challenge waits for an answer.
+    /// Sets the longest any challenge waits for an answer. Unless set, a challenge naming
+    /// people waits as long as its time per move (a day at least), an open one as long as
+    /// its community's `open_wait` (a day unless moderators change it).
     #[must_use]
     pub fn with_challenge_ttl(mut self, ttl: Duration) -> Service {
-        self.challenge_ttl = ttl;
+        self.challenge_ttl = Some(ttl);
         self
     }
 

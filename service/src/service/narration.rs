@@ -12,22 +12,16 @@ use super::{
     Service, ServiceError, coins_msg, game_msg, holder, is_computer, players, seat_label, seat_msg,
     seated, team_label, team_named, team_users,
 };
-use crate::l10n::{Lang, Msg, Person, Span};
-use crate::store::{ChatId, Fine, GameRecord, GameStatus, Payout, User, UserId};
+use crate::l10n::{Lang, Msg, Person, Span, duration_msg};
+use crate::store::{ChatId, Fine, GameRecord, GameStatus, User, UserId};
 
 impl Service {
-    /// The board: picture, whose turn (or the result), and buttons for the legal moves.
-    pub(super) async fn board_reply(&self, loaded: &Loaded, spans: Vec<Span>) -> Handled<Reply> {
-        self.board_reply_then(loaded, spans, Vec::new()).await
-    }
-
-    /// The board, with `after` told after the turn or the result (the pot of a game that
-    /// just ended).
-    pub(super) async fn board_reply_then(
+    /// The board: picture, whose turn (or the result), and buttons for the legal moves (or,
+    /// under a result, for the replay, the record and a rematch).
+    pub(super) async fn board_reply(
         &self,
         loaded: &Loaded,
         mut spans: Vec<Span>,
-        after: Vec<Span>,
     ) -> Handled<Reply> {
         let record = &loaded.record;
         let id = record.game;
@@ -42,7 +36,9 @@ impl Service {
                     Outcome::Winner(team) => Verdict::Winner(team.0),
                     Outcome::Draw => Verdict::Draw,
                 };
-                spans.extend(result_sentence(record, verdict, None));
+                spans.extend(ending_spans(record, verdict, None, loaded.moves()));
+                buttons = ending_buttons(record);
+                notify = people_to_notify(record);
             }
             (GameStatus::Active, Status::Decision(seat)) => {
                 let computer = holder(record, seat).is_some_and(is_computer);
@@ -84,11 +80,12 @@ impl Service {
             }
             (_, _) => {
                 let (verdict, cause, caption) = stored_verdict(record);
-                spans.extend(result_sentence(record, verdict, cause));
+                spans.extend(ending_spans(record, verdict, cause, loaded.moves()));
+                buttons = ending_buttons(record);
+                notify = people_to_notify(record);
                 title = Some(caption);
             }
         }
-        spans.extend(after);
         let picture = self.picture(loaded, title).await?;
         Ok(Reply {
             placement: Placement::NewBoard,
@@ -181,12 +178,80 @@ pub(super) fn game_line(id: &'static str, record: &GameRecord) -> Msg {
 }
 
 /// The one result sentence of every ending: "Game #1 (Konane) is over: " then the `cause`
-/// ("@bob (Black) resigned, so ") and the verdict ("@alice (White) wins.").
+/// ("@bob (Black) resigned, so ") and the verdict ("@alice (White) wins."), and the dice
+/// seed, now revealed.
 pub(super) fn result_sentence(
     record: &GameRecord,
     verdict: Verdict,
     cause: Option<Msg>,
 ) -> Vec<Span> {
+    let mut spans = vec![verdict_sentence(record, verdict, cause)];
+    spans.extend(seed_spans(record));
+    spans
+}
+
+/// How a game that just ended is announced (issue 37, item 7): the result sentence, then who
+/// played it, each side with its people mentioned, and for how long ("@alice (White) against
+/// @bob (Black): 42 moves in 3 days."), what became of the stakes (each stake and who takes the
+/// pot, or the stakes returned), and the dice seed. `moves` is how many actions the players
+/// made (the log without its rolls); the length runs from the game's start to its last change.
+pub(super) fn ending_spans(
+    record: &GameRecord,
+    verdict: Verdict,
+    cause: Option<Msg>,
+    moves: u64,
+) -> Vec<Span> {
+    let mut spans = vec![verdict_sentence(record, verdict, cause)];
+    let sides = (0..2u8)
+        .map(|team| {
+            Msg::new("result-side")
+                .msg("people", people_msg(record, &team_users(record, team)))
+                .msg("team", seat_msg(team_label(record.game, team)))
+        })
+        .collect();
+    spans.push(Span::Text(" ".into()));
+    spans.push(Span::Msg(
+        Msg::new("result-played")
+            .msg(
+                "sides",
+                Msg::list(sides, "result-against", "result-against"),
+            )
+            .num("moves", i64::try_from(moves).unwrap_or(i64::MAX))
+            .msg(
+                "length",
+                duration_msg(record.updated_at.0.saturating_sub(record.created_at.0)),
+            ),
+    ));
+    spans.extend(match verdict {
+        Verdict::Winner(team) => pot_spans(record, &team_users(record, team)),
+        Verdict::Draw | Verdict::Aborted => refund_spans(record),
+    });
+    spans.extend(seed_spans(record));
+    spans
+}
+
+/// The buttons under a game's result: its replay, its record, and a rematch (the same
+/// challenge to the same people, made by whoever presses it).
+pub(super) fn ending_buttons(record: &GameRecord) -> Vec<Vec<Button>> {
+    let game = record.id;
+    vec![vec![
+        said_button(Msg::new("button-replay"), format!("v{game}")),
+        said_button(Msg::new("button-record"), format!("e{game}")),
+        said_button(Msg::new("button-rematch"), format!("n{game}")),
+    ]]
+}
+
+/// The platform ids of a game's people (not the computer): those its result notifies.
+pub(super) fn people_to_notify(record: &GameRecord) -> Vec<String> {
+    players(record)
+        .into_iter()
+        .filter(|user| !is_computer(user))
+        .map(|user| user.platform_user_id.clone())
+        .collect()
+}
+
+/// "Game #1 (Konane) is over: " then the `cause` and the verdict.
+fn verdict_sentence(record: &GameRecord, verdict: Verdict, cause: Option<Msg>) -> Span {
     let verdict = match verdict {
         Verdict::Winner(team) => {
             let winners = team_users(record, team);
@@ -202,16 +267,22 @@ pub(super) fn result_sentence(
         Some(cause) => game_line("result-because", record).msg("cause", cause),
         None => game_line("result", record),
     };
-    let mut spans = vec![Span::Msg(sentence.msg("verdict", verdict))];
-    if let Some(dice) = &record.dice {
-        spans.push(Span::Text(" ".into()));
-        spans.push(Span::Msg(
+    Span::Msg(sentence.msg("verdict", verdict))
+}
+
+/// The dice seed of a game that ended, now revealed, when its dice were committed.
+fn seed_spans(record: &GameRecord) -> Vec<Span> {
+    let Some(dice) = &record.dice else {
+        return Vec::new();
+    };
+    vec![
+        Span::Text(" ".into()),
+        Span::Msg(
             Msg::new("result-seed")
                 .span("seed", Span::Code(dice.seed.clone()))
                 .text("game", format!("#{}", record.id)),
-        ));
-    }
-    spans
+        ),
+    ]
 }
 
 /// What a losing side did that ended the game.
@@ -441,7 +512,7 @@ pub(super) fn move_buttons(record: &GameRecord, lines: &[String]) -> Vec<Vec<But
         let buttons = lines
             .iter()
             .enumerate()
-            .map(|(i, line)| button(line, format!("m{game}.{seq}.{i}")))
+            .map(|(i, line)| move_button(record.game, line, format!("m{game}.{seq}.{i}")))
             .collect();
         return rows(buttons);
     }
@@ -451,13 +522,105 @@ pub(super) fn move_buttons(record: &GameRecord, lines: &[String]) -> Vec<Vec<But
         .take(MAX_BUTTONS * 2)
         .map(|(i, (piece, members))| {
             if let [only] = members.as_slice() {
-                button(&lines[*only], format!("m{game}.{seq}.{only}"))
+                move_button(record.game, &lines[*only], format!("m{game}.{seq}.{only}"))
             } else {
                 button(&format!("{piece}…"), format!("p{game}.{seq}.{i}"))
             }
         })
         .collect();
     rows(buttons)
+}
+
+/// The button of a legal move: Konane's, Koan's and Kolowis' in their notation (what their
+/// boards show); Coan Ki's and Pachisi's in words ([`move_msg`]).
+pub(super) fn move_button(game: GameId, line: &str, data: String) -> Button {
+    match game {
+        GameId::CoanKi | GameId::Pachisi => said_button(move_msg(game, line), data),
+        _ => button(line, data),
+    }
+}
+
+/// A move as a player reads it (issue 37, item 5): Coan Ki's and Pachisi's notation in words
+/// of the chat's language ("h2 → 4 and 9", "Throw the cowries"); the other games' moves, and
+/// anything not read, as written.
+pub(super) fn move_msg(game: GameId, line: &str) -> Msg {
+    let words = match game {
+        GameId::CoanKi => coan_ki_words(line),
+        GameId::Pachisi => pachisi_words(line),
+        _ => None,
+    };
+    words.unwrap_or_else(|| verbatim(line))
+}
+
+fn verbatim(text: &str) -> Msg {
+    Msg::new("verbatim").text("text", text.to_string())
+}
+
+/// "h2 → 4": a piece moved by a number of steps.
+fn piece_moved(from: Msg, steps: &str) -> Msg {
+    Msg::new("move-piece")
+        .msg("from", from)
+        .text("steps", steps.to_string())
+}
+
+/// Coan Ki's `h2+4`, `h2+4&h2+9`, `h2+4&c3+9`, `remove:h2`, `pass` in words.
+fn coan_ki_words(line: &str) -> Option<Msg> {
+    if line == "pass" {
+        return Some(Msg::new("move-pass"));
+    }
+    if let Some(cell) = line.strip_prefix("remove:") {
+        return Some(Msg::new("move-remove").text("cell", cell.to_string()));
+    }
+    Some(match line.split_once('&') {
+        None => {
+            let (from, steps) = line.split_once('+')?;
+            piece_moved(verbatim(from), steps)
+        }
+        Some((first, second)) => {
+            let (from, steps) = first.split_once('+')?;
+            let (other, more) = second.split_once('+')?;
+            if from == other {
+                Msg::new("move-same-piece")
+                    .text("from", from.to_string())
+                    .text("first", steps.to_string())
+                    .text("second", more.to_string())
+            } else {
+                Msg::new("move-two-pieces")
+                    .msg("first", piece_moved(verbatim(from), steps))
+                    .msg("second", piece_moved(verbatim(other), more))
+            }
+        }
+    })
+}
+
+/// Pachisi's `throw`, `skip`, `done`, `enter+10`, `a1+6`, `a1x2+6`, `a1h+6` in words.
+fn pachisi_words(line: &str) -> Option<Msg> {
+    match line {
+        "throw" => return Some(Msg::new("move-throw")),
+        "skip" => return Some(Msg::new("move-skip")),
+        "done" => return Some(Msg::new("move-done")),
+        _ => {}
+    }
+    if let Some(value) = line.strip_prefix("enter+") {
+        return Some(Msg::new("move-enter").text("value", value.to_string()));
+    }
+    let (square, value) = line.split_once('+')?;
+    let (square, count) = match square.split_once('x') {
+        Some((square, count)) => (square, Some(count.parse::<i64>().ok()?)),
+        None => (square, None),
+    };
+    // Squares end with their number: a trailing `h` marks pieces on their way home.
+    let from = match square.strip_suffix('h') {
+        Some(square) => Msg::new("move-homeward").text("square", square.to_string()),
+        None => verbatim(square),
+    };
+    Some(match count {
+        Some(count) => Msg::new("move-group")
+            .num("count", count)
+            .msg("from", from)
+            .text("steps", value.to_string()),
+        None => piece_moved(from, value),
+    })
 }
 
 /// The legal moves grouped by the piece they start from (the text before the first
@@ -504,14 +667,24 @@ pub(super) fn said_button(msg: Msg, data: String) -> Button {
 
 pub(super) fn mention(user: &User) -> Span {
     if is_computer(user) {
-        // Not a person of any platform: its name, never a mention.
-        return Span::Strong(user.display_name.clone());
+        // Not a person of any platform: its name in the chat's language, never a mention.
+        return Span::Msg(Msg::new("computer-name"));
     }
     Span::Mention(Person {
         id: user.platform_user_id.clone(),
         name: user.display_name.clone(),
         username: user.username.clone(),
     })
+}
+
+/// How a player is named where nobody is notified: their name, or the computer's in the
+/// chat's language (its level is said where the game begins).
+pub(super) fn name_msg(user: &User) -> Msg {
+    if is_computer(user) {
+        Msg::new("computer-name")
+    } else {
+        Msg::new("verbatim").text("text", user.display_name.clone())
+    }
 }
 
 /// A reply of these spans.
@@ -538,9 +711,14 @@ pub(super) fn pot_spans(record: &GameRecord, winners: &[UserId]) -> Vec<Span> {
         Span::Text(" ".into()),
         Span::Msg(
             Msg::new("pot-taken")
+                .msg("stake", coins_msg(record.stake))
                 .msg("people", people_msg(record, winners))
                 .count("count", winners.len())
-                .msg("pot", coins_msg(pot_of(record))),
+                .msg("pot", coins_msg(pot_of(record)))
+                .msg(
+                    "share",
+                    coins_msg(pot_of(record) / i64::try_from(winners.len()).unwrap_or(1)),
+                ),
         ),
     ]
 }
@@ -554,13 +732,4 @@ pub(super) fn refund_spans(record: &GameRecord) -> Vec<Span> {
         Span::Text(" ".into()),
         Span::Msg(Msg::new("stakes-returned").msg("stake", coins_msg(record.stake))),
     ]
-}
-
-/// What happens to the pot of a game that just ended.
-pub(super) fn payout_spans(record: &GameRecord, consequences: &Consequences) -> Vec<Span> {
-    match &consequences.payout {
-        Some(Payout::Winners(winners)) => pot_spans(record, winners),
-        Some(Payout::Refund) => refund_spans(record),
-        None => Vec::new(),
-    }
 }

@@ -4,15 +4,15 @@
 use tabula_core::{AnyGame, GameId, Outcome, Seat, Status};
 
 use super::{
-    Audience, Change, Consequences, Ctx, Did, Failure, Handled, Kind, Loaded, Played, Reply,
-    Service, ServiceError, UserError, Verdict, brief_to, button, game_msg, holder, is_computer,
-    payout_spans, piece_groups, played_spans, players, pot_spans, result_sentence, rows,
-    said_button, seat_label, seat_msg, team_cause, team_name, team_of, team_users,
+    Audience, Change, Consequences, Ctx, Did, Failure, Handled, Kind, Loaded, Placement, Played,
+    Reply, Service, ServiceError, UserError, Verdict, brief_to, ending_spans, game_msg, holder,
+    is_computer, move_button, move_msg, piece_groups, played_spans, players, rows, said_button,
+    seat_label, seat_msg, team_cause, team_name, team_of, team_users,
 };
 use crate::l10n::{Msg, Span};
 use crate::store::{
     Announce, Append, Conflict, Ending, Fine, GameNo, GameRecord, GameStatus, History, OutboxId,
-    Payout, RequestKey, StoreError, Timestamp, TurnStart,
+    Payout, RequestKey, StoreError, Timestamp, TurnStart, User,
 };
 
 impl Service {
@@ -210,25 +210,55 @@ impl Service {
         let Some((piece, members)) = groups.get(group) else {
             return Err(UserError::NoSuchChoice.into());
         };
-        let buttons = members
+        let (id, seq) = (loaded.record.id, loaded.record.seq);
+        let mut buttons = members
             .iter()
-            .map(|&i| {
-                button(
-                    &lines[i],
-                    format!("m{}.{}.{}", loaded.record.id, loaded.record.seq, i),
-                )
-            })
+            .map(|&i| move_button(loaded.record.game, &lines[i], format!("m{id}.{seq}.{i}")))
             .collect::<Vec<_>>();
+        buttons.push(said_button(
+            Msg::new("button-all-moves"),
+            format!("u{id}.{seq}"),
+        ));
+        // The board itself shows the piece's moves (issue 37): edited in place, in the chat's
+        // language, so that the game keeps one message with move buttons.
+        let mut spans = Vec::new();
+        spans.push(Span::Msg(
+            Msg::new("moves-of-piece")
+                .text("game", format!("#{id}"))
+                .text("piece", piece.clone()),
+        ));
+        spans.push(Span::Text("\n".into()));
+        let mut board = self.board_in_place(&loaded, spans).await?;
+        board.buttons = rows(buttons);
+        Ok(board)
+    }
+
+    /// The All moves button under a piece's moves (`u<game>.<seq>`): the board shows every
+    /// move again, edited in place.
+    pub(super) async fn press_all_moves(
+        &self,
+        ctx: &Ctx,
+        game: GameNo,
+        seq: u32,
+    ) -> Handled<Reply> {
+        let loaded = self.load(ctx, game).await?;
+        if loaded.record.seq != seq {
+            return Self::stale(&loaded);
+        }
+        self.check_turn(ctx, &loaded)?;
+        self.board_in_place(&loaded, Vec::new()).await
+    }
+
+    /// The game's board as an edit of the pressed board: its text (after `spans`) and buttons,
+    /// the picture left as it is, notifying nobody, recorded as no new board.
+    async fn board_in_place(&self, loaded: &Loaded, spans: Vec<Span>) -> Handled<Reply> {
+        let board = self.board_reply(loaded, spans).await?;
         Ok(Reply {
-            audience: Audience::Actor,
-            game: Some(loaded.record.id),
-            spans: vec![Span::Msg(
-                Msg::new("moves-of-piece")
-                    .text("game", format!("#{}", loaded.record.id))
-                    .text("piece", piece.clone()),
-            )],
-            buttons: rows(buttons),
-            ..Reply::default()
+            placement: Placement::UpdatePressed,
+            picture: None,
+            board_seq: None,
+            notify: Vec::new(),
+            ..board
         })
     }
 
@@ -261,7 +291,7 @@ impl Service {
         ];
         self.board_reply(current, spans)
             .await
-            .map(|reply| Some(reply.as_look().of_kind(Kind::AlreadyHandled).to_actor()))
+            .map(|reply| Some(reply.as_note().of_kind(Kind::AlreadyHandled).to_actor()))
     }
 
     pub(super) fn check_turn(&self, ctx: &Ctx, loaded: &Loaded) -> Handled<()> {
@@ -346,7 +376,7 @@ impl Service {
                     game: Some(record.id),
                     spans: vec![Span::Msg(
                         Msg::new("toast-played-computer")
-                            .text("move", text)
+                            .msg("move", move_msg(record.game, &text))
                             .text("game", format!("#{}", record.id)),
                     )],
                     ..Reply::default()
@@ -357,7 +387,6 @@ impl Service {
                 let mut spans = played_spans(&record, &played, Some(&consequences));
                 spans.extend(self.debt_spans(&record, &consequences).await?);
                 spans.push(Span::Text("\n".into()));
-                let after = payout_spans(&record, &consequences);
                 let new = Loaded {
                     record,
                     state,
@@ -365,21 +394,21 @@ impl Service {
                     last: played.last,
                     moved: true,
                 };
-                let mut reply = self.board_reply_then(&new, spans, after).await?;
+                let mut reply = self.board_reply(&new, spans).await?;
                 reply.announced = announced;
                 if ctx.pressed.is_some()
                     && let Some(seat) = seat
                 {
                     reply.pressed_then = vec![Span::Msg(super::announce::board_then(
                         &new.record,
-                        &ctx.user.display_name,
+                        &ctx.user,
                         seat.0,
                         &text,
                     ))];
                 }
                 reply.toast = vec![Span::Msg(
                     Msg::new("toast-played")
-                        .text("move", text)
+                        .msg("move", move_msg(new.record.game, &text))
                         .text("game", format!("#{}", new.record.id)),
                 )];
                 Ok(reply)
@@ -392,7 +421,7 @@ impl Service {
                 ];
                 self.board_reply(&current, spans)
                     .await
-                    .map(|reply| reply.as_look().of_kind(Kind::AlreadyHandled).to_actor())
+                    .map(|reply| reply.as_note().of_kind(Kind::AlreadyHandled).to_actor())
             }
             Err(StoreError::Conflict(Conflict::StaleSeq { .. })) => {
                 let current = self.load(ctx, loaded.record.id).await?;
@@ -473,6 +502,7 @@ impl Service {
         };
         record.seq = appended.seq;
         record.clock = appended.clock;
+        record.updated_at = appended.at;
         if consequences.finish.is_some() {
             record.status = GameStatus::Finished;
             record.result.clone_from(&consequences.finish);
@@ -493,7 +523,7 @@ impl Service {
         let msg = match holder {
             Some(user) => Msg::new("board-old")
                 .text("game", game)
-                .text("name", user.display_name.clone()),
+                .msg("name", super::narration::name_msg(user)),
             None => Msg::new("board-old-moved").text("game", game),
         };
         Ok(Reply {
@@ -537,12 +567,12 @@ impl Service {
                 &Ending::win(&result, winners.clone(), ctx.user.id),
             )
             .await?;
-        let mut spans = result_sentence(
+        let spans = ending_spans(
             &record,
             Verdict::Winner(winner),
             Some(team_cause(&record, my_team, Did::Resigned)),
+            loaded.moves(),
         );
-        spans.extend(pot_spans(&record, &winners));
         // The picture's header tells the result, not whose turn it was.
         let picture = self.ended_picture(loaded, &record).await?;
         Ok(Reply {
@@ -605,7 +635,7 @@ impl Service {
                     .map(|h| seat_msg(seat_label(id, h.seat)))
                     .collect();
                 Msg::new("games-side")
-                    .text("name", brief_to(&user.display_name, 40))
+                    .msg("name", short_name(user, 40))
                     .msg("seats", super::challenges::list_msg(seats))
             });
             let sides_msg = Msg::list(sides.collect(), "games-versus", "games-versus");
@@ -615,9 +645,7 @@ impl Service {
                         "who",
                         holder(&loaded.record, seat).map_or_else(
                             || seat_msg(seat_label(id, seat.0)),
-                            |user| {
-                                Msg::new("person").text("person", brief_to(&user.display_name, 40))
-                            },
+                            |user| Msg::new("person").msg("person", short_name(user, 40)),
                         ),
                     ),
                     Status::Chance => Msg::new("games-rolling"),
@@ -634,10 +662,10 @@ impl Service {
                     .msg("turn", turn),
             ));
             // The button names the game and, for the caller's own games, the opponents.
-            let others: Vec<String> = players(&record)
+            let others: Vec<Msg> = players(&record)
                 .into_iter()
                 .filter(|user| user.id != ctx.user.id)
-                .map(|user| brief_to(&user.display_name, 16))
+                .map(|user| short_name(user, 16))
                 .collect();
             let label = Msg::new(if record.is_seated(ctx.user.id) {
                 "games-button-mine"
@@ -653,8 +681,8 @@ impl Service {
                     "games-versus"
                 };
                 let names = others
-                    .iter()
-                    .map(|name| Msg::new("person").text("person", name.clone()))
+                    .into_iter()
+                    .map(|name| Msg::new("person").msg("person", name))
                     .collect();
                 Msg::list(names, join, join)
             });
@@ -665,6 +693,16 @@ impl Service {
             buttons: rows(buttons),
             ..Reply::default()
         })
+    }
+}
+
+/// A player's name in a list, at most `max` characters (the computer's in the chat's
+/// language).
+fn short_name(user: &User, max: usize) -> Msg {
+    if is_computer(user) {
+        Msg::new("computer-name")
+    } else {
+        Msg::new("verbatim").text("text", brief_to(&user.display_name, max))
     }
 }
 

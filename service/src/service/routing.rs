@@ -329,11 +329,18 @@ impl Service {
             CommandId::Decline => self.settle(ctx, challenge, Settlement::Decline).await,
             CommandId::Cancel => self.settle(ctx, challenge, Settlement::Cancel).await,
             CommandId::Move => {
-                let Some(text) = command.text.as_deref().filter(|text| !text.is_empty()) else {
-                    return Err(UserError::Usage(CommandId::Move).into());
-                };
                 let game = self.pick_game(ctx, number, true).await?;
-                self.make_move(ctx, game, text).await
+                match command.text.as_deref().filter(|text| !text.is_empty()) {
+                    Some(text) => self.make_move(ctx, game, text).await,
+                    // `/move` alone: the legal moves, and the board again with a button for
+                    // each.
+                    None => {
+                        let loaded = self.load(ctx, game).await?;
+                        let mut spans = text::moves(&loaded.record, &loaded.state);
+                        spans.push(Span::Text("\n".into()));
+                        self.board_reply(&loaded, spans).await.map(Reply::as_look)
+                    }
+                }
             }
             CommandId::Board => {
                 let game = self.pick_game_to_look(ctx, number).await?;
@@ -443,6 +450,10 @@ impl Service {
                     self.press_piece(ctx, game, seq, choice).await
                 }
             }
+            ('u', &[game, seq]) => {
+                let seq = u32::try_from(seq).map_err(|_| UserError::BadButton)?;
+                self.press_all_moves(ctx, GameNo(game), seq).await
+            }
             ('b', &[game]) => {
                 let game = GameNo(game);
                 let loaded = self.load(ctx, game).await?;
@@ -470,6 +481,10 @@ impl Service {
                 self.not_repeated(ctx).await?;
                 self.claim(ctx, GameNo(game)).await
             }
+            // Under a result: its replay, its record, a rematch.
+            ('v', &[game]) => self.replay(ctx, GameNo(game)).await,
+            ('e', &[game]) => self.export(ctx, GameNo(game)).await,
+            ('n', &[game]) => self.rematch(ctx, GameNo(game)).await,
             ('s', &[no]) => self.start_early(ctx, ChallengeNo(no)).await,
             ('c', &[no]) => self.fill_with_computers(ctx, ChallengeNo(no)).await,
             ('x', &[no]) => {

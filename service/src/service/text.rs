@@ -114,7 +114,7 @@ pub fn history(
             .and_then(|actor| record.seats.iter().find(|h| h.user.id == actor))
             .map_or_else(
                 || Span::Msg(Msg::new("history-dice")),
-                |h| Span::Text(h.user.display_name.clone()),
+                |h| Span::Msg(super::narration::name_msg(&h.user)),
             );
         let line = vec![
             Span::Text(format!("\n{}. ", action.seq)),

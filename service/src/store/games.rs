@@ -576,6 +576,7 @@ impl Store {
             seq: new_seq,
             clock: clock.into_clock(),
             announced,
+            at: now,
         })
     }
 

@@ -91,6 +91,8 @@ pub struct Settings {
     pub vacation_days: i64,
     /// The community's language (a locale code of the message catalogue); `None`: English.
     pub language: Option<String>,
+    /// How long an open challenge waits for people to accept, in milliseconds.
+    pub open_wait_millis: i64,
 }
 
 impl Default for Settings {
@@ -106,6 +108,7 @@ impl Default for Settings {
             staked_games: StakedGames::Everyone,
             vacation_days: 5,
             language: None,
+            open_wait_millis: DAY_MILLIS,
         }
     }
 }
@@ -782,6 +785,8 @@ pub struct Appended {
     pub clock: Option<TurnClock>,
     /// The outbox row written with the change ([`Announce`]), if any.
     pub announced: Option<OutboxId>,
+    /// When it was stored (the game's `updated_at`).
+    pub at: Timestamp,
 }
 
 /// A moderator's grant or take ([`Store::adjust_wallet`]).

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use common::connect;
-use common::table::{Lcg, T0, Table, challenge_button, scripted_dice, start};
+use common::table::{Lcg, T0, Table, challenge_button, scripted_dice, start, text};
 
 use tabula_service::service::{Audience, Button, Clock, Kind, Placement, Reply, Service};
 use tabula_service::store::{DatabaseUrl, GameNo, Store};
@@ -147,14 +147,6 @@ async fn bookkeeping(url: DatabaseUrl) {
         posted(&table, &board(game, s + 3, true, None), "520").await,
         ["505", "509"]
     );
-    // A look at the board is not a board: nothing is recorded or stripped.
-    let look = table.cmd("carol", &format!("/board #{game}")).await;
-    assert_ne!(look.placement, Placement::NewBoard);
-    assert!(posted(&table, &look, "530").await.is_empty());
-    assert_eq!(
-        store.messages_with_buttons(game).await.expect("read"),
-        ["520"]
-    );
     // Another game's boards are its own.
     let other = start(&table, "carol", "dave", "konane").await;
     assert!(
@@ -165,6 +157,30 @@ async fn bookkeeping(url: DatabaseUrl) {
     assert_eq!(
         store.messages_with_buttons(game).await.expect("read"),
         ["520"]
+    );
+    // A look at the board (`/board`, or `/move` alone) posts it again at the bottom of the
+    // chat: it becomes the live board, notifying nobody, and the one before loses its buttons.
+    let look = table.cmd("erin", &format!("/board #{other}")).await;
+    assert_eq!(look.placement, Placement::NewBoard);
+    assert!(look.notify.is_empty());
+    assert_eq!(posted(&table, &look, "610").await, ["600"]);
+    assert_eq!(
+        store.messages_with_buttons(other).await.expect("read"),
+        ["610"]
+    );
+    let (_, actor) = table.state(other).await;
+    let actor = actor.expect("someone to move");
+    let listed = table.cmd(&actor, "/move").await;
+    assert!(listed.says("moves-legal").is_some(), "{}", text(&listed));
+    assert_eq!(listed.placement, Placement::NewBoard);
+    assert!(
+        listed.all_buttons().any(|b| b.data.starts_with('m')),
+        "a button per move"
+    );
+    assert_eq!(posted(&table, &listed, "611").await, ["610"]);
+    assert_eq!(
+        store.messages_with_buttons(other).await.expect("read"),
+        ["611"]
     );
     store.close().await;
 }
@@ -218,8 +234,14 @@ async fn old_board_captions(url: DatabaseUrl) {
             .as_ref()
             .expect("a caption for the old board");
         let then = caption.says("board-then").expect("board-then");
-        assert_eq!(common::said::text_arg(then, "move"), played);
-        assert_eq!(common::said::text_arg(then, "player"), mover.to_uppercase());
+        assert_eq!(
+            common::said::text_arg(common::said::sub(then, "move"), "text"),
+            played
+        );
+        assert_eq!(
+            common::said::text_arg(common::said::sub(then, "player"), "text"),
+            mover.to_uppercase()
+        );
         assert!(caption.buttons.is_empty() && caption.notify.is_empty());
     }
     store.close().await;
@@ -370,8 +392,14 @@ async fn died_after_resignation(url: DatabaseUrl) {
     assert_eq!(replies.len(), 1);
     let announced = &replies[0];
     assert_eq!(announced.game, Some(game));
-    assert!(announced.buttons.is_empty(), "the game is over");
-    assert!(announced.notify.is_empty());
+    assert!(
+        announced
+            .all_buttons()
+            .all(|b| !b.data.starts_with(['m', 'p'])),
+        "the game is over: no move buttons"
+    );
+    assert_eq!(announced.buttons, reply.buttons, "Replay, Record, Rematch");
+    assert_eq!(announced.notify, reply.notify, "the players");
     assert_eq!(announced.board_seq, Some(table_seq(&alive, game).await));
     assert_eq!(
         announced.spans, reply.spans,
@@ -467,7 +495,7 @@ async fn posted_challenge(url: DatabaseUrl) {
     let store = connect(&url).await;
     let clock = Clock::manual(T0);
     let table = announcing(&store, 21, &clock, "process-a/replies");
-    let challenge = table.cmd("alice", "/play konane @bob").await;
+    let challenge = table.cmd("alice", "/play konane @bob time=1d").await;
     assert!(challenge.announced.is_some());
     assert!(posted(&table, &challenge, "400").await.is_empty());
     clock.advance(HOLD.as_millis() as i64 + 1);
@@ -486,7 +514,7 @@ async fn posted_challenge(url: DatabaseUrl) {
     let replies = table.tick().await;
     assert_eq!(replies.len(), 1);
     assert_eq!(replies[0].challenge, open.challenge);
-    // A day later nobody has answered: the expiry calls Alice, and its post (message 400)
+    // A day later (its time per move) nobody has answered: the expiry calls Alice, and its post (message 400)
     // loses its buttons once the expiry is posted (issue 37).
     clock.advance(24 * 60 * 60 * 1000 + 1);
     let replies = table.tick().await;

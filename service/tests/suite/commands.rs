@@ -196,7 +196,7 @@ fn discord_move_autocompletes_and_takes_a_game_number() {
     assert_eq!(options.len(), 2);
     assert_eq!(options[0]["name"], "move");
     assert_eq!(options[0]["type"], 3);
-    assert_eq!(options[0]["required"], true);
+    assert_eq!(options[0]["required"], false, "/move alone lists the moves");
     assert_eq!(options[0]["autocomplete"], true);
     assert_eq!(options[1]["name"], "game");
     assert_eq!(options[1]["type"], 4);
@@ -795,8 +795,6 @@ fn missing_required_arguments_are_named() {
         error("/play @bob stake=5"),
         ParseError::Missing { option: "game" }
     );
-    assert_eq!(error("/move"), ParseError::Missing { option: "move" });
-    assert_eq!(error("/move #2"), ParseError::Missing { option: "move" });
 }
 
 #[test]
@@ -1049,11 +1047,17 @@ fn the_parser_never_panics_on_odd_input() {
 #[test]
 fn kinds_of_options_are_typed_consistently() {
     // The parser fills each kind into its own place; every option of the commands has one.
+    // A move is /move's alone, and may be left out (then the legal moves are listed).
     for spec in COMMANDS {
         for option in spec.options {
             if option.kind == Kind::Move {
-                assert!(option.required, "{} {}", spec.name, option.name);
+                assert_eq!(spec.id, CommandId::Move, "{} {}", spec.name, option.name);
             }
         }
     }
+    let alone = parse("/move #2", None);
+    let Parse::Command(alone) = alone else {
+        panic!("/move #2 is a command: {alone:?}");
+    };
+    assert_eq!((alone.game_number, alone.text), (Some(2), None));
 }

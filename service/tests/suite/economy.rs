@@ -489,7 +489,7 @@ async fn settings(url: DatabaseUrl) {
         .cmd(
             "mod",
             "/config games=konane,koan stake=20 max_stake=100 grant=500 time=2d max_time=5d \
-             reminders=off staked_games=moderators vacation=2 language=BG",
+             reminders=off staked_games=moderators vacation=2 language=BG open_wait=6h",
         )
         .await;
     assert!(reply.is_done(), "{}", text(&reply));
@@ -504,6 +504,7 @@ async fn settings(url: DatabaseUrl) {
         staked_games: StakedGames::Moderators,
         vacation_days: 2,
         language: Some("bg".to_string()),
+        open_wait_millis: 6 * 3_600_000,
     };
     let community = table.community().await;
     assert_eq!(store.settings(community).await.ok(), Some(expected.clone()));
@@ -518,6 +519,7 @@ async fn settings(url: DatabaseUrl) {
         "reminders=off",
         "staked_games=moderators",
         "vacation=2",
+        "open_wait=6h",
     ] {
         assert!(shown.contains(line), "{line} in {shown}");
     }
@@ -884,9 +886,10 @@ async fn staked_draw(url: DatabaseUrl) {
         panic!("no move made");
     };
     assert!(
-        last.notify.is_empty() && last.buttons.is_empty(),
+        last.all_buttons().all(|b| !b.data.starts_with(['m', 'p'])),
         "nobody is to move after a draw: {last:?}"
     );
+    assert_eq!(last.notify.len(), 2, "the result notifies both players");
     assert_eq!(
         (table.balance("alice").await, table.balance("bob").await),
         before,

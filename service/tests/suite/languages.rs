@@ -7,7 +7,7 @@ use crate::common;
 
 use common::connect;
 use common::table::{Lcg, Table, challenge_no, text};
-use tabula_service::service::{Audience, Reply, Request, UserError};
+use tabula_service::service::{Audience, Reply, Request, Span, UserError};
 use tabula_service::store::{DatabaseUrl, Platform};
 
 on_both_databases! {
@@ -48,6 +48,18 @@ fn english_words(text: &str) -> Vec<String> {
         .split(|c: char| !c.is_ascii_alphabetic())
         .filter(|word| word.len() >= 3 && !NOT_ENGLISH.contains(word))
         .map(str::to_string)
+        .collect()
+}
+
+/// A reply's text with its code spans between backticks (what the scan takes out).
+fn with_code_marked(reply: &Reply) -> String {
+    reply
+        .spans
+        .iter()
+        .map(|span| match span {
+            Span::Code(code) => format!("`{code}`"),
+            span => span.plain(),
+        })
         .collect()
 }
 
@@ -178,16 +190,20 @@ async fn a_whole_game_in_russian_or_bulgarian_has_no_english() {
             said.push(table.cmd("carol", &format!("/moves #{number}")).await);
             for reply in &said {
                 assert!(reply.is_done(), "{language} {game}: {}", text(reply));
-                let body = text(reply);
+                let body = with_code_marked(reply);
                 // The chat's title is a name too.
                 let english = english_words(&body.replace("Test chat", ""));
                 assert!(
                     english.is_empty(),
                     "{language} {game}: English {english:?} in: {body}"
                 );
+                // Konane's, Koan's and Kolowis' moves and every piece button are notation;
+                // Coan Ki's and Pachisi's moves are in words (issue 37).
+                let in_words = matches!(game, "coan-ki" | "pachisi");
                 for button in reply.all_buttons() {
-                    // Move and piece buttons are notation.
-                    if !button.data.starts_with(['m', 'p']) {
+                    let notation =
+                        button.data.starts_with('p') || (button.data.starts_with('m') && !in_words);
+                    if !notation {
                         let english = english_words(&button.label);
                         assert!(
                             english.is_empty(),

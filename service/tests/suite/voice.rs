@@ -138,7 +138,10 @@ async fn whole_games_of_all_five_tell_each_move_and_the_result_once() {
             "{id}: {body}"
         );
         assert!(!mentioned(last).is_empty(), "{id}: {body}");
-        assert!(last.buttons.is_empty(), "{id}: buttons after the end");
+        assert!(
+            last.all_buttons().all(|b| !b.data.starts_with(['m', 'p'])),
+            "{id}: move buttons after the end"
+        );
         if id == GameId::Pachisi && !drawn {
             assert!(
                 body.contains("(South and North) win") || body.contains("(East and West) win"),
@@ -228,7 +231,7 @@ async fn every_ending_is_one_result_sentence_naming_the_winners() {
         "{body}"
     );
     assert!(body.contains(") resigned, so @ALICE ("), "{body}");
-    assert!(body.ends_with(") wins."), "{body}");
+    assert!(body.contains(") wins."), "{body}");
     let result = said(&reply, "result-because");
     let (cause, verdict) = (sub(result, "cause"), sub(result, "verdict"));
     assert_eq!(
@@ -244,11 +247,14 @@ async fn every_ending_is_one_result_sentence_naming_the_winners() {
         !body.contains("(white)") && !body.contains("(black)"),
         "{body}"
     );
-    // Afterwards the board tells the same result, without buttons.
+    // Afterwards the board tells the same result, without move buttons.
     let board = table.cmd("carol", &format!("/board #{game}")).await;
     let told = text(&board);
     assert!(told.contains(") resigned, so @ALICE ("), "{told}");
-    assert!(board.buttons.is_empty(), "{told}");
+    assert!(
+        board.all_buttons().all(|b| !b.data.starts_with(['m', 'p'])),
+        "{told}"
+    );
 
     // Abort before any move: no result.
     let game = start(&table, "alice", "bob", "koan").await;
@@ -291,11 +297,17 @@ async fn coan_ki_dice_are_told_in_words_and_a_double_one_asks_for_a_removal() {
                 assert!(body.contains(") rolled a "), "{body}");
                 rolled = true;
             }
-            let removals = reply.all_buttons().count() > 0
-                && reply.all_buttons().all(|b| b.label.starts_with("remove:"));
+            let removals = reply
+                .says("board-turn")
+                .is_some_and(|turn| text_arg(turn, "task") == "remove");
             if removals {
                 removal = true;
-                assert_eq!(text_arg(said(&reply, "board-turn"), "task"), "remove");
+                // A button per piece that may go, said in words ("Remove h2").
+                assert!(reply.all_buttons().count() > 0, "{body}");
+                assert!(
+                    reply.all_buttons().all(|b| !b.label.contains("remove:")),
+                    "{body}"
+                );
                 // The double one is told with its fine, once, in coins.
                 let fines = said_all(&reply, "rolled-double-one-fined");
                 assert_eq!(fines.len(), 1, "{body}");
@@ -324,17 +336,17 @@ async fn hints_repeat_the_command_that_was_typed() {
     table.cmd("carol", "/play koan @bob").await;
     let reply = table.cmd("bob", "/decline").await;
     refused(&reply, |e| matches!(e, UserError::WhichChallenge(..)));
-    assert!(text(&reply).contains("`/decline #"), "{}", text(&reply));
+    assert!(code_starts(&reply, "/decline #"), "{}", text(&reply));
     assert!(!text(&reply).contains("/accept"), "{}", text(&reply));
     let reply = table.cmd("bob", "/accept").await;
-    assert!(text(&reply).contains("`/accept #"), "{}", text(&reply));
+    assert!(code_starts(&reply, "/accept #"), "{}", text(&reply));
 
     // Two challenges by dave: /cancel suggests /cancel with a number.
     table.cmd("dave", "/play konane @erin").await;
     table.cmd("dave", "/play koan @erin").await;
     let reply = table.cmd("dave", "/cancel").await;
     refused(&reply, |e| matches!(e, UserError::WhichChallenge(..)));
-    assert!(text(&reply).contains("`/cancel #"), "{}", text(&reply));
+    assert!(code_starts(&reply, "/cancel #"), "{}", text(&reply));
 
     // Two games: a move by someone in neither suggests the same move with a number.
     let first = start(&table, "frank", "gina", "koan").await;
@@ -342,11 +354,20 @@ async fn hints_repeat_the_command_that_was_typed() {
     let reply = table.cmd("judy", "/move A1-A3").await;
     refused(&reply, |e| matches!(e, UserError::WhichGame(..)));
     assert!(
-        text(&reply).contains(&format!("`/move #{first} A1-A3`")),
+        code_starts(&reply, &format!("/move #{first} A1-A3")),
         "{}",
         text(&reply)
     );
     store.close().await;
+}
+
+/// Whether a reply shows code (a command to copy, which each platform shows as code, never as
+/// backticks) starting with `start`.
+fn code_starts(reply: &Reply, start: &str) -> bool {
+    reply
+        .spans
+        .iter()
+        .any(|span| matches!(span, Span::Code(code) if code.starts_with(start)))
 }
 
 #[tokio::test]

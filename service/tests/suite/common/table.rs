@@ -310,7 +310,19 @@ impl Table {
     /// than a message may carry and says that the rest are to be typed (a piece with more
     /// than 25 moves, as Coan Ki's two-piece plays can have); any other miss panics.
     pub async fn try_button_for(&self, actor: &str, board: &Reply, line: &str) -> Option<Button> {
-        if let Some(button) = board.all_buttons().find(|b| b.label == line) {
+        // A move's button carries its index among the legal moves (`m<game>.<seq>.<index>`);
+        // its label is the notation, or words for Coan Ki and Pachisi.
+        let game = board.game.expect("a board of a game");
+        let (state, _) = self.state(game).await;
+        let index = state
+            .legal_lines()
+            .iter()
+            .position(|legal| legal == line)
+            .unwrap_or_else(|| panic!("{line} is not legal in game {game}"));
+        let plays = |b: &&Button| {
+            b.data.starts_with('m') && b.data.rsplit('.').next() == Some(index.to_string().as_str())
+        };
+        if let Some(button) = board.all_buttons().find(plays) {
             return Some(button.clone());
         }
         let Some(group) = piece_button(board, line) else {
@@ -324,7 +336,7 @@ impl Table {
             );
         };
         let choices = self.press(actor, &group.data).await;
-        match choices.all_buttons().find(|b| b.label == line) {
+        match choices.all_buttons().find(plays) {
             Some(button) => Some(button.clone()),
             None if cut_buttons(&choices) => None,
             None => panic!("no button for {line} after {}", text(&choices)),

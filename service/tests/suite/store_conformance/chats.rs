@@ -191,6 +191,7 @@ pub async fn chats_of_a_community_share_it_and_its_settings(store: &Store) {
         staked_games: StakedGames::Moderators,
         vacation_days: 3,
         language: Some("bg".to_string()),
+        open_wait_millis: 2 * HOUR,
     };
     store
         .save_settings(general.community, &custom, moderator.id, None)
@@ -213,6 +214,7 @@ pub async fn chats_of_a_community_share_it_and_its_settings(store: &Store) {
         staked_games: StakedGames::Everyone,
         vacation_days: 0,
         language: None,
+        open_wait_millis: 3 * DAY,
     };
     let key = RequestKey {
         platform: Platform::Discord,

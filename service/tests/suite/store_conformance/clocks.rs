@@ -66,13 +66,11 @@ pub async fn a_turn_sets_its_clock_exactly(store: &Store) {
     .expect("append");
     let second = fresh_clock(bob.id, t1, MOVE);
     assert_eq!(
-        appended,
-        Appended {
-            seq: 1,
-            clock: Some(second),
-            announced: None,
-        }
+        (appended.seq, appended.clock, appended.announced),
+        (1, Some(second), None)
     );
+    // Stamped when stored: the game's last change.
+    assert_eq!(record(store, game.id).await.updated_at, appended.at);
     assert_eq!(record(store, game.id).await.clock, Some(second));
 
     // No turn: the clock stops.
