@@ -531,7 +531,7 @@ struct Last {
 }
 
 impl Last {
-    fn read(events: &[Event]) -> Last {
+    fn read<'a>(events: impl IntoIterator<Item = &'a Event>) -> Last {
         let mut last = Last::default();
         for event in events {
             match *event {
@@ -560,10 +560,15 @@ impl Last {
 /// subtitle (what just happened).
 fn header(
     game: &CoanKi,
-    last: Option<&Applied<CoanKi>>,
+    recent: &[&Applied<CoanKi>],
     happened: &Last,
     labels: &dyn Labels,
 ) -> (String, Option<Seat>, String) {
+    let last = recent.last().copied();
+    let played = recent.iter().rev().find_map(|(action, _)| match action {
+        Action::Move(mv) => Some(mv),
+        Action::Roll(_) => None,
+    });
     let (title, icon) = if let Some(seat) = winner(game) {
         (
             labels.word(Word::Wins {
@@ -628,7 +633,7 @@ fn header(
             seat_name(seat),
             seat_name(other(seat))
         );
-    } else if let Some((Action::Move(mv), _)) = last {
+    } else if let Some(mv) = played {
         if let Some((seat, ..)) = happened.moved.first() {
             let home = happened.moved.iter().filter(|m| m.3).count();
             let tail = match (happened.won.is_some(), home) {
@@ -772,10 +777,23 @@ pub fn scene_in(
     labels: &dyn Labels,
     narration: Option<String>,
 ) -> Scene {
-    let happened = last
-        .map(|(_, events)| Last::read(events))
-        .unwrap_or_default();
-    let (title, icon_seat, mut subtitle) = header(game, last, &happened, labels);
+    let recent: Vec<&Applied<CoanKi>> = last.into_iter().collect();
+    scene_after(game, &recent, labels, narration)
+}
+
+/// The scene after `recent`: the last play and the throws that followed it (issue 37, item 8).
+/// A player's turn begins with their own throw, drawn at once after the opponent's play, so
+/// the board shows the play the opponent just made (its paths, the cells it left and reached)
+/// with the new throw's dice; `narration` (when given) is the account of them all.
+pub fn scene_after(
+    game: &CoanKi,
+    recent: &[&Applied<CoanKi>],
+    labels: &dyn Labels,
+    narration: Option<String>,
+) -> Scene {
+    let last = recent.last().copied();
+    let happened = Last::read(recent.iter().flat_map(|(_, events)| events));
+    let (title, icon_seat, mut subtitle) = header(game, recent, &happened, labels);
     if let (Some(_), Some(narration)) = (last, narration) {
         subtitle = narration;
     }
@@ -791,7 +809,9 @@ pub fn scene_in(
     board(&mut scene);
 
     // The dice just thrown, at the right of the title.
-    let (dice, lost) = dice(game, last, &happened);
+    // (Only the last action's own events say whose dice they are and whether they were lost.)
+    let own = Last::read(last.into_iter().flat_map(|(_, events)| events));
+    let (dice, lost) = dice(game, last, &own);
     let mut x = WIDTH - 28.0 - DIE / 2.0 - (DIE + 10.0) * (dice.len().max(1) - 1) as f32;
     let first = x;
     for (seat, value) in &dice {

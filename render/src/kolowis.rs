@@ -181,7 +181,7 @@ pub fn scene_in(
         radius: 14.0,
         items: piece(seat, 13.0),
     });
-    let title = fit_width(&title, 30.0, WIDTH - 72.0 - 28.0 - counts_width);
+    let title = layout::fit_width(&title, 30.0, WIDTH - 72.0 - 28.0 - counts_width);
     let mut scene = layout::page(HEIGHT, "kolowis".to_string(), &title, icon, "");
     layout::subtitle_lines(&mut scene.pieces, &subtitle, WIDTH - 56.0 - quiet_width);
 
@@ -281,24 +281,6 @@ fn quiet_note(game: &Kolowis, labels: &dyn Labels) -> Option<String> {
     let playing = matches!(game.status(), Status::Decision(_));
     (playing && stall > 0 && quiet > 0 && quiet + QUIET_WARNING >= stall)
         .then(|| labels.word(Word::Quiet { quiet, stall }))
-}
-
-/// Shortens a text with an ellipsis until it is at most `max` pixels wide at `size`.
-fn fit_width(text: &str, size: f32, max: f32) -> String {
-    let fits = |t: &str| text_width(t, size).map_or(true, |w| w <= max);
-    if fits(text) {
-        return text.to_string();
-    }
-    let mut chars: Vec<char> = text.chars().collect();
-    while !chars.is_empty() {
-        chars.pop();
-        let mut t: String = chars.iter().collect::<String>().trim_end().to_string();
-        t.push('…');
-        if fits(&t) {
-            return t;
-        }
-    }
-    String::new()
 }
 
 /// The piece counts at the right of the title line: a White piece and its count, a Black piece

@@ -185,6 +185,12 @@ pub trait Labels: Sync {
         None
     }
 
+    /// The name of whoever holds `seat` (a person, or the computer in the picture's language),
+    /// for the pictures that carry players' names (Pachisi's panels); `None` when not known.
+    fn player(&self, _seat: u8) -> Option<String> {
+        None
+    }
+
     /// A short key of the language, part of the cache key of static boards that carry words
     /// (English: empty).
     fn key(&self) -> &str {

@@ -188,6 +188,24 @@ pub fn path(points: &[(f32, f32)], color: Color, width: f32) -> Vec<Item> {
     items
 }
 
+/// Shortens a text with an ellipsis until it is at most `max` pixels wide at `size`.
+pub(crate) fn fit_width(text: &str, size: f32, max: f32) -> String {
+    let fits = |t: &str| crate::raster::text_width(t, size).map_or(true, |w| w <= max);
+    if fits(text) {
+        return text.to_string();
+    }
+    let mut chars: Vec<char> = text.chars().collect();
+    while !chars.is_empty() {
+        chars.pop();
+        let mut t: String = chars.iter().collect::<String>().trim_end().to_string();
+        t.push('…');
+        if fits(&t) {
+            return t;
+        }
+    }
+    String::new()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -74,6 +74,36 @@ pub fn scene_in(game: &AnyGame, last: Option<&AnyApplied>, labels: &dyn Labels) 
     }
 }
 
+/// The scene after `recent`, the last actions in order (at least the last one; more are
+/// shown where a turn's start hides the play before it: Coan Ki draws the opponent's play
+/// under the throw that follows it, issue 37 item 8). `labels` says the words, and narrates
+/// each of `recent` for the subtitle.
+pub fn scene_after_in(game: &AnyGame, recent: &[AnyApplied], labels: &dyn Labels) -> Scene {
+    match game {
+        AnyGame::CoanKi(g) => {
+            let mut told: Option<Vec<String>> = None;
+            for applied in recent {
+                if let Some(text) = labels.narrate(applied) {
+                    told.get_or_insert_with(Vec::new).push(text);
+                }
+            }
+            let told = told.map(|texts| {
+                let texts: Vec<String> = texts.into_iter().filter(|t| !t.is_empty()).collect();
+                texts.join("; ")
+            });
+            let recent: Vec<_> = recent
+                .iter()
+                .filter_map(|applied| match applied {
+                    AnyApplied::CoanKi(a) => Some(a),
+                    _ => None,
+                })
+                .collect();
+            coan_ki::scene_after(g, &recent, labels, told)
+        }
+        _ => scene_in(game, recent.last(), labels),
+    }
+}
+
 /// The scene of a game that ended without its position showing it (a resignation, a time-out,
 /// an abort): the header's title says `title` instead of whose turn it was, and the turn's
 /// piece icon is left out.
@@ -88,7 +118,11 @@ pub fn scene_titled_in(
     title: &str,
     labels: &dyn Labels,
 ) -> Scene {
-    let mut scene = scene_in(game, last, labels);
+    retitle(scene_in(game, last, labels), title)
+}
+
+/// `scene` with its header's title replaced by `title`, and the turn's icon left out.
+fn retitle(mut scene: Scene, title: &str) -> Scene {
     // The header's title is the first text of the pieces layer (see `layout::page`), after
     // the optional icon.
     let mut icon = None;
@@ -168,19 +202,21 @@ pub fn render(game: &AnyGame, last: Option<&AnyApplied>) -> Result<Vec<u8>, Rend
     raster::encode_png(&raster::rasterise(&scene(game, last))?)
 }
 
-/// [`render`] with its words said by `labels`; with a `title`, as [`render_titled`].
+/// [`render`] after the `recent` actions (see [`scene_after_in`]) with its words said by
+/// `labels`; with a `title`, as [`render_titled`].
 ///
 /// # Errors
 /// Internal failures only (see [`RenderError`]).
 pub fn render_in(
     game: &AnyGame,
-    last: Option<&AnyApplied>,
+    recent: &[AnyApplied],
     title: Option<&str>,
     labels: &dyn Labels,
 ) -> Result<Vec<u8>, RenderError> {
+    let scene = scene_after_in(game, recent, labels);
     let scene = match title {
-        Some(title) => scene_titled_in(game, last, title, labels),
-        None => scene_in(game, last, labels),
+        Some(title) => retitle(scene, title),
+        None => scene,
     };
     raster::encode_png(&raster::rasterise(&scene)?)
 }

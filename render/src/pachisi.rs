@@ -504,7 +504,7 @@ fn board(scene: &mut Scene, labels: &dyn Labels) {
         ));
         let (x, y, _, _) = rect;
         b.push(piece_group(
-            (x + 30.0, y + 28.0),
+            (x + 30.0, y + PANEL_TITLE_Y),
             seat,
             Pose::Upright,
             1,
@@ -514,7 +514,13 @@ fn board(scene: &mut Scene, labels: &dyn Labels) {
             game: GameId::Pachisi,
             seat: seat as u8,
         });
-        b.push(text((x + 58.0, y + 28.0), Anchor::Left, 26.0, INK, name));
+        b.push(text(
+            (x + 58.0, y + PANEL_TITLE_Y),
+            Anchor::Left,
+            26.0,
+            INK,
+            name,
+        ));
         for i in 0..4 {
             b.push(text(
                 (x + 16.0, panel_row_y(y, i)),
@@ -741,9 +747,13 @@ fn narrate(events: &[Event]) -> String {
     parts.join("; ")
 }
 
+/// The middle line of a panel's title (its seat's piece and name, and the tag), above the
+/// line of the name of whoever holds the seat.
+const PANEL_TITLE_Y: f32 = 24.0;
+
 /// The middle line of row `i` of a panel whose top is at `y`.
 fn panel_row_y(y: f32, i: usize) -> f32 {
-    y + 64.0 + 29.0 * i as f32
+    y + 78.0 + 26.0 * i as f32
 }
 
 /// Every seat's counts in its panel, and a frame round the seat to act (or the winners).
@@ -828,11 +838,18 @@ fn panels(scene: &mut Scene, game: &Pachisi, status: Status, labels: &dyn Labels
         } else {
             None
         };
+        // Who holds the seat, under its name (issue 37, item 5: partners are seen at a glance).
+        if let Some(name) = labels.player(seat as u8) {
+            let name = layout::fit_width(&name, 17.0, w - 58.0 - 14.0);
+            scene
+                .pieces
+                .push(text((x + 58.0, y + 51.0), Anchor::Left, 17.0, MUTED, name));
+        }
         if let Some(tag) = tag.map(|tag| labels.word(tag)) {
             // A dark tag in the panel's top-right corner.
             let tw = caption_width(&tag) + 18.0;
             scene.pieces.push(Item::Group {
-                at: (x + w - 10.0 - tw / 2.0, y + 28.0),
+                at: (x + w - 10.0 - tw / 2.0, y + PANEL_TITLE_Y),
                 radius: tw / 2.0 + 2.0,
                 items: vec![
                     rounded((-tw / 2.0, -15.0, tw, 30.0), 8.0, Some(INK), None),

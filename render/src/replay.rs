@@ -93,7 +93,24 @@ pub fn animate(
 pub fn animate_in(
     steps: &[Step],
     format: Format,
+    header: (&str, &str),
+    labels: &dyn crate::labels::Labels,
+    progress: impl FnMut(usize, usize),
+) -> Result<Replay, RenderError> {
+    animate_ending_in(steps, format, header, None, labels, progress)
+}
+
+/// [`animate_in`], the last frame titled `ending` when given (how the game ended: "Black
+/// resigned: White wins"), so that the replay's end shows the result even where the position
+/// does not.
+///
+/// # Errors
+/// As [`animate`].
+pub fn animate_ending_in(
+    steps: &[Step],
+    format: Format,
     (title, subtitle): (&str, &str),
+    ending: Option<&str>,
     labels: &dyn crate::labels::Labels,
     mut progress: impl FnMut(usize, usize),
 ) -> Result<Replay, RenderError> {
@@ -103,7 +120,12 @@ pub fn animate_in(
             height: 0,
         });
     };
-    let draw = |(state, last): &Step| {
+    let total = steps.len();
+    let draw = |(state, last): &Step, at_end: bool| {
+        let title = match ending {
+            Some(ending) if at_end => ending,
+            _ => title,
+        };
         rasterise(&crate::scene_with_header_in(
             state,
             last.as_ref(),
@@ -112,12 +134,15 @@ pub fn animate_in(
             labels,
         ))
     };
-    let first = draw(&(first_state.clone(), first_last.clone()))?;
+    let first = draw(&(first_state.clone(), first_last.clone()), total == 1)?;
     let (width, height) = (first.width(), first.height());
     // The palette: the start, the first action's highlight, and the end.
-    let second = rest.first().map(draw).transpose()?;
+    let second = rest
+        .first()
+        .map(|step| draw(step, total == 2))
+        .transpose()?;
     let last = if rest.len() > 1 {
-        rest.last().map(draw).transpose()?
+        rest.last().map(|step| draw(step, true)).transpose()?
     } else {
         None
     };
@@ -135,9 +160,12 @@ pub fn animate_in(
         width: width as usize,
         previous: Vec::new(),
     };
-    let total = steps.len();
     for (i, step) in steps.iter().enumerate() {
-        let pixmap = if i == 0 { None } else { Some(draw(step)?) };
+        let pixmap = if i == 0 {
+            None
+        } else {
+            Some(draw(step, i + 1 == total)?)
+        };
         let pixmap = pixmap.as_ref().unwrap_or(&first);
         if (pixmap.width(), pixmap.height()) != (width, height) {
             return Err(RenderError::Size {

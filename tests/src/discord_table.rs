@@ -160,8 +160,8 @@ impl table::Platform for Discord {
         player
     }
 
-    fn names_to_act(board: &DcMessage, player: &DcUser) -> bool {
-        board.content.contains(&format!("<@{}>", player.id))
+    fn named_in(text: &str, player: &DcUser) -> bool {
+        text.contains(&format!("<@{}>", player.id))
     }
 
     fn notifies(message: &DcMessage, player: &DcUser) -> bool {

@@ -208,7 +208,7 @@ mod tests {
 
     #[test]
     fn a_variant_s_words_are_looked_for_too() {
-        let thinking = "Game #2 (Koan): Computer (level 1) (White) is thinking.";
+        let thinking = "Game #2 (Koan): Computer (White) is thinking.";
         assert!(says_variant(thinking, "board-turn", "thinking"));
         assert!(!says_variant(thinking, "board-turn", "move"));
         assert!(says(thinking, "board-turn"));

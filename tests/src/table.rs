@@ -80,8 +80,9 @@ pub trait Platform: Debug + Send + Sync + Sized + 'static {
 
     /// The person a player is.
     fn person(player: &Self::Player) -> &Self::Person;
-    /// Whether `board` names `player` as the one to act.
-    fn names_to_act(board: &Self::Message, player: &Self::Player) -> bool;
+    /// Whether `text` (a line of a message) names `player`: a mention, or their name where
+    /// nobody is notified.
+    fn named_in(text: &str, player: &Self::Player) -> bool;
     /// Whether `message` notifies `player`.
     fn notifies(message: &Self::Message, player: &Self::Player) -> bool;
 
@@ -230,7 +231,27 @@ pub fn to_act<'a, P: Platform>(
     board: &P::Message,
     players: &'a [P::Player],
 ) -> Option<&'a P::Player> {
-    players.iter().find(|player| P::names_to_act(board, player))
+    players
+        .iter()
+        .find(|player| names_to_act::<P>(board, player))
+}
+
+/// Whether `board` names `player` in its line saying who is to act.
+fn names_to_act<P: Platform>(board: &P::Message, player: &P::Player) -> bool {
+    P::text(board)
+        .lines()
+        .any(|line| said::says(line, "board-turn") && P::named_in(line, player))
+}
+
+/// Whether `board` tells what `player` did just before it (a line other than whose turn it
+/// is, or how the game began, names them): their turn goes on (a Pachisi throw, then its
+/// move), and they are not notified again.
+fn acted_before<P: Platform>(board: &P::Message, player: &P::Player) -> bool {
+    P::text(board).lines().any(|line| {
+        !said::says(line, "board-turn")
+            && !said::says(line, "game-begins")
+            && P::named_in(line, player)
+    })
 }
 
 /// A move at random, as a keen player makes them: Pachisi's Pass without throwing and Give up
@@ -355,8 +376,8 @@ pub async fn one_move<P: Platform>(
         .unwrap_or_else(|| panic!("nobody is named to act: {}", P::text(board)))
         .clone();
     assert!(
-        P::notifies(board, &player),
-        "the player to act is notified: {board:?}"
+        P::notifies(board, &player) || acted_before::<P>(board, &player),
+        "the player to act is notified, unless they acted just before: {board:?}"
     );
     let actor = P::person(&player);
     let (label, data) = choose(&P::buttons(board), lcg);

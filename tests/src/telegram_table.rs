@@ -118,13 +118,16 @@ impl table::Platform for Telegram {
         &player.0
     }
 
-    fn names_to_act(board: &FakeMessage, (_, username): &(TgUser, String)) -> bool {
-        board.text().contains(&format!("@{username}"))
+    fn named_in(text: &str, (user, username): &(TgUser, String)) -> bool {
+        text.contains(&format!("@{username}"))
+            || user
+                .record()
+                .is_some_and(|record| text.contains(&record.first_name))
     }
 
-    fn notifies(message: &FakeMessage, player: &(TgUser, String)) -> bool {
+    fn notifies(message: &FakeMessage, (_, username): &(TgUser, String)) -> bool {
         // A mention by `@username` is what notifies a person on Telegram.
-        Self::names_to_act(message, player)
+        message.text().contains(&format!("@{username}"))
     }
 
     fn newest_bot_message(

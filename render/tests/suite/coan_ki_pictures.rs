@@ -72,3 +72,46 @@ fn coan_ki_last_piece_home_wins() {
         "roll:2-2 b2+2",
     );
 }
+
+#[test]
+fn coan_ki_shows_the_opponents_play_under_the_next_throw() {
+    // Issue 37, item 8: Black plays f2+11&g2+5, then White's throw begins White's turn at once.
+    // The board shown to White draws Black's play (its paths, the cells left and reached) with
+    // White's new dice, as Konane's and Koan's boards show the opponent's last move.
+    use tabula_core::{AnyApplied, AnyGame, GameId};
+    use tabula_render::layout::{FROM, PATH};
+    let mut game = AnyGame::start(GameId::CoanKi, &[], Some(MID)).expect("start");
+    let mut applied: Vec<AnyApplied> = Vec::new();
+    for action in ["roll:5-6", "f2+11&g2+5", "roll:2-3"] {
+        applied.push(game.apply_text(action).expect("legal"));
+    }
+    let after =
+        tabula_render::scene_after_in(&game, &applied[1..], &tabula_render::labels::English)
+            .to_string();
+    let throw_only = tabula_render::scene(&game, applied.last()).to_string();
+    // The play's own highlight, drawn on the board before the throw.
+    let (played, play) = common::position("coan-ki", &[], Some(MID), "roll:5-6 f2+11&g2+5");
+    let play_scene = tabula_render::scene(&played, play.as_ref()).to_string();
+    let marks = |scene: &str| -> Vec<String> {
+        scene
+            .lines()
+            .filter(|line| line.contains(&PATH.to_string()) || line.contains(&FROM.to_string()))
+            .map(str::to_string)
+            .collect()
+    };
+    let highlight = marks(&play_scene);
+    assert!(highlight.len() >= 4, "{play_scene}");
+    assert!(marks(&throw_only).is_empty(), "a throw alone marks no path");
+    let shown = marks(&after);
+    for line in &highlight {
+        assert!(
+            shown.contains(line),
+            "{line} of the play is missing after the throw"
+        );
+    }
+    assert!(
+        after.contains("\"f2+11&g2+5\""),
+        "the subtitle tells the play:\n{after}"
+    );
+    assert!(after.contains("White to play"), "White's turn:\n{after}");
+}

@@ -86,3 +86,37 @@ fn pachisi_team_win_after_the_last_piece_finishes() {
         "j7+2",
     );
 }
+
+/// Words in English, with who holds each seat (as the bot's catalogue gives them).
+struct Named;
+
+impl tabula_render::labels::Labels for Named {
+    fn word(&self, word: tabula_render::labels::Word<'_>) -> String {
+        tabula_render::labels::English.word(word)
+    }
+
+    fn player(&self, seat: u8) -> Option<String> {
+        [
+            "Alice",
+            "Bob",
+            "Dana Kowalczyk-Montgomery of the Long Names",
+            "Computer",
+        ]
+        .get(usize::from(seat))
+        .map(|name| (*name).to_string())
+    }
+}
+
+#[test]
+fn pachisi_panels_carry_the_players_names() {
+    // Issue 37, item 5: each seat's panel names who holds it, a long name shortened to fit.
+    let (game, last) = common::position("pachisi", &[], Some(BUSY), "");
+    let named = tabula_render::scene_in(&game, last.as_ref(), &Named).to_string();
+    let plain = tabula_render::scene(&game, last.as_ref()).to_string();
+    for name in ["\"Alice\"", "\"Bob\"", "\"Computer\""] {
+        assert!(named.contains(name), "{name} in:\n{named}");
+        assert!(!plain.contains(name));
+    }
+    assert!(named.contains("\"Dana Kowalczyk"), "{named}");
+    assert!(!named.contains("Long Names"), "shortened: {named}");
+}

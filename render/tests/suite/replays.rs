@@ -4,7 +4,7 @@
 //! frames.
 
 use tabula_core::{AnyGame, GameId};
-use tabula_render::replay::{Format, animate, steps};
+use tabula_render::replay::{Format, animate, animate_ending_in, steps};
 
 #[path = "common/games.rs"]
 mod games;
@@ -151,4 +151,55 @@ fn a_whole_pachisi_game_replays() {
 #[test]
 fn an_empty_list_of_steps_is_refused() {
     assert!(animate(&[], Format::Gif, ("", ""), |_, _| {}).is_err());
+}
+
+/// How many pixels of a shown `picture` are far (in any channel, by more than 48) from the
+/// drawing of `scene`.
+fn far_from(picture: &[[u8; 3]], scene: &tabula_render::scene::Scene) -> usize {
+    let pixmap = tabula_render::raster::rasterise(scene).expect("drawn");
+    picture
+        .iter()
+        .zip(pixmap.data().chunks_exact(4))
+        .filter(|(shown, drawn)| (0..3).any(|c| shown[c].abs_diff(drawn[c]) > 48))
+        .count()
+}
+
+#[test]
+fn the_last_frame_of_a_finished_game_says_how_it_ended() {
+    // Issue 37, item 8: a resignation leaves no trace on the board, so the last frame's title
+    // says it; every frame before keeps the game's own title.
+    let id = GameId::Konane;
+    let actions = games::random_actions(id, &[], 7, 6);
+    let refs: Vec<&str> = actions.iter().map(String::as_str).collect();
+    let start = AnyGame::start(id, &[], None).expect("start");
+    let steps = steps(&start, &refs).expect("the actions replay");
+    let (title, subtitle) = ("Game #3 (Konane)", "White Alice, Black Bob");
+    let ending = "Black resigned: White wins";
+    let replay = animate_ending_in(
+        &steps,
+        Format::Gif,
+        (title, subtitle),
+        Some(ending),
+        &tabula_render::labels::English,
+        |_, _| {},
+    )
+    .expect("a replay");
+    assert_eq!(replay.frames, steps.len());
+    let (_, _, _, picture) = composite(&replay.bytes);
+    let (state, last) = steps.last().expect("steps");
+    let ended = tabula_render::scene_with_header(state, last.as_ref(), ending, subtitle);
+    let titled = tabula_render::scene_with_header(state, last.as_ref(), title, subtitle);
+    let pixels = picture.len();
+    assert!(
+        far_from(&picture, &ended) * 1000 < pixels,
+        "the last frame shows the ending"
+    );
+    assert!(
+        far_from(&picture, &titled) > 100,
+        "the last frame's title is not the game's own"
+    );
+    // Without an ending, the last frame keeps the title (a game still running).
+    let running = animate(&steps, Format::Gif, (title, subtitle), |_, _| {}).expect("a replay");
+    let (_, _, _, picture) = composite(&running.bytes);
+    assert!(far_from(&picture, &titled) * 1000 < pixels);
 }

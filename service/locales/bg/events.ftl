@@ -73,3 +73,4 @@ toast-played = Ходът { $move } в партия { $game } е изигран.
 toast-played-computer = Ходът { $move } в партия { $game } е изигран; отговорът на компютъра ще е на следващата дъска.
 
 board-then = Партия { $game } ({ $name }): след това { $player } ({ $seat }) изигра { $move }.
+board-ended = Партия { $game } ({ $name }) завърши след тази позиция. { $how }.

@@ -36,7 +36,6 @@ result-played = { $sides }: { $moves ->
 } за { $length }.
 
 computer-name = Компютър
-computer-with-level = Компютър (ниво { $level })
 person = { $person }
 people-and = { $first } и { $rest }
 someone = някой
@@ -52,6 +51,7 @@ challenge-dice = Хвърлянията на заровете са опреде�
 challenge-withdrawn = { $person } оттегли поканата { $challenge } ({ $name }).
 challenge-declined = { $person } отказа поканата { $challenge } ({ $name }).
 game-begins = Партия { $game } на { $name } започва. Места по жребий: { $seats }. { $terms }.
+game-begins-computer = Компютърът играе на ниво { $level }.
 game-begins-dice = Хвърлянията на заровете са определени предварително (отпечатък { $commitment }); след края на партията /export { $game } ще докаже всяко хвърляне.
 seat-held = { $seat } { $person }
 list-comma = { $first }, { $rest }
@@ -110,6 +110,7 @@ games-rolling = хвърлят се заровете
 games-over = приключила
 games-unreadable = не може да се прочете
 games-button-mine = { $game } { $name } срещу { $others }
+games-button-team = { $game } { $name }: ти и { $partners } срещу { $others }
 games-button = { $game } { $name }: { $others }
 
 # Въпроси преди онова, което не може да се върне (issue 37): $person пита, $opponents са

@@ -72,3 +72,4 @@ toast-played-computer = Played { $move } in game { $game }; the computer answers
 
 # An old board's caption once the game went on from it: the move that followed it.
 board-then = Game { $game } ({ $name }): { $player } ({ $seat }) played { $move } next.
+board-ended = Game { $game } ({ $name }) ended after this position. { $how }.

@@ -39,7 +39,6 @@ result-played = { $sides }: { $moves ->
 
 # The computer, where a player's name goes; with its level where a game begins.
 computer-name = Computer
-computer-with-level = Computer (level { $level })
 person = { $person }
 people-and = { $first } and { $rest }
 someone = someone
@@ -55,6 +54,7 @@ challenge-dice = The dice are fixed before anyone accepts: fingerprint { $commit
 challenge-withdrawn = { $person } withdrew challenge { $challenge } ({ $name }).
 challenge-declined = { $person } declined challenge { $challenge } ({ $name }).
 game-begins = Game { $game } of { $name } begins. Seats by lot: { $seats }. { $terms }.
+game-begins-computer = The computer plays at level { $level }.
 game-begins-dice = Dice fixed in advance (fingerprint { $commitment }); /export { $game } proves every roll once the game is over.
 seat-held = { $seat } { $person }
 list-comma = { $first }, { $rest }
@@ -113,6 +113,7 @@ games-rolling = the dice are being rolled
 games-over = over
 games-unreadable = cannot be read
 games-button-mine = { $game } { $name } vs { $others }
+games-button-team = { $game } { $name } with { $partners } vs { $others }
 games-button = { $game } { $name }: { $others }
 
 # Questions before what cannot be undone (issue 37): $person asks, $opponents are the other

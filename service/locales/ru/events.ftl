@@ -78,3 +78,4 @@ toast-played = Ход { $move } в партии { $game } сделан.
 toast-played-computer = Ход { $move } в партии { $game } сделан; ответ компьютера будет на следующей доске.
 
 board-then = Партия { $game } ({ $name }): следующим ходом { $player } ({ $seat }) играет { $move }.
+board-ended = Партия { $game } ({ $name }) закончилась после этой позиции. { $how }.

@@ -38,7 +38,6 @@ result-played = { $sides }: { $moves } { $moves ->
 }, продолжительность: { $length }.
 
 computer-name = Компьютер
-computer-with-level = Компьютер (уровень { $level })
 person = { $person }
 people-and = { $first } и { $rest }
 someone = кто-то
@@ -58,6 +57,7 @@ challenge-dice = Броски костей заданы заранее, ещё �
 challenge-withdrawn = { $person } отзывает вызов { $challenge } ({ $name }).
 challenge-declined = { $person } отклоняет вызов { $challenge } ({ $name }).
 game-begins = Партия { $game } в { $name } начинается. Места по жребию: { $seats }. { $terms }.
+game-begins-computer = Компьютер играет на уровне { $level }.
 game-begins-dice = Броски костей заданы заранее (отпечаток { $commitment }); после окончания партии /export { $game } подтвердит каждый бросок.
 seat-held = { $seat } { $person }
 list-comma = { $first }, { $rest }
@@ -116,6 +116,7 @@ games-rolling = бросаются кости
 games-over = окончена
 games-unreadable = не читается
 games-button-mine = { $game } { $name } против { $others }
+games-button-team = { $game } { $name }: вы и { $partners } против { $others }
 games-button = { $game } { $name }: { $others }
 
 # Вопросы перед тем, чего не отменить (issue 37): $person спрашивает, $opponents — игроки

@@ -33,7 +33,8 @@ use serde_json::json;
 use super::{Placement, Reply, Service, ServiceError};
 use crate::l10n::{Msg, Span};
 use crate::store::{
-    Announce, GameNo, GameRecord, History, OutboxId, Platform, PostedBoard, Timestamp, User,
+    Announce, GameNo, GameRecord, GameStatus, History, OutboxId, Platform, PostedBoard, Timestamp,
+    User,
 };
 
 /// A message whose buttons an adapter takes off after a post ([`Service::reply_sent`]).
@@ -333,21 +334,26 @@ impl Service {
         for (message_id, seq) in boards {
             // The log is in order: the first action by someone after the board's.
             let after = stored.actions.partition_point(|action| action.seq <= seq);
-            let Some((action, holder)) = stored.actions[after..].iter().find_map(|action| {
+            let next = stored.actions[after..].iter().find_map(|action| {
                 let actor = action.actor?;
                 let holder = record.seats.iter().find(|h| h.user.id == actor)?;
                 Some((action, holder))
-            }) else {
-                continue;
+            });
+            let said = match next {
+                Some((action, holder)) => {
+                    board_then(record, &holder.user, holder.seat, &action.action)
+                }
+                // Nobody played after it, and the game is over: it ended there, by a
+                // resignation, the clock or an abort.
+                None if record.status != GameStatus::Active => Msg::new("board-ended")
+                    .text("game", format!("#{}", record.id))
+                    .msg("name", crate::l10n::game_msg(record.game))
+                    .msg("how", super::narration::stored_verdict(record).2),
+                None => continue,
             };
             let mut caption = Reply {
                 game: Some(game),
-                spans: vec![Span::Msg(board_then(
-                    record,
-                    &holder.user,
-                    holder.seat,
-                    &action.action,
-                ))],
+                spans: vec![Span::Msg(said)],
                 ..Reply::default()
             };
             caption.localize(lang);

@@ -19,7 +19,7 @@ use tabula_core::{AnyGame, GameId, Status};
 use super::{
     Button, Change, Ctx, Failure, Handled, Loaded, Named, Placement, Played, Reply, Service,
     ServiceError, Terms, UserError, awaits, game_msg, invitees, is_computer, mention, played_spans,
-    players, said_button, seat_label, seat_msg, team_of,
+    players, said_button, team_of,
 };
 use crate::commands::{CommandId, DEFAULT_COMPUTER_LEVEL, ParsedCommand};
 use crate::l10n::{Msg, Span};
@@ -900,40 +900,35 @@ impl Service {
             rolls: played.rolls(),
             record,
             state,
-            last: played.last,
+            recent: played.recent,
             moved: false,
         };
         self.board_reply(&loaded, spans).await
     }
 }
 
-/// The first sentence of a game: its seats, its terms, and the commitment of its dice.
+/// The first sentence of a game: its sides (each team's people and seats: "@bob and @dana
+/// (South and North) against @carol and Computer (East and West)"), its terms, the computer's
+/// level when it plays, and the commitment of its dice.
 pub(super) fn begins_spans(record: &GameRecord) -> Vec<Span> {
     let id = record.game;
-    let seats = record
-        .seats
-        .iter()
-        .map(|holder| {
-            Msg::new("seat-held")
-                .msg("seat", seat_msg(seat_label(id, holder.seat)))
-                .span(
-                    "person",
-                    match super::computer::computer_level(&holder.user) {
-                        Some(level) => Span::Msg(
-                            Msg::new("computer-with-level").num("level", i64::from(level)),
-                        ),
-                        None => mention(&holder.user),
-                    },
-                )
-        })
-        .collect();
     let mut spans = vec![Span::Msg(
         Msg::new("game-begins")
             .text("game", format!("#{}", record.id))
             .msg("name", game_msg(id))
-            .msg("seats", list_msg(seats))
+            .msg("seats", super::narration::sides_msg(record))
             .msg("terms", Terms::of(record).describe_sentence()),
     )];
+    if let Some(level) = record
+        .seats
+        .iter()
+        .find_map(|holder| super::computer::computer_level(&holder.user))
+    {
+        spans.push(Span::Text(" ".into()));
+        spans.push(Span::Msg(
+            Msg::new("game-begins-computer").num("level", i64::from(level)),
+        ));
+    }
     if let Some(dice) = &record.dice {
         spans.push(Span::Text(" ".into()));
         spans.push(Span::Msg(

@@ -363,7 +363,7 @@ impl Service {
         let mut state = AnyGame::start(record.game, &options, record.start_position.as_deref())
             .map_err(|e| ServiceError::Corrupt(format!("game {}: {e}", record.id)))?;
         let mut played = Played::default();
-        let mut last = None;
+        let mut recent = Vec::new();
         let mut rolls = 0;
         for (i, action) in actions.iter().enumerate() {
             let seat = match state.status() {
@@ -384,7 +384,7 @@ impl Service {
                 });
                 played.push(applied, action.actor, seat);
             } else {
-                last = Some(applied);
+                super::follow(&mut recent, applied);
             }
         }
         let told = played_spans(&record, &played, None);
@@ -399,7 +399,7 @@ impl Service {
         let loaded = Loaded {
             record,
             state,
-            last: played.last.take().or(last),
+            recent: super::followed(recent, std::mem::take(&mut played.recent)),
             moved: true,
             rolls,
         };

@@ -113,16 +113,20 @@ impl Service {
             })
             .collect();
         let subtitle = Msg::list(seats, "list-comma", "list-comma").to_text(lang);
-        let words = PictureWords::new(lang);
+        // The last frame of a game that ended says how (issue 37, item 8).
+        let ending = (record.status != GameStatus::Active)
+            .then(|| super::narration::stored_verdict(&record).2.to_text(lang));
+        let words = PictureWords::new(lang).with_players(&record);
         let replay = tokio::task::spawn_blocking(move || {
             let refs: Vec<&str> = actions.iter().map(String::as_str).collect();
             let steps = tabula_render::replay::steps(&start, &refs).map_err(|(i, e)| {
                 ServiceError::Corrupt(format!("game {game} action {}: {e}", i + 1))
             })?;
-            tabula_render::replay::animate_in(
+            tabula_render::replay::animate_ending_in(
                 &steps,
                 tabula_render::replay::Format::Gif,
                 (&title, &subtitle),
+                ending.as_deref(),
                 &words,
                 |_, _| {},
             )

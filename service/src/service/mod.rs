@@ -123,7 +123,8 @@ struct Ctx {
 struct Loaded {
     record: GameRecord,
     state: AnyGame,
-    last: Option<AnyApplied>,
+    /// The last player's action and the rolls after it (see [`follow`]), for the picture.
+    recent: Vec<AnyApplied>,
     /// Whether anything was played yet: a move, or a roll (a roll-off included).
     moved: bool,
     /// How many rolls its log holds (the next roll's k, for committed dice).
@@ -144,7 +145,26 @@ struct Played {
     actions: Vec<NewAction>,
     steps: Vec<Step>,
     penalties: Vec<(Seat, Seat)>,
-    last: Option<AnyApplied>,
+    /// Its last player's action and the rolls after it (see [`follow`]).
+    recent: Vec<AnyApplied>,
+}
+
+/// The actions a picture shows after `applied`, from those it showed before (`recent`): a
+/// player's action starts them again, a roll is added (Coan Ki shows the opponent's play under
+/// the throw that begins the next turn).
+fn follow(recent: &mut Vec<AnyApplied>, applied: AnyApplied) {
+    if !applied.notation().starts_with("roll:") {
+        recent.clear();
+    }
+    recent.push(applied);
+}
+
+/// `recent` followed by `later`, each as [`follow`] adds it.
+fn followed(mut recent: Vec<AnyApplied>, later: Vec<AnyApplied>) -> Vec<AnyApplied> {
+    for applied in later {
+        follow(&mut recent, applied);
+    }
+    recent
 }
 
 /// One action of [`Played`], as narration needs it.
@@ -179,7 +199,7 @@ impl Played {
             told: events::events(&applied),
         });
         self.penalties.extend(applied.penalties());
-        self.last = Some(applied);
+        follow(&mut self.recent, applied);
     }
 }
 

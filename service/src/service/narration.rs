@@ -112,12 +112,12 @@ impl Service {
             return Ok(None);
         }
         let state = loaded.state.clone();
-        let last = loaded.last.clone();
+        let recent = loaded.recent.clone();
         let lang = self.chat_lang(loaded.record.chat).await?;
-        let words = PictureWords::new(lang);
+        let words = PictureWords::new(lang).with_players(&loaded.record);
         let title = title.map(|title| title.to_text(lang));
         let png = tokio::task::spawn_blocking(move || {
-            tabula_render::render_in(&state, last.as_ref(), title.as_deref(), &words)
+            tabula_render::render_in(&state, &recent, title.as_deref(), &words)
         })
         .await
         .map_err(ServiceError::from)?
@@ -202,20 +202,10 @@ pub(super) fn ending_spans(
     moves: u64,
 ) -> Vec<Span> {
     let mut spans = vec![verdict_sentence(record, verdict, cause)];
-    let sides = (0..2u8)
-        .map(|team| {
-            Msg::new("result-side")
-                .msg("people", people_msg(record, &team_users(record, team)))
-                .msg("team", seat_msg(team_label(record.game, team)))
-        })
-        .collect();
     spans.push(Span::Text(" ".into()));
     spans.push(Span::Msg(
         Msg::new("result-played")
-            .msg(
-                "sides",
-                Msg::list(sides, "result-against", "result-against"),
-            )
+            .msg("sides", sides_msg(record))
             .num("moves", i64::try_from(moves).unwrap_or(i64::MAX))
             .msg(
                 "length",
@@ -228,6 +218,19 @@ pub(super) fn ending_spans(
     });
     spans.extend(seed_spans(record));
     spans
+}
+
+/// A game's sides, each team's people mentioned with its seats: "@alice (White) against @bob
+/// (Black)", "@bob and @dana (South and North) against @carol and Computer (East and West)".
+pub(super) fn sides_msg(record: &GameRecord) -> Msg {
+    let sides = (0..2u8)
+        .map(|team| {
+            Msg::new("result-side")
+                .msg("people", people_msg(record, &team_users(record, team)))
+                .msg("team", seat_msg(team_label(record.game, team)))
+        })
+        .collect();
+    Msg::list(sides, "result-against", "result-against")
 }
 
 /// The buttons under a game's result: its replay, its record, and a rematch (the same
@@ -327,7 +330,7 @@ pub(super) fn stored_result(record: &GameRecord) -> Vec<Span> {
 
 /// The verdict of a game that ended without its state showing it (resignation, time, abort),
 /// read from its stored result, with the cause and the picture's title.
-fn stored_verdict(record: &GameRecord) -> (Verdict, Option<Msg>, Msg) {
+pub(super) fn stored_verdict(record: &GameRecord) -> (Verdict, Option<Msg>, Msg) {
     let id = record.game;
     let result = record.result.as_deref().unwrap_or("");
     if let Some(rest) = result.strip_prefix("winner ") {

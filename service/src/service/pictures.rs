@@ -7,17 +7,36 @@ use tabula_render::labels::{Labels, Word};
 
 use super::{events, seat_label, seat_msg, team_label};
 use crate::l10n::{Lang, Msg};
+use crate::store::GameRecord;
 
 /// The picture words of one language.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct PictureWords {
     lang: Lang,
+    /// Who holds each seat, by seat (see [`PictureWords::with_players`]).
+    players: Vec<Option<String>>,
 }
 
 impl PictureWords {
     /// The words in `lang`.
     pub fn new(lang: Lang) -> PictureWords {
-        PictureWords { lang }
+        PictureWords {
+            lang,
+            players: Vec::new(),
+        }
+    }
+
+    /// These words with the names of who holds the seats of `record` (the computer's in this
+    /// language), for the pictures that carry them.
+    pub(crate) fn with_players(mut self, record: &GameRecord) -> PictureWords {
+        for holder in &record.seats {
+            let seat = usize::from(holder.seat);
+            if self.players.len() <= seat {
+                self.players.resize(seat + 1, None);
+            }
+            self.players[seat] = Some(self.say(super::narration::name_msg(&holder.user)));
+        }
+        self
     }
 
     fn say(&self, msg: Msg) -> String {
@@ -152,6 +171,10 @@ impl Labels for PictureWords {
             return Some(String::new());
         }
         Some(self.say(Msg::list(told, "picture-events", "picture-events")))
+    }
+
+    fn player(&self, seat: u8) -> Option<String> {
+        self.players.get(usize::from(seat)).cloned().flatten()
     }
 
     fn key(&self) -> &str {

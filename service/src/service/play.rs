@@ -6,13 +6,13 @@ use tabula_core::{AnyGame, GameId, Outcome, Seat, Status};
 use super::{
     Audience, Change, Consequences, Ctx, Did, Failure, Handled, Kind, Loaded, Placement, Played,
     Reply, Service, ServiceError, UserError, Verdict, brief_to, ending_spans, game_msg, holder,
-    is_computer, move_button, move_msg, piece_groups, played_spans, players, rows, said_button,
-    seat_label, seat_msg, team_cause, team_name, team_of, team_users,
+    is_computer, move_button, move_msg, piece_groups, played_spans, rows, said_button, seat_label,
+    seat_msg, team_cause, team_label, team_name, team_of, team_users,
 };
 use crate::l10n::{Msg, Span};
 use crate::store::{
     Announce, Append, Conflict, Ending, Fine, GameNo, GameRecord, GameStatus, History, OutboxId,
-    Payout, RequestKey, StoreError, Timestamp, TurnStart, User,
+    Payout, RequestKey, StoreError, Timestamp, TurnStart, User, UserId,
 };
 
 impl Service {
@@ -104,12 +104,12 @@ impl Service {
         let options = record.option_list();
         let mut state = AnyGame::start(record.game, &options, record.start_position.as_deref())
             .map_err(|e| ServiceError::Corrupt(format!("game {}: {e}", record.id)))?;
-        let mut last = None;
+        let mut recent = Vec::new();
         for action in &loaded.actions {
             let applied = state.apply_text(&action.action).map_err(|e| {
                 ServiceError::Corrupt(format!("game {} action {}: {e}", record.id, action.seq))
             })?;
-            last = Some(applied);
+            super::follow(&mut recent, applied);
         }
         // Any action counts, the dice included: after a roll-off a staked game can no longer
         // be aborted by a player for free (issue 14).
@@ -118,7 +118,7 @@ impl Service {
         let mut loaded = Loaded {
             record,
             state,
-            last,
+            recent,
             moved,
             rolls,
         };
@@ -144,7 +144,7 @@ impl Service {
                 loaded.record = record;
                 loaded.state = state;
                 loaded.rolls += played.rolls();
-                loaded.last = played.last;
+                loaded.recent = super::followed(std::mem::take(&mut loaded.recent), played.recent);
                 Ok(())
             }
             Err(StoreError::Conflict(Conflict::StaleSeq { .. } | Conflict::GameOver { .. })) => {
@@ -160,7 +160,7 @@ impl Service {
                     .map_err(|e| ServiceError::Corrupt(e.to_string()))?;
                 loaded.record = fresh.record;
                 loaded.state = state;
-                loaded.last = None;
+                loaded.recent = Vec::new();
                 Ok(())
             }
             Err(other) => Err(other.into()),
@@ -391,11 +391,20 @@ impl Service {
                     record,
                     state,
                     rolls: loaded.rolls + played.rolls(),
-                    last: played.last,
+                    recent: super::followed(loaded.recent.clone(), played.recent),
                     moved: true,
                 };
                 let mut reply = self.board_reply(&new, spans).await?;
                 reply.announced = announced;
+                // Who acts again is looking already (a Pachisi throw, then its move; a throw
+                // again after a grace): their turn pings them once, when it begins.
+                if let Status::Decision(next) = new.state.status()
+                    && holder(&new.record, next).is_some_and(|user| user.id == ctx.user.id)
+                {
+                    reply
+                        .notify
+                        .retain(|person| *person != ctx.user.platform_user_id);
+                }
                 if ctx.pressed.is_some()
                     && let Some(seat) = seat
                 {
@@ -626,17 +635,20 @@ impl Service {
         let mut buttons = Vec::new();
         for record in mine {
             let id = record.game;
-            // Names are written plainly: a list should not call everyone in it.
-            let sides = players(&record).into_iter().map(|user| {
-                let seats = record
-                    .seats
+            // Each side is a team with its people ("Bob and Dana (South and North)"), written
+            // plainly: a list should not call everyone in it.
+            let names = |users: &[UserId], max: usize| -> Msg {
+                let names = users
                     .iter()
-                    .filter(|h| h.user.id == user.id)
-                    .map(|h| seat_msg(seat_label(id, h.seat)))
+                    .filter_map(|user| super::seated(&record, *user))
+                    .map(|user| Msg::new("person").msg("person", short_name(user, max)))
                     .collect();
+                Msg::list(names, "people-and", "people-and")
+            };
+            let sides = (0..2u8).map(|team| {
                 Msg::new("games-side")
-                    .msg("name", short_name(user, 40))
-                    .msg("seats", super::challenges::list_msg(seats))
+                    .msg("name", names(&team_users(&record, team), 40))
+                    .msg("seats", seat_msg(team_label(id, team)))
             });
             let sides_msg = Msg::list(sides.collect(), "games-versus", "games-versus");
             let turn = match self.load(ctx, record.id).await {
@@ -661,31 +673,41 @@ impl Service {
                     .msg("sides", sides_msg)
                     .msg("turn", turn),
             ));
-            // The button names the game and, for the caller's own games, the opponents.
-            let others: Vec<Msg> = players(&record)
-                .into_iter()
-                .filter(|user| user.id != ctx.user.id)
-                .map(|user| short_name(user, 16))
-                .collect();
-            let label = Msg::new(if record.is_seated(ctx.user.id) {
-                "games-button-mine"
-            } else {
-                "games-button"
-            })
+            // The button names the game and, for the caller's own games, the opponents, and the
+            // partners where a side has several people ("with Alice, against Bob and Dana").
+            let mine = record
+                .seats
+                .iter()
+                .find(|holder| holder.user.id == ctx.user.id)
+                .map(|holder| team_of(id, holder.seat));
+            let label = match mine {
+                Some(team) => {
+                    let partners: Vec<UserId> = team_users(&record, team)
+                        .into_iter()
+                        .filter(|user| *user != ctx.user.id)
+                        .collect();
+                    let others = team_users(&record, 1 - team);
+                    if partners.is_empty() {
+                        Msg::new("games-button-mine").msg("others", names(&others, 16))
+                    } else {
+                        Msg::new("games-button-team")
+                            .msg("partners", names(&partners, 16))
+                            .msg("others", names(&others, 16))
+                    }
+                }
+                None => Msg::new("games-button").msg(
+                    "others",
+                    Msg::list(
+                        (0..2u8)
+                            .map(|team| names(&team_users(&record, team), 16))
+                            .collect(),
+                        "games-versus",
+                        "games-versus",
+                    ),
+                ),
+            }
             .text("game", format!("#{}", record.id))
-            .msg("name", game_msg(id))
-            .msg("others", {
-                let join = if record.is_seated(ctx.user.id) {
-                    "list-comma"
-                } else {
-                    "games-versus"
-                };
-                let names = others
-                    .into_iter()
-                    .map(|name| Msg::new("person").msg("person", name))
-                    .collect();
-                Msg::list(names, join, join)
-            });
+            .msg("name", game_msg(id));
             buttons.push(said_button(label, format!("b{}", record.id)));
         }
         Ok(Reply {

@@ -244,6 +244,25 @@ async fn old_board_captions(url: DatabaseUrl) {
         );
         assert!(caption.buttons.is_empty() && caption.notify.is_empty());
     }
+    // A resignation ends the game with no move after the last board: that board says the game
+    // ended there, and how, instead of who was to move.
+    let asked = table.cmd("alice", &format!("/resign #{game}")).await;
+    let confirm = asked.buttons[0][0].data.clone();
+    let ended = table.press("alice", &confirm).await;
+    assert!(ended.is_done(), "{}", text(&ended));
+    let last = id.to_string();
+    let stripped = table
+        .service
+        .reply_sent(&ended, Some(&(id + 1).to_string()))
+        .await;
+    let caption = stripped
+        .iter()
+        .find(|s| s.message_id == last)
+        .and_then(|s| s.caption.as_ref())
+        .unwrap_or_else(|| panic!("the last board's caption: {stripped:?}"));
+    let said = caption.says("board-ended").expect("board-ended");
+    assert_eq!(common::said::sub(said, "how").id, "picture-resigned");
+    assert!(caption.buttons.is_empty() && caption.notify.is_empty());
     store.close().await;
 }
 

@@ -59,8 +59,9 @@ async fn play_against(table: &Table, game_name: &str, level: u8, seed: u64) -> (
     assert!(start.is_done(), "{:?}: {}", start.kind, text(&start));
     assert_eq!(start.placement, Placement::NewBoard, "{}", text(&start));
     let game = start.game.expect("a game started");
-    let name = format!("Computer (level {level})");
-    assert!(text(&start).contains(&name), "{}", text(&start));
+    // The game begins saying the computer's level, in a sentence of its own.
+    let level_said = said(&start, "game-begins-computer");
+    assert_eq!(num(level_said, "level"), i64::from(level));
     let record = table.record(game).await;
     assert_eq!(record.stake, 0);
     play_out(table, game, level, seed, &["alice"]).await

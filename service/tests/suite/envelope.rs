@@ -209,6 +209,24 @@ async fn four_person(url: DatabaseUrl) {
     };
     let first = to_move(&table, game).await;
     new_board(game, &[&first]).check(&reply, "last acceptance");
+    // A Pachisi turn (throw, then move) pings its player once (issue 37, item 3): the board
+    // after their own throw, theirs to move (any value enters at first), calls nobody.
+    let (state, _) = table.state(game).await;
+    assert!(
+        state.legal_lines().iter().any(|line| line == "throw"),
+        "{:?}",
+        state.legal_lines()
+    );
+    let reply = table.cmd(&first, &format!("/move #{game} throw")).await;
+    assert_eq!(to_move(&table, game).await, first, "the thrower moves");
+    new_board(game, &[]).check(&reply, "the thrower's own throw");
+    // Their move calls whoever acts next.
+    let (state, _) = table.state(game).await;
+    let line = state.legal_lines()[0].clone();
+    let reply = table.cmd(&first, &format!("/move #{game} {line}")).await;
+    let next = to_move(&table, game).await;
+    assert_ne!(next, first);
+    new_board(game, &[&next]).check(&reply, "the move after the throw");
     store.close().await;
 }
 

@@ -476,3 +476,76 @@ async fn a_finished_game_is_still_shown_to_its_players() {
     refused(&stranger, |e| matches!(e, UserError::NoGame));
     store.close().await;
 }
+
+/// Issue 37, item 5: Pachisi's sides are teams. `/games` tells each side with its people and
+/// seats, and the button of a player's own game names their partner apart from the opponents.
+#[tokio::test]
+async fn games_names_pachisi_teams() {
+    let file = SqliteFile::new();
+    let store = common::connect(&file.url()).await;
+    let table = Table::new(store.clone(), 9);
+    table.cmd("alice", "/play pachisi @bob @carol @dave").await;
+    for name in ["bob", "carol"] {
+        table.cmd(name, "/accept").await;
+    }
+    let started = table.cmd("dave", "/accept").await;
+    let game = started.game.expect("a game");
+    let record = table.record(game).await;
+    let team_of = |name: &str| {
+        let seat = record
+            .seats
+            .iter()
+            .find(|h| h.user.platform_user_id == name)
+            .expect("seated")
+            .seat;
+        seat % 2
+    };
+    let partner = ["bob", "carol", "dave"]
+        .into_iter()
+        .find(|name| team_of(name) == team_of("alice"))
+        .expect("a partner");
+    // The start names the teams: each side's people, then its seats.
+    let begins = said(&started, "game-begins");
+    let sides = common::said::within(sub(begins, "seats"));
+    assert_eq!(
+        sides.iter().filter(|m| m.id == "result-side").count(),
+        2,
+        "{sides:?}"
+    );
+
+    let reply = table.cmd("alice", "/games").await;
+    assert!(reply.is_done(), "{}", text(&reply));
+    let line = said(&reply, "games-line");
+    let sides: Vec<&tabula_service::l10n::Msg> = common::said::within(line)
+        .into_iter()
+        .filter(|m| m.id == "games-side")
+        .collect();
+    assert_eq!(sides.len(), 2, "one side per team: {}", text(&reply));
+    for side in &sides {
+        assert!(
+            ["team-south-north", "team-east-west"].contains(&sub(side, "seats").id),
+            "{side:?}"
+        );
+    }
+    let button = reply
+        .all_buttons()
+        .find(|b| b.data == format!("b{game}"))
+        .expect("the game's button");
+    // The label names the partner first, then both opponents.
+    let label = &button.label;
+    let at = |name: &str| {
+        label
+            .find(&table.display_name(name))
+            .unwrap_or_else(|| panic!("{name} is not on {label:?}"))
+    };
+    for other in ["bob", "carol", "dave"]
+        .into_iter()
+        .filter(|n| *n != partner)
+    {
+        assert!(
+            at(partner) < at(other),
+            "{partner} before {other}: {label:?}"
+        );
+    }
+    store.close().await;
+}

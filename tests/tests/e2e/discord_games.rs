@@ -108,7 +108,7 @@ async fn against_the_computer_over_http_interactions() {
         .await;
     let board = table.wait_new(before, "first board", is_board).await;
     assert!(
-        board.content.contains("Computer (level 1)"),
+        said::says(&board.content, "game-begins-computer"),
         "{}",
         board.content
     );

@@ -161,7 +161,7 @@ async fn alice_challenges_the_computer(name: &str) -> (Table, TgChat, TgUser, Fa
 async fn against_the_computer_in_a_group() {
     let (mut table, group, alice, board) = alice_challenges_the_computer("computer").await;
     assert!(
-        board.text().contains("Computer (level 1)"),
+        said::says(board.text(), "game-begins-computer"),
         "{}",
         board.text()
     );
@@ -313,7 +313,7 @@ async fn pachisi_with_people_and_computers_in_a_group() {
         .wait_new(&group, offer.message_id, "first board", is_photo)
         .await;
     assert!(
-        board.text().contains("Computer (level 2)"),
+        said::says(board.text(), "game-begins-computer"),
         "{}",
         board.text()
     );

@@ -517,7 +517,7 @@ async fn start_in_a_private_chat_greets_and_explains_groups() {
         .wait_new(&private, hello.message_id, "help", |_| true)
         .await;
     assert!(
-        help.text().starts_with("/move [#партия] <ход>\n"),
+        help.text().starts_with("/move [#партия] [ход]\n"),
         "{}",
         help.text()
     );
@@ -528,7 +528,7 @@ async fn start_in_a_private_chat_greets_and_explains_groups() {
     assert!(
         refused
             .text()
-            .contains("`дни`: нужно число от 1 до 31, а не 99"),
+            .contains("дни: нужно число от 1 до 31, а не 99"),
         "{}",
         refused.text()
     );

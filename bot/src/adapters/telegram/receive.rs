@@ -157,6 +157,15 @@ struct Post {
     origin: super::translate::Origin,
 }
 
+/// What a chat's poster does next: show a reply, or move the chat's games to the supergroup
+/// it became. The move waits in the old chat's lane behind the replies before it, so that the
+/// boards they post are recorded before the move forgets the old chat's boards (their
+/// buttons cannot be taken off in the supergroup).
+enum Out {
+    Post(Box<Post>),
+    Migrated { from: ChatId, to: ChatId },
+}
+
 /// The lanes of the chats. Each chat has two: its updates, handled in order by the service
 /// (and a button press answered at once), and its replies, posted in the same order behind
 /// Telegram's pace for the chat (teloxide's `Throttle`: in a busy group, a board may wait
@@ -164,7 +173,7 @@ struct Post {
 struct Lanes {
     telegram: Arc<Telegram>,
     updates: Queues<Job>,
-    posts: Queues<Post>,
+    posts: Queues<Out>,
     tracker: TaskTracker,
     shutdown: CancellationToken,
 }
@@ -194,23 +203,30 @@ impl Lanes {
                 continue;
             }
             let id = i64::from(job.update.id.0);
-            let post = self.telegram.process(job.update).await;
+            let out = self.telegram.process(job.update).await;
             job.done.handled(id);
-            if let Some(post) = post
-                && let Some(queue) = self.posts.push(chat, post)
+            let lane = match &out {
+                Some(Out::Migrated { from, .. }) => *from,
+                _ => chat,
+            };
+            if let Some(out) = out
+                && let Some(queue) = self.posts.push(lane, out)
             {
                 let this = Arc::clone(&self);
                 self.tracker
-                    .spawn(async move { this.send(chat, queue).await });
+                    .spawn(async move { this.send(lane, queue).await });
             }
         }
     }
 
     /// A chat's poster: shows its replies in order, and ends when none is waiting (at
     /// shutdown too, once they are all shown).
-    async fn send(self: Arc<Self>, chat: ChatId, mut queue: mpsc::UnboundedReceiver<Post>) {
-        while let Some(post) = self.posts.next(chat, &mut queue) {
-            self.telegram.answer(&post.reply, &post.origin).await;
+    async fn send(self: Arc<Self>, chat: ChatId, mut queue: mpsc::UnboundedReceiver<Out>) {
+        while let Some(out) = self.posts.next(chat, &mut queue) {
+            match out {
+                Out::Post(post) => self.telegram.answer(&post.reply, &post.origin).await,
+                Out::Migrated { from, to } => self.telegram.migrated(from, to).await,
+            }
         }
     }
 }
@@ -234,8 +250,8 @@ const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(4_5
 
 impl Telegram {
     /// Handles one update: translated, given to the service, a button press answered; returns
-    /// the reply to show in the chat, if any.
-    async fn process(&self, update: Update) -> Option<Post> {
+    /// the reply to show in the chat, if any, or the chat's move to a supergroup.
+    async fn process(&self, update: Update) -> Option<Out> {
         use tracing::Instrument;
         let span = tracing::info_span!("telegram", update = update.id.0);
         async {
@@ -250,12 +266,10 @@ impl Telegram {
                         Err(error) => Some(error.reply_to(&request)),
                     };
                     self.acknowledge(reply.as_ref(), &origin).await;
-                    reply.map(|reply| Post { reply, origin })
+                    reply.map(|reply| Out::Post(Box::new(Post { reply, origin })))
                 }
-                Incoming::Migrated { from, to } => {
-                    self.migrated(from, to).await;
-                    None
-                }
+                // Moved in the old chat's lane of replies (see [`Out`]).
+                Incoming::Migrated { from, to } => Some(Out::Migrated { from, to }),
                 Incoming::Ignored => {
                     // Every button press is answered, even one the bot cannot use.
                     if let UpdateKind::CallbackQuery(query) = &update.kind {
