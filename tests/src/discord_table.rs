@@ -161,7 +161,9 @@ impl table::Platform for Discord {
     }
 
     fn named_in(text: &str, player: &DcUser) -> bool {
+        // A mention, or their name where nobody is notified (the name is shown strong).
         text.contains(&format!("<@{}>", player.id))
+            || text.contains(&format!("**{}**", player.global_name))
     }
 
     fn notifies(message: &DcMessage, player: &DcUser) -> bool {

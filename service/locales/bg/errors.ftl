@@ -104,7 +104,7 @@ setting-what-max-stake = най-големият залог
 setting-what-grant = началната сума
 setting-what-time = времето за ход по подразбиране
 setting-what-max-time = най-дългото време за ход
-setting-what-open-wait = колко дълго чака отворената покана
+setting-what-open-wait = времето за чакане на отворена покана
 setting-money = { $what } е цяло число монети от 0 до { $max }, а не `{ $value }`.
 setting-time = { $what } е между 1 час и 365 дни, например 3d или 12h, а не `{ $value }`.
 setting-no-games = посочете поне една игра, например games=konane,koan или games=all.

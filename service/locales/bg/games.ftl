@@ -110,7 +110,7 @@ games-rolling = хвърлят се заровете
 games-over = приключила
 games-unreadable = не може да се прочете
 games-button-mine = { $game } { $name } срещу { $others }
-games-button-team = { $game } { $name }: ти и { $partners } срещу { $others }
+games-button-team = { $game } { $name } с { $partners } срещу { $others }
 games-button = { $game } { $name }: { $others }
 
 # Въпроси преди онова, което не може да се върне (issue 37): $person пита, $opponents са

@@ -83,13 +83,13 @@ move-same-piece = { $from } → { $first } и { $second }
 move-two-pieces = { $first }, { $second }
 move-remove = Убрать { $cell }
 move-pass = Пас
-move-throw = Бросить раковины
+move-throw = Бросить каури
 move-skip = Пропустить бросок
 move-done = Отказаться от остального
-move-enter = Ввести фишку на { $value }
+move-enter = Ввести фишку броском { $value }
 move-group = { $count } { $count ->
     [one] фишка
     [few] фишки
-   *[many] фишек
+   *[other] фишек
 } { $from } → { $steps }
 move-homeward = { $square } к дому

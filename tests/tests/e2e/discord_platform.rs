@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use tabula_tests::bot_process::{BotProcess, scratch_dir};
 use tabula_tests::discord::DcMessage;
 use tabula_tests::discord_table::{
-    Lcg, Mode, Table, buttons, challenge, is_board, many_games, one_move, to_act,
+    Lcg, Mode, Table, buttons, challenge, challenge_in, is_board, many_games, one_move, to_act,
 };
 use tabula_tests::said;
 
@@ -248,6 +248,34 @@ async fn out_of_turn_and_autocomplete(name: &str, mode: Mode) {
     let mut lcg = Lcg(5);
     let next = one_move(&table, &channel, &players, &board, &mut lcg, false).await;
     assert!(is_board(&next));
+
+    // With two games, `/resign` asks which one, in a picker only Alice sees; her press takes
+    // the picker's buttons off (only the interaction's response can edit an ephemeral
+    // message) and asks the question in the channel (issue 37, items 1 and 9).
+    let alice = &players[0];
+    let carol = table.person("Carol");
+    challenge_in(&table, &channel, alice, &carol, "koan").await;
+    let before = table.last_id();
+    table.slash(alice, "resign", &[]).await;
+    let picker = table
+        .wait_message(before, "which game?", |m| {
+            m.ephemeral_for == Some(alice.id) && said::says(&m.content, "which-game-pick")
+        })
+        .await;
+    let games = buttons(&picker);
+    assert_eq!(games.len(), 2, "one button per game: {picker:?}");
+    let before = table.last_id();
+    table.press(alice, picker.id, &games[0].1).await;
+    table
+        .wait_message(before, "the question", |m| {
+            m.ephemeral_for.is_none() && said::says(&m.content, "resign-question")
+        })
+        .await;
+    let picker = table.fake.message(picker.id).expect("the picker");
+    assert!(
+        buttons(&picker).is_empty(),
+        "the picker's buttons go: {picker:?}"
+    );
     table.stop().await;
     table.assert_clean();
 }

@@ -242,6 +242,16 @@ impl Discord {
             return;
         }
         match reply.placement {
+            // An answer to the pressed message (a "which game?" picker, ephemeral: only the
+            // interaction's responses can edit it): its buttons go in the first response, and
+            // the answer follows as a message of its own.
+            Placement::New if answers_pressed(&reply, pending) => {
+                self.first(pending, UPDATE_MESSAGE, Some(json!({"components": []})))
+                    .await;
+                let posted = self.followup(pending, message(&reply, true)).await;
+                self.after_post(&reply, pending.channel, posted, pending.pressed)
+                    .await;
+            }
             Placement::UpdatePressed if reply.picture.is_none() && reply.file.is_none() => {
                 let mut data = message(&reply, false).payload;
                 if let Some(object) = data.as_object_mut() {
@@ -322,6 +332,17 @@ impl Discord {
                     .await;
             }
             Placement::New => {
+                if answers_pressed(&reply, pending) {
+                    // The original message of a press is the pressed one.
+                    self.edit_original(
+                        pending,
+                        Message {
+                            payload: json!({"components": []}),
+                            files: Vec::new(),
+                        },
+                    )
+                    .await;
+                }
                 let posted = self.followup(pending, message(&reply, true)).await;
                 self.after_post(&reply, pending.channel, posted, pending.pressed)
                     .await;
@@ -494,6 +515,14 @@ impl Discord {
             }
         }
     }
+}
+
+/// Whether `reply` answers the message pressed for it, which then loses its buttons
+/// ([`Reply::pressed`]).
+fn answers_pressed(reply: &Reply, pending: &Pending) -> bool {
+    pending
+        .pressed
+        .is_some_and(|pressed| reply.pressed.as_deref() == Some(pressed.to_string().as_str()))
 }
 
 /// The reply to hand on: an internal failure becomes its reply for the actor, and a command
