@@ -5,14 +5,14 @@ setting-line = { $setting }: { $meaning }
 settings-footer = Модераторите ги променят с /config ключ=стойност ...
 settings-changed = { $person } промени: { $keys }.
 config-games = игрите, които може да се играят (списък или `all`)
-config-stake = залогът на предизвикателство, което не посочва такъв
+config-stake = залогът на покана, която не посочва такъв
 config-max-stake = най-големият залог
 config-grant = с колко започва нов портфейл
-config-time = времето за ход на предизвикателство, което не посочва такова (например 3d, 12h)
+config-time = времето за ход на покана, която не посочва такова (например 3d, 12h)
 config-max-time = най-дългото време за ход
 config-reminders = напомняне на играчите, когато половината им време е минало (on/off)
 config-staked-games = кой може да започва партии със залог (everyone/moderators)
-config-vacation = дни отпуска на човек на месец
+config-vacation = дни отпуск на човек на месец
 config-language = езикът на това, което вижда целият чат ({ $languages }; none — английски)
 config-open-wait = колко дълго отворената покана чака желаещи (например 1d, 12h); покана към посочени хора чака колкото времето ѝ за ход, но поне денонощие
 
@@ -20,7 +20,7 @@ export-record = Записът на партия { $game } ({ $name }): { $actio
     [one] действие
    *[other] действия
 }. { $check }
-export-seed-later = Семето се разкрива, когато партията свърши; тогава я изнеси отново и `tabula verify` ще провери всяко хвърляне.
+export-seed-later = Семето се разкрива, когато партията свърши; тогава я изнесете отново и `tabula verify` ще провери всяко хвърляне.
 export-verify = `tabula verify` върху този файл проверява всеки ход и всяко хвърляне.
 export-unchecked = Заровете на тази партия са хвърлени преди хвърлянията да се заверяват, затова не могат да се проверят.
 export-no-dice = `tabula verify` върху този файл проверява всеки ход.
@@ -30,22 +30,22 @@ replay-posted = Партия { $game } ({ $name }) от началото: { $act
 }.
 replay-title = Партия { $game }: { $name }
 
-more-buttons = (още { $count } не са показани като бутони: напиши командата.)
-moves-of-piece = Партия { $game }: ходове на { $piece }. Избери:
-challenge-expired = Предизвикателство { $challenge } ({ $name }) от { $person } изтече: никой не го прие навреме. /play прави ново.
+more-buttons = (още варианти без бутони: { $count }; напишете командата.)
+moves-of-piece = Партия { $game }: ходове на { $piece }. Изберете:
+challenge-expired = Поканата { $challenge } ({ $name }) от { $person } изтече: никой не я прие навреме. /play прави нова.
 
 ## tabula local: думите на самия терминал
 local-not-utf8 = ред { $line } не е текст в UTF-8; нищо не е направено
-local-line-form = пиши редовете така: `<име>: <команда>` или `<име>: #<бутон>`
+local-line-form = пишете редовете така: `<име>: <команда>` или `<име>: #<бутон>`
 local-user-name = потребителското име е една дума, например `alice: /help`
 local-no-button = на последното съобщение няма бутон { $number } (там има { $buttons })
 local-pressed = { $user } натиска [{ $label }]
 local-only-sees = това вижда само { $user }
 local-pressed-now = натиснатото съобщение сега гласи
-local-wait-how-long = напиши колко да се чака, например `/wait 36h` или `/wait 2d` (само в локална сесия)
+local-wait-how-long = напишете колко да се чака, например `/wait 36h` или `/wait 2d` (само в локална сесия)
 local-clock-fixed = часовникът на тази сесия не може да се мести
 local-waited = часовникът върви напред с { $time }
 local-picture = картинка: { $path }
-local-picture-not-saved = картинката не е запазена: подай --images DIR
+local-picture-not-saved = картинката не е запазена: подайте --images DIR
 local-file = файл: { $path }
 already-joined = Вече сте се включили в покана { $challenge }; играта започва, когато се запълни, или когато поканилият натисне „Започни“.

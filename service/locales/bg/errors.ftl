@@ -11,16 +11,16 @@ bad-arguments = { $error }; как се пише: { $usage }.
 parse-missing = липсва `{ $option }`
 parse-unknown-game = няма игра `{ $name }`; игрите са konane, koan, kolowis, coan-ki и pachisi
 parse-repeated = `{ $option }` се среща повече от веднъж
-parse-bad-mention = `{ $value }` не е споменаване; посочвай хората като @име
-parse-too-many-users = посочи най-много { $max } { $max ->
+parse-bad-mention = `{ $value }` не е споменаване; посочвайте хората като @име
+parse-too-many-users = посочете най-много { $max } { $max ->
     [one] човек
    *[other] души
 }
 parse-not-a-number = `{ $option }`: трябва цяло число, а не `{ $value }`
 parse-out-of-range = `{ $option }`: трябва число от { $min } до { $max }, а не { $value }
 parse-bad-duration = `{ $option }`: трябва време от 1 час до 365 дни, например 3d или 12h, а не `{ $value }`
-parse-bad-game-number = `{ $value }` не е номер на партия; пиши го като #3
-parse-not-key-value = пиши ключ=стойност, а не `{ $value }`
+parse-bad-game-number = `{ $value }` не е номер на партия; пишете го като #3
+parse-not-key-value = пишете ключ=стойност, а не `{ $value }`
 parse-too-many-values = най-много { $max } { $option ->
     [options] параметъра
    *[settings] настройки
@@ -61,9 +61,9 @@ not-challenger-start = само авторът може да започне по
 own-challenge = не можете да приемете собствената си покана { $challenge }; /cancel я оттегля.
 same-challenge = същата покана вече чака: покана { $challenge }. За да я промените, първо /cancel { $challenge }.
 no-rolling = ботът хвърля заровете вместо вас; напишете или натиснете ход.
-bad-button = този бутон не е разбран; изпратете /board за нова дъска.
+bad-button = този бутон не е разпознат; изпратете /board за нова дъска.
 no-such-choice = този избор вече не се предлага; изпратете /board за нова дъска.
-game-disabled = { $game } е изключена тук от модераторите; игрите тук: { $enabled }.
+game-disabled = играта { $game } е изключена тук от модераторите; игрите тук: { $enabled }.
 bad-stake = залогът тук е цяло число монети от 0 до { $max }, например stake={ $example }.
 coan-ki-stake = в Коан Ки залогът трябва да е кратен на 10, за да е цяла глобата за две единици (10% от залога).
 stakes-off = залозите тук са изключени: модераторите са задали max_stake=0; играйте без stake=.
@@ -82,14 +82,20 @@ too-early = { $name } има още { $left } в партия { $game } (до { 
 not-due-any-more = часовникът на партия { $game } междувременно е спрян; /board показва оставащото време.
 already-moved = партия { $game } е започнала: играчите могат да прекратят партия само преди първото хвърляне или ход; /resign е предаване, а модератор може да я прекрати.
 vacation-off = отпуските тук са изключени от модераторите.
-bad-vacation = вземете от 1 до { $quota } дни отпуск, например /vacation 2.
-vacation-quota = този месец сте взели { $used } от { $quota } дни отпуск; вземете най-много останалите.
+bad-vacation = вземете от 1 до { $quota } { $quota ->
+    [one] ден
+   *[other] дни
+} отпуск, например /vacation 2.
+vacation-quota = този месец сте взели { $used } от { $quota } { $quota ->
+    [one] ден
+   *[other] дни
+} отпуск; вземете най-много останалите.
 
 board-old = Тази дъска е остаряла: партия { $game } е продължила и сега на ход е { $name }. Най-новата дъска е по-долу.
 board-old-moved = Тази дъска е остаряла: партия { $game } е продължила; най-новата дъска е по-долу.
 cooling-down = Твърде много отхвърлени команди подред. Моля, изчакайте няколко минути.
 already-handled = Това вече е направено; резултатът е в чата.
-unavailable = Ботът не може да стигне до базата си данни; опитайте след минута.
+unavailable = Ботът не може да се свърже с базата данни; опитайте след минута.
 internal = Нещо в бота се обърка; записано е в дневника. Опитайте след малко.
 
 # Брой монети с думата.

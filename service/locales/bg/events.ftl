@@ -7,8 +7,8 @@ clauses-and = { $first } и { $rest }
 played = изигра { $move }
 
 konane-removed = махна { $move }
-konane-jumped = прескочи { $move }, взимайки { $captured }
-konane-no-jump = не може да прескача
+konane-jumped = прескочи { $move } и взе { $captured }
+konane-no-jump = не може да прескочи
 no-legal-move = няма ход
 
 koan-moved = изигра { $move } с { $shape ->
@@ -22,7 +22,7 @@ koan-captured = взе фигура на противника ({ $owner }, { $sh
 koan-far-row = стигна далечния ред на { $cell }
 
 kolowis-moved = премести { $move }
-kolowis-captured = взе { $move }, махайки { $captured }
+kolowis-captured = взе { $move } и махна { $captured }
 kolowis-quiet = { $plies ->
     [one] { $plies } полуход
    *[other] { $plies } полухода
@@ -46,7 +46,7 @@ coan-ki-won = няма повече пътуващи фигури
 
 pachisi-skipped = отказва да хвърля
 pachisi-thrown = хвърля { $roll }
-pachisi-thrown-grace = хвърля { $roll }, милост: хвърля отново
+pachisi-thrown-grace = хвърля { $roll } — бонус: хвърля отново
 pachisi-entered = вкарва фигура с { $roll } на { $to }
 pachisi-moved = мести { $count ->
     [one] фигура от { $from }
@@ -59,14 +59,14 @@ pachisi-moved-home-bound = мести { $count ->
 pachisi-finished-piece = мести { $count ->
     [one] фигура от { $from }
    *[other] { $count } фигури от { $from }
-} в Чаркони с { $roll }: завършена
+} в Чаркони с { $roll }: пътят е изминат
 pachisi-captured = взима { $count ->
     [one] { $count } фигура
    *[other] { $count } фигури
 } ({ $victim }) на { $square }: обратно в Чаркони
 pachisi-seat-finished = прибра и четирите си фигури у дома
 pachisi-values-lost = не може да използва { $values }: губят се, ходът минава
-pachisi-gave-up = се отказва от { $values }
+pachisi-gave-up = пропуска { $values }
 
 # Известието, което играчът вижда веднага след бутона на хода; дъската следва в чата.
 toast-played = Ходът { $move } в партия { $game } е изигран.

@@ -14,15 +14,15 @@ verdict-winner = { $people } ({ $team }) { $count ->
     [one] печели.
    *[other] печелят.
 }
-verdict-draw = равенство.
+verdict-draw = реми.
 verdict-aborted = няма резултат.
 cause-resigned = { $people } ({ $team }) { $count ->
     [one] се предаде
    *[other] се предадоха
 }
 cause-time = { $people } ({ $team }) { $count ->
-    [one] не успя навреме
-   *[other] не успяха навреме
+    [one] изчерпа времето си
+   *[other] изчерпаха времето си
 }
 cause-aborted = { $person } я прекрати
 cause-aborted-because = { $person } я прекрати ({ $reason })
@@ -44,7 +44,7 @@ someone = някой
 # $terms е за какво се играе.
 challenge-gathering = { $challenger } предлага партия { $name }{ $options } на всички тук (покана { $challenge }), { $terms }. /accept, за да се включите: започва с { $seats } играчи или по-рано, когато { $challenger } натисне „Започни“ („Започни с компютъра“ дава празните места на компютъра).
 challenge-open = { $challenger } предлага партия { $name }{ $options } на всички тук (покана { $challenge }), { $terms }. /accept, за да я приемете.
-challenge-named = { $challenger } кани { $people } на { $name }{ $options }{ $beside } (покана { $challenge }), { $terms }. /accept или /decline.
+challenge-named = { $challenger } кани { $people } на партия { $name }{ $options }{ $beside } (покана { $challenge }), { $terms }. /accept или /decline.
 challenge-computer-beside = , а компютърът (ниво { $level }) заема останалите места
 challenge-until = Поканата чака отговор до { $until } UTC.
 challenge-dice = Хвърлянията на заровете са определени предварително, преди някой да приеме: отпечатък { $commitment }. Семето ще бъде показано в края на партията и тогава /export ще докаже всяко хвърляне.
@@ -69,10 +69,10 @@ the-challenger = авторът на поканата
 
 # Часовници. $left и $time са отрязъци време, $until, $start, $since и $at са моменти.
 clock-vacation = В отпуск: часовникът тръгва на { $start } UTC, после { $time } за ход.
-clock-left = Остават { $left } (до { $until } UTC).
+clock-left = Оставащо време: { $left } (до { $until } UTC).
 clock-out = Времето изтече на { $since } UTC: противникът може да поиска победата (/claim).
-reminder = { $player }, напомняне: ваш ред е в партия { $game } ({ $name }). Остават { $left }, до { $until } UTC.
-timed-out = Времето на { $player } в партия { $game } ({ $name }) изтече на { $at } UTC. { $claimant } може да спечели с /claim { $game }; ход, направен преди това, все още се брои.
+reminder = { $player }, напомняне: ваш ред е в партия { $game } ({ $name }). Оставащо време: { $left }, до { $until } UTC.
+timed-out = Времето на { $player } в партия { $game } ({ $name }) изтече на { $at } UTC. { $claimant } може да спечели с /claim { $game }; ход, направен преди това, все пак се брои.
 either = { $first } или { $rest }
 button-board = Дъска { $game }
 
@@ -85,9 +85,15 @@ stakes-returned = Залозите ({ $stake } от всеки) се връща�
 in-debt-now = { $person } вече има { $balance } и не може да играе партии със залог, докато балансът не стане отново над нулата.
 
 # Отпуски.
-vacation-status = { $person } този месец е взел { $used } от { $quota } дни отпуск (UTC). В отпуск часовниците ви стоят; /vacation <дни> взима отпуск.
+vacation-status = { $person }: този месец са използвани { $used } от { $quota } { $quota ->
+    [one] ден
+   *[other] дни
+} отпуск (UTC). В отпуск часовниците ви стоят; /vacation <дни> взима отпуск.
 vacation-until = В отпуск до { $end } UTC.
-vacation-taken = { $person } е в отпуск от { $from } UTC до { $until } UTC: часовниците стоят { $time } ({ $days } от { $quota } дни отпуск за този месец).
+vacation-taken = { $person } е в отпуск от { $from } UTC до { $until } UTC: часовниците стоят { $time } ({ $days } от { $quota } { $quota ->
+    [one] ден
+   *[other] дни
+} отпуск за този месец).
 
 # Портфейли.
 wallet = { $person } има { $balance } в { $community }{ $staked ->
@@ -97,8 +103,8 @@ wallet = { $person } има { $balance } в { $community }{ $staked ->
 wallet-in-debt = Без партии със залог, докато балансът не стане отново над нулата.
 leaderboard = Най-богатите в { $community }:
 leaderboard-empty = В { $community } още никой няма портфейл; /wallet ще отвори вашия.
-coins-granted = { $moderator } даде { $amount } на { $person }{ $reason }, който вече има { $balance }.
-coins-taken = { $moderator } взе { $amount } от { $person }{ $reason }, който вече има { $balance }.
+coins-granted = { $moderator } даде { $amount } на { $person }{ $reason }; сега { $person } има { $balance }.
+coins-taken = { $moderator } взе { $amount } от { $person }{ $reason }; сега { $person } има { $balance }.
 
 # /games: партиите, които се играят в чата.
 games-here = Текущи партии тук:

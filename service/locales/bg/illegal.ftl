@@ -6,8 +6,8 @@ action-roll-expected = сега е ред на хвърляне, не на хо�
 action-impossible-roll = roll:{ $roll } не може да се падне тук (възможно: { $possible })
 move-unreadable = не мога да прочета `{ $input }` като ход: { $hint }
 move-hint-konane = пишете скок като откъде-докъде, например `d4-f4` или `d4-f4-h4`, а махане — като поле, например `e4`
-move-hint-koan = пишете ход като откъде-докъде, например `G11-G9`, а вземане — например `C3xB4`
-move-hint-kolowis = пишете стъпка, например `C8-B9`, или поредица вземания с всяка точка на приземяване, например `C2xC4xC6`
+move-hint-koan = пишете ход като откъде-докъде, например `G11-G9`, а взимане — например `C3xB4`
+move-hint-kolowis = пишете стъпка, например `C8-B9`, или поредица взимания с всяка точка на приземяване, например `C2xC4xC6`
 move-hint-coan-ki = пишете игра като <поле>+<стъпки>, една или две части с & или интервал, например `c1+7` или `a1+5&b1+11`; след 1-1 пишете `remove:e1`
 move-hint-pachisi = пишете throw, skip, done, enter+<стойност> или <поле>+<стойност>, например enter+6, k2+3, c9x2+4 (група от две) или j6h+2 (фигурата към дома)
 move-no-such-cell = `{ $cell }` не е поле на тази дъска
@@ -19,11 +19,11 @@ reason-not-legal-here = тук такъв ход не е позволен{ $list
    *[no] {""}
 }
 reason-must-move = ходът трябва да излезе от { $cell }
-reason-must-capture = има вземане и то е задължително: { $captures }
+reason-must-capture = има взимане и то е задължително: { $captures }
 reason-nothing-to-jump = { $jump }няма през какво да се скочи: { $cell } е празно
 reason-already-captured = { $jump }: { $point } вече е взето по-рано в този ход
 reason-too-many-jumps = твърде много скокове
-reason-step-in-capture = { $step } е стъпка, а поредицата вземания е само от скокове
+reason-step-in-capture = { $step } е стъпка, а поредицата взимания е само от скокове
 reason-not-straight = { $from } и { $to } не са свързани с линия и скокът между тях не е по права ({ $from }, { $bend } и { $to } не са на една права)
 reason-not-joined = { $from } и { $to } не са свързани с линия и { $to } не е на един скок от { $from } (пишете всяка точка на приземяване на поредицата)
 reason-not-removable = това поле не може да се махне: { $rule } ({ $choices })
@@ -50,7 +50,10 @@ reason-exceeds-the-throw = не отговаря на хвърлянето: { $t
 reason-overshoots-home = { $cell }+{ $steps } подминава домашните полета: { $side ->
     [White] бяла
    *[Black] черна
-} фигура на { $cell } се прибира с { $exact } стъпки (на { $first }) или { $more } (на { $second }) и не може по-нататък
+} фигура на { $cell } се прибира с { $exact } { $exact ->
+    [one] стъпка
+   *[other] стъпки
+} (на { $first }) или { $more } (на { $second }) и не може по-нататък
 reason-path-blocked = { $cell }+{ $steps } би стъпило на { $block } или би го подминало, а там { $count } { $side ->
     [White] бели
    *[Black] черни
@@ -62,7 +65,7 @@ reason-must-remove = след 1-1 фигурите не се местят: ма�
 reason-charkoni = { $cell } е Чаркони, не поле: фигурата излиза от него с enter+<стойност>
 reason-not-a-cowrie-value = { $value } не е стойност на каури: хвърлянията са 2, 3, 4, 5, 6, 10 и 25
 reason-enter-needs-grace = за влизане трябва 6, 10 или 25 (само първата фигура на място влиза с всяка стойност), а не { $value }
-reason-finish-needs-grace = { $value } е твърде много: от { $cell } (позиция 83) фигурата завършва само с милост (6, 10 или 25)
+reason-finish-needs-grace = { $value } е твърде много: от { $cell } (позиция 83) фигурата завършва само с бонусно хвърляне (6, 10 или 25)
 reason-must-finish-exactly = { $value } е твърде много: от { $cell } (позиция { $pos }) до дома има { $away } { $away ->
     [one] стъпка
    *[other] стъпки
@@ -170,20 +173,23 @@ conflict-game-over = партия { $game } е { $status ->
     [aborted] прекратена
    *[other] неактивна
 }
-conflict-no-such-challenge = няма предизвикателство { $challenge }
-conflict-challenge-settled = предизвикателство { $challenge } вече е { $status ->
-    [accepted] прието
-    [declined] отказано
-    [cancelled] оттеглено
-    [expired] изтекло
-   *[other] решено
+conflict-no-such-challenge = няма покана { $challenge }
+conflict-challenge-settled = поканата { $challenge } вече е { $status ->
+    [accepted] приета
+    [declined] отказана
+    [cancelled] оттеглена
+    [expired] изтекла
+   *[other] решена
 }
-conflict-challenge-expired = предизвикателство { $challenge } изтече
-conflict-not-invited = предизвикателство { $challenge } не е за вас
-conflict-players-changed = играчите на предизвикателство { $challenge } се смениха
+conflict-challenge-expired = поканата { $challenge } изтече
+conflict-not-invited = поканата { $challenge } не е за вас
+conflict-players-changed = играчите на поканата { $challenge } се смениха
 conflict-insufficient-funds = играч { $user } има само { $balance } и не може да заложи { $needed }
 conflict-not-yet-due = времето в партия { $game } още не е изтекло
-conflict-vacation-quota = този месец са използвани { $used } от { $quota } дни отпуска
+conflict-vacation-quota = този месец са използвани { $used } от { $quota } { $quota ->
+    [one] ден
+   *[other] дни
+} отпуск
 
 ## Отказите на машината освен причините по-горе
 values-none = няма
@@ -228,13 +234,13 @@ notation-error = не мога да прочета `{ $token }`: { $why }
 notation-no-dice = в тази игра няма зарове
 notation-konane-move = трябва поле, например `e4`, или скок, например `d4-f4-h4`
 notation-koan-cell = това не е поле: осмоъгълниците са A C E G I K на редове 1 3 5 7 9 11, квадратите — B D F H J на редове 2 4 6 8 10
-notation-koan-move = трябва ход, например `G11-G9`, или вземане, например `G11xG9`
+notation-koan-move = трябва ход, например `G11-G9`, или взимане, например `G11xG9`
 notation-koan-not-forward = { $to } не е на едно поле напред от { $from } за никоя от страните
 notation-kolowis-point = трябва точка A1–A16, B1–B17 или C1–C16
 notation-kolowis-points = трябват точки A1–A16, B1–B17, C1–C16 с главни букви, например `C8-B9` или `C2xC4xC6`
 notation-kolowis-step-off-line = стъпката `-` свързва две точки на една линия
 notation-kolowis-jump-off-line = всяка точка след `x` трябва да е на един скок по права от предишната
-notation-kolowis-move = трябва стъпка, например `C8-B9`, или вземане, например `C2xC4xC6`
+notation-kolowis-move = трябва стъпка, например `C8-B9`, или взимане, например `C2xC4xC6`
 notation-coan-ki-roll = трябва жребий, например `4v6` (първо зарът на Белите), или хвърляне, например `5-6`, зарове от 1 до 6
 notation-coan-ki-move = трябва игра, например `c1+7` или `a1+5&b1+11` (стъпки от 1 до 12), или `remove:e1`
 notation-not-canonical = записът не е каноничен (пишете `{ $canonical }`)
@@ -295,7 +301,7 @@ position-both-teams-on-square = тук има фигури и на двата о
 position-not-a-cowrie-value = не е стойност на каури: 2, 3, 4, 5, 6, 10 или 25
 position-too-many-throws = твърде много хвърляния с тази стойност
 position-values-before-throwing = във фаза decide няма стойности (мястото още не е хвърляло)
-position-not-a-grace-while-throwing = във фаза throw са хвърлени само милости (6, 10, 25): 2, 3, 4 или 5 завършва хвърлянето
+position-not-a-grace-while-throwing = във фаза throw са хвърлени само бонусни хвърляния (6, 10, 25): 2, 3, 4 или 5 завършва хвърлянето
 position-two-non-graces = ходът има най-много една стойност от 2 до 5: тя завършва хвърлянето
 position-nothing-to-allocate = във фаза allocate трябва поне една стойност
 position-not-a-seat = не е място: S, E, N или W

@@ -12,10 +12,10 @@ picture-wins-on-pieces = Победа по брой фигури: { $seat }
 picture-quiet-plies = { $plies } { $plies ->
     [one] полуход
    *[other] полухода
-} без вземане
+} без взимане
 picture-repetition = позицията се повтори за трети път
 picture-cannot-move = { $seat }: няма ходове
-picture-quiet = без вземане { $quiet } от { $stall }
+picture-quiet = без взимане { $quiet } от { $stall }
 picture-koan-hint = Белите вървят нагоре, Черните надолу: който пръв стигне далечния ред, печели
 picture-koan-goal = { $side ->
     [white] Целта на Белите: ред 11
@@ -28,7 +28,7 @@ picture-roll-off = { $again ->
 picture-to-remove-piece = { $seat }: махни фигура
 picture-to-play = { $seat }: изиграй { $throw }
 picture-to-throw = { $seat }: хвърли
-picture-roll-off-hint = Всеки хвърля по един зар: по-високият започва и играе и двата
+picture-roll-off-hint = Всеки хвърля по един зар: който хвърли повече, започва и играе и двата
 picture-remove-hint = 1-1 не мести нищо: извади от играта една { $side ->
     [white] бяла
    *[black] черна

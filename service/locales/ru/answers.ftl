@@ -7,12 +7,12 @@ settings-changed = { $person } меняет настройки: { $keys }.
 config-games = игры, в которые можно играть (список или `all`)
 config-stake = ставка вызова, в котором она не названа
 config-max-stake = наибольшая ставка
-config-grant = с чего начинается новый кошелёк
+config-grant = сколько монет получает новый кошелёк
 config-time = время на ход вызова, в котором оно не названо (например 3d, 12h)
 config-max-time = наибольшее время на ход
 config-reminders = напоминать игрокам, когда прошла половина их времени (on/off)
 config-staked-games = кто может начинать партии на ставки (everyone/moderators)
-config-vacation = дней отпуска на человека в месяц
+config-vacation = число дней отпуска на человека в месяц
 config-language = язык того, что видит весь чат ({ $languages }; none — английский)
 config-open-wait = сколько открытый вызов ждёт желающих (например 1d, 12h); вызов, адресованный конкретным людям, ждёт в течение своего времени на ход, но не меньше суток
 
@@ -32,7 +32,7 @@ replay-posted = Партия { $game } ({ $name }) с начала: { $actions }
 }.
 replay-title = Партия { $game }: { $name }
 
-more-buttons = (ещё { $count } не показаны кнопками: наберите команду.)
+more-buttons = (ещё вариантов без кнопок: { $count } — наберите команду.)
 moves-of-piece = Партия { $game }: ходы { $piece }. Выберите:
 challenge-expired = Вызов { $challenge } ({ $name }) от { $person } истёк: никто не принял его вовремя. /play создаст новый.
 

@@ -38,7 +38,7 @@ fine-paid = { $payer } платит { $payee } штраф { $fine } (10% ста�
 coan-ki-roll-off-tie = Оба выбросили { $die } в жеребьёвке: бросают снова
 coan-ki-roll-off-won = выбрасывает { $mine } против { $theirs } у соперника ({ $other }) в жеребьёвке и начинает с { $throw }
 coan-ki-moved = передвигает фишку на { $steps } с { $from } на { $to }
-coan-ki-moved-home = передвигает фишку на { $steps } с { $from } домой на { $to }, где её переворачивают
+coan-ki-moved-home = передвигает фишку на { $steps } с { $from } домой на { $to }, где она переворачивается
 coan-ki-removed = убирает свою фишку с { $cell } из игры
 coan-ki-throw-lost = не может использовать { $throw }: бросок пропадает
 dice-throw = { $throw }
@@ -47,7 +47,7 @@ coan-ki-won = больше не имеет фишек в пути
 
 pachisi-skipped = отказывается бросать
 pachisi-thrown = бросает { $roll }
-pachisi-thrown-grace = бросает { $roll }, милость: бросает ещё раз
+pachisi-thrown-grace = бросает { $roll } — бонусный бросок: бросает ещё раз
 pachisi-entered = вводит фишку броском { $roll } на { $to }
 pachisi-moved = ведёт { $count ->
     [one] фишку с { $from }
@@ -63,14 +63,14 @@ pachisi-finished-piece = ведёт { $count ->
     [one] фишку с { $from }
     [few] { $count } фишки с { $from }
    *[other] { $count } фишек с { $from }
-} в Чаркони броском { $roll }: готово
+} в Чаркони броском { $roll }: путь пройден
 pachisi-captured = берёт { $count ->
     [one] { $count } фишку
     [few] { $count } фишки
    *[other] { $count } фишек
 } ({ $victim }) на { $square }: обратно в Чаркони
-pachisi-seat-finished = привёл домой все четыре фишки
-pachisi-values-lost = не может использовать { $values }: пропадает, ход переходит
+pachisi-seat-finished = доводит домой все четыре фишки
+pachisi-values-lost = не может использовать { $values }: несыгранное пропадает, ход переходит
 pachisi-gave-up = отказывается от { $values }
 
 # Всплывающее уведомление сразу после нажатия кнопки хода; доска следует в чате.

@@ -3,7 +3,7 @@
 
 board-turn = Партия { $game } ({ $name }): { $player } ({ $seat }) { $task ->
     [thinking] думает.
-    [remove] должен убрать из игры одну из своих фишек в пути (две единицы).
+    [remove] убирает из игры одну из своих фишек в пути (две единицы).
    *[move] ходит.
 }
 board-rolling = Партия { $game } ({ $name }): бросаются кости.
@@ -21,8 +21,8 @@ cause-resigned = { $people } ({ $team }) { $count ->
    *[other] сдаются
 }
 cause-time = { $people } ({ $team }) { $count ->
-    [one] не укладывается во время
-   *[other] не укладываются во время
+    [one] исчерпывает время на ход
+   *[other] исчерпывают время на ход
 }
 cause-aborted = { $person } прерывает её
 cause-aborted-because = { $person } прерывает её ({ $reason })
@@ -64,21 +64,21 @@ list-comma = { $first }, { $rest }
 clauses-or = { $first } или { $rest }
 verbatim = { $text }
 challenge-accepted = { $person } { $again ->
-    [yes] уже принимает
+    [yes] уже в числе принявших
    *[no] принимает
 } вызов { $challenge } ({ $name }). Ещё должны принять: { $waiting }.
 challenge-joined = { $person } { $again ->
-    [yes] уже в вызове
+    [yes] уже участвует в вызове
    *[no] присоединяется к вызову
 } { $challenge } ({ $name }). Игроки: { $players } ({ $count } из { $seats }). Партия начнётся, когда мест не останется, или раньше, когда { $starter } нажмёт «Начать».
 the-challenger = автор вызова
 
 # Часы. $left и $time — промежутки времени, $until, $start, $since и $at — моменты.
 clock-vacation = В отпуске: часы пойдут { $start } UTC, затем { $time } на ход.
-clock-left = Осталось { $left } (до { $until } UTC).
+clock-left = Осталось: { $left } (до { $until } UTC).
 clock-out = Время вышло { $since } UTC: соперник может потребовать победу (/claim).
-reminder = { $player }, напоминание: ваш ход в партии { $game } ({ $name }). Осталось { $left }, до { $until } UTC.
-timed-out = У { $player } вышло время в партии { $game } ({ $name }) в { $at } UTC. { $claimant } может выиграть командой /claim { $game }; ход, сделанный до этого, всё ещё засчитывается.
+reminder = { $player }, напоминание: ваш ход в партии { $game } ({ $name }). Осталось: { $left }, до { $until } UTC.
+timed-out = У { $player } вышло время в партии { $game } ({ $name }) { $at } UTC. { $claimant } может выиграть командой /claim { $game }; ход, сделанный до этого, всё равно засчитывается.
 either = { $first } или { $rest }
 button-board = Доска { $game }
 
@@ -91,9 +91,15 @@ stakes-returned = Ставки ({ $stake } с каждого) возвращен
 in-debt-now = У { $person } теперь { $balance }, и партии со ставкой недоступны, пока баланс снова не станет больше нуля.
 
 # Отпуска.
-vacation-status = { $person }: в этом месяце использовано { $used } из { $quota } дней отпуска (UTC). В отпуске ваши часы стоят; /vacation <дни> — взять отпуск.
+vacation-status = { $person }: в этом месяце использовано { $used } из { $quota } { $quota ->
+    [one] дня
+   *[other] дней
+} отпуска (UTC). В отпуске ваши часы стоят; /vacation <дни> — взять отпуск.
 vacation-until = В отпуске до { $end } UTC.
-vacation-taken = { $person } в отпуске с { $from } UTC до { $until } UTC: часы стоят { $time } ({ $days } из { $quota } дней отпуска этого месяца).
+vacation-taken = { $person } в отпуске с { $from } UTC до { $until } UTC: часы стоят { $time } ({ $days } из { $quota } { $quota ->
+    [one] дня
+   *[other] дней
+} отпуска этого месяца).
 
 # Кошельки.
 wallet = У { $person } { $balance } в { $community }{ $staked ->

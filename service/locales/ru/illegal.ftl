@@ -14,8 +14,8 @@ move-no-such-cell = `{ $cell }` — не клетка этой доски
 move-illegal = `{ $input }` — недопустимо: { $reason }
 move-ambiguous = `{ $input }` неоднозначно: вы имели в виду { $candidates }?
 reason-jump = { $jump }:{" "}
-reason-not-legal-here = здесь такой ход невозможен{ $listed ->
-    [yes] {" "}(возможны: { $legal })
+reason-not-legal-here = здесь такой ход недопустим{ $listed ->
+    [yes] {" "}(допустимы: { $legal })
    *[no] {""}
 }
 reason-must-move = ход должен уйти с { $cell }
@@ -26,7 +26,7 @@ reason-too-many-jumps = слишком много прыжков
 reason-step-in-capture = { $step } — это шаг, а серия взятий состоит только из прыжков
 reason-not-straight = { $from } и { $to } не соединены линией, и прыжок между ними идёт не по прямой ({ $from }, { $bend } и { $to } не на одной прямой)
 reason-not-joined = { $from } и { $to } не соединены линией, и { $to } не в одном прыжке от { $from } (пишите каждую точку приземления серии взятий)
-reason-not-removable = эту клетку снять нельзя: { $rule } ({ $choices })
+reason-not-removable = с этой клетки снимать нельзя: { $rule } ({ $choices })
 reason-removal-white = Белые снимают камень рядом с пустой клеткой { $hole } по горизонтали или вертикали
 reason-removal-black = Чёрные снимают камень из центра или из угла
 reason-not-in-line = { $from } и { $to } не на одной горизонтали или вертикали
@@ -37,9 +37,9 @@ reason-must-remove-in-opening = в начале партии ход — это �
 reason-removals-are-over = снятия закончились: теперь каждый ход — прыжок, например `d4-f4`
 reason-must-jump = теперь каждый ход — прыжок: пишите откуда-куда, например `d4-f4`
 reason-sideways = { $from }–{ $to } идёт вбок: фишки ходят только вперёд
-reason-square-to-square = { $from } и { $to } — обе квадраты: с квадрата фишка ходит только по диагонали вперёд на восьмиугольник
+reason-square-to-square = и { $from }, и { $to } — квадраты: с квадрата фишка ходит только по диагонали вперёд на восьмиугольник
 reason-not-one-forward = { $to } — не на одно поле вперёд от { $from } (поля вперёд: { $targets })
-reason-remove-only-after-double-one = фишку снимают только после дубля единиц (1-1)
+reason-remove-only-after-double-one = фишку снимают только после двух единиц (1-1)
 reason-too-many-parts = розыгрыш двигает одну или две фишки: { $throw }
 reason-same-piece-twice = одна фишка использована дважды: на { $cell } одна { $side ->
     [White] белая
@@ -55,10 +55,10 @@ reason-overshoots-home = { $cell }+{ $steps } проходит мимо дома
     [few] шага
    *[other] шагов
 } (на { $first }) или { $more } (на { $second }) и дальше идти не может
-reason-path-blocked = { $cell }+{ $steps } встанет на { $block } или пройдёт его, а там { $count } { $side ->
+reason-path-blocked = { $cell }+{ $steps } встанет на { $block } или пройдёт его, а там заслон из { $count } { $side ->
     [White] белых
    *[Black] чёрных
-} фишек образуют заслон
+} фишек
 reason-not-a-legal-play = здесь такой розыгрыш невозможен: { $throw }
 reason-no-pass-throw = пропустить нельзя: бросок, который можно сыграть, надо сыграть ({ $throw })
 reason-no-pass-remove = пропустить нельзя: после 1-1 снимите одну свою фишку в пути, например `remove:e1`
@@ -66,13 +66,13 @@ reason-must-remove = после 1-1 фишки не ходят: снимите �
 reason-charkoni = { $cell } — это Чаркони, а не поле: фишка выходит из него так: enter+<значение>
 reason-not-a-cowrie-value = { $value } — не значение каури: бывают 2, 3, 4, 5, 6, 10 и 25
 reason-enter-needs-grace = для входа нужно 6, 10 или 25 (только первая фишка места входит с любым значением), а не { $value }
-reason-finish-needs-grace = { $value } — перебор: с { $cell } (позиция 83) фишка финиширует только с милостью (6, 10 или 25)
+reason-finish-needs-grace = { $value } — перебор: с { $cell } (позиция 83) фишка финиширует только бонусным броском (6, 10 или 25)
 reason-must-finish-exactly = { $value } — перебор: с { $cell } (позиция { $pos }) до дома { $away } { $away ->
     [one] шаг
     [few] шага
    *[other] шагов
 }, и дойти надо ровно
-reason-none-waiting = ни одна ваша фишка не ждёт входа в Чаркони
+reason-none-waiting = ни одна ваша фишка не ждёт в Чаркони выхода на доску
 reason-no-pieces = ход двигает хотя бы одну фишку
 reason-not-that-many = столько фишек там нет: на { $square } в этом месте пути ваших фишек только { $have }
 reason-value-not-thrown = { $value } не выпадало или уже сыграно (осталось: { $left })
@@ -80,8 +80,8 @@ reason-no-values-left = значений не осталось
 reason-with-value = с { $value }: { $reason }
 reasons-semicolon = { $first }; { $rest }
 reason-already-thrown = вы уже бросили: сыграйте значения или done, чтобы от них отказаться
-reason-skip-only-before-throwing = skip отказывается от броска и возможен только до броска; done отдаёт оставшиеся значения
-reason-nothing-to-give-up = отдавать пока нечего: throw или skip
+reason-skip-only-before-throwing = skip отказывается от броска и возможен только до броска; done — отказ от оставшихся значений
+reason-nothing-to-give-up = отказываться пока не от чего: throw или skip
 reason-throw-first = сначала бросьте каури: ход начинается с throw (или skip)
 throw-moves-double-one = { $throw } не двигает фишек: снимите одну свою
 throw-moves-double = { $throw } двигает одну фишку на { $die } или две разные фишки на { $twice } каждую
@@ -95,7 +95,7 @@ setup-unknown-option = у игры { $game } нет параметра `{ $key }
 setup-bad-number = параметр `{ $key }={ $value }`: нужно целое число от { $min } до { $max }
 setup-bad-choice = параметр `{ $key }={ $value }`: нужно одно из { $choices }
 setup-malformed = параметр `{ $option }`: пишите параметры как ключ=значение
-describe-empty = { $cell } пуста
+describe-empty = на { $cell } пусто
 describe-stone = на { $cell } { $side ->
     [White] белый
    *[Black] чёрный
@@ -306,7 +306,7 @@ position-both-teams-on-square = здесь фишки обеих команд: �
 position-not-a-cowrie-value = не значение каури: 2, 3, 4, 5, 6, 10 или 25
 position-too-many-throws = слишком много бросков с этим значением
 position-values-before-throwing = в фазе decide значений нет (место ещё не бросало)
-position-not-a-grace-while-throwing = в фазе throw выпадали только милости (6, 10, 25): 2, 3, 4 или 5 заканчивает бросание
+position-not-a-grace-while-throwing = в фазе throw выпадали только бонусные броски (6, 10, 25): 2, 3, 4 или 5 заканчивает бросание
 position-two-non-graces = за ход бывает не больше одного значения от 2 до 5: оно заканчивает бросание
 position-nothing-to-allocate = в фазе allocate нужно хотя бы одно значение
 position-not-a-seat = не место: S, E, N или W

@@ -33,8 +33,8 @@ use serde_json::json;
 use super::{Placement, Reply, Service, ServiceError};
 use crate::l10n::{Msg, Span};
 use crate::store::{
-    Announce, GameNo, GameRecord, GameStatus, History, OutboxId, Platform, PostedBoard, Timestamp,
-    User,
+    Announce, BoardPosted, GameNo, GameRecord, GameStatus, History, OutboxId, Platform,
+    PostedBoard, Timestamp, User,
 };
 
 /// A message whose buttons an adapter takes off after a post ([`Service::reply_sent`]).
@@ -45,6 +45,10 @@ pub struct Stripped {
     /// For an older board of a game that went on: what it says from then on, in place of its
     /// text or caption (the move that followed it); `None`: only its buttons go.
     pub caption: Option<Reply>,
+    /// The held announcement of this strip, which the adapter reports done with
+    /// [`Service::strips_made`] once it tried them all: if the process dies first, a
+    /// dispatcher takes the buttons off when the hold ends (issue 36).
+    pub told_by: Option<OutboxId>,
 }
 
 /// How long a renewal keeps holding an announcement its process has not reported: after it,
@@ -233,6 +237,17 @@ impl Service {
         reply: &Reply,
         message_id: &str,
     ) -> Result<Vec<String>, ServiceError> {
+        Ok(self.record_post(reply, message_id, false).await?.stripped)
+    }
+
+    /// [`Service::board_posted`], with the strip it causes announced (held by this process)
+    /// when `announce_strip` and this process has announcements.
+    async fn record_post(
+        &self,
+        reply: &Reply,
+        message_id: &str,
+        announce_strip: bool,
+    ) -> Result<BoardPosted, ServiceError> {
         if let Some(row) = reply.announced {
             self.stop_holding(row);
         }
@@ -242,7 +257,7 @@ impl Service {
         else {
             if let (Some(row), Some(owner)) = (reply.announced, owner) {
                 self.store
-                    .announcement_posted(row, owner, message_id, self.clock.now())
+                    .announcement_posted(row, owner, Some(message_id), self.clock.now())
                     .await?;
             }
             if let (true, Some(game)) = (reply.question, reply.game) {
@@ -252,12 +267,18 @@ impl Service {
             }
             // Told by the dispatcher for a press (not in place of the pressed message): the
             // pressed message loses its buttons.
-            return Ok(match (&reply.pressed, reply.placement) {
-                (Some(pressed), Placement::New) if pressed != message_id => vec![pressed.clone()],
-                _ => Vec::new(),
+            return Ok(BoardPosted {
+                stripped: match (&reply.pressed, reply.placement) {
+                    (Some(pressed), Placement::New) if pressed != message_id => {
+                        vec![pressed.clone()]
+                    }
+                    _ => Vec::new(),
+                },
+                strip_row: None,
             });
         };
-        let stripped = self
+        let hold = self.announcement_hold().filter(|_| announce_strip);
+        let posted = self
             .store
             .board_posted(&PostedBoard {
                 game,
@@ -266,10 +287,34 @@ impl Service {
                 seq,
                 pressed: reply.pressed.as_deref(),
                 announcement: reply.announced.zip(owner),
+                strip_hold: hold.as_ref().map(|(owner, until)| (owner.as_str(), *until)),
                 now: self.clock.now(),
             })
             .await?;
-        Ok(stripped)
+        if let Some(row) = posted.strip_row {
+            // Held while the adapter's edits wait behind the chat's pace.
+            self.keep_holding(row);
+        }
+        Ok(posted)
+    }
+
+    /// An adapter tried to take the buttons off `stripped` (those it could not, for a
+    /// passing reason, it handed back with [`Service::buttons_still_on`]): their announcement
+    /// is done. A database failure is logged: the dispatcher then takes them off again.
+    pub async fn strips_made(&self, stripped: &[Stripped]) {
+        let (Some(row), Some(announcer)) =
+            (stripped.iter().find_map(|s| s.told_by), &self.announcer)
+        else {
+            return;
+        };
+        self.stop_holding(row);
+        if let Err(error) = self
+            .store
+            .announcement_posted(row, &announcer.owner, None, self.clock.now())
+            .await
+        {
+            tracing::warn!(%error, "cannot record the buttons taken off");
+        }
     }
 
     /// What an adapter does after trying to post `reply` (`posted`: its message id, if it
@@ -279,12 +324,18 @@ impl Service {
     /// none.
     pub async fn reply_sent(&self, reply: &Reply, posted: Option<&str>) -> Vec<Stripped> {
         let result = match posted {
-            Some(message_id) => self.board_posted(reply, message_id).await,
-            None => self.board_not_posted(reply).await.map(|()| Vec::new()),
+            Some(message_id) => self.record_post(reply, message_id, true).await,
+            None => self
+                .board_not_posted(reply)
+                .await
+                .map(|()| BoardPosted::default()),
         };
-        let ids = result.unwrap_or_else(|error| {
+        let BoardPosted {
+            stripped: ids,
+            strip_row,
+        } = result.unwrap_or_else(|error| {
             tracing::warn!(error = %super::error_chain(&error), "cannot record a posted reply");
-            Vec::new()
+            BoardPosted::default()
         });
         let mut captions = match reply.game {
             Some(game) if !ids.is_empty() => {
@@ -301,6 +352,7 @@ impl Service {
             .map(|message_id| Stripped {
                 caption: captions.remove(&message_id),
                 message_id,
+                told_by: strip_row,
             })
             .collect()
     }
@@ -360,6 +412,42 @@ impl Service {
             captions.insert(message_id, caption);
         }
         Ok(captions)
+    }
+
+    /// The strip announced by `payload` (`{"strip": <game>, "messages": [ids]}`), whose
+    /// process died before making it: a reply that only takes the buttons off those messages,
+    /// each older board saying what followed it.
+    pub(super) async fn strip_of(
+        &self,
+        payload: &serde_json::Value,
+    ) -> Result<Option<Reply>, ServiceError> {
+        let Some(game) = payload.get("strip").and_then(serde_json::Value::as_i64) else {
+            return Ok(None);
+        };
+        let ids: Vec<String> = payload
+            .get("messages")
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|id| id.as_str().map(str::to_owned))
+            .collect();
+        if ids.is_empty() {
+            return Ok(None);
+        }
+        let game = GameNo(game);
+        let mut captions = self.captions_of_old_boards(game, &ids).await?;
+        Ok(Some(Reply {
+            game: Some(game),
+            strip: ids
+                .into_iter()
+                .map(|message_id| Stripped {
+                    caption: captions.remove(&message_id),
+                    message_id,
+                    told_by: None,
+                })
+                .collect(),
+            ..Reply::default()
+        }))
     }
 
     /// An adapter could not post `reply`: its announcement, if it holds one, goes to the

@@ -254,6 +254,10 @@ pub struct Reply {
     /// is recorded with the game's messages that show buttons, so that the game's next board
     /// takes its buttons off ([`Service::board_posted`]).
     pub question: bool,
+    /// Messages whose buttons the adapter takes off instead of posting anything (each with
+    /// the caption it shows from then on, if any): a strip whose process died before making
+    /// it, told by the dispatcher (issue 36). Empty for every other reply.
+    pub strip: Vec<super::Stripped>,
     /// The catalogue's messages its text was said from, in order and with their arguments,
     /// kept when it is said in a language ([`Reply::localize`]): what tests and logs read
     /// ([`Reply::says`]); adapters show the spans.

@@ -114,12 +114,13 @@ pub enum UserError {
     #[error("you are not playing in game #{0}; anyone may look with /board #{0}")]
     NotAPlayer(GameNo),
     /// Not the seat to act.
-    #[error("it is not your turn in game #{game}: @{name} ({seat}) is to move")]
+    #[error("it is not your turn in game #{game}: {} ({seat}) is to move", .name.as_deref().unwrap_or("the computer"))]
     NotYourTurn {
         /// The game.
         game: GameNo,
-        /// Who is to move.
-        name: String,
+        /// Who is to move: their name, or `None` for the computer (named in the chat's
+        /// language).
+        name: Option<String>,
         /// Their seat.
         seat: &'static str,
     },
@@ -692,7 +693,13 @@ impl UserError {
             E::NotAPlayer(game) => Msg::new("not-a-player").text("game", number(game)),
             E::NotYourTurn { game, name, seat } => Msg::new("not-your-turn")
                 .text("game", number(game))
-                .text("name", name.clone())
+                .msg(
+                    "name",
+                    name.as_ref().map_or_else(
+                        || Msg::new("computer-name"),
+                        |name| Msg::new("verbatim").text("text", name.clone()),
+                    ),
+                )
                 .msg("seat", seat_msg(seat)),
             E::NoMoveNow(game) => Msg::new("no-move-now").text("game", number(game)),
             E::Illegal(error) => {

@@ -211,8 +211,12 @@ impl Service {
             return Err(UserError::NoSuchChoice.into());
         };
         let (id, seq) = (loaded.record.id, loaded.record.seq);
+        // As many of the piece's moves as the platforms show, keeping room for All moves (the
+        // rest are typed, as the note under them says).
+        let room = super::limits::MAX_ROWS * super::limits::MAX_ROW - 1;
         let mut buttons = members
             .iter()
+            .take(room)
             .map(|&i| move_button(loaded.record.game, &lines[i], format!("m{id}.{seq}.{i}")))
             .collect::<Vec<_>>();
         buttons.push(said_button(
@@ -228,6 +232,12 @@ impl Service {
                 .text("piece", piece.clone()),
         ));
         spans.push(Span::Text("\n".into()));
+        if members.len() > room {
+            spans.push(Span::Msg(
+                Msg::new("more-buttons").count("count", members.len() - room),
+            ));
+            spans.push(Span::Text("\n".into()));
+        }
         let mut board = self.board_in_place(&loaded, spans).await?;
         board.buttons = rows(buttons);
         Ok(board)
@@ -311,7 +321,7 @@ impl Service {
             Some(user) if user.id == ctx.user.id => Ok(()),
             Some(user) => Err(UserError::NotYourTurn {
                 game,
-                name: user.display_name.clone(),
+                name: (!is_computer(user)).then(|| user.display_name.clone()),
                 seat: seat_label(loaded.record.game, seat.0),
             }
             .into()),

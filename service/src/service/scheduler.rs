@@ -142,7 +142,9 @@ impl Service {
             },
             // The reply to another public change whose process died before posting it.
             OutboxKind::Announce => {
-                if payload.get("update").is_some() {
+                if payload.get("strip").is_some() {
+                    self.strip_of(&payload).await?
+                } else if payload.get("update").is_some() {
                     self.challenge_update_of(&payload).await?
                 } else if payload.get("configured").is_some() {
                     self.settings_post_of(row.chat, &payload).await?

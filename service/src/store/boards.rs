@@ -8,10 +8,17 @@
 //! When a board is posted, the newest board of the game (most actions shown, then the greatest
 //! message id: both platforms number messages in the order they were sent) keeps its buttons
 //! and every other message of the game still showing them is handed back, once, as a message
-//! whose buttons the adapter takes off.
+//! whose buttons the adapter takes off. So that a process dying before it takes them off
+//! cannot leave them on, the same transaction writes an announcement of the strip (an outbox
+//! row, kind `announce`, payload `{"strip": <game>, "messages": [ids]}`) held by the posting
+//! process: it marks the row sent once the buttons are off; if it dies first, a dispatcher
+//! takes them off when the hold ends (issue 36).
 
 use super::executor::{Tx, query, query_as};
-use super::{GameNo, OutboxId, Platform, Store, StoreError, Timestamp, db, outbox};
+use super::{
+    ChatId, GameNo, NewOutbox, OutboxId, OutboxKind, Platform, Store, StoreError, Timestamp, db,
+    outbox,
+};
 use crate::values::DAY_MILLIS;
 
 /// Locks game `$1`'s row until the transaction ends (PostgreSQL; SQLite's one writer
@@ -44,6 +51,10 @@ const STRIP_ALL_BUT: &str = "\
 UPDATE board_messages SET buttons = 0
 WHERE game_id = $1 AND buttons = 1 AND message_id <> $2
 RETURNING message_id";
+
+/// The chat of game `$1`, and its platform.
+const GAME_CHAT: &str = "\
+SELECT g.chat_id, c.platform FROM games g JOIN chats c ON c.id = g.chat_id WHERE g.id = $1";
 
 /// Message `$2` of game `$1` shows its buttons again (taking them off failed).
 const RESTORE_BUTTONS: &str =
@@ -80,8 +91,21 @@ pub struct PostedBoard<'a> {
     pub pressed: Option<&'a str>,
     /// The outbox row announcing it, held by `owner`, which this post delivered: marked sent.
     pub announcement: Option<(OutboxId, &'a str)>,
+    /// Who holds the announcement of the strip it causes, and until when (see the module
+    /// doc); `None`: none is written (a process without a dispatcher).
+    pub strip_hold: Option<(&'a str, Timestamp)>,
     /// Now.
     pub now: Timestamp,
+}
+
+/// What [`Store::board_posted`] decided.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BoardPosted {
+    /// The messages whose buttons the adapter takes off now, oldest first.
+    pub stripped: Vec<String>,
+    /// The held announcement of that strip, to mark sent once done
+    /// ([`Store::announcement_posted`] without a message), if one was written.
+    pub strip_row: Option<OutboxId>,
 }
 
 /// The message id as a number, where it is one (for ordering).
@@ -122,7 +146,7 @@ impl Store {
     ///
     /// # Errors
     /// A database failure.
-    pub async fn board_posted(&self, posted: &PostedBoard<'_>) -> Result<Vec<String>, StoreError> {
+    pub async fn board_posted(&self, posted: &PostedBoard<'_>) -> Result<BoardPosted, StoreError> {
         const OPERATION: &str = "board_posted";
         let mut tx = self.begin_write(OPERATION).await?;
         if matches!(tx, Tx::Postgres(_)) {
@@ -180,10 +204,38 @@ impl Store {
             )
             .await?;
         }
-        tx.commit().await.map_err(db(OPERATION))?;
         let mut stripped: Vec<String> = stripped.into_iter().map(|(id,)| id).collect();
         stripped.sort_by_key(|id| (ordinal(id), id.clone()));
-        Ok(stripped)
+        let mut strip_row = None;
+        if let (false, Some(held)) = (stripped.is_empty(), posted.strip_hold) {
+            let (chat, platform): (i64, String) = query_as(GAME_CHAT)
+                .bind(posted.game.0)
+                .fetch_one(&mut tx)
+                .await
+                .map_err(db(OPERATION))?;
+            let payload = serde_json::json!({"strip": posted.game.0, "messages": stripped});
+            strip_row = Some(
+                outbox::insert_outbox(
+                    &mut tx,
+                    &NewOutbox {
+                        platform: Platform::parse(&platform)?,
+                        chat: ChatId(chat),
+                        game: Some(posted.game),
+                        kind: OutboxKind::Announce,
+                        payload: &payload.to_string(),
+                        now: posted.now,
+                        held: Some(held),
+                    },
+                    OPERATION,
+                )
+                .await?,
+            );
+        }
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok(BoardPosted {
+            stripped,
+            strip_row,
+        })
     }
 
     /// Records message `message_id`, a question about game `game` that shows buttons (confirm

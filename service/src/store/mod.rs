@@ -55,7 +55,7 @@ mod rows;
 mod sqlite;
 mod url;
 
-pub use boards::PostedBoard;
+pub use boards::{BoardPosted, PostedBoard};
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 

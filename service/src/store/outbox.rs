@@ -470,8 +470,8 @@ impl Store {
     }
 
     /// Marks row `id`, an announcement `owner` holds and posted itself as its reply to a
-    /// request (message `message_id`), sent: whether it still held the row. The chat is not
-    /// paced, as the reply was not the dispatcher's.
+    /// request (message `message_id`; none for a strip, made by edits), sent: whether it still
+    /// held the row. The chat is not paced, as the reply was not the dispatcher's.
     ///
     /// # Errors
     /// A database failure.
@@ -479,12 +479,12 @@ impl Store {
         &self,
         id: OutboxId,
         owner: &str,
-        message_id: &str,
+        message_id: Option<&str>,
         now: Timestamp,
     ) -> Result<bool, StoreError> {
         const OPERATION: &str = "announcement_posted";
         let mut tx = self.begin_write(OPERATION).await?;
-        let held = mark_sent(&mut tx, id, owner, Some(message_id), now, OPERATION).await?;
+        let held = mark_sent(&mut tx, id, owner, message_id, now, OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))?;
         Ok(held.is_some())
     }

@@ -32,6 +32,7 @@ on_both_databases! {
     a_grant_whose_process_died_is_told_by_the_dispatcher => died_after_grant;
     challenge_updates_whose_process_died_are_told_by_the_dispatcher => died_after_challenge_updates;
     a_change_of_settings_whose_process_died_is_told_by_the_dispatcher => died_after_config;
+    buttons_a_dead_process_left_on_are_taken_off_by_the_dispatcher => died_before_strip;
 }
 
 /// How long a process holds its announcements in these tests.
@@ -728,5 +729,57 @@ async fn died_after_config(url: DatabaseUrl) {
     assert_eq!(replies[0].spans, vacation.spans);
     clock.advance(HOLD.as_millis() as i64 + 1);
     assert!(alive.tick().await.is_empty(), "told once");
+    store.close().await;
+}
+
+/// Issue 36: a process that posted a board and died before taking the buttons off the older
+/// messages leaves them to any dispatcher, which takes them off once the hold ends (an old
+/// board saying the move that followed it), posting nothing; a strip reported made is not made
+/// again.
+async fn died_before_strip(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let clock = Clock::manual(T0);
+    let dead = announcing(&store, 14, &clock, "process-a/replies");
+    let game = started(&dead).await;
+    let mut lcg = Lcg(4);
+    let (_, reply) = dead.random_move(game, &mut lcg).await.expect("a move");
+    let stripped = dead.service.reply_sent(&reply, Some("501")).await;
+    let ids: Vec<&str> = stripped.iter().map(|s| s.message_id.as_str()).collect();
+    assert_eq!(ids, ["500"]);
+    assert!(stripped[0].told_by.is_some(), "the strip is announced");
+    // The process dies before its edits.
+    drop(dead);
+    let alive = announcing(&store, 15, &clock, "process-b/replies");
+    assert!(
+        alive.tick().await.is_empty(),
+        "held by the process that posted"
+    );
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    let replies = alive.tick().await;
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    let strip = &replies[0];
+    assert_eq!(strip.game, Some(game));
+    assert!(
+        strip.spans.is_empty() && strip.buttons.is_empty() && strip.picture.is_none(),
+        "nothing is posted: {strip:?}"
+    );
+    let ids: Vec<&str> = strip.strip.iter().map(|s| s.message_id.as_str()).collect();
+    assert_eq!(ids, ["500"]);
+    let caption = strip.strip[0].caption.as_ref().expect("what followed it");
+    assert!(caption.says("board-then").is_some(), "{caption:?}");
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    assert!(alive.tick().await.is_empty(), "made once");
+
+    // A process that made its strip says so: nothing is left to the dispatcher.
+    let (_, reply) = alive.random_move(game, &mut lcg).await.expect("a move");
+    let stripped = alive.service.reply_sent(&reply, Some("502")).await;
+    let ids: Vec<&str> = stripped.iter().map(|s| s.message_id.as_str()).collect();
+    assert_eq!(ids, ["501"]);
+    alive.service.strips_made(&stripped).await;
+    clock.advance(HOLD.as_millis() as i64 + 1);
+    assert!(
+        alive.tick().await.is_empty(),
+        "a strip made is not made again"
+    );
     store.close().await;
 }

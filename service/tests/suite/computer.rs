@@ -503,3 +503,31 @@ async fn a_pressed_move_and_the_computers_answer_are_one_board() {
         assert_eq!(typed.placement, Placement::NewBoard, "{}", text(&typed));
     }
 }
+
+/// Issue 37, item 9: a move out of turn while the computer is to move names it in the chat's
+/// language ("Computer"), not by its stored name.
+#[tokio::test]
+async fn out_of_turn_the_computer_is_named_in_the_chats_language() {
+    let file = SqliteFile::new();
+    let table = Table::new(common::connect(&file.url()).await, 3);
+    let start = table.cmd("alice", "/play pachisi computer level=1").await;
+    let game = start.game.expect("a game");
+    let (_, actor) = table.state(game).await;
+    assert_ne!(
+        actor.as_deref(),
+        Some("alice"),
+        "the computer moves first here"
+    );
+    let reply = table.cmd("alice", &format!("/move #{game} throw")).await;
+    assert!(
+        matches!(
+            reply.refusal(),
+            Some(UserError::NotYourTurn { name: None, .. })
+        ),
+        "{:?}: {}",
+        reply.kind,
+        text(&reply)
+    );
+    let refused = said(&reply, "not-your-turn");
+    assert_eq!(common::said::sub(refused, "name").id, "computer-name");
+}

@@ -262,9 +262,12 @@ async fn an_accept_committed_before_a_kill_9_starts_the_game_after_the_restart()
         "the press is confirmed in the end"
     );
 
-    // The buttons are the first player's: their press makes the game's next board.
+    // The buttons are the first player's: their press makes the game's next board. The bot is
+    // killed after posting it, while it takes the buttons off the pressed board (the caption
+    // edit that says what followed it, held by the fake).
     tokio::time::sleep(Duration::from_millis(200)).await;
     let (_, data) = moves[0].clone();
+    fake.fail_next("editMessageCaption", Failure::Hang);
     fake.press(&group, &first, board.message_id, &data)
         .expect("the first player presses a move");
     let next = table
@@ -274,6 +277,34 @@ async fn an_accept_committed_before_a_kill_9_starts_the_game_after_the_restart()
     assert!(
         second.len() == 1 && second[0].id != first.id,
         "the turn passed: {next:?}"
+    );
+    held(&fake, "editMessageCaption").await;
+    kill(&mut table).await;
+    assert!(
+        !move_buttons(&fake.message(&group, board.message_id).expect("the board")).is_empty(),
+        "the kill left the pressed board's buttons on"
+    );
+    let posted = fake.bot_messages(&group).len();
+    // Started again, a dispatcher takes them off once the dead process's hold ends, saying the
+    // move that followed; nothing is posted again.
+    table.start().await;
+    table
+        .wait_buttons_off(
+            &group,
+            board.message_id,
+            "the pressed board lost its buttons",
+        )
+        .await;
+    settled(&table).await;
+    let old = fake.message(&group, board.message_id).expect("the board");
+    assert!(
+        tabula_tests::said::says(old.text(), "board-then"),
+        "it says what followed it: {old:?}"
+    );
+    assert_eq!(
+        fake.bot_messages(&group).len(),
+        posted,
+        "nothing posted again"
     );
     table.stop().await;
     table.assert_clean();
@@ -786,7 +817,17 @@ async fn games_played_through_repeated_kill_9s_lose_no_move_and_no_announcement(
         from_outbox >= 1,
         "no kill fell between a commit and its post"
     );
-    let violations = fake.violations();
+    // An edit the bot repeats because it was killed before it knew whether the first one
+    // landed (taking an old board's buttons off is done at least once, issue 36) is refused by
+    // Telegram as "message is not modified", and changes nothing anyone sees; every other
+    // refusal is a fault.
+    let (repeated, violations): (Vec<_>, Vec<_>) = fake.violations().into_iter().partition(|v| {
+        v.method.starts_with("editMessage")
+            && v.description
+                .as_deref()
+                .is_some_and(|d| d.contains("message is not modified"))
+    });
+    eprintln!("chaos: {} edits repeated after a kill", repeated.len());
     assert!(
         violations.is_empty(),
         "requests Telegram would refuse: {violations:#?}"

@@ -377,7 +377,7 @@ async fn commands_are_registered_once_with_typed_options() {
     );
     assert_eq!(
         play["description_localizations"]["bg"],
-        "Предизвикай някого (или всички тук) на партия"
+        "Покани някого (или всички тук) на партия"
     );
     assert_eq!(play["options"][0]["choices"][0]["value"], "konane");
     assert_eq!(

@@ -29,8 +29,8 @@ use tokio::sync::oneshot;
 use super::Discord;
 use super::markdown;
 use tabula_service::dispatch::{Deliver, Delivered, DeliveryError};
-use tabula_service::service::{Audience, Placement, Reply, Request, ServiceError};
-use tabula_service::store::OutboxRow;
+use tabula_service::service::{Audience, Placement, Reply, Request, ServiceError, Stripped};
+use tabula_service::store::{GameNo, OutboxRow};
 
 /// How long a command's reply may take before the interaction is deferred (a public
 /// "thinking" message, which a quick answer spares the channel).
@@ -472,47 +472,52 @@ impl Discord {
         pressed: Option<MessageId>,
     ) {
         let posted = posted.map(|id| id.to_string());
-        for stripped in self.service.reply_sent(reply, posted.as_deref()).await {
-            let id = stripped.message_id;
-            let Some(message) = id
-                .parse::<u64>()
-                .ok()
-                .filter(|id| *id != 0)
-                .map(MessageId::new)
-            else {
-                continue;
-            };
+        let stripped = self.service.reply_sent(reply, posted.as_deref()).await;
+        for one in &stripped {
             // The interaction's response took the pressed message's buttons off already (and
             // said what followed it, when it could).
-            if Some(message) == pressed
-                && (stripped.caption.is_none() || !reply.pressed_then.is_empty())
+            if pressed.is_some_and(|pressed| pressed.to_string() == one.message_id)
+                && (one.caption.is_none() || !reply.pressed_then.is_empty())
             {
                 continue;
             }
-            // An old board of a game that went on says the move that followed it instead of
-            // who was to move.
-            let components = match &stripped.caption {
-                Some(caption) => json!({
-                    "content": markdown::content(&caption.spans, &[]),
-                    "components": [],
-                    "allowed_mentions": {"parse": []},
-                }),
-                None => json!({"components": []}),
-            };
-            // A failure is logged by `retrying`; a passing one leaves the buttons to the next
-            // board.
-            if let Err(error) = self
-                .retrying("take the buttons off an older board", || {
-                    self.http
-                        .edit_message(channel, message, &components, Vec::new())
-                })
-                .await
-                && matches!(classify(&error), DeliveryError::Retry { .. })
-                && let Some(game) = reply.game
-                && let Err(error) = self.service.buttons_still_on(game, &id).await
-            {
-                tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the buttons left on");
-            }
+            self.strip_one(channel, reply.game, one).await;
+        }
+        self.service.strips_made(&stripped).await;
+    }
+
+    /// Takes the buttons off `stripped`, a message of `game` in `channel`: an old board of a
+    /// game that went on says the move that followed it instead of who was to move. A failure
+    /// is logged; a passing one leaves the buttons to the game's next board.
+    async fn strip_one(&self, channel: ChannelId, game: Option<GameNo>, stripped: &Stripped) {
+        let id = &stripped.message_id;
+        let Some(message) = id
+            .parse::<u64>()
+            .ok()
+            .filter(|id| *id != 0)
+            .map(MessageId::new)
+        else {
+            return;
+        };
+        let components = match &stripped.caption {
+            Some(caption) => json!({
+                "content": markdown::content(&caption.spans, &[]),
+                "components": [],
+                "allowed_mentions": {"parse": []},
+            }),
+            None => json!({"components": []}),
+        };
+        if let Err(error) = self
+            .retrying("take the buttons off an older board", || {
+                self.http
+                    .edit_message(channel, message, &components, Vec::new())
+            })
+            .await
+            && matches!(classify(&error), DeliveryError::Retry { .. })
+            && let Some(game) = game
+            && let Err(error) = self.service.buttons_still_on(game, id).await
+        {
+            tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the buttons left on");
         }
     }
 }
@@ -556,6 +561,13 @@ impl Deliver for Discord {
                 reason: format!("not a Discord channel id: {}", row.platform_chat_id),
             });
         };
+        if !reply.strip.is_empty() {
+            // A strip whose process died before making it: edits, nothing posted.
+            for one in &reply.strip {
+                self.strip_one(channel, reply.game, one).await;
+            }
+            return Ok(Delivered::default());
+        }
         let mut reply = reply;
         // A channel message cannot be for one person only.
         reply.audience = Audience::Chat;

@@ -45,8 +45,8 @@ use super::translate::{Origin, Trigger, parse_chat_key};
 use tabula_service::dispatch::{Deliver, Delivered, DeliveryError};
 #[cfg(doc)]
 use tabula_service::service::Service;
-use tabula_service::service::{Audience, FileKind, Kind, Placement, Reply};
-use tabula_service::store::OutboxRow;
+use tabula_service::service::{Audience, FileKind, Kind, Placement, Reply, Stripped};
+use tabula_service::store::{GameNo, OutboxRow};
 
 /// How long the fallback for a private reply stays in a group.
 const PRIVATE_REPLY_LIFETIME: Duration = Duration::from_secs(60);
@@ -240,7 +240,15 @@ impl Telegram {
     /// outbox.
     async fn after_post(&self, reply: &Reply, chat: ChatId, posted: Option<MessageId>) {
         let posted = posted.map(|id| id.0.to_string());
-        for stripped in self.service.reply_sent(reply, posted.as_deref()).await {
+        let stripped = self.service.reply_sent(reply, posted.as_deref()).await;
+        self.strip(reply.game, chat, &stripped).await;
+    }
+
+    /// Takes the buttons off `stripped`, messages of `game` in `chat` (an older board says
+    /// what followed it), and reports the strip done; a message whose buttons stay for a
+    /// passing reason is handed back, for the game's next board.
+    async fn strip(&self, game: Option<GameNo>, chat: ChatId, stripped: &[Stripped]) {
+        for stripped in stripped {
             let Some(message) = message_id(&stripped.message_id) else {
                 continue;
             };
@@ -249,7 +257,7 @@ impl Telegram {
                 None => self.take_buttons_off(chat, message).await,
             };
             if !done
-                && let Some(game) = reply.game
+                && let Some(game) = game
                 && let Err(error) = self
                     .service
                     .buttons_still_on(game, &stripped.message_id)
@@ -258,6 +266,7 @@ impl Telegram {
                 tracing::warn!(error = %tabula_service::service::error_chain(&error), "cannot record the buttons left on");
             }
         }
+        self.service.strips_made(stripped).await;
     }
 
     /// Answers a callback query, with a toast if there is text; not if it was answered
@@ -511,6 +520,11 @@ impl Deliver for Telegram {
                 reason: format!("not a Telegram chat id: {}", row.platform_chat_id),
             });
         };
+        if !reply.strip.is_empty() {
+            // A strip whose process died before making it: edits, nothing posted.
+            self.strip(reply.game, chat, &reply.strip).await;
+            return Ok(Delivered::default());
+        }
         let target = Target {
             chat,
             thread,

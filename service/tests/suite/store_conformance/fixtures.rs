@@ -209,6 +209,7 @@ pub async fn post_board(store: &Store, game: GameNo, id: &str) {
             seq: 0,
             pressed: None,
             announcement: None,
+            strip_hold: None,
             now: T0,
         })
         .await
