@@ -301,10 +301,11 @@ pub async fn accept_challenge<P: Platform>(
         })
         .await;
     P::wait_for(&table.fake, ANSWER, |fake| {
-        P::message(fake, chat, offer_id).filter(|m| P::buttons(m).is_empty())
+        P::message(fake, chat, offer_id)
+            .filter(|m| P::buttons(m).is_empty() && said::says(P::text(m), "challenge-started"))
     })
     .await
-    .expect("the challenge's buttons are taken off once the game started");
+    .expect("the challenge loses its buttons and says which game began");
     board
 }
 
@@ -438,4 +439,55 @@ pub async fn one_move<P: Platform>(
         P::message(&table.fake, chat, P::id(board)).map(|m| P::text(&m).to_string())
     );
     next
+}
+
+/// The end of the game in `chat` is told with closure (issue 37, item 7): the result notifies
+/// every player, with Replay, Record and Rematch under it, and the second player's Rematch is
+/// the same challenge to the first, with an Accept button.
+///
+/// # Panics
+/// If not.
+pub async fn ending_has_closure<P: Platform>(
+    table: &Table<P>,
+    chat: &P::Chat,
+    players: &[P::Player],
+) {
+    let over = P::newest_bot_message(&table.fake, chat, P::MessageId::default(), &|m| {
+        said::says(P::text(m), "result") || said::says(P::text(m), "result-because")
+    })
+    .expect("the result");
+    for player in players {
+        assert!(P::notifies(&over, player), "every player: {over:?}");
+    }
+    let under: Vec<String> = P::buttons(&over)
+        .into_iter()
+        .map(|(_, data)| data)
+        .collect();
+    assert_eq!(
+        under
+            .iter()
+            .filter_map(|d| d.chars().next())
+            .collect::<String>(),
+        "ven",
+        "{under:?}"
+    );
+    let rematch = under.iter().find(|d| d.starts_with('n')).expect("Rematch");
+    P::press(
+        &table.fake,
+        chat,
+        P::person(&players[1]),
+        P::id(&over),
+        rematch,
+    )
+    .await;
+    let again = table
+        .wait_message_after(chat, P::id(&over), "the rematch", |m| {
+            said::says(P::text(m), "challenge-named")
+        })
+        .await;
+    assert!(
+        P::notifies(&again, &players[0]),
+        "the same people: {again:?}"
+    );
+    assert!(P::buttons(&again).iter().any(|(_, d)| d.starts_with('a')));
 }

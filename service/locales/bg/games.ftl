@@ -50,6 +50,7 @@ challenge-until = Поканата чака отговор до { $until } UTC.
 challenge-dice = Хвърлянията на заровете са определени предварително, преди някой да приеме: отпечатък { $commitment }. Семето ще бъде показано в края на партията и тогава /export ще докаже всяко хвърляне.
 challenge-withdrawn = { $person } оттегли поканата { $challenge } ({ $name }).
 challenge-declined = { $person } отказа поканата { $challenge } ({ $name }).
+challenge-started = Поканата { $challenge } е приета: по-долу започва партия { $game } ({ $name }), { $sides }.
 game-begins = Партия { $game } на { $name } започва. Места по жребий: { $seats }. { $terms }.
 game-begins-computer = Компютърът играе на ниво { $level }.
 game-begins-dice = Хвърлянията на заровете са определени предварително (отпечатък { $commitment }); след края на партията /export { $game } ще докаже всяко хвърляне.

@@ -53,6 +53,7 @@ challenge-until = It waits for an answer until { $until } UTC.
 challenge-dice = The dice are fixed before anyone accepts: fingerprint { $commitment }. The seed is shown when the game ends, and /export then proves every roll.
 challenge-withdrawn = { $person } withdrew challenge { $challenge } ({ $name }).
 challenge-declined = { $person } declined challenge { $challenge } ({ $name }).
+challenge-started = Challenge { $challenge } was accepted: game { $game } ({ $name }) begins below, { $sides }.
 game-begins = Game { $game } of { $name } begins. Seats by lot: { $seats }. { $terms }.
 game-begins-computer = The computer plays at level { $level }.
 game-begins-dice = Dice fixed in advance (fingerprint { $commitment }); /export { $game } proves every roll once the game is over.

@@ -56,6 +56,7 @@ challenge-until = Вызов ждёт ответа до { $until } UTC.
 challenge-dice = Броски костей заданы заранее, ещё до того, как кто-либо примет вызов: отпечаток { $commitment }. Зерно покажут, когда партия закончится, и тогда /export подтвердит каждый бросок.
 challenge-withdrawn = { $person } отзывает вызов { $challenge } ({ $name }).
 challenge-declined = { $person } отклоняет вызов { $challenge } ({ $name }).
+challenge-started = Вызов { $challenge } принят: ниже начинается партия { $game } ({ $name }), { $sides }.
 game-begins = Партия { $game } в { $name } начинается. Места по жребию: { $seats }. { $terms }.
 game-begins-computer = Компьютер играет на уровне { $level }.
 game-begins-dice = Броски костей заданы заранее (отпечаток { $commitment }); после окончания партии /export { $game } подтвердит каждый бросок.

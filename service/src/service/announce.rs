@@ -45,6 +45,9 @@ pub struct Stripped {
     /// For an older board of a game that went on: what it says from then on, in place of its
     /// text or caption (the move that followed it); `None`: only its buttons go.
     pub caption: Option<Reply>,
+    /// Whether the message is text (its text is replaced by the caption), not a board's
+    /// picture (whose caption is).
+    pub text: bool,
     /// The held announcement of this strip, which the adapter reports done with
     /// [`Service::strips_made`] once it tried them all: if the process dies first, a
     /// dispatcher takes the buttons off when the hold ends (issue 36).
@@ -348,9 +351,29 @@ impl Service {
             }
             _ => HashMap::new(),
         };
+        // The pressed message that is not a board (a challenge accepted by its button) says
+        // what became of it, as the answer to the press says it where a platform edits the
+        // pressed message there (Discord).
+        let mut said_then = None;
+        if let Some(pressed) = &reply.pressed
+            && reply.pressed_is_text
+            && !reply.pressed_then.is_empty()
+            && ids.contains(pressed)
+        {
+            said_then = Some(pressed.clone());
+            captions.insert(
+                pressed.clone(),
+                Reply {
+                    game: reply.game,
+                    spans: reply.pressed_then.clone(),
+                    ..Reply::default()
+                },
+            );
+        }
         ids.into_iter()
             .map(|message_id| Stripped {
                 caption: captions.remove(&message_id),
+                text: said_then.as_ref() == Some(&message_id),
                 message_id,
                 told_by: strip_row,
             })
@@ -442,6 +465,7 @@ impl Service {
                 .into_iter()
                 .map(|message_id| Stripped {
                     caption: captions.remove(&message_id),
+                    text: false,
                     message_id,
                     told_by: None,
                 })

@@ -718,8 +718,20 @@ impl Service {
                         ))
                         .into());
                     };
+                    // The pressed challenge says what became of it, the game and its people
+                    // (issue 37, item 3), as it loses its buttons.
+                    // (A challenge to a game with dice keeps its fingerprint.)
+                    let started = ctx.pressed.is_some().then(|| {
+                        let mut spans = vec![Span::Msg(challenge_started(&record, challenge.id))];
+                        spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
+                        spans
+                    });
                     let mut reply = self.game_started(record, start.state, now).await?;
                     reply.announced = announced;
+                    if let Some(spans) = started {
+                        reply.pressed_then = spans;
+                        reply.pressed_is_text = true;
+                    }
                     return Ok(reply);
                 }
                 Err(StoreError::Conflict(Conflict::PlayersChanged(no))) if !read_again => {
@@ -905,6 +917,16 @@ impl Service {
         };
         self.board_reply(&loaded, spans).await
     }
+}
+
+/// What challenge `no` says once accepted, in place of its offer: "Challenge #2 was accepted:
+/// game #3 (Konane) begins below, @alice (White) against @bob (Black)."
+fn challenge_started(record: &GameRecord, no: ChallengeNo) -> Msg {
+    Msg::new("challenge-started")
+        .text("challenge", format!("#{no}"))
+        .text("game", format!("#{}", record.id))
+        .msg("name", game_msg(record.game))
+        .msg("sides", super::narration::sides_msg(record))
 }
 
 /// The first sentence of a game: its sides (each team's people and seats: "@bob and @dana

@@ -250,6 +250,10 @@ pub struct Reply {
     /// on (the move just played, as [`super::Stripped`]'s caption), for a platform that edits the
     /// pressed message in its answer to the press (Discord); empty: nothing.
     pub pressed_then: Vec<Span>,
+    /// Whether the pressed message is text, not a board's picture (a challenge accepted by
+    /// its button): [`Reply::pressed_then`] replaces its text where a platform edits it after
+    /// the post (Telegram), as the old boards' captions do.
+    pub pressed_is_text: bool,
     /// A question about [`Reply::game`] (confirm a resignation or an abort): when posted, it
     /// is recorded with the game's messages that show buttons, so that the game's next board
     /// takes its buttons off ([`Service::board_posted`]).

@@ -33,6 +33,7 @@ on_both_databases! {
     challenge_updates_whose_process_died_are_told_by_the_dispatcher => died_after_challenge_updates;
     a_change_of_settings_whose_process_died_is_told_by_the_dispatcher => died_after_config;
     buttons_a_dead_process_left_on_are_taken_off_by_the_dispatcher => died_before_strip;
+    a_challenge_accepted_by_its_button_says_which_game_began => accepted_challenge_says_so;
 }
 
 /// How long a process holds its announcements in these tests.
@@ -781,5 +782,45 @@ async fn died_before_strip(url: DatabaseUrl) {
         alive.tick().await.is_empty(),
         "a strip made is not made again"
     );
+    store.close().await;
+}
+
+/// Issue 37, item 3: a challenge accepted by its button says from then on that it was accepted
+/// and which game began, with its people, in place of its offer: in the press's answer (Discord
+/// edits the pressed message there) and as the text the strip puts on it (Telegram).
+async fn accepted_challenge_says_so(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 16);
+    let challenge = table.cmd("alice", "/play konane @bob").await;
+    let accept = challenge_button(&challenge, 'a').expect("an Accept button");
+    let mut press = table.button("bob", &accept.data);
+    press.pressed = Some("400".into());
+    let started = table.send(&press).await;
+    assert!(started.is_done(), "{}", text(&started));
+    let game = started.game.expect("a game");
+    let said = started
+        .says("challenge-started")
+        .expect("challenge-started");
+    assert_eq!(
+        common::said::text_arg(said, "game"),
+        format!("#{game}").as_str()
+    );
+    let stripped = table.service.reply_sent(&started, Some("401")).await;
+    let offer = stripped
+        .iter()
+        .find(|s| s.message_id == "400")
+        .unwrap_or_else(|| panic!("the challenge is stripped: {stripped:?}"));
+    assert!(started.pressed_is_text);
+    assert!(offer.text, "the challenge is a text message");
+    assert_eq!(
+        offer.caption.as_ref().map(|c| &c.spans),
+        Some(&started.pressed_then),
+        "it says what the answer said"
+    );
+    // A typed acceptance has no pressed message to change.
+    let typed = table.cmd("carol", "/play koan @dave").await;
+    assert!(typed.is_done());
+    let accepted = table.cmd("dave", "/accept").await;
+    assert!(accepted.pressed_then.is_empty());
     store.close().await;
 }

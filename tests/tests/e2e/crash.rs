@@ -187,7 +187,10 @@ fn alice_and_bob(table: &Table) -> (TgChat, Vec<(TgUser, String)>) {
 /// Issue 36: Bob's Accept is committed (the game exists) and the bot is killed while it sends
 /// the start board. Started again, the outbox posts the start board once, with the buttons
 /// of the first player, whom it mentions; the challenge loses its Accept button; the press,
-/// answered before the kill, is not answered again.
+/// answered before the kill, is not answered again. Then two more kills in the same game: while
+/// the first move's board strips the pressed one (a dispatcher strips it after the restart),
+/// and while the second move's board is sent (posted once after the restart, calling the next
+/// player).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_accept_committed_before_a_kill_9_starts_the_game_after_the_restart() {
     let mut table = Table::new("accept-kill9").await;
@@ -306,6 +309,38 @@ async fn an_accept_committed_before_a_kill_9_starts_the_game_after_the_restart()
         posted,
         "nothing posted again"
     );
+
+    // A plain move committed and killed while its board is sent: after the restart the board
+    // is posted once, calling the next player, and the pressed board loses its buttons.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mover = second[0].clone();
+    let (_, data) = move_buttons(&next)[0].clone();
+    fake.fail_next("sendPhoto", Failure::Hang);
+    fake.press(&group, &mover, next.message_id, &data)
+        .expect("the second player presses a move");
+    held(&fake, "sendPhoto").await;
+    kill(&mut table).await;
+    let after_move = restart_and_await_once(
+        &mut table,
+        &group,
+        next.message_id,
+        fake.bot_messages(&group).len(),
+        "the board after the move",
+        is_new_board,
+    )
+    .await;
+    let called = mentioned(&after_move, &players);
+    assert!(
+        called.len() == 1 && called[0].id == first.id,
+        "the next player is called: {after_move:?}"
+    );
+    table
+        .wait_buttons_off(
+            &group,
+            next.message_id,
+            "the pressed board lost its buttons",
+        )
+        .await;
     table.stop().await;
     table.assert_clean();
 }

@@ -16,45 +16,9 @@ async fn whole_game(name: &str, game: &str, mode: Mode, seed: u64) {
         moves > 7,
         "{game} ended after {moves} moves, before the restart"
     );
-    // The end notifies both players, with Replay, Record and Rematch under it; Bob's Rematch is
-    // the same challenge to Alice (issue 37, item 7).
-    let over = table
-        .fake
-        .messages(&table.platform.channel)
-        .into_iter()
-        .rev()
-        .find(|m| said::says(&m.content, "result") || said::says(&m.content, "result-because"))
-        .expect("the result");
-    for player in &players {
-        assert!(
-            over.content.contains(&format!("<@{}>", player.id)),
-            "{}",
-            over.content
-        );
-    }
-    let under: Vec<String> = buttons(&over).into_iter().map(|(_, data)| data).collect();
-    assert_eq!(
-        under
-            .iter()
-            .filter_map(|d| d.chars().next())
-            .collect::<String>(),
-        "ven",
-        "{under:?}"
-    );
-    let rematch = under.iter().find(|d| d.starts_with('n')).expect("Rematch");
-    let before = table.last_id();
-    table.press(&players[1], over.id, rematch).await;
-    let again = table
-        .wait_new(before, "the rematch", |m| {
-            said::says(&m.content, "challenge-named")
-        })
-        .await;
-    assert!(
-        again.content.contains(&format!("<@{}>", players[0].id)),
-        "the same people: {}",
-        again.content
-    );
-    assert!(buttons(&again).iter().any(|(_, d)| d.starts_with('a')));
+    // The end notifies both players, with Replay, Record and Rematch under it (issue 37).
+    let channel = table.platform.channel.clone();
+    tabula_tests::table::ending_has_closure(&table, &channel, &players).await;
     // The finished game is still there for /games.
     let last = table.last_id();
     table.slash(&players[0], "games", &[]).await;

@@ -33,45 +33,8 @@ async fn whole_game(name: &str, game: &str, seed: u64) {
         moves > 7,
         "{game} ended after {moves} moves, before the restart"
     );
-    // The end is told to both players, with Replay, Record and Rematch under it; the loser's
-    // (or anyone's who played) Rematch is the same challenge again (issue 37, item 7).
-    let over = table
-        .newest(&group, |m| {
-            said::says(m.text(), "result") || said::says(m.text(), "result-because")
-        })
-        .expect("the result");
-    for (_, username) in &players {
-        assert!(
-            over.text().contains(&format!("@{username}")),
-            "{}",
-            over.text()
-        );
-    }
-    let under: Vec<String> = callbacks(&over).into_iter().map(|(_, data)| data).collect();
-    assert_eq!(
-        under
-            .iter()
-            .filter_map(|d| d.chars().next())
-            .collect::<String>(),
-        "ven",
-        "{under:?}"
-    );
-    let rematch = under.iter().find(|d| d.starts_with('n')).expect("Rematch");
-    table
-        .fake
-        .press(&group, &players[1].0, over.message_id, rematch)
-        .expect("Rematch");
-    let again = table
-        .wait_new(&group, over.message_id, "the rematch", |m| {
-            said::says(m.text(), "challenge-named")
-        })
-        .await;
-    assert!(
-        again.text().contains(&format!("@{}", players[0].1)),
-        "the same people: {}",
-        again.text()
-    );
-    assert!(callbacks(&again).iter().any(|(_, d)| d.starts_with('a')));
+    // The end is told to both players, with Replay, Record and Rematch under it (issue 37).
+    tabula_tests::table::ending_has_closure(&table, &group, &players).await;
     // The finished game still shows on /games.
     let last = table.newest(&group, |_| true).map_or(0, |m| m.message_id);
     table.fake.user_writes(&group, &players[0].0, "/games");

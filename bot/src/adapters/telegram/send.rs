@@ -253,7 +253,7 @@ impl Telegram {
                 continue;
             };
             let done = match &stripped.caption {
-                Some(caption) => self.recaption(chat, message, caption).await,
+                Some(caption) => self.reword(chat, message, caption, stripped.text).await,
                 None => self.take_buttons_off(chat, message).await,
             };
             if !done
@@ -364,23 +364,33 @@ impl Telegram {
         Some(message)
     }
 
-    /// An old board of a game that went on: its caption becomes `caption` (the move that
-    /// followed it) and its buttons go (an edit without a keyboard takes it off). A board
-    /// without a caption (pictures off) only loses its buttons. False when it failed for a
-    /// passing reason, as [`Telegram::take_buttons_off`].
-    async fn recaption(&self, chat: ChatId, message: MessageId, caption: &Reply) -> bool {
-        let text = html::chunks(caption, CAPTION_LIMIT)
+    /// An older message says `said` from then on and its buttons go (an edit without a
+    /// keyboard takes it off): an old board of a game that went on, its caption (the move that
+    /// followed it); a text message (`text`: a challenge accepted by its button), its text. A
+    /// board without a caption (pictures off) only loses its buttons. False when it failed for
+    /// a passing reason, as [`Telegram::take_buttons_off`].
+    async fn reword(&self, chat: ChatId, message: MessageId, said: &Reply, text: bool) -> bool {
+        let limit = if text { MESSAGE_LIMIT } else { CAPTION_LIMIT };
+        let body = html::chunks(said, limit)
             .into_iter()
             .next()
             .unwrap_or_default();
-        match self
-            .client
-            .edit_message_caption(chat, message)
-            .caption(text)
-            .parse_mode(ParseMode::Html)
-            .await
-        {
-            Ok(_) => true,
+        let edited = if text {
+            self.client
+                .edit_message_text(chat, message, body)
+                .parse_mode(ParseMode::Html)
+                .await
+                .map(drop)
+        } else {
+            self.client
+                .edit_message_caption(chat, message)
+                .caption(body)
+                .parse_mode(ParseMode::Html)
+                .await
+                .map(drop)
+        };
+        match edited {
+            Ok(()) => true,
             Err(error) if harmless(&error) => true,
             Err(error) => match classify(error) {
                 SendError::Refused(_) => self.take_buttons_off(chat, message).await,
