@@ -718,18 +718,21 @@ impl Service {
                         ))
                         .into());
                     };
-                    // The pressed challenge says what became of it, the game and its people
-                    // (issue 37, item 3), as it loses its buttons.
-                    // (A challenge to a game with dice keeps its fingerprint.)
-                    let started = ctx.pressed.is_some().then(|| {
-                        let mut spans = vec![Span::Msg(challenge_started(&record, challenge.id))];
-                        spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
-                        spans
-                    });
+                    // The challenge's message (pressed, or the one the bot posted for it when
+                    // the acceptance was typed) says what became of it, the game and its
+                    // people (issue 37, item 3), as it loses its buttons; a challenge to a
+                    // game with dice keeps its fingerprint.
+                    let message = match &ctx.pressed {
+                        Some(pressed) => Some(pressed.clone()),
+                        None => self.store.challenge_message(challenge.id).await?,
+                    };
+                    let mut said = vec![Span::Msg(challenge_started(&record, challenge.id))];
+                    said.extend(commitment_spans(challenge.dice_seed.as_deref()));
                     let mut reply = self.game_started(record, start.state, now).await?;
                     reply.announced = announced;
-                    if let Some(spans) = started {
-                        reply.pressed_then = spans;
+                    if message.is_some() {
+                        reply.pressed = message;
+                        reply.pressed_then = said;
                         reply.pressed_is_text = true;
                     }
                     return Ok(reply);

@@ -790,7 +790,9 @@ async fn died_before_strip(url: DatabaseUrl) {
 /// edits the pressed message there) and as the text the strip puts on it (Telegram).
 async fn accepted_challenge_says_so(url: DatabaseUrl) {
     let store = connect(&url).await;
-    let table = Table::new(store.clone(), 16);
+    let clock = Clock::manual(T0);
+    // As `tabula run` does: a challenge's post is recorded with its announcement.
+    let table = announcing(&store, 16, &clock, "process-a/replies");
     let challenge = table.cmd("alice", "/play konane @bob").await;
     let accept = challenge_button(&challenge, 'a').expect("an Accept button");
     let mut press = table.button("bob", &accept.data);
@@ -817,10 +819,20 @@ async fn accepted_challenge_says_so(url: DatabaseUrl) {
         Some(&started.pressed_then),
         "it says what the answer said"
     );
-    // A typed acceptance has no pressed message to change.
+    // A typed acceptance changes the message the bot posted for the challenge, known once the
+    // post is recorded.
     let typed = table.cmd("carol", "/play koan @dave").await;
     assert!(typed.is_done());
+    posted(&table, &typed, "402").await;
     let accepted = table.cmd("dave", "/accept").await;
-    assert!(accepted.pressed_then.is_empty());
+    assert_eq!(accepted.pressed.as_deref(), Some("402"));
+    assert!(accepted.says("challenge-started").is_some());
+    let stripped = table.service.reply_sent(&accepted, Some("403")).await;
+    assert!(
+        stripped
+            .iter()
+            .any(|s| s.message_id == "402" && s.text && s.caption.is_some()),
+        "{stripped:?}"
+    );
     store.close().await;
 }

@@ -549,3 +549,51 @@ async fn a_channel_gone_or_closed_to_the_bot_is_tried_once() {
     table.stop().await;
     table.assert_clean();
 }
+
+/// Issue 37, item 3: on Discord too, a challenge accepted by a typed `/accept` loses its
+/// buttons and says which game began.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_typed_acceptance_changes_the_challenge_too() {
+    let mut table = Table::new("dc-typed-accept", Mode::Http).await;
+    table.start().await;
+    let alice = table.person("Alice");
+    let bob = table.person("Bob");
+    let before = table.last_id();
+    table
+        .slash(
+            &alice,
+            "play",
+            &[
+                ("game", json!("konane")),
+                ("opponent", json!(bob.id.to_string())),
+            ],
+        )
+        .await;
+    let offer = table
+        .wait_message(before, "the challenge", |m| {
+            m.ephemeral_for.is_none() && buttons(m).iter().any(|(_, d)| d.starts_with('a'))
+        })
+        .await;
+    table.slash(&bob, "accept", &[]).await;
+    table
+        .wait_message(offer.id, "the first board", is_board)
+        .await;
+    let changed =
+        <tabula_tests::discord_table::Discord as tabula_tests::table::Platform>::wait_for(
+            &table.fake,
+            tabula_tests::table::ANSWER,
+            |fake| {
+                fake.message(offer.id).filter(|m| {
+                    buttons(m).is_empty() && said::says(&m.content, "challenge-started")
+                })
+            },
+        )
+        .await;
+    assert!(
+        changed.is_some(),
+        "the challenge says which game began: {:?}",
+        table.fake.message(offer.id)
+    );
+    table.stop().await;
+    table.assert_clean();
+}

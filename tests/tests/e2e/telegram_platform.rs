@@ -700,3 +700,33 @@ async fn a_move_committed_before_a_kill_9_is_announced_after_the_restart() {
     table.stop().await;
     table.assert_clean();
 }
+
+/// Issue 37, item 3: a challenge accepted by a typed `/accept` loses its buttons and says which
+/// game began, as one accepted by its button does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_typed_acceptance_changes_the_challenge_too() {
+    let mut table = Table::new("typed-accept").await;
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.group("Club");
+    let alice = table.person("Alice");
+    let bob = table.person("Bob");
+    fake.user_writes(&group, &alice, "/play konane @bob_tg");
+    let offer = offer(&table, &group).await;
+    fake.user_writes(&group, &bob, "/accept");
+    table
+        .wait_new(&group, offer.message_id, "board", is_photo)
+        .await;
+    table
+        .wait_buttons_off(&group, offer.message_id, "the challenge lost its buttons")
+        .await;
+    let changed = fake
+        .message(&group, offer.message_id)
+        .expect("the challenge");
+    assert!(
+        said::says(changed.text(), "challenge-started"),
+        "{changed:?}"
+    );
+    table.stop().await;
+    table.assert_clean();
+}
