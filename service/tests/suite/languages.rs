@@ -19,7 +19,7 @@ on_both_databases! {
 /// (commands, options, notation) and names, which the scan takes out first: the names of a
 /// hash and of a time scale, written so in every language, and the people's names of the
 /// tests' table, which lists such as `/games` write plainly (without `@`).
-const NOT_ENGLISH: &[&str] = &["SHA", "UTC", "ALICE", "BOB", "CAROL"];
+const NOT_ENGLISH: &[&str] = &["SHA", "UTC", "ALICE", "BOB", "CAROL", "DAVE"];
 
 /// The English words left in a text meant to be Russian or Bulgarian: runs of three or more
 /// Latin letters, once commands (`/accept`), mentions (`@ALICE`), options (`stake=50`) and
@@ -382,4 +382,45 @@ async fn community_language(url: DatabaseUrl) {
     let labels: Vec<&str> = reply.all_buttons().map(|b| b.label.as_str()).collect();
     assert_eq!(labels, ["Accept", "Decline", "Cancel"]);
     store.close().await;
+}
+
+/// Issue 37, item 5, in Russian and Bulgarian: a Pachisi game of four names its teams in words
+/// of the chat's language: the start message, `/games` and its buttons (a player's partner apart
+/// from the opponents) hold no English word.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pachisi_teams_are_named_in_russian_and_bulgarian() {
+    for (language, seed) in [("ru", 21_u64), ("bg", 22)] {
+        let file = common::SqliteFile::new();
+        let store = connect(&file.url()).await;
+        let table = Table::new(store.clone(), seed);
+        let reply = table
+            .cmd("mod", &format!("/config language={language}"))
+            .await;
+        assert!(reply.is_done(), "{}", text(&reply));
+        table.cmd("alice", "/play pachisi @bob @carol @dave").await;
+        for name in ["bob", "carol"] {
+            table.cmd(name, "/accept").await;
+        }
+        let started = table.cmd("dave", "/accept").await;
+        assert!(started.says("game-begins").is_some(), "{}", text(&started));
+        let games = table.cmd("alice", "/games").await;
+        assert!(games.is_done(), "{}", text(&games));
+        for reply in [&started, &games] {
+            let body = with_code_marked(reply);
+            let english = english_words(&body.replace("Test chat", ""));
+            assert!(
+                english.is_empty(),
+                "{language}: English {english:?} in: {body}"
+            );
+        }
+        let labels: Vec<&str> = games.all_buttons().map(|b| b.label.as_str()).collect();
+        for label in &labels {
+            let english = english_words(label);
+            assert!(
+                english.is_empty(),
+                "{language}: English {english:?} in {label}"
+            );
+        }
+        store.close().await;
+    }
 }
