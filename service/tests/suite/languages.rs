@@ -136,6 +136,22 @@ fn the_english_scan_finds_english_and_passes_notation() {
     assert_eq!(english_words("Партия #1: the dice"), ["the", "dice"]);
 }
 
+/// A table whose community speaks `language` (set by a moderator), on a fresh SQLite file
+/// (kept while the table is used).
+async fn table_in(
+    language: &str,
+    seed: u64,
+) -> (common::SqliteFile, tabula_service::store::Store, Table) {
+    let file = common::SqliteFile::new();
+    let store = connect(&file.url()).await;
+    let table = Table::new(store.clone(), seed);
+    let reply = table
+        .cmd("mod", &format!("/config language={language}"))
+        .await;
+    assert!(reply.is_done(), "{}", text(&reply));
+    (file, store, table)
+}
+
 /// A whole game of each of the five, in a chat whose moderators chose Russian, then
 /// Bulgarian: every reply the chat sees, from the challenge to the result, and every word
 /// button, holds no English word.
@@ -143,13 +159,7 @@ fn the_english_scan_finds_english_and_passes_notation() {
 async fn a_whole_game_in_russian_or_bulgarian_has_no_english() {
     for (language, seed) in [("ru", 11_u64), ("bg", 12)] {
         for game in ["konane", "koan", "kolowis", "coan-ki", "pachisi"] {
-            let file = common::SqliteFile::new();
-            let store = connect(&file.url()).await;
-            let table = Table::new(store.clone(), seed);
-            let reply = table
-                .cmd("mod", &format!("/config language={language}"))
-                .await;
-            assert!(reply.is_done(), "{}", text(&reply));
+            let (_file, store, table) = table_in(language, seed).await;
             let mut said = Vec::new();
             let challenge = table.cmd("alice", &format!("/play {game} @bob")).await;
             said.push(challenge.clone());
@@ -390,13 +400,7 @@ async fn community_language(url: DatabaseUrl) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pachisi_teams_are_named_in_russian_and_bulgarian() {
     for (language, seed) in [("ru", 21_u64), ("bg", 22)] {
-        let file = common::SqliteFile::new();
-        let store = connect(&file.url()).await;
-        let table = Table::new(store.clone(), seed);
-        let reply = table
-            .cmd("mod", &format!("/config language={language}"))
-            .await;
-        assert!(reply.is_done(), "{}", text(&reply));
+        let (_file, store, table) = table_in(language, seed).await;
         table.cmd("alice", "/play pachisi @bob @carol @dave").await;
         for name in ["bob", "carol"] {
             table.cmd(name, "/accept").await;
