@@ -442,8 +442,10 @@ pub async fn one_move<P: Platform>(
 }
 
 /// The end of the game in `chat` is told with closure (issue 37, item 7): the result notifies
-/// every player, with Replay, Record and Rematch under it, and the second player's Rematch is
-/// the same challenge to the first, with an Accept button.
+/// every player, with Replay, Record and Rematch under it. Record pressed there posts the record,
+/// which takes the buttons not yet used (Replay, Rematch) while the result loses its own; the
+/// second player's Rematch under the record is the same challenge to the first, with an
+/// Accept button.
 ///
 /// # Panics
 /// If not.
@@ -471,17 +473,45 @@ pub async fn ending_has_closure<P: Platform>(
         "ven",
         "{under:?}"
     );
-    let rematch = under.iter().find(|d| d.starts_with('n')).expect("Rematch");
+    let record = under.iter().find(|d| d.starts_with('e')).expect("Record");
     P::press(
         &table.fake,
         chat,
         P::person(&players[1]),
         P::id(&over),
-        rematch,
+        record,
+    )
+    .await;
+    let posted = table
+        .wait_message_after(chat, P::id(&over), "the record", |m| {
+            said::says(P::text(m), "export-record")
+        })
+        .await;
+    let moved: String = P::buttons(&posted)
+        .iter()
+        .filter_map(|(_, d)| d.chars().next())
+        .collect();
+    assert_eq!(moved, "vn", "the buttons not yet used: {posted:?}");
+    P::wait_for(&table.fake, ANSWER, |fake| {
+        P::message(fake, chat, P::id(&over)).filter(|m| P::buttons(m).is_empty())
+    })
+    .await
+    .expect("the result loses its buttons");
+    let rematch = P::buttons(&posted)
+        .into_iter()
+        .find(|(_, d)| d.starts_with('n'))
+        .map(|(_, d)| d)
+        .expect("Rematch");
+    P::press(
+        &table.fake,
+        chat,
+        P::person(&players[1]),
+        P::id(&posted),
+        &rematch,
     )
     .await;
     let again = table
-        .wait_message_after(chat, P::id(&over), "the rematch", |m| {
+        .wait_message_after(chat, P::id(&posted), "the rematch", |m| {
             said::says(P::text(m), "challenge-named")
         })
         .await;

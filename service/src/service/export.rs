@@ -87,6 +87,30 @@ pub const MAX_REPLAY_BYTES: usize = 10 * 1024 * 1024;
 impl Service {
     /// `/replay [#game]`: the game from its start to where it stands, as an animated GIF
     /// posted to the chat.
+    /// Replay or Record pressed under a result (`kind` `v` or `e`; `mask` the buttons that
+    /// message carries): the file, posted for the chat, takes the buttons not yet used with it
+    /// and the pressed message loses its own, so that the ending's buttons move down to the
+    /// newest message and each is pressed once (issue 37, item 7).
+    pub(super) async fn under_result(
+        &self,
+        ctx: &Ctx,
+        kind: char,
+        game: GameNo,
+        mask: i64,
+    ) -> Handled<Reply> {
+        use super::narration::{RECORD_BUTTON, REPLAY_BUTTON, result_buttons};
+        let (mut reply, used) = if kind == 'v' {
+            (self.replay(ctx, game).await?, REPLAY_BUTTON)
+        } else {
+            (self.export(ctx, game).await?, RECORD_BUTTON)
+        };
+        if ctx.pressed.is_some() && reply.audience == super::Audience::Chat {
+            reply.buttons = result_buttons(game, mask & !used);
+            reply.pressed.clone_from(&ctx.pressed);
+        }
+        Ok(reply)
+    }
+
     pub(super) async fn replay(&self, ctx: &Ctx, game: GameNo) -> Handled<Reply> {
         let full = self.whole_log(ctx, game).await?;
         let record = full.record;

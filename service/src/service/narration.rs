@@ -13,7 +13,7 @@ use super::{
     seated, team_label, team_named, team_users,
 };
 use crate::l10n::{Lang, Msg, Person, Span, duration_msg};
-use crate::store::{ChatId, Fine, GameRecord, GameStatus, User, UserId};
+use crate::store::{ChatId, Fine, GameNo, GameRecord, GameStatus, User, UserId};
 
 impl Service {
     /// The board: picture, whose turn (or the result), and buttons for the legal moves (or,
@@ -236,12 +236,42 @@ pub(super) fn sides_msg(record: &GameRecord) -> Msg {
 /// The buttons under a game's result: its replay, its record, and a rematch (the same
 /// challenge to the same people, made by whoever presses it).
 pub(super) fn ending_buttons(record: &GameRecord) -> Vec<Vec<Button>> {
-    let game = record.id;
-    vec![vec![
-        said_button(Msg::new("button-replay"), format!("v{game}")),
-        said_button(Msg::new("button-record"), format!("e{game}")),
-        said_button(Msg::new("button-rematch"), format!("n{game}")),
-    ]]
+    result_buttons(record.id, RESULT_BUTTONS)
+}
+
+/// The buttons under a result, as bits of the mask their data carries once some were used.
+pub(super) const REPLAY_BUTTON: i64 = 1;
+/// See [`REPLAY_BUTTON`].
+pub(super) const RECORD_BUTTON: i64 = 2;
+/// See [`REPLAY_BUTTON`].
+pub(super) const REMATCH_BUTTON: i64 = 4;
+/// All of them, as under a result.
+pub(super) const RESULT_BUTTONS: i64 = REPLAY_BUTTON | RECORD_BUTTON | REMATCH_BUTTON;
+
+/// The buttons of `mask` under a result of `game` (or under the file a press of one posted:
+/// `v<game>.<mask>`, the mask telling which buttons the message carries).
+pub(super) fn result_buttons(game: GameNo, mask: i64) -> Vec<Vec<Button>> {
+    let data = |kind: char| {
+        if mask == RESULT_BUTTONS {
+            format!("{kind}{game}")
+        } else {
+            format!("{kind}{game}.{mask}")
+        }
+    };
+    let row: Vec<Button> = [
+        (REPLAY_BUTTON, "button-replay", 'v'),
+        (RECORD_BUTTON, "button-record", 'e'),
+        (REMATCH_BUTTON, "button-rematch", 'n'),
+    ]
+    .into_iter()
+    .filter(|(bit, _, _)| mask & bit != 0)
+    .map(|(_, label, kind)| said_button(Msg::new(label), data(kind)))
+    .collect();
+    if row.is_empty() {
+        Vec::new()
+    } else {
+        vec![row]
+    }
 }
 
 /// The platform ids of a game's people (not the computer): those its result notifies.

@@ -481,10 +481,14 @@ impl Service {
                 self.not_repeated(ctx).await?;
                 self.claim(ctx, GameNo(game)).await
             }
-            // Under a result: its replay, its record, a rematch.
-            ('v', &[game]) => self.replay(ctx, GameNo(game)).await,
-            ('e', &[game]) => self.export(ctx, GameNo(game)).await,
-            ('n', &[game]) => self.rematch(ctx, GameNo(game)).await,
+            // Under a result (or under the file a press of one posted, `.<mask>` telling which
+            // buttons that message carries): its replay, its record, a rematch.
+            ('v' | 'e', &[game]) => {
+                self.under_result(ctx, kind, GameNo(game), super::narration::RESULT_BUTTONS)
+                    .await
+            }
+            ('v' | 'e', &[game, mask]) => self.under_result(ctx, kind, GameNo(game), mask).await,
+            ('n', &[game] | &[game, _]) => self.rematch(ctx, GameNo(game)).await,
             ('s', &[no]) => self.start_early(ctx, ChallengeNo(no)).await,
             ('c', &[no]) => self.fill_with_computers(ctx, ChallengeNo(no)).await,
             ('x', &[no]) => {

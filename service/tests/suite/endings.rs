@@ -76,6 +76,38 @@ async fn closure(url: DatabaseUrl) {
         Some(FileKind::Document)
     );
 
+    // Pressed on the result (message 700), Replay posts the replay, which takes the buttons
+    // not yet used (the result loses its own, nothing else said on it); Record pressed under
+    // the replay (701) leaves only Rematch, under the record.
+    let mut press = table.button("dave", &format!("v{game}"));
+    press.pressed = Some("700".into());
+    let replay = table.send(&press).await;
+    assert_eq!(replay.pressed.as_deref(), Some("700"));
+    assert_eq!(
+        ending_buttons(&replay),
+        vec![format!("e{game}.6"), format!("n{game}.6")]
+    );
+    table
+        .service
+        .board_posted(&ended, "700")
+        .await
+        .expect("the result");
+    let stripped = table.service.reply_sent(&replay, Some("701")).await;
+    let result = stripped
+        .iter()
+        .find(|s| s.message_id == "700")
+        .unwrap_or_else(|| panic!("the result loses its buttons: {stripped:?}"));
+    assert!(result.caption.is_none(), "the result keeps its words");
+    let mut press = table.button("dave", &format!("e{game}.6"));
+    press.pressed = Some("701".into());
+    let record = table.send(&press).await;
+    assert_eq!(ending_buttons(&record), vec![format!("n{game}.4")]);
+    let mut press = table.button("bob", &format!("n{game}.4"));
+    press.pressed = Some("702".into());
+    let again = table.send(&press).await;
+    assert!(again.says("challenge-named").is_some(), "{}", text(&again));
+    table.cmd("bob", "/cancel").await;
+
     // Only a player of the game makes its rematch.
     let refused = table.press("carol", &format!("n{game}")).await;
     assert_eq!(refused.kind, Kind::Refused(UserError::NotAPlayer(game)));
