@@ -206,6 +206,14 @@ impl Service {
         };
         let mut reply = settings_changed(&ctx.user, &keys, &ctx.chat.community_title, &settings);
         reply.announced = announced;
+        if changed.iter().any(|key| key == "language") {
+            // Said in the language just chosen, as everything the chat sees from now on.
+            let lang = crate::l10n::Lang::choose(settings.language.as_deref(), None, None);
+            if let Ok(mut langs) = self.chat_langs.lock() {
+                langs.insert(ctx.chat.id, lang);
+            }
+            reply.localize(lang);
+        }
         Ok(reply)
     }
 

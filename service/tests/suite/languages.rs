@@ -356,6 +356,19 @@ async fn community_language(url: DatabaseUrl) {
     );
     let reply = table.cmd("mod", "/config language=ru").await;
     assert!(reply.is_done(), "{}", text(&reply));
+    // The confirmation is said in the language just chosen (issue 37, item 9).
+    assert!(reply.says("settings-changed").is_some(), "{}", text(&reply));
+    // (Its first line names the key changed, `language`, as typed.)
+    let first = text(&reply)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .replace("language", "");
+    assert!(
+        english_words(&first).is_empty(),
+        "in Russian: {}",
+        text(&reply)
+    );
 
     // A challenge is seen by the whole chat: its buttons are in the community's language,
     // whatever the challenger's app says.
