@@ -574,6 +574,9 @@ async fn a_typed_acceptance_changes_the_challenge_too() {
             m.ephemeral_for.is_none() && buttons(m).iter().any(|(_, d)| d.starts_with('a'))
         })
         .await;
+    // People read a challenge before they accept it; the bot records which message it is
+    // right after posting it (its id is known only then).
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     table.slash(&bob, "accept", &[]).await;
     table
         .wait_message(offer.id, "the first board", is_board)

@@ -713,6 +713,9 @@ async fn a_typed_acceptance_changes_the_challenge_too() {
     let bob = table.person("Bob");
     fake.user_writes(&group, &alice, "/play konane @bob_tg");
     let offer = offer(&table, &group).await;
+    // People read a challenge before they accept it; the bot records which message it is
+    // right after posting it (its id is known only then).
+    tokio::time::sleep(Duration::from_millis(200)).await;
     fake.user_writes(&group, &bob, "/accept");
     table
         .wait_new(&group, offer.message_id, "board", is_photo)
