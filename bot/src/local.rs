@@ -317,11 +317,5 @@ fn internal(error: &ServiceError, output: &mut impl Write) -> Result<(), LocalEr
 /// Spans as the terminal shows them: code between backticks, as Markdown writes it; the rest
 /// as plain text.
 fn terminal(spans: &[Span]) -> String {
-    spans
-        .iter()
-        .map(|span| match span {
-            Span::Code(code) => format!("`{code}`"),
-            span => span.plain(),
-        })
-        .collect()
+    spans.iter().map(Span::marked).collect()
 }

@@ -67,6 +67,15 @@ impl Span {
             Span::Msg(msg) => msg.to_text(Lang::ENGLISH),
         }
     }
+
+    /// The span as plain text with code between backticks, as Markdown writes it (a terminal,
+    /// and tests that look for code).
+    pub fn marked(&self) -> String {
+        match self {
+            Span::Code(code) => format!("`{code}`"),
+            span => span.plain(),
+        }
+    }
 }
 
 /// The most characters of user input that an answer repeats (then `…`).

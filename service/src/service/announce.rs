@@ -395,10 +395,7 @@ impl Service {
         // The newest board (most actions shown, then the latest message) says what it said:
         // when it loses its buttons (a result whose Replay or Record was pressed), nothing
         // followed it.
-        let newest = boards
-            .iter()
-            .max_by_key(|(message_id, seq)| (*seq, message_id.parse::<i64>().ok()))
-            .map(|(message_id, _)| message_id.clone());
+        let newest = boards.first().map(|(message_id, _)| message_id.clone());
         boards.retain(|(message_id, _)| {
             stripped.contains(message_id) && Some(message_id) != newest.as_ref()
         });

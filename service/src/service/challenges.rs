@@ -726,11 +726,14 @@ impl Service {
                         Some(pressed) => Some(pressed.clone()),
                         None => self.store.challenge_message(challenge.id).await?,
                     };
-                    let mut said = vec![Span::Msg(challenge_started(&record, challenge.id))];
-                    said.extend(commitment_spans(challenge.dice_seed.as_deref()));
+                    let said = message.as_ref().map(|_| {
+                        let mut said = vec![Span::Msg(challenge_started(&record, challenge.id))];
+                        said.extend(commitment_spans(challenge.dice_seed.as_deref()));
+                        said
+                    });
                     let mut reply = self.game_started(record, start.state, now).await?;
                     reply.announced = announced;
-                    if message.is_some() {
+                    if let Some(said) = said {
                         reply.pressed = message;
                         reply.pressed_then = said;
                         reply.pressed_is_text = true;

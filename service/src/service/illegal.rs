@@ -630,10 +630,7 @@ mod tests {
     fn marked_in(msg: &Msg, lang: Lang) -> String {
         crate::l10n::spans(lang, msg)
             .iter()
-            .map(|span| match span {
-                Span::Code(code) => format!("`{code}`"),
-                span => span.plain(),
-            })
+            .map(Span::marked)
             .collect()
     }
 

@@ -38,9 +38,11 @@ const NEWEST_BOARD: &str = "\
 SELECT message_id FROM board_messages WHERE game_id = $1 AND seq IS NOT NULL
 ORDER BY seq DESC, COALESCE(ordinal, -1) DESC, posted_at DESC, message_id DESC LIMIT 1";
 
-/// The boards of game `$1`: each message and how many actions it shows.
-const BOARD_SEQS: &str =
-    "SELECT message_id, seq FROM board_messages WHERE game_id = $1 AND seq IS NOT NULL";
+/// The boards of game `$1`: each message and how many actions it shows, newest first (in
+/// [`NEWEST_BOARD`]'s order).
+const BOARD_SEQS: &str = "\
+SELECT message_id, seq FROM board_messages WHERE game_id = $1 AND seq IS NOT NULL
+ORDER BY seq DESC, COALESCE(ordinal, -1) DESC, posted_at DESC, message_id DESC";
 
 /// How many actions the newest board of game `$1` shows.
 const NEWEST_SEQ: &str = "SELECT MAX(seq) FROM board_messages WHERE game_id = $1";
@@ -285,7 +287,8 @@ impl Store {
         Ok(seq)
     }
 
-    /// The boards of a game as recorded: each message's id and how many actions it shows.
+    /// The boards of a game as recorded: each message's id and how many actions it shows,
+    /// newest first (the board that keeps its buttons when one is posted).
     ///
     /// # Errors
     /// A database failure.

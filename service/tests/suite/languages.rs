@@ -53,14 +53,7 @@ fn english_words(text: &str) -> Vec<String> {
 
 /// A reply's text with its code spans between backticks (what the scan takes out).
 fn with_code_marked(reply: &Reply) -> String {
-    reply
-        .spans
-        .iter()
-        .map(|span| match span {
-            Span::Code(code) => format!("`{code}`"),
-            span => span.plain(),
-        })
-        .collect()
+    reply.spans.iter().map(Span::marked).collect()
 }
 
 /// Every text of a scene, groups included.
