@@ -421,9 +421,16 @@ impl Service {
         } else {
             Update::Declined
         };
+        // A typed command has no pressed message: the challenge's own post (when the bot
+        // recorded it) loses its buttons and says what became of it (issue 37, item 3).
+        let typed_over = match &ctx.pressed {
+            Some(_) => None,
+            None => self.store.challenge_message(no).await?,
+        };
+        let pressed = ctx.pressed.as_deref().or(typed_over.as_deref());
         // Announced with the settlement (see `announce.rs`): told again from the payload if
         // this process dies before the reply is posted.
-        let pending = self.pending_payload(update.payload(no, ctx.user.id), ctx.pressed.as_deref());
+        let pending = self.pending_payload(update.payload(no, ctx.user.id), pressed);
         let announced = match &pending {
             Some(pending) => Some(
                 self.store
@@ -448,6 +455,12 @@ impl Service {
         let mut reply = settled_reply(update, &ctx.user, challenge);
         reply.placement = Placement::UpdatePressed;
         reply.announced = announced;
+        if let Some(post) = typed_over {
+            reply.placement = Placement::New;
+            reply.pressed = Some(post);
+            reply.pressed_then.clone_from(&reply.spans);
+            reply.pressed_is_text = true;
+        }
         Ok(reply)
     }
 
@@ -478,7 +491,12 @@ impl Service {
             return Ok(None);
         };
         let mut reply = match update {
-            Update::Withdrawn | Update::Declined => settled_reply(update, &user, &challenge),
+            Update::Withdrawn | Update::Declined => {
+                let mut reply = settled_reply(update, &user, &challenge);
+                reply.pressed_then.clone_from(&reply.spans);
+                reply.pressed_is_text = true;
+                reply
+            }
             Update::Joined => {
                 if challenge.status != ChallengeStatus::Pending {
                     return Ok(None);
@@ -923,6 +941,56 @@ impl Service {
         };
         self.board_reply(&loaded, spans).await
     }
+}
+
+impl Service {
+    /// What the post of `challenge`, no longer pending, says from then on in place of its
+    /// offer: the game it started, or who withdrew or declined it, or that it expired; `None`
+    /// while it is pending.
+    pub(super) async fn challenge_outcome(
+        &self,
+        challenge: &Challenge,
+    ) -> Result<Option<Vec<Span>>, ServiceError> {
+        let by = match challenge.settled_by {
+            Some(user) => self.store.user(user).await?,
+            None => None,
+        };
+        Ok(match (challenge.status, challenge.started_game, by) {
+            (ChallengeStatus::Accepted, Some(game), _) => {
+                let Some(record) = self.store.game(game).await? else {
+                    return Ok(None);
+                };
+                let mut said = vec![Span::Msg(challenge_started(&record, challenge.id))];
+                said.extend(commitment_spans(challenge.dice_seed.as_deref()));
+                Some(said)
+            }
+            (ChallengeStatus::Cancelled, _, Some(by)) => {
+                Some(settled_reply(Update::Withdrawn, &by, challenge).spans)
+            }
+            (ChallengeStatus::Declined, _, Some(by)) => {
+                Some(settled_reply(Update::Declined, &by, challenge).spans)
+            }
+            (ChallengeStatus::Expired, _, _) => {
+                let challenger = self.store.user(challenge.challenger).await?;
+                Some(vec![expired_msg(challenge, challenger.as_ref())])
+            }
+            _ => None,
+        })
+    }
+}
+
+/// "Challenge #2 (Konane) by @alice expired: nobody accepted it in time."
+pub(super) fn expired_msg(challenge: &Challenge, challenger: Option<&User>) -> Span {
+    let by = match challenger {
+        Some(user) => mention(user),
+        None => Span::Msg(Msg::new("someone")),
+    };
+    Span::Msg(
+        Msg::new("challenge-expired")
+            .text("challenge", format!("#{}", challenge.id))
+            .msg("name", game_msg(challenge.game))
+            .span("person", by),
+    )
 }
 
 /// What challenge `no` says once accepted, in place of its offer: "Challenge #2 was accepted:

@@ -6,8 +6,7 @@
 use std::time::Duration;
 
 use super::{
-    Address, Reply, Service, ServiceError, game_line, game_msg, limits, mention, players,
-    said_button, seated,
+    Address, Reply, Service, ServiceError, game_line, limits, mention, players, said_button, seated,
 };
 use crate::l10n::{Lang, Msg, Span, duration_msg};
 use crate::store::{ChallengeNo, Due, GameNo, GameStatus, OutboxKind, OutboxRow, Timestamp};
@@ -265,25 +264,22 @@ impl Service {
             return Ok(None);
         };
         let challenger = self.store.user(challenge.challenger).await?;
-        let by = match &challenger {
-            Some(user) => mention(user),
-            None => Span::Msg(Msg::new("someone")),
-        };
-        let spans = vec![Span::Msg(
-            Msg::new("challenge-expired")
-                .text("challenge", format!("#{}", challenge.id))
-                .msg("name", game_msg(challenge.game))
-                .span("person", by),
+        let spans = vec![super::challenges::expired_msg(
+            &challenge,
+            challenger.as_ref(),
         )];
         // The challenger is told (notified), and the challenge's message loses its buttons
         // (the newest that showed them, when it was posted through the outbox).
         Ok(Some(Reply {
-            spans,
             challenge: Some(challenge.id),
             notify: challenger
                 .map(|user| vec![user.platform_user_id])
                 .unwrap_or_default(),
             pressed: self.store.challenge_message(challenge.id).await?,
+            // The post no longer offers anything: it says it expired.
+            pressed_then: spans.clone(),
+            pressed_is_text: true,
+            spans,
             ..Reply::default()
         }))
     }

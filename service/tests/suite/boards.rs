@@ -546,6 +546,9 @@ async fn posted_challenge(url: DatabaseUrl) {
     assert!(expired.says("challenge-expired").is_some());
     assert_eq!(expired.notify, ["alice"], "{}", expired.plain_text());
     assert_eq!(expired.pressed.as_deref(), Some("400"));
+    // The post says it expired, in place of its offer.
+    assert!(expired.pressed_is_text);
+    assert_eq!(expired.pressed_then, expired.spans);
     assert_eq!(posted(&table, expired, "700").await, ["400"]);
     store.close().await;
 }
@@ -833,6 +836,63 @@ async fn accepted_challenge_says_so(url: DatabaseUrl) {
             .iter()
             .any(|s| s.message_id == "402" && s.text && s.caption.is_some()),
         "{stripped:?}"
+    );
+
+    // A typed `/decline` and a typed `/cancel` answer with a new message and change the
+    // challenge's post too: it loses its buttons and says what became of it.
+    for (who, command, id, said) in [
+        ("erin", "/decline", "404", "challenge-declined"),
+        ("alice", "/cancel", "406", "challenge-withdrawn"),
+    ] {
+        let offer = table.cmd("alice", "/play koan @erin").await;
+        posted(&table, &offer, id).await;
+        let settled = table.cmd(who, command).await;
+        assert!(settled.says(said).is_some(), "{}", text(&settled));
+        assert_eq!(
+            settled.placement,
+            Placement::New,
+            "{command}: a new message"
+        );
+        assert_eq!(settled.pressed.as_deref(), Some(id));
+        let next = (id.parse::<u32>().expect("a number") + 1).to_string();
+        let stripped = table.service.reply_sent(&settled, Some(&next)).await;
+        let post = stripped
+            .iter()
+            .find(|s| s.message_id == id)
+            .unwrap_or_else(|| panic!("{command}: the post is stripped: {stripped:?}"));
+        assert!(post.text);
+        assert!(settled.pressed_is_text);
+        assert!(!settled.pressed_then.is_empty());
+        assert_eq!(
+            post.caption.as_ref().map(|c| &c.spans),
+            Some(&settled.pressed_then),
+            "{command}: it says what the answer said"
+        );
+    }
+
+    // Accepted in the moment between its post and the post's record (nobody knew the message
+    // then): the record takes its buttons off and says which game began.
+    let offer = table.cmd("frank", "/play konane @gina").await;
+    let started = table.cmd("gina", "/accept").await;
+    assert!(started.game.is_some(), "{}", text(&started));
+    assert_eq!(started.pressed, None, "the post is not known yet");
+    let stripped = table.service.reply_sent(&offer, Some("408")).await;
+    let post = stripped
+        .iter()
+        .find(|s| s.message_id == "408")
+        .unwrap_or_else(|| panic!("the late post is stripped: {stripped:?}"));
+    assert!(post.text);
+    let caption = post.caption.as_ref().expect("it says what became of it");
+    assert!(caption.says("challenge-started").is_some(), "{caption:?}");
+    // A post recorded while its challenge waits keeps its buttons.
+    let waiting = table.cmd("frank", "/play koan @gina").await;
+    assert!(
+        table
+            .service
+            .reply_sent(&waiting, Some("409"))
+            .await
+            .is_empty(),
+        "a pending challenge keeps its buttons"
     );
     store.close().await;
 }

@@ -425,6 +425,12 @@ async fn an_outbox_message_survives_kill_9_between_claim_and_send() {
             "the expired offer lost its buttons",
         )
         .await;
+    let offer_now = fake.message(&group, offer.message_id).expect("the offer");
+    assert!(
+        said::says(offer_now.text(), "challenge-expired"),
+        "the offer says it expired: {}",
+        offer_now.text()
+    );
     tokio::time::sleep(Duration::from_secs(4)).await;
     assert_eq!(
         fake.bot_messages(&group).len(),
@@ -713,8 +719,10 @@ async fn a_typed_acceptance_changes_the_challenge_too() {
     let bob = table.person("Bob");
     fake.user_writes(&group, &alice, "/play konane @bob_tg");
     let offer = offer(&table, &group).await;
-    // People read a challenge before they accept it; the bot records which message it is
-    // right after posting it (its id is known only then).
+    // People read a challenge before they accept it: this test is about the acceptance found
+    // by its recorded post. One typed within milliseconds of the post, before the bot
+    // recorded it, is changed when the post is recorded
+    // (`a_challenge_accepted_by_its_button_says_which_game_began` in the service's suite).
     tokio::time::sleep(Duration::from_millis(200)).await;
     fake.user_writes(&group, &bob, "/accept");
     table
@@ -729,6 +737,26 @@ async fn a_typed_acceptance_changes_the_challenge_too() {
     assert!(
         said::says(changed.text(), "challenge-started"),
         "{changed:?}"
+    );
+    // A typed `/decline` changes the challenge's post the same way: no buttons, and it says
+    // who declined it.
+    fake.user_writes(&group, &alice, "/play koan @bob_tg");
+    let second = table
+        .wait_new(&group, offer.message_id, "the second challenge", |m| {
+            !is_photo(m) && !button_list(m).is_empty()
+        })
+        .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    fake.user_writes(&group, &bob, "/decline");
+    table
+        .wait_buttons_off(&group, second.message_id, "the declined challenge")
+        .await;
+    let declined = fake
+        .message(&group, second.message_id)
+        .expect("the second challenge");
+    assert!(
+        said::says(declined.text(), "challenge-declined"),
+        "{declined:?}"
     );
     table.stop().await;
     table.assert_clean();
