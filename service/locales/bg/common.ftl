@@ -83,3 +83,14 @@ move-done = Откажи се от останалото
 move-enter = Вкарай фигура с { $value }
 move-group = { $count } фигури { $from } → { $steps }
 move-homeward = { $square } към дома
+
+notify-shown = Напомнянията ви във всички чатове: по средата на времето за ход — { $halftime }; последно, когато остава една десета от времето — { $lastcall }.
+notify-saved = Запазено.
+notify-on = включено
+notify-off = изключено
+notify-halftime = Напомняне по средата на времето: { $state }.
+notify-lastcall = Последно напомняне: { $state }.
+notify-button-halftime-on = Включи напомнянето по средата
+notify-button-halftime-off = Изключи напомнянето по средата
+notify-button-lastcall-on = Включи последното напомняне
+notify-button-lastcall-off = Изключи последното напомняне

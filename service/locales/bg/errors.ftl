@@ -124,3 +124,6 @@ setting-time-above-max = времето за ход по подразбиран�
 question-not-yours = само { $person } може да отговори на този въпрос.
 partner-confirms = на това предложение отговаря партньорът ви { $partner }: изчакайте отговора или натиснете „Продължи играта“.
 question-lapsed = въпросът отпадна (мина минута или беше направен ход); изпратете { $command } отново.
+
+notify-unknown = няма настройка за известия { $given }; опитайте `/notify lastcall on` или `/notify halftime off`.
+notify-not-yours = това са чужди настройки; вашите показва /notify.

@@ -73,6 +73,7 @@ clock-vacation = В отпуск: часовникът тръгва на { $star
 clock-left = Оставащо време: { $left } (до { $until } UTC).
 clock-out = Времето изтече на { $since } UTC: противникът може да поиска победата (/claim).
 reminder = { $player }, напомняне: ваш ред е в партия { $game } ({ $name }). Оставащо време: { $left }, до { $until } UTC.
+last-call = { $player }, последно напомняне: партия { $game } ({ $name }) чака вашия ход, остава само { $left }, до { $until } UTC.
 timed-out = Времето на { $player } в партия { $game } ({ $name }) изтече на { $at } UTC. { $claimant } може да спечели с /claim { $game }; ход, направен преди това, все пак се брои.
 either = { $first } или { $rest }
 button-board = Дъска { $game }

@@ -104,3 +104,8 @@ usage-days = days
 usage-command = command
 usage-language = language
 usage-example = { $usage }, e.g. { $example }
+
+cmd-notify = Choose how you are reminded that it is your move
+cmd-notify-about = Shows your reminders, each with a button to switch it: the reminder at half of a turn's time (on unless you turn it off) and a last call when a tenth of the time is left (off unless you turn it on). They are yours in every chat.
+cmd-notify-setting = halftime on|off, or lastcall on|off
+usage-setting = setting

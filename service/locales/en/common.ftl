@@ -85,3 +85,14 @@ move-done = Give up the rest
 move-enter = Enter a piece with { $value }
 move-group = { $count } pieces { $from } → { $steps }
 move-homeward = { $square } homeward
+
+notify-shown = Your reminders, in every chat: halfway through your time for a move: { $halftime }; a last call when a tenth of it is left: { $lastcall }.
+notify-saved = Saved.
+notify-on = on
+notify-off = off
+notify-halftime = Half-time reminder: { $state }.
+notify-lastcall = Last call: { $state }.
+notify-button-halftime-on = Turn on the half-time reminder
+notify-button-halftime-off = Turn off the half-time reminder
+notify-button-lastcall-on = Turn on the last call
+notify-button-lastcall-off = Turn off the last call

@@ -76,6 +76,7 @@ clock-vacation = On vacation: the clock starts at { $start } UTC, then { $time }
 clock-left = { $left } left (until { $until } UTC).
 clock-out = Out of time since { $since } UTC: the opponent may /claim.
 reminder = { $player }, a reminder: it is your turn in game { $game } ({ $name }). { $left } left, until { $until } UTC.
+last-call = { $player }, last call: game { $game } ({ $name }) is waiting for your move, with only { $left } left, until { $until } UTC.
 timed-out = { $player } has run out of time in game { $game } ({ $name }) at { $at } UTC. { $claimant } may /claim { $game } to win; a move made before that still counts.
 either = { $first } or { $rest }
 button-board = Board { $game }

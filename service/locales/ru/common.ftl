@@ -93,3 +93,14 @@ move-group = { $count } { $count ->
    *[other] фишек
 } { $from } → { $steps }
 move-homeward = { $square } к дому
+
+notify-shown = Ваши напоминания во всех чатах: в середине времени на ход — { $halftime }; последнее, когда остаётся десятая часть времени, — { $lastcall }.
+notify-saved = Сохранено.
+notify-on = включено
+notify-off = выключено
+notify-halftime = Напоминание в середине времени: { $state }.
+notify-lastcall = Последнее напоминание: { $state }.
+notify-button-halftime-on = Включить напоминание в середине
+notify-button-halftime-off = Выключить напоминание в середине
+notify-button-lastcall-on = Включить последнее напоминание
+notify-button-lastcall-off = Выключить последнее напоминание

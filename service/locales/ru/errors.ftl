@@ -127,3 +127,6 @@ setting-time-above-max = время на ход по умолчанию ({ $defa
 question-not-yours = ответить на этот вопрос может только { $person }.
 partner-confirms = на это предложение отвечает ваш партнёр { $partner }: дождитесь ответа или нажмите «Играть дальше».
 question-lapsed = вопрос снят (прошла минута или был сделан ход); отправьте { $command } ещё раз.
+
+notify-unknown = настройки уведомлений { $given } нет; попробуйте `/notify lastcall on` или `/notify halftime off`.
+notify-not-yours = это чужие настройки; ваши покажет /notify.

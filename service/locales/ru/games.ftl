@@ -79,6 +79,7 @@ clock-vacation = В отпуске: часы пойдут { $start } UTC, зат
 clock-left = Осталось: { $left } (до { $until } UTC).
 clock-out = Время вышло { $since } UTC: соперник может потребовать победу (/claim).
 reminder = { $player }, напоминание: ваш ход в партии { $game } ({ $name }). Осталось: { $left }, до { $until } UTC.
+last-call = { $player }, последнее напоминание: партия { $game } ({ $name }) ждёт вашего хода, осталось всего { $left }, до { $until } UTC.
 timed-out = У { $player } вышло время в партии { $game } ({ $name }) { $at } UTC. { $claimant } может выиграть командой /claim { $game }; ход, сделанный до этого, всё равно засчитывается.
 either = { $first } или { $rest }
 button-board = Доска { $game }

@@ -41,6 +41,7 @@ pub(super) fn placeholder_id(name: &str) -> Option<&'static str> {
         "days" => "usage-days",
         "command" => "usage-command",
         "language" => "usage-language",
+        "setting" => "usage-setting",
         _ => return None,
     })
 }

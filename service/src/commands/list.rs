@@ -74,6 +74,8 @@ pub enum CommandId {
     Help,
     /// `/language`: the language the bot speaks to the person.
     Language,
+    /// `/notify`: how the person is reminded that it is their move.
+    Notify,
 }
 
 /// Who may use a command.
@@ -542,6 +544,17 @@ pub static COMMANDS: &[CommandSpec] = &[
         access: Access::Anyone,
         options: &[opt("language", "cmd-language-language", false, Kind::Text)],
     },
+    CommandSpec {
+        id: CommandId::Notify,
+        name: "notify",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "cmd-notify",
+        summary: "cmd-notify-about",
+        example: "/notify lastcall on",
+        access: Access::Anyone,
+        options: &[opt("setting", "cmd-notify-setting", false, Kind::Text)],
+    },
 ];
 
 /// The command called `name` (lower case, without `/`), aliases included.
@@ -579,6 +592,7 @@ pub fn spec(id: CommandId) -> &'static CommandSpec {
         CommandId::Rules => 20,
         CommandId::Help => 21,
         CommandId::Language => 22,
+        CommandId::Notify => 23,
     };
     &COMMANDS[index]
 }

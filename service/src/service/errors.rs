@@ -305,6 +305,14 @@ pub enum UserError {
     /// again.
     #[error("this question has lapsed; ask again with {0}")]
     QuestionLapsed(&'static str),
+    /// A `/notify` setting that cannot be read (quoted).
+    #[error(
+        "there is no notification setting {0}; try /notify lastcall on or /notify halftime off"
+    )]
+    UnknownNotify(String),
+    /// A button of someone else's `/notify` settings.
+    #[error("these are someone else's settings; /notify shows yours")]
+    NotYourSettings,
     /// Vacations are switched off here.
     #[error("vacations are switched off here by the moderators")]
     VacationOff,
@@ -791,6 +799,8 @@ impl UserError {
             E::NotYourQuestion(name) => Msg::new("question-not-yours").text("person", name.clone()),
             E::PartnerConfirms(name) => Msg::new("partner-confirms").text("partner", name.clone()),
             E::QuestionLapsed(command) => Msg::new("question-lapsed").text("command", *command),
+            E::UnknownNotify(given) => Msg::new("notify-unknown").text("given", given.clone()),
+            E::NotYourSettings => Msg::new("notify-not-yours"),
             E::VacationOff => Msg::new("vacation-off"),
             E::BadVacation { quota } => Msg::new("bad-vacation").num("quota", *quota),
             E::VacationQuota { used, quota } => Msg::new("vacation-quota")

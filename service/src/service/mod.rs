@@ -48,6 +48,7 @@ mod language;
 mod limits;
 mod money;
 mod narration;
+mod notify;
 mod people;
 mod pictures;
 mod play;

@@ -406,6 +406,7 @@ impl Service {
             }
             CommandId::Vacation => self.vacation(ctx, command.integer("days")).await,
             CommandId::Language => self.language(ctx, command.text.as_deref()).await,
+            CommandId::Notify => self.notify(ctx, command.text.as_deref()).await,
             CommandId::Rules => match command.game {
                 None => Err(UserError::Usage(CommandId::Rules).into()),
                 Some(id) => Ok(spans_reply(vec![Span::Msg(text::rules(id))]).to_actor()),
@@ -512,6 +513,7 @@ impl Service {
             }
             ('k', &[game, asker]) => self.keep_playing(ctx, GameNo(game), UserId(asker)).await,
             ('g', &[game, index]) => self.picked_game(ctx, game, index).await,
+            ('o', &[owner, code]) => self.notify_pressed(ctx, owner, code).await,
             _ => Err(UserError::BadButton.into()),
         }
     }

@@ -65,7 +65,7 @@ impl Service {
     pub async fn schedule(&self) -> Result<usize, ServiceError> {
         let now = self.clock.now();
         let mut written = self.store.expire_challenges_to_outbox(now).await?.len();
-        for due in [Due::Reminder, Due::Timeout] {
+        for due in [Due::Reminder, Due::LastCall, Due::Timeout] {
             loop {
                 let games = self.store.claim_due_to_outbox(due, now, BATCH).await?;
                 written += games.len();
@@ -89,10 +89,12 @@ impl Service {
         let now = self.clock.now();
         let reply = match row.kind {
             OutboxKind::Reminder | OutboxKind::Timeout => {
-                let due = if row.kind == OutboxKind::Reminder {
-                    Due::Reminder
-                } else {
+                let due = if row.kind == OutboxKind::Timeout {
                     Due::Timeout
+                } else if payload.get("last").is_some_and(|last| last == true) {
+                    Due::LastCall
+                } else {
+                    Due::Reminder
                 };
                 let (Some(game), Some(seq)) = (number("game"), number("seq")) else {
                     return Err(ServiceError::Corrupt(format!(
@@ -308,14 +310,24 @@ impl Service {
         // A reminder notifies the player to move; a time-out, those who may claim the win.
         let mut notified = vec![user.platform_user_id.clone()];
         match due {
-            Due::Reminder => {
+            Due::Reminder | Due::LastCall => {
+                // The community's reminders, then the player's own (`/notify`): the reminder
+                // at half time unless they turned it off, a last call when they asked for it.
                 if clock.deadline_at <= now
                     || !self.store.settings(record.community).await?.reminders
                 {
                     return Ok(None);
                 }
+                let own = self.store.notify_settings(user.id).await?;
+                let (wanted, message) = match due {
+                    Due::LastCall => (own.lastcall, "last-call"),
+                    _ => (own.halftime, "reminder"),
+                };
+                if !wanted {
+                    return Ok(None);
+                }
                 spans.push(Span::Msg(
-                    game_line("reminder", &record)
+                    game_line(message, &record)
                         .span("player", player.clone())
                         .msg("left", duration_msg(clock.deadline_at.0 - now.0))
                         .moment("until", clock.deadline_at.0),

@@ -120,6 +120,29 @@ UPDATE games SET timeout_announced_at = $1 FROM due
 WHERE games.id = due.id AND games.timeout_announced_at IS NULL
 RETURNING games.id";
 
+/// Claims due last calls on SQLite: `$1` now, `$2` the most. A last call is due when a tenth
+/// of the turn's time is left, and only for a player who asked for it (`/notify lastcall on`).
+pub(super) const CLAIM_DUE_LAST_CALLS_SQLITE: &str = "\
+UPDATE games SET lastcalled_at = $1 WHERE id IN (
+    SELECT id FROM games
+    WHERE status = 'active' AND lastcalled_at IS NULL AND deadline_at > $1
+      AND deadline_at - move_millis / 10 <= $1
+      AND turn_user_id IN (SELECT user_id FROM notify_settings WHERE lastcall = 1)
+    ORDER BY deadline_at LIMIT $2)
+RETURNING id";
+
+/// Claims due last calls on PostgreSQL, as [`CLAIM_DUE_REMINDERS_POSTGRES`].
+pub(super) const CLAIM_DUE_LAST_CALLS_POSTGRES: &str = "\
+WITH due AS (
+    SELECT id FROM games
+    WHERE status = 'active' AND lastcalled_at IS NULL AND deadline_at > $1
+      AND deadline_at - move_millis / 10 <= $1
+      AND turn_user_id IN (SELECT user_id FROM notify_settings WHERE lastcall = 1)
+    ORDER BY deadline_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+UPDATE games SET lastcalled_at = $1 FROM due
+WHERE games.id = due.id AND games.lastcalled_at IS NULL
+RETURNING games.id";
+
 /// The statement that claims what is `due` on `backend`: `$1` now, `$2` the most rows; it
 /// marks and returns the ids of due games.
 pub(super) fn claim_due_statement(backend: Backend, due: Due) -> &'static str {
@@ -128,6 +151,8 @@ pub(super) fn claim_due_statement(backend: Backend, due: Due) -> &'static str {
         (Backend::Sqlite, Due::Timeout) => CLAIM_DUE_TIMEOUTS_SQLITE,
         (Backend::Postgres, Due::Reminder) => CLAIM_DUE_REMINDERS_POSTGRES,
         (Backend::Postgres, Due::Timeout) => CLAIM_DUE_TIMEOUTS_POSTGRES,
+        (Backend::Sqlite, Due::LastCall) => CLAIM_DUE_LAST_CALLS_SQLITE,
+        (Backend::Postgres, Due::LastCall) => CLAIM_DUE_LAST_CALLS_POSTGRES,
     }
 }
 

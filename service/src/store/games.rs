@@ -40,7 +40,7 @@ UPDATE games SET turn_user_id = $2,
            (SELECT CASE WHEN MAX(v.ends_at) > $3 THEN MAX(v.ends_at) ELSE $3 END
             FROM vacations v WHERE v.user_id = $2 AND v.community_id = games.community_id)
            + move_millis END,
-       reminded_at = NULL, timeout_announced_at = NULL
+       reminded_at = NULL, timeout_announced_at = NULL, lastcalled_at = NULL
 WHERE id = $1
 RETURNING turn_user_id, turn_started_at, remind_at, deadline_at";
 

@@ -46,6 +46,7 @@ mod errors;
 mod executor;
 mod games;
 mod ledger;
+mod notify;
 mod outbox;
 mod people;
 mod postgres;
@@ -56,6 +57,7 @@ mod sqlite;
 mod url;
 
 pub use boards::{BoardPosted, PostedBoard};
+pub use notify::NotifySettings;
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 

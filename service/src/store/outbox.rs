@@ -287,7 +287,7 @@ impl Store {
     /// [`Store::claim_due`] that, in the same transaction as each claim, writes the outbox row
     /// of the reminder (or time-out): kind `reminder` (`timeout`), the game's platform, chat
     /// and id, payload `{"game":5,"seq":12,"user":3,"deadline":1700000000000}` (the turn's
-    /// player and deadline as claimed; `null` when none). A crash after the commit cannot lose
+    /// player and deadline as claimed; `null` when none; a last call adds `"last":true`). A crash after the commit cannot lose
     /// the message; a crash before it loses the claim too, so the next call claims again.
     ///
     /// # Errors
@@ -300,7 +300,8 @@ impl Store {
     ) -> Result<Vec<GameNo>, StoreError> {
         const OPERATION: &str = "claim_due_to_outbox";
         let kind = match due {
-            Due::Reminder => OutboxKind::Reminder,
+            // A last call is a reminder that says so (`"last":true`).
+            Due::Reminder | Due::LastCall => OutboxKind::Reminder,
             Due::Timeout => OutboxKind::Timeout,
         };
         let mut tx = self.begin_write(OPERATION).await?;
@@ -317,7 +318,11 @@ impl Store {
                 .fetch_one(&mut tx)
                 .await
                 .map_err(db(OPERATION))?;
-            let payload = game.payload();
+            let mut payload = game.payload();
+            if due == Due::LastCall {
+                payload.pop();
+                payload.push_str(r#","last":true}"#);
+            }
             insert_outbox(
                 &mut tx,
                 &NewOutbox {

@@ -295,6 +295,9 @@ pub enum Due {
     Reminder,
     /// The time of a turn has run out: say so once.
     Timeout,
+    /// A tenth of the time of a turn is left, and its player asked for a last call
+    /// (`/notify lastcall on`): call them once.
+    LastCall,
 }
 
 /// How a pending challenge is settled by a person (expiry is [`Store::expire_challenges`];

@@ -282,6 +282,7 @@ fn the_commands_are_each_listed_once() {
         "rules",
         "help",
         "language",
+        "notify",
     ];
     let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
     assert_eq!(names, expected);

@@ -276,6 +276,36 @@ async fn out_of_turn_and_autocomplete(name: &str, mode: Mode) {
         buttons(&picker).is_empty(),
         "the picker's buttons go: {picker:?}"
     );
+
+    // `/notify` (issue 38): Carol's reminders, shown to her alone, set by its option and by
+    // the panel's buttons, which edit the panel.
+    let before = table.last_id();
+    table
+        .slash(&carol, "notify", &[("setting", json!("lastcall on"))])
+        .await;
+    let panel = table
+        .wait_message(before, "the notify panel", |m| {
+            m.ephemeral_for == Some(carol.id) && said::says(&m.content, "notify-saved")
+        })
+        .await;
+    let switches = buttons(&panel);
+    assert_eq!(switches.len(), 2, "a button per reminder: {panel:?}");
+    table.press(&carol, panel.id, &switches[0].1).await;
+    let changed =
+        <tabula_tests::discord_table::Discord as tabula_tests::table::Platform>::wait_for(
+            &table.fake,
+            tabula_tests::table::ANSWER,
+            |fake| {
+                fake.message(panel.id)
+                    .filter(|m| buttons(m).first().map(|b| &b.1) != Some(&switches[0].1))
+            },
+        )
+        .await;
+    assert!(
+        changed.is_some(),
+        "the panel shows the switch made: {:?}",
+        table.fake.message(panel.id)
+    );
     table.stop().await;
     table.assert_clean();
 }

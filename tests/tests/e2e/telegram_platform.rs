@@ -758,6 +758,36 @@ async fn a_typed_acceptance_changes_the_challenge_too() {
         said::says(declined.text(), "challenge-declined"),
         "{declined:?}"
     );
+
+    // `/notify` in a group (issue 38): Bob's panel, a reply to his message (Telegram has no
+    // message for one person in a group), set by typing and switched by its buttons, which
+    // edit it in place: no new message.
+    fake.user_writes(&group, &bob, "/notify lastcall on");
+    let panel = table
+        .wait_new(&group, second.message_id, "Bob's notify panel", |m| {
+            said::says(m.text(), "notify-saved")
+        })
+        .await;
+    let switches = callbacks(&panel);
+    assert_eq!(switches.len(), 2, "a button per reminder: {panel:?}");
+    let posted = fake.bot_messages(&group).len();
+    fake.press(&group, &bob, panel.message_id, &switches[0].1)
+        .expect("a switch can be pressed");
+    let changed = fake
+        .wait_for(
+            |fake| {
+                fake.message(&group, panel.message_id)
+                    .filter(|m| callbacks(m).first().map(|b| &b.1) != Some(&switches[0].1))
+            },
+            ANSWER,
+        )
+        .await;
+    assert!(changed.is_ok(), "the panel shows the switch made");
+    assert_eq!(
+        fake.bot_messages(&group).len(),
+        posted,
+        "nothing new is posted"
+    );
     table.stop().await;
     table.assert_clean();
 }

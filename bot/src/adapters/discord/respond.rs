@@ -211,7 +211,10 @@ impl Discord {
             self.first(pending, DEFERRED_UPDATE_MESSAGE, None).await;
             return;
         };
-        let private = reply.audience == Audience::Actor;
+        // A reply for the presser alone is a new ephemeral message, unless it updates the
+        // pressed message (their own `/notify` panel).
+        let private = reply.audience == Audience::Actor
+            && !(component && reply.placement == Placement::UpdatePressed);
         let board = reply.placement == Placement::NewBoard && reply.game.is_some();
         // Files never travel in the first response either; nor does a reply announcing a
         // change or asking a question, whose message id the service records (the first
@@ -308,7 +311,7 @@ impl Discord {
         let Some(reply) = reply else {
             return;
         };
-        if reply.audience == Audience::Actor {
+        if reply.audience == Audience::Actor && reply.placement != Placement::UpdatePressed {
             self.followup(pending, message(&reply, true)).await;
             return;
         }

@@ -192,7 +192,12 @@ impl Telegram {
                     // Its toast said it all.
                     return;
                 }
-                if reply.audience == Audience::Actor && !origin.private {
+                // A reply for the presser that updates the pressed message (their own
+                // `/notify` panel) edits it where it is.
+                if reply.audience == Audience::Actor
+                    && !origin.private
+                    && reply.placement != Placement::UpdatePressed
+                {
                     self.post_private(
                         reply,
                         Target {

@@ -1,0 +1,244 @@
+//! `/notify` (issue 38): each person's reminders, the half-time one (on unless turned off) and
+//! a last call when a tenth of the time is left (off unless turned on), set by typing or by the
+//! panel's buttons, honoured by the scheduler, each last call sent once however many schedulers
+//! run. On SQLite and PostgreSQL.
+
+use crate::common;
+
+use std::sync::Arc;
+
+use common::connect;
+use common::said::{game_no, is_duration, moment, people, said};
+use common::table::{HOUR, Lcg, T0, Table, start, text};
+use tabula_service::service::{Audience, Clock, Placement, Reply, UserError};
+use tabula_service::store::{DatabaseUrl, GameNo};
+
+on_both_databases! {
+    notify_shows_and_changes_a_persons_reminders => settings;
+    a_last_call_comes_once_to_those_who_asked_for_it => last_calls;
+    several_schedulers_send_each_last_call_once => several_schedulers;
+}
+
+const MINUTE: i64 = 60 * 1000;
+
+/// The panel's states: (half-time, last call), as `notify-shown` says them.
+fn shown(reply: &Reply) -> (&'static str, &'static str) {
+    let msg = said(reply, "notify-shown");
+    let state = |name: &str| {
+        let id = common::said::sub(msg, name).id;
+        match id {
+            "notify-on" => "on",
+            "notify-off" => "off",
+            other => panic!("{name}: {other}"),
+        }
+    };
+    (state("halftime"), state("lastcall"))
+}
+
+/// The data of the panel's button that sets a switch (`o<user>.<code>`: 1 and 2 turn the
+/// half-time reminder on and off, 3 and 4 the last call).
+fn button(reply: &Reply, code: u8) -> String {
+    reply
+        .buttons
+        .iter()
+        .flatten()
+        .find(|b| b.data.starts_with('o') && b.data.ends_with(&format!(".{code}")))
+        .map(|b| b.data.clone())
+        .unwrap_or_else(|| panic!("no button {code}: {:?}", reply.buttons))
+}
+
+/// Who is to move in a game.
+async fn to_move(table: &Table, game: GameNo) -> String {
+    table.state(game).await.1.expect("someone to move")
+}
+
+async fn settings(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 1);
+    // The defaults: the half-time reminder on, no last call; private, with a button for each.
+    let panel = table.cmd("alice", "/notify").await;
+    assert!(panel.is_done(), "{}", text(&panel));
+    assert_eq!(panel.audience, Audience::Actor);
+    assert_eq!(shown(&panel), ("on", "off"));
+    assert!(panel.says("notify-saved").is_none(), "nothing changed");
+    assert_eq!(panel.buttons[0].len(), 2, "{:?}", panel.buttons);
+
+    // Typed.
+    let set = table.cmd("alice", "/notify lastcall on").await;
+    assert!(set.says("notify-saved").is_some(), "{}", text(&set));
+    assert_eq!(shown(&set), ("on", "on"));
+    let set = table.cmd("alice", "/notify Halftime OFF").await;
+    assert_eq!(shown(&set), ("off", "on"));
+    assert_eq!(shown(&table.cmd("alice", "/notify").await), ("off", "on"));
+    // Someone else's are their own.
+    assert_eq!(shown(&table.cmd("bob", "/notify").await), ("on", "off"));
+
+    // Bad input is refused with what to type, and changes nothing.
+    for bad in [
+        "/notify lastcall",
+        "/notify lastcall maybe",
+        "/notify quiet on",
+        "/notify on",
+    ] {
+        let refused = table.cmd("alice", bad).await;
+        assert!(
+            matches!(refused.refusal(), Some(UserError::UnknownNotify(_))),
+            "{bad}: {:?}",
+            refused.kind
+        );
+        assert!(refused.says("notify-unknown").is_some());
+    }
+    assert_eq!(shown(&table.cmd("alice", "/notify").await), ("off", "on"));
+
+    // The panel's buttons: one press switches, edits the panel and says so in a toast.
+    let panel = table.cmd("alice", "/notify").await;
+    let on = button(&panel, 1);
+    let pressed = table.press("alice", &on).await;
+    assert!(pressed.is_done(), "{}", text(&pressed));
+    assert_eq!(pressed.placement, Placement::UpdatePressed);
+    assert_eq!(shown(&pressed), ("on", "on"));
+    assert!(pressed.says("notify-halftime").is_some(), "a toast says it");
+    assert!(!pressed.toast.is_empty());
+    // Pressed again (a double tap): the same settings, nothing else changes.
+    let again = table.press("alice", &on).await;
+    assert_eq!(shown(&again), ("on", "on"));
+    // Someone else's panel is not theirs to press.
+    let off = button(&pressed, 4);
+    let other = table.press("bob", &off).await;
+    assert!(
+        matches!(other.refusal(), Some(UserError::NotYourSettings)),
+        "{:?}",
+        other.kind
+    );
+    assert_eq!(shown(&table.cmd("alice", "/notify").await), ("on", "on"));
+    assert_eq!(shown(&table.cmd("bob", "/notify").await), ("on", "off"));
+    // A forged button is refused.
+    let forged = table.press("alice", "o1.9").await;
+    assert!(matches!(forged.refusal(), Some(UserError::BadButton)));
+    store.close().await;
+}
+
+/// The last call a reply says: whom, in which game, whether `left` is the time it says is
+/// left, and the deadline.
+fn last_call(reply: &Reply, left: i64) -> (Vec<String>, GameNo, bool, i64) {
+    let msg = said(reply, "last-call");
+    (
+        people(msg, "player"),
+        game_no(msg, "game"),
+        is_duration(msg, "left", left),
+        moment(msg, "until"),
+    )
+}
+
+async fn last_calls(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 2);
+    // A game of ten hours a move: half time at 5 hours, the last call at 9.
+    let game = start(&table, "alice", "bob", "konane time=10h").await;
+    let first = to_move(&table, game).await;
+    let second = if first == "alice" { "bob" } else { "alice" };
+    table.cmd(&first, "/notify lastcall on").await;
+    table.cmd(&first, "/notify halftime off").await;
+    table.clock.advance(5 * HOUR + MINUTE);
+    assert!(
+        table.tick().await.is_empty(),
+        "no half-time reminder for whoever turned it off"
+    );
+    table.clock.advance(4 * HOUR - 2 * MINUTE);
+    assert!(table.tick().await.is_empty(), "not a tenth left yet");
+    table.clock.advance(2 * MINUTE);
+    let replies = table.tick().await;
+    assert_eq!(
+        replies.len(),
+        1,
+        "{:?}",
+        replies.iter().map(text).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        last_call(&replies[0], HOUR - MINUTE),
+        (vec![first.clone()], game, true, T0.0 + 10 * HOUR)
+    );
+    assert_eq!(replies[0].notify, [first.clone()], "the player is notified");
+    assert_eq!(replies[0].address.chat, "chat1");
+    assert!(table.tick().await.is_empty(), "called once");
+
+    // The move restarts the clock; the other player kept the defaults: reminded at half
+    // time, no last call.
+    let (_, played) = table
+        .random_move(game, &mut Lcg(7))
+        .await
+        .expect("a legal move");
+    assert!(played.is_done(), "{}", text(&played));
+    assert_eq!(to_move(&table, game).await, second);
+    table.clock.advance(5 * HOUR + MINUTE);
+    let replies = table.tick().await;
+    assert_eq!(replies.len(), 1);
+    assert!(
+        replies[0].says("reminder").is_some(),
+        "{}",
+        text(&replies[0])
+    );
+    table.clock.advance(4 * HOUR);
+    assert!(table.tick().await.is_empty(), "no last call unasked");
+    store.close().await;
+}
+
+async fn several_schedulers(url: DatabaseUrl) {
+    let clock = Clock::manual(T0);
+    let store = connect(&url).await;
+    let table = Table::with_clock(store.clone(), 12, clock.clone());
+    let players = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    let mut games = Vec::new();
+    for pair in players.chunks(2) {
+        let game = start(&table, pair[0], pair[1], "konane time=1d").await;
+        for player in pair {
+            table.cmd(player, "/notify lastcall on").await;
+        }
+        games.push(game);
+    }
+    // Past half time and into the last tenth at once: each game's reminder and last call.
+    clock.advance(22 * HOUR);
+    let mut instances = Vec::new();
+    for seed in 0..4 {
+        instances.push(Table::with_clock(
+            connect(&url).await,
+            200 + seed,
+            clock.clone(),
+        ));
+    }
+    let barrier = Arc::new(tokio::sync::Barrier::new(instances.len()));
+    let mut tasks = Vec::new();
+    for instance in instances {
+        let barrier = Arc::clone(&barrier);
+        tasks.push(tokio::spawn(async move {
+            barrier.wait().await;
+            let calls: Vec<_> = instance
+                .tick()
+                .await
+                .iter()
+                .filter(|reply| reply.says("last-call").is_some())
+                .map(|reply| last_call(reply, 2 * HOUR))
+                .collect();
+            instance.store().close().await;
+            calls
+        }));
+    }
+    let mut all = Vec::new();
+    for task in tasks {
+        all.extend(task.await.expect("scheduler task"));
+    }
+    all.sort();
+    let mut expected = Vec::new();
+    for game in &games {
+        expected.push((
+            vec![to_move(&table, *game).await],
+            *game,
+            true,
+            T0.0 + 24 * HOUR,
+        ));
+    }
+    expected.sort();
+    assert_eq!(all, expected, "one last call per game");
+    assert!(table.tick().await.is_empty());
+    store.close().await;
+}
