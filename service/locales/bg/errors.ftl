@@ -125,5 +125,5 @@ question-not-yours = само { $person } може да отговори на т
 partner-confirms = на това предложение отговаря партньорът ви { $partner }: изчакайте отговора или натиснете „Продължи играта“.
 question-lapsed = въпросът отпадна (мина минута или беше направен ход); изпратете { $command } отново.
 
-notify-unknown = няма настройка за известия { $given }; опитайте `/notify lastcall on` или `/notify halftime off`.
-notify-not-yours = това са чужди настройки; вашите показва /notify.
+notify-unknown = няма настройка за напомняния `{ $given }`; опитайте `/notify lastcall on` или `/notify halftime off`.
+notify-not-yours = това са чужди настройки; вашите ще видите с /notify.

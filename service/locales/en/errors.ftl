@@ -110,5 +110,5 @@ question-not-yours = only { $person } can answer this question.
 partner-confirms = your partner { $partner } answers this proposal: wait for them, or press Keep playing.
 question-lapsed = this question has lapsed (a minute passed, or a move was made); ask again with { $command }.
 
-notify-unknown = there is no notification setting { $given }; try `/notify lastcall on` or `/notify halftime off`.
+notify-unknown = there is no notification setting `{ $given }`; try `/notify lastcall on` or `/notify halftime off`.
 notify-not-yours = these are someone else's settings; /notify shows yours.

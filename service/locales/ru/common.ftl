@@ -94,13 +94,13 @@ move-group = { $count } { $count ->
 } { $from } → { $steps }
 move-homeward = { $square } к дому
 
-notify-shown = Ваши напоминания во всех чатах: в середине времени на ход — { $halftime }; последнее, когда остаётся десятая часть времени, — { $lastcall }.
+notify-shown = Ваши напоминания во всех чатах: напоминание на полпути (прошла половина времени на ход) — { $halftime }; последнее напоминание (осталась десятая часть времени) — { $lastcall }.
 notify-saved = Сохранено.
 notify-on = включено
 notify-off = выключено
-notify-halftime = Напоминание в середине времени: { $state }.
+notify-halftime = Напоминание на полпути: { $state }.
 notify-lastcall = Последнее напоминание: { $state }.
-notify-button-halftime-on = Включить напоминание в середине
-notify-button-halftime-off = Выключить напоминание в середине
+notify-button-halftime-on = Включить напоминание на полпути
+notify-button-halftime-off = Выключить напоминание на полпути
 notify-button-lastcall-on = Включить последнее напоминание
 notify-button-lastcall-off = Выключить последнее напоминание

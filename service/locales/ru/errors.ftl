@@ -128,5 +128,5 @@ question-not-yours = ответить на этот вопрос может то
 partner-confirms = на это предложение отвечает ваш партнёр { $partner }: дождитесь ответа или нажмите «Играть дальше».
 question-lapsed = вопрос снят (прошла минута или был сделан ход); отправьте { $command } ещё раз.
 
-notify-unknown = настройки уведомлений { $given } нет; попробуйте `/notify lastcall on` или `/notify halftime off`.
+notify-unknown = настройки напоминаний `{ $given }` нет; попробуйте `/notify lastcall on` или `/notify halftime off`.
 notify-not-yours = это чужие настройки; ваши покажет /notify.

@@ -166,7 +166,10 @@ fn panel(user: UserId, settings: NotifySettings, changed: Option<Switch>) -> Rep
     };
     Reply {
         spans,
-        buttons: vec![vec![button(Switch::Halftime), button(Switch::LastCall)]],
+        buttons: vec![
+            vec![button(Switch::Halftime)],
+            vec![button(Switch::LastCall)],
+        ],
         ..Reply::default()
     }
     .to_actor()

@@ -61,7 +61,12 @@ async fn settings(url: DatabaseUrl) {
     assert_eq!(panel.audience, Audience::Actor);
     assert_eq!(shown(&panel), ("on", "off"));
     assert!(panel.says("notify-saved").is_none(), "nothing changed");
-    assert_eq!(panel.buttons[0].len(), 2, "{:?}", panel.buttons);
+    assert_eq!(
+        panel.buttons.len(),
+        2,
+        "a row per switch: {:?}",
+        panel.buttons
+    );
 
     // Typed.
     let set = table.cmd("alice", "/notify lastcall on").await;
