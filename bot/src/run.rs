@@ -636,7 +636,8 @@ async fn join_tasks(
 }
 
 /// The scheduler: every `period`, reminders, time-outs and expiries are claimed and written to
-/// the outbox (which the dispatcher delivers).
+/// the outbox (which the dispatcher delivers); private pings too, and also as soon as a board
+/// shows a person to move.
 async fn schedule(service: &Service, period: Duration, shutdown: &CancellationToken) {
     let mut interval = tokio::time::interval(period);
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -644,6 +645,13 @@ async fn schedule(service: &Service, period: Duration, shutdown: &CancellationTo
         tokio::select! {
             () = shutdown.cancelled() => return,
             _ = interval.tick() => {}
+            // A person is to move somewhere: their private ping goes out within seconds.
+            () = service.pings_woken() => {
+                if let Err(error) = service.claim_pings().await {
+                    tracing::error!(error = %tabula_service::service::error_chain(&error), "cannot claim private pings; trying again at the next tick");
+                }
+                continue;
+            }
         }
         if let Err(error) = service.schedule().await {
             tracing::error!(error = %tabula_service::service::error_chain(&error), "scheduler failed; trying again at the next tick");

@@ -479,6 +479,14 @@ impl Dispatcher {
                 .map(|held| if held { Fate::Dropped } else { Fate::Lost }),
             Err(DeliveryError::Gone { reason }) => {
                 tracing::info!(%reason, "chat gone: marked inactive");
+                // A private ping refused for good (the person never started the bot, or
+                // closed direct messages): the person is marked, and the game's chat told once
+                // how to turn pings on.
+                if row.payload.starts_with("{\"ping\":")
+                    && let Err(error) = store.ping_refused(&row, now).await
+                {
+                    tracing::error!(error = %error, "cannot record a refused private ping");
+                }
                 match store.set_chat_inactive(row.chat, true, now).await {
                     Ok(()) => store
                         .outbox_drop(row.id, owner, &reason)

@@ -11,6 +11,7 @@ config-grant = с колко започва нов портфейл
 config-time = времето за ход на покана, която не посочва такова (например 3d, 12h)
 config-max-time = най-дългото време за ход
 config-reminders = напомняне на играчите, когато половината им време е минало (on/off)
+config-pings = позволи на играчите да избират с /notify да им се казва лично, че е техен ред (on/off)
 config-staked-games = кой може да започва партии със залог (everyone/moderators)
 config-vacation = дни отпуск на човек на месец
 config-language = езикът на това, което вижда целият чат ({ $languages }; none — английски)

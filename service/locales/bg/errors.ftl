@@ -115,6 +115,7 @@ setting-money = { $what } е цяло число монети от 0 до { $max
 setting-time = { $what } е между 1 час и 365 дни, например 3d или 12h, а не `{ $value }`.
 setting-no-games = посочете поне една игра, например games=konane,koan или games=all.
 setting-reminders = reminders е on или off, а не `{ $value }`.
+setting-pings = pings е on или off, а не `{ $value }`.
 setting-staked-games = staked_games е everyone или moderators, а не `{ $value }`.
 setting-vacation = vacation е брой дни на месец от 0 до { $max }, а не `{ $value }`.
 setting-language = language е един от { $known } или none (английски), а не `{ $value }`.
@@ -127,3 +128,4 @@ question-lapsed = въпросът отпадна (мина минута или 
 
 notify-unknown = няма настройка за напомняния `{ $given }`; опитайте `/notify lastcall on` или `/notify halftime off`.
 notify-not-yours = това са чужди настройки; вашите ще видите с /notify.
+notify-no-private = личните съобщения тук не са достъпни; /notify chat оставя споменаванията в чата.

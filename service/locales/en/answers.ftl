@@ -11,6 +11,7 @@ config-grant = what a new wallet starts with
 config-time = the time per move of a challenge that names none (e.g. 3d, 12h)
 config-max-time = the longest time per move
 config-reminders = remind players when half their time has passed (on/off)
+config-pings = let people ask to be told privately that it is their move, with /notify (on/off)
 config-staked-games = who may start staked games (everyone/moderators)
 config-vacation = vacation days per person per month
 config-language = the language of what the whole chat sees ({ $languages }; none: English)

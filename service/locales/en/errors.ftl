@@ -100,6 +100,7 @@ setting-money = { $what } must be a whole number of coins from 0 to { $max }, no
 setting-time = { $what } must be between 1 hour and 365 days, e.g. 3d or 12h, not `{ $value }`.
 setting-no-games = name at least one game, e.g. games=konane,koan, or games=all.
 setting-reminders = reminders is on or off, not `{ $value }`.
+setting-pings = pings is on or off, not `{ $value }`.
 setting-staked-games = staked_games is everyone or moderators, not `{ $value }`.
 setting-vacation = vacation is a number of days per month from 0 to { $max }, not `{ $value }`.
 setting-language = language is one of { $known }, or none (English), not `{ $value }`.
@@ -112,3 +113,4 @@ question-lapsed = this question has lapsed (a minute passed, or a move was made)
 
 notify-unknown = there is no notification setting `{ $given }`; try `/notify lastcall on` or `/notify halftime off`.
 notify-not-yours = these are someone else's settings; /notify shows yours.
+notify-no-private = private messages are not available here; /notify chat keeps the mentions in the chat.

@@ -128,3 +128,7 @@ question-withdrawn = { $person } keeps playing game { $game } ({ $name }).
 # Which game a command is about, when a person has several: a button per game.
 which-game-pick = Which game? Press one, or add its number to { $command }, for example { $example }.
 button-game = { $game } { $name }
+ping-your-move = Your move in game { $game } ({ $name }) in { $chat }: { $left } left, until { $until } UTC.
+ping-unreachable = { $person }, I cannot write to you privately, so your turns are still told here. To be told privately, open a private chat with me and start it (the button below); on Discord, allow direct messages from this server's members. /notify chat keeps everything here.
+button-open-game = Open the game
+button-private-chat = Open a private chat

@@ -11,6 +11,7 @@ config-grant = сколько монет получает новый кошел�
 config-time = время на ход вызова, в котором оно не названо (например 3d, 12h)
 config-max-time = наибольшее время на ход
 config-reminders = напоминать игрокам, когда прошла половина их времени (on/off)
+config-pings = разрешить сообщать игрокам в личку, что их ход, по их выбору в /notify (on/off)
 config-staked-games = кто может начинать партии на ставки (everyone/moderators)
 config-vacation = число дней отпуска на человека в месяц
 config-language = язык того, что видит весь чат ({ $languages }; none — английский)

@@ -118,6 +118,7 @@ setting-money = { $what } — целое число монет от 0 до { $ma
 setting-time = { $what } — от 1 часа до 365 дней, например 3d или 12h, а не `{ $value }`.
 setting-no-games = назовите хотя бы одну игру, например games=konane,koan или games=all.
 setting-reminders = reminders — on или off, а не `{ $value }`.
+setting-pings = pings — on или off, а не `{ $value }`.
 setting-staked-games = staked_games — everyone или moderators, а не `{ $value }`.
 setting-vacation = vacation — число дней в месяц от 0 до { $max }, а не `{ $value }`.
 setting-language = language — один из { $known } или none (английский), а не `{ $value }`.
@@ -130,3 +131,4 @@ question-lapsed = вопрос снят (прошла минута или был
 
 notify-unknown = настройки напоминаний `{ $given }` нет; попробуйте `/notify lastcall on` или `/notify halftime off`.
 notify-not-yours = это чужие настройки; ваши покажет /notify.
+notify-no-private = личные сообщения здесь недоступны; /notify chat оставляет упоминания в чате.

@@ -308,6 +308,8 @@ impl Service {
             // Held while the adapter's edits wait behind the chat's pace.
             self.keep_holding(row);
         }
+        // A person may be to move: their private ping links to this board.
+        self.wake_pings();
         Ok(posted)
     }
 

@@ -348,7 +348,7 @@ impl Service {
     }
 
     /// The board of a stored game, after `header`, telling its actions from index `from` on.
-    async fn replayed_board(
+    pub(super) async fn replayed_board(
         &self,
         stored: LoadedGame,
         from: usize,

@@ -65,6 +65,7 @@ const KEYS: &[(&str, &str)] = &[
     ("time", "config-time"),
     ("max_time", "config-max-time"),
     ("reminders", "config-reminders"),
+    ("pings", "config-pings"),
     ("staked_games", "config-staked-games"),
     ("vacation", "config-vacation"),
     ("language", "config-language"),
@@ -297,6 +298,7 @@ fn show(community: &str, settings: &Settings) -> Msg {
         "max_time" => duration_code(settings.max_move_millis),
         "open_wait" => duration_code(settings.open_wait_millis),
         "reminders" => if settings.reminders { "on" } else { "off" }.to_string(),
+        "pings" => if settings.private_pings { "on" } else { "off" }.to_string(),
         "staked_games" => settings.staked_games.as_str().to_string(),
         "vacation" => settings.vacation_days.to_string(),
         "language" => settings
@@ -397,6 +399,13 @@ fn set(settings: &mut Settings, key: &str, value: &str) -> Result<(), UserError>
                 "on" | "yes" | "true" => true,
                 "off" | "no" | "false" => false,
                 _ => return Err(bad(SettingError::Reminders(quoted()))),
+            };
+        }
+        "pings" => {
+            settings.private_pings = match value.to_lowercase().as_str() {
+                "on" | "yes" | "true" => true,
+                "off" | "no" | "false" => false,
+                _ => return Err(bad(SettingError::Pings(quoted()))),
             };
         }
         "staked_games" | "staked_by" => {

@@ -91,6 +91,10 @@ pub struct Request {
     /// The bot's own username: a command addressed to another bot (`/help@otherbot`) is not
     /// for us and gets no answer.
     pub bot_username: Option<String>,
+    /// The address of the person's private chat with the bot, as the adapter delivers to it
+    /// (Telegram: their id; Discord: their direct-message channel, made when first needed);
+    /// `None` where there is none (a terminal).
+    pub private_chat: Option<String>,
     /// When the platform says the update was sent, if it says (the service decides by its own
     /// clock; this is for logs).
     pub sent_at: Option<Timestamp>,
@@ -127,6 +131,7 @@ impl Request {
             request_key: request_key.into(),
             nonce: None,
             bot_username: None,
+            private_chat: None,
             sent_at: None,
             pressed: None,
             group: false,
@@ -266,6 +271,39 @@ pub struct Reply {
     /// kept when it is said in a language ([`Reply::localize`]): what tests and logs read
     /// ([`Reply::says`]); adapters show the spans.
     pub said: Vec<Msg>,
+    /// A button that opens a place rather than sending a press (a private ping's link to the
+    /// game's board; the way to the bot's private chat), under the other buttons; the adapter
+    /// makes the platform's address of it, and leaves it out where there is none.
+    pub goto: Option<Goto>,
+}
+
+/// A button that opens a place ([`Reply::goto`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Goto {
+    /// What it shows.
+    pub label: String,
+    /// The label as a message of the catalogue, said in the reply's language.
+    pub label_msg: Option<Msg>,
+    /// Where it goes.
+    pub to: Place,
+}
+
+/// Where a [`Goto`] button goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// A message: Discord's message link; on Telegram the `t.me/c/...` link of a supergroup's
+    /// message (a basic group's messages have none).
+    Message {
+        /// The platform's id of the chat.
+        chat: String,
+        /// The platform's id of its community (a Discord server).
+        community: String,
+        /// The platform's id of the message.
+        message: String,
+    },
+    /// The person's private chat with the bot, opened with a start parameter (Telegram's deep
+    /// link); none on Discord.
+    PrivateChat,
 }
 
 /// Says the catalogue's messages among `spans` in `lang`, noting each in `said`.
@@ -334,6 +372,11 @@ impl Reply {
             if let Some(msg) = button.label_msg.take() {
                 button.label = msg.to_text(lang);
             }
+        }
+        if let Some(goto) = &mut self.goto
+            && let Some(msg) = goto.label_msg.take()
+        {
+            goto.label = msg.to_text(lang);
         }
     }
 

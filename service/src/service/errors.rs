@@ -313,6 +313,9 @@ pub enum UserError {
     /// A button of someone else's `/notify` settings.
     #[error("these are someone else's settings; /notify shows yours")]
     NotYourSettings,
+    /// Private pings asked for where the bot has no private chat (a terminal).
+    #[error("private messages are not available here")]
+    NoPrivateChat,
     /// Vacations are switched off here.
     #[error("vacations are switched off here by the moderators")]
     VacationOff,
@@ -365,6 +368,9 @@ pub enum SettingError {
     /// `reminders=` neither on nor off.
     #[error("reminders is on or off, not `{0}`")]
     Reminders(String),
+    /// `pings=` neither on nor off.
+    #[error("pings is on or off, not `{0}`")]
+    Pings(String),
     /// `staked_games=` neither everyone nor moderators.
     #[error("staked_games is everyone or moderators, not `{0}`")]
     StakedGames(String),
@@ -458,6 +464,7 @@ impl SettingError {
                 .text("value", value.clone()),
             S::NoGames => Msg::new("setting-no-games"),
             S::Reminders(value) => Msg::new("setting-reminders").text("value", value.clone()),
+            S::Pings(value) => Msg::new("setting-pings").text("value", value.clone()),
             S::StakedGames(value) => Msg::new("setting-staked-games").text("value", value.clone()),
             S::Vacation { value, max } => Msg::new("setting-vacation")
                 .text("value", value.clone())
@@ -801,6 +808,7 @@ impl UserError {
             E::QuestionLapsed(command) => Msg::new("question-lapsed").text("command", *command),
             E::UnknownNotify(given) => Msg::new("notify-unknown").text("given", given.clone()),
             E::NotYourSettings => Msg::new("notify-not-yours"),
+            E::NoPrivateChat => Msg::new("notify-no-private"),
             E::VacationOff => Msg::new("vacation-off"),
             E::BadVacation { quota } => Msg::new("bad-vacation").num("quota", *quota),
             E::VacationQuota { used, quota } => Msg::new("vacation-quota")

@@ -118,6 +118,8 @@ struct Ctx {
     community_language: Option<String>,
     /// The message whose button was pressed ([`Request::pressed`]).
     pressed: Option<String>,
+    /// The address of the person's private chat with the bot ([`Request::private_chat`]).
+    private_chat: Option<String>,
 }
 
 /// A game as loaded and replayed.
@@ -226,6 +228,8 @@ pub struct Service {
     pictures: bool,
     /// Rung when a board shows the computer to move ([`Service::computer_woken`]).
     computer_wake: tokio::sync::Notify,
+    /// Rung when a board shows a person to move ([`Service::pings_woken`]).
+    ping_wake: tokio::sync::Notify,
     /// The language each chat was last spoken to in (its requests' `chat_lang`), for the
     /// words of board pictures drawn outside a request (the computer's moves).
     chat_langs: Mutex<HashMap<ChatId, Lang>>,
@@ -245,6 +249,7 @@ impl Service {
             challenge_ttl: None,
             pictures: true,
             computer_wake: tokio::sync::Notify::new(),
+            ping_wake: tokio::sync::Notify::new(),
             chat_langs: Mutex::new(HashMap::new()),
             announcer: None,
         }

@@ -44,7 +44,9 @@ impl Service {
                 let computer = holder(record, seat).is_some_and(is_computer);
                 let player = match holder(record, seat) {
                     Some(user) => {
-                        if !computer {
+                        // Mentioned (notified) unless they are told privately instead
+                        // (`/notify private`, where private pings reach them).
+                        if !computer && !self.told_privately_only(user, record).await? {
                             notify.push(user.platform_user_id.clone());
                         }
                         mention(user)

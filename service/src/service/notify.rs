@@ -1,12 +1,17 @@
-//! `/notify`: how a person is reminded that it is their move (issue 38). Each setting is the
-//! person's own, the same in every chat: the reminder at half time (on unless turned off) and a
-//! last call when a tenth of the time is left (off unless turned on). `/notify` alone shows
-//! them with a button to switch each; `/notify lastcall on` and the like set one.
+//! `/notify`: how a person is told that it is their move (issue 38). Each setting is the
+//! person's own, the same in every chat: where (`chat`: the board's mention, as always;
+//! `private`: a private message instead; `both`), the reminder at half time (on unless turned
+//! off) and a last call when a tenth of the time is left (off unless turned on). `/notify`
+//! alone shows them with a button to change each; `/notify private`, `/notify lastcall on` and
+//! the like set one.
 
 use super::narration::said_button;
 use super::{Ctx, Handled, Placement, Reply, Service, UserError};
-use crate::l10n::{Msg, Span};
-use crate::store::{NotifySettings, UserId};
+use crate::l10n::{Lang, Msg, Span};
+use crate::store::{GameNo, NotifyPlace, NotifySettings, UserId};
+
+/// The most pings claimed in one transaction.
+const PING_BATCH: i64 = 100;
 
 /// A setting of `/notify` that can be switched, as typed and on its button.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,59 +77,301 @@ fn parse_on_off(word: &str) -> Option<bool> {
     }
 }
 
-/// What `/notify <text>` asks to change: a setting and its new value.
-fn parse(text: &str) -> Result<(Switch, bool), UserError> {
-    let lower = text.to_lowercase();
-    let words: Vec<&str> = lower.split_whitespace().collect();
-    match words.as_slice() {
-        [setting, value] => match (Switch::parse(setting), parse_on_off(value)) {
-            (Some(switch), Some(on)) => Ok((switch, on)),
-            _ => Err(UserError::UnknownNotify(crate::l10n::quote(text.trim()))),
-        },
-        _ => Err(UserError::UnknownNotify(crate::l10n::quote(text.trim()))),
+/// A change `/notify` makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Change {
+    /// A reminder on or off.
+    Switch(Switch, bool),
+    /// Where the person is told.
+    Place(NotifyPlace),
+}
+
+impl Change {
+    /// Its button's number (`o<user>.<number>`).
+    fn code(self) -> i64 {
+        match self {
+            Change::Switch(switch, on) => switch.code(on),
+            Change::Place(NotifyPlace::Chat) => 5,
+            Change::Place(NotifyPlace::Private) => 6,
+            Change::Place(NotifyPlace::Both) => 7,
+        }
+    }
+
+    /// The change of a button's number.
+    fn of_code(code: i64) -> Option<Change> {
+        match code {
+            5 => Some(Change::Place(NotifyPlace::Chat)),
+            6 => Some(Change::Place(NotifyPlace::Private)),
+            7 => Some(Change::Place(NotifyPlace::Both)),
+            _ => Switch::of_code(code).map(|(switch, on)| Change::Switch(switch, on)),
+        }
+    }
+
+    /// Applies it: whether it changed anything.
+    fn apply(self, settings: &mut NotifySettings) -> bool {
+        let before = *settings;
+        match self {
+            Change::Switch(switch, on) => switch.set(settings, on),
+            Change::Place(place) => settings.place = place,
+        }
+        *settings != before
+    }
+
+    /// What a toast says of it.
+    fn said(self) -> Msg {
+        match self {
+            Change::Switch(switch, on) => changed_msg(switch, on),
+            Change::Place(place) => Msg::new("notify-place").msg("place", place_msg(place)),
+        }
     }
 }
 
+/// What `/notify <text>` asks to change.
+fn parse(text: &str) -> Result<Change, UserError> {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let unknown = || UserError::UnknownNotify(crate::l10n::quote(text.trim()));
+    match words.as_slice() {
+        ["chat" | "group" | "here"] => Ok(Change::Place(NotifyPlace::Chat)),
+        ["private" | "privately" | "dm" | "pm"] => Ok(Change::Place(NotifyPlace::Private)),
+        ["both"] => Ok(Change::Place(NotifyPlace::Both)),
+        [setting, value] => match (Switch::parse(setting), parse_on_off(value)) {
+            (Some(switch), Some(on)) => Ok(Change::Switch(switch, on)),
+            _ => Err(unknown()),
+        },
+        _ => Err(unknown()),
+    }
+}
+
+fn place_msg(place: NotifyPlace) -> Msg {
+    Msg::new(match place {
+        NotifyPlace::Chat => "notify-place-chat",
+        NotifyPlace::Private => "notify-place-private",
+        NotifyPlace::Both => "notify-place-both",
+    })
+}
+
 impl Service {
-    /// `/notify [setting on|off]`: shows the person's settings, or changes one and shows
-    /// them. Private to the person, with a button to switch each.
+    /// `/notify [change]`: shows the person's settings, or changes one and shows them.
+    /// Private to the person, with a button to change each.
     pub(super) async fn notify(&self, ctx: &Ctx, text: Option<&str>) -> Handled<Reply> {
         let text = text.map(str::trim).filter(|text| !text.is_empty());
-        let mut settings = self.store.notify_settings(ctx.user.id).await?;
-        let changed = match text {
-            None => None,
+        let settings = match text {
+            None => self.store.notify_settings(ctx.user.id).await?,
             Some(text) => {
-                let (switch, on) = parse(text)?;
+                let change = parse(text)?;
                 self.not_repeated(ctx).await?;
-                switch.set(&mut settings, on);
-                self.store
-                    .set_notify_settings(ctx.user.id, settings, Some(&ctx.key), ctx.now)
-                    .await?;
-                Some(switch)
+                self.change_notify(ctx, change).await?
             }
         };
-        Ok(panel(ctx.user.id, settings, changed))
+        Ok(panel(ctx.user.id, settings, text.is_some()))
     }
 
     /// A button of the `/notify` panel (`o<user>.<code>`): only its person may press it; the
     /// panel is edited to show the change, and a toast says it.
     pub(super) async fn notify_pressed(&self, ctx: &Ctx, owner: i64, code: i64) -> Handled<Reply> {
-        let (switch, on) = Switch::of_code(code).ok_or(UserError::BadButton)?;
+        let change = Change::of_code(code).ok_or(UserError::BadButton)?;
         if owner != ctx.user.id.0 {
             return Err(UserError::NotYourSettings.into());
         }
-        let mut settings = self.store.notify_settings(ctx.user.id).await?;
-        if switch.get(settings) != on {
-            self.not_repeated(ctx).await?;
-            switch.set(&mut settings, on);
-            self.store
-                .set_notify_settings(ctx.user.id, settings, Some(&ctx.key), ctx.now)
-                .await?;
-        }
-        let mut reply = panel(ctx.user.id, settings, Some(switch));
-        reply.toast = vec![Span::Msg(changed_msg(switch, on))];
+        self.not_repeated(ctx).await?;
+        let settings = self.change_notify(ctx, change).await?;
+        let mut reply = panel(ctx.user.id, settings, true);
+        reply.toast = vec![Span::Msg(change.said())];
         reply.placement = Placement::UpdatePressed;
         Ok(reply)
+    }
+
+    /// Whether `user`, to move in `record`, is told privately instead of by the board's
+    /// mention: they asked for private pings only, the game's community allows them, and no
+    /// private message to them was refused.
+    pub(super) async fn told_privately_only(
+        &self,
+        user: &crate::store::User,
+        record: &crate::store::GameRecord,
+    ) -> Result<bool, crate::service::ServiceError> {
+        let own = self.store.notify_settings(user.id).await?;
+        if own.place != NotifyPlace::Private || own.unreachable {
+            return Ok(false);
+        }
+        Ok(self.store.settings(record.community).await?.private_pings)
+    }
+
+    /// Claims the turns due a private ping and writes each ping to the outbox (in the
+    /// same transaction: see [`crate::store::Store::claim_pings_to_outbox`]): how many. The
+    /// scheduler does it at every tick, and the running bot whenever [`Service::pings_woken`].
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub async fn claim_pings(&self) -> Result<usize, crate::service::ServiceError> {
+        let mut written = 0;
+        loop {
+            let games = self
+                .store
+                .claim_pings_to_outbox(self.clock.now(), PING_BATCH)
+                .await?;
+            written += games.len();
+            if i64::try_from(games.len()).unwrap_or(0) < PING_BATCH {
+                return Ok(written);
+            }
+        }
+    }
+
+    /// Waits until a turn may be due a private ping (a board was posted, so the ping can link
+    /// to it), or returns at once if one was since the last wait: the running bot claims pings
+    /// then.
+    pub async fn pings_woken(&self) {
+        self.ping_wake.notified().await;
+    }
+
+    /// Wakes the ping claimer: a person is to move somewhere.
+    pub(super) fn wake_pings(&self) {
+        self.ping_wake.notify_one();
+    }
+
+    /// The private ping of outbox `row` (payload `{"ping": user, "game": g, "seq": s}`): the
+    /// board as it stands with what happened since the person's own last move, under one line
+    /// saying which game, in which chat, and how long is left, in the person's language, with
+    /// a button to the game's newest board; no buttons to play (the game is played in its
+    /// chat). `None` when it no longer applies (the turn moved on). A person who is looking
+    /// (they acted in the game within the last minute) is not pinged: the store counts that
+    /// turn's ping as sent when it starts.
+    pub(super) async fn ping_of(
+        &self,
+        row: &crate::store::OutboxRow,
+        payload: &serde_json::Value,
+    ) -> Result<Option<Reply>, crate::service::ServiceError> {
+        use crate::store::{GameStatus, History};
+        let number = |key: &str| payload.get(key).and_then(serde_json::Value::as_i64);
+        let (Some(user), Some(game), Some(seq)) = (number("ping"), number("game"), number("seq"))
+        else {
+            return Ok(None);
+        };
+        let user = UserId(user);
+        let Some(stored) = self.store.load_game(GameNo(game), History::Full).await? else {
+            return Ok(None);
+        };
+        let record = &stored.record;
+        let Some(clock) = record.clock.filter(|_| record.status == GameStatus::Active) else {
+            return Ok(None);
+        };
+        let now = self.clock.now();
+        if clock.user != user || i64::from(record.seq) != seq || clock.deadline_at <= now {
+            return Ok(None);
+        }
+        let Some(chat) = self.store.chat(record.chat).await? else {
+            return Ok(None);
+        };
+        let community_language = self.store.settings(record.community).await?.language;
+        let (own, _) = self.store.languages(user, record.community).await?;
+        let lang = Lang::choose(own.as_deref(), None, community_language.as_deref());
+        let newest = self
+            .store
+            .board_seqs(GameNo(game))
+            .await?
+            .into_iter()
+            .next()
+            .map(|(message, _)| message);
+        // What happened since the person's own last action.
+        let from = stored
+            .actions
+            .iter()
+            .rposition(|action| action.actor == Some(user))
+            .map_or(0, |at| at + 1);
+        let line = Msg::new("ping-your-move")
+            .text("game", format!("#{game}"))
+            .msg("name", crate::l10n::game_msg(record.game))
+            .text("chat", chat.title.clone())
+            .msg(
+                "left",
+                crate::l10n::duration_msg(clock.deadline_at.0 - now.0),
+            )
+            .moment("until", clock.deadline_at.0);
+        let header = vec![Span::Msg(line), Span::Text("\n".into())];
+        let board = self.replayed_board(stored, from, header).await?;
+        let mut reply = Reply {
+            address: super::Address {
+                platform: row.platform,
+                chat: row.platform_chat_id.clone(),
+                thread: None,
+            },
+            spans: board.spans,
+            picture: board.picture,
+            goto: newest.map(|message| super::Goto {
+                label: String::new(),
+                label_msg: Some(Msg::new("button-open-game")),
+                to: super::Place::Message {
+                    chat: chat.platform_chat_id.clone(),
+                    community: chat.platform_community_id.clone(),
+                    message,
+                },
+            }),
+            ..Reply::default()
+        };
+        reply.localize(lang);
+        super::limits::fit(&mut reply, lang);
+        Ok(Some(reply))
+    }
+
+    /// The hint after a private ping was refused for good (payload `{"unreachable": user,
+    /// "game": g}`), in the game's chat: the person is mentioned and told how to let the bot
+    /// write to them, with a button that opens the private chat (Telegram).
+    pub(super) async fn unreachable_hint(
+        &self,
+        payload: &serde_json::Value,
+    ) -> Result<Option<Reply>, crate::service::ServiceError> {
+        let Some(user) = payload
+            .get("unreachable")
+            .and_then(serde_json::Value::as_i64)
+        else {
+            return Ok(None);
+        };
+        let Some(person) = self.store.user(UserId(user)).await? else {
+            return Ok(None);
+        };
+        Ok(Some(Reply {
+            game: payload
+                .get("game")
+                .and_then(serde_json::Value::as_i64)
+                .map(GameNo),
+            spans: vec![Span::Msg(
+                Msg::new("ping-unreachable").span("person", super::mention(&person)),
+            )],
+            notify: vec![person.platform_user_id.clone()],
+            goto: Some(super::Goto {
+                label: String::new(),
+                label_msg: Some(Msg::new("button-private-chat")),
+                to: super::Place::PrivateChat,
+            }),
+            ..Reply::default()
+        }))
+    }
+
+    /// Makes `change` to the person's settings (nothing when it changes nothing) and returns
+    /// them. Private pings need a private chat, which a terminal has not.
+    async fn change_notify(&self, ctx: &Ctx, change: Change) -> Handled<NotifySettings> {
+        let mut settings = self.store.notify_settings(ctx.user.id).await?;
+        let before = settings;
+        if !change.apply(&mut settings) {
+            return Ok(settings);
+        }
+        let private_chat = match (&ctx.private_chat, settings.place.private()) {
+            (_, false) => None,
+            (None, true) => return Err(UserError::NoPrivateChat.into()),
+            (Some(address), true) => Some(
+                self.store
+                    .upsert_chat(ctx.chat.platform, address, &ctx.user.display_name, None)
+                    .await?
+                    .id,
+            ),
+        };
+        self.store
+            .set_notify_settings(ctx.user.id, settings, private_chat, Some(&ctx.key), ctx.now)
+            .await?;
+        if settings.place.private() && !before.place.private() {
+            settings.unreachable = false;
+        }
+        Ok(settings)
     }
 }
 
@@ -141,20 +388,38 @@ fn on_off(on: bool) -> Msg {
     Msg::new(if on { "notify-on" } else { "notify-off" })
 }
 
-/// The person's settings, each on a line, with a button that switches each (its data names
-/// the person: `o<user>.<code>`). `changed`: a setting was just changed (said first).
-fn panel(user: UserId, settings: NotifySettings, changed: Option<Switch>) -> Reply {
+/// The person's settings, with a button that changes each (its data names the person:
+/// `o<user>.<code>`): the two other places on a row, then a row per reminder. `changed`: a
+/// setting was just changed (said first).
+fn panel(user: UserId, settings: NotifySettings, changed: bool) -> Reply {
     let mut spans = Vec::new();
-    if changed.is_some() {
+    if changed {
         spans.push(Span::Msg(Msg::new("notify-saved")));
         spans.push(Span::Text(" ".into()));
     }
     spans.push(Span::Msg(
         Msg::new("notify-shown")
+            .msg("place", place_msg(settings.place))
             .msg("halftime", on_off(settings.halftime))
             .msg("lastcall", on_off(settings.lastcall)),
     ));
-    let button = |switch: Switch| {
+    if settings.place.private() && settings.unreachable {
+        spans.push(Span::Text(" ".into()));
+        spans.push(Span::Msg(Msg::new("notify-unreachable")));
+    }
+    let button = |change: Change, label: &'static str| {
+        said_button(Msg::new(label), format!("o{}.{}", user.0, change.code()))
+    };
+    let places = [
+        (NotifyPlace::Chat, "notify-button-chat"),
+        (NotifyPlace::Private, "notify-button-private"),
+        (NotifyPlace::Both, "notify-button-both"),
+    ]
+    .into_iter()
+    .filter(|(place, _)| *place != settings.place)
+    .map(|(place, label)| button(Change::Place(place), label))
+    .collect();
+    let switch = |switch: Switch| {
         let on = !switch.get(settings);
         let label = match (switch, on) {
             (Switch::Halftime, true) => "notify-button-halftime-on",
@@ -162,13 +427,14 @@ fn panel(user: UserId, settings: NotifySettings, changed: Option<Switch>) -> Rep
             (Switch::LastCall, true) => "notify-button-lastcall-on",
             (Switch::LastCall, false) => "notify-button-lastcall-off",
         };
-        said_button(Msg::new(label), format!("o{}.{}", user.0, switch.code(on)))
+        button(Change::Switch(switch, on), label)
     };
     Reply {
         spans,
         buttons: vec![
-            vec![button(Switch::Halftime)],
-            vec![button(Switch::LastCall)],
+            places,
+            vec![switch(Switch::Halftime)],
+            vec![switch(Switch::LastCall)],
         ],
         ..Reply::default()
     }
@@ -181,19 +447,25 @@ mod tests {
 
     #[test]
     fn typed_settings_are_read() {
-        assert_eq!(parse("lastcall on").ok(), Some((Switch::LastCall, true)));
-        assert_eq!(parse("Last-Call OFF").ok(), Some((Switch::LastCall, false)));
-        assert_eq!(parse("halftime off").ok(), Some((Switch::Halftime, false)));
+        let switch = |switch, on| Some(Change::Switch(switch, on));
+        assert_eq!(parse("lastcall on").ok(), switch(Switch::LastCall, true));
+        assert_eq!(parse("Last-Call OFF").ok(), switch(Switch::LastCall, false));
+        assert_eq!(parse("halftime off").ok(), switch(Switch::Halftime, false));
         assert_eq!(
             parse(" reminder  yes ").ok(),
-            Some((Switch::Halftime, true))
+            switch(Switch::Halftime, true)
         );
+        let place = |place| Some(Change::Place(place));
+        assert_eq!(parse("Private").ok(), place(NotifyPlace::Private));
+        assert_eq!(parse("both").ok(), place(NotifyPlace::Both));
+        assert_eq!(parse("chat").ok(), place(NotifyPlace::Chat));
         for bad in [
             "lastcall",
             "on",
             "lastcall maybe",
             "quiet on",
             "lastcall on now",
+            "private on",
         ] {
             assert!(
                 matches!(parse(bad), Err(UserError::UnknownNotify(_))),
@@ -206,10 +478,15 @@ mod tests {
     fn every_button_code_is_read_back() {
         for switch in [Switch::Halftime, Switch::LastCall] {
             for on in [true, false] {
-                assert_eq!(Switch::of_code(switch.code(on)), Some((switch, on)));
+                let change = Change::Switch(switch, on);
+                assert_eq!(Change::of_code(change.code()), Some(change));
             }
         }
-        assert_eq!(Switch::of_code(0), None);
-        assert_eq!(Switch::of_code(5), None);
+        for place in [NotifyPlace::Chat, NotifyPlace::Private, NotifyPlace::Both] {
+            let change = Change::Place(place);
+            assert_eq!(Change::of_code(change.code()), Some(change));
+        }
+        assert_eq!(Change::of_code(0), None);
+        assert_eq!(Change::of_code(8), None);
     }
 }

@@ -145,6 +145,7 @@ impl Service {
                 key: request.request_key.clone(),
             },
             nonce: request.nonce.clone(),
+            private_chat: request.private_chat.clone(),
             pressed: request.pressed.clone(),
             moderator: request.moderator,
             group: request.group,

@@ -74,6 +74,7 @@ impl Service {
                 }
             }
         }
+        written += self.claim_pings().await?;
         Ok(written)
     }
 
@@ -143,7 +144,12 @@ impl Service {
             },
             // The reply to another public change whose process died before posting it.
             OutboxKind::Announce => {
-                if payload.get("strip").is_some() {
+                if payload.get("ping").is_some() {
+                    // Said privately, in the person's language.
+                    return self.ping_of(row, &payload).await;
+                } else if payload.get("unreachable").is_some() {
+                    self.unreachable_hint(&payload).await?
+                } else if payload.get("strip").is_some() {
                     self.strip_of(&payload).await?
                 } else if payload.get("update").is_some() {
                     self.challenge_update_of(&payload).await?

@@ -21,7 +21,8 @@ use super::{
 
 pub(super) const SETTINGS: &str = "\
 SELECT enabled_games, default_stake, max_stake, starting_grant, default_move_millis,
-       max_move_millis, reminders, staked_games, vacation_days, language, open_wait_millis
+       max_move_millis, reminders, staked_games, vacation_days, language, open_wait_millis,
+       private_pings
 FROM community_settings WHERE community_id = $1";
 
 /// A person's own language (`$1`) and their community's (`$2`), each NULL when not chosen.
@@ -40,8 +41,8 @@ pub(super) const CLEAR_USER_LANGUAGE: &str = "DELETE FROM user_languages WHERE u
 pub(super) const UPSERT_SETTINGS: &str = "\
 INSERT INTO community_settings (community_id, enabled_games, default_stake, max_stake,
     starting_grant, default_move_millis, max_move_millis, reminders, staked_games,
-    vacation_days, updated_by, updated_at, language, open_wait_millis)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+    vacation_days, updated_by, updated_at, language, open_wait_millis, private_pings)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
 ON CONFLICT (community_id) DO UPDATE SET
     enabled_games = excluded.enabled_games, default_stake = excluded.default_stake,
     max_stake = excluded.max_stake, starting_grant = excluded.starting_grant,
@@ -49,7 +50,8 @@ ON CONFLICT (community_id) DO UPDATE SET
     max_move_millis = excluded.max_move_millis, reminders = excluded.reminders,
     staked_games = excluded.staked_games, vacation_days = excluded.vacation_days,
     updated_by = excluded.updated_by, updated_at = excluded.updated_at,
-    language = excluded.language, open_wait_millis = excluded.open_wait_millis";
+    language = excluded.language, open_wait_millis = excluded.open_wait_millis,
+    private_pings = excluded.private_pings";
 
 /// Takes the row lock of a user (a no-op write), so that one person's vacations are taken one
 /// at a time.
@@ -179,6 +181,7 @@ pub(super) struct SettingsRow {
     vacation_days: i64,
     language: Option<String>,
     open_wait_millis: i64,
+    private_pings: i64,
 }
 
 impl TryFrom<SettingsRow> for Settings {
@@ -200,6 +203,7 @@ impl TryFrom<SettingsRow> for Settings {
             vacation_days: row.vacation_days,
             language: row.language,
             open_wait_millis: row.open_wait_millis,
+            private_pings: row.private_pings != 0,
         })
     }
 }
@@ -297,6 +301,7 @@ impl Store {
             .bind(now.0)
             .bind(settings.language.as_deref())
             .bind(settings.open_wait_millis)
+            .bind(i64::from(settings.private_pings))
             .execute(&mut tx)
             .await
             .map_err(db(OPERATION))?;

@@ -26,7 +26,10 @@ const INSERT_SEAT: &str = "INSERT INTO seats (game_id, seat, user_id) VALUES ($1
 
 /// Starts (or with a null `$2`, stops) the clock of game `$1` for user `$2` from `$3`, and
 /// returns it. A clock starts at `$3`, or at the end of the user's vacation in the game's
-/// community if one runs then; the reminder is due halfway to the deadline.
+/// community if one runs then; the reminder is due halfway to the deadline. The turn's private
+/// ping (`pinged_at`) is kept while the same person moves again, counted as sent when the turn
+/// before lasted less than a minute (the person to move acted within it: they are looking),
+/// else due.
 const SET_CLOCK: &str = "\
 UPDATE games SET turn_user_id = $2,
        turn_started_at = CASE WHEN $2 IS NULL THEN NULL ELSE
@@ -40,7 +43,10 @@ UPDATE games SET turn_user_id = $2,
            (SELECT CASE WHEN MAX(v.ends_at) > $3 THEN MAX(v.ends_at) ELSE $3 END
             FROM vacations v WHERE v.user_id = $2 AND v.community_id = games.community_id)
            + move_millis END,
-       reminded_at = NULL, timeout_announced_at = NULL, lastcalled_at = NULL
+       reminded_at = NULL, timeout_announced_at = NULL, lastcalled_at = NULL,
+       pinged_at = CASE WHEN turn_user_id = $2 THEN pinged_at
+           WHEN turn_started_at <= $3 AND $3 - turn_started_at < 60000 THEN $3
+           ELSE NULL END
 WHERE id = $1
 RETURNING turn_user_id, turn_started_at, remind_at, deadline_at";
 

@@ -1,36 +1,157 @@
-//! How each person is reminded that it is their move (`/notify`, issue 38): the reminder at
-//! half time and a last call when a tenth of the time is left, each on or off. A person with
-//! no row has the defaults ([`NotifySettings::default`]), which keep what the bot always did.
+//! How each person is told that it is their move (`/notify`, issue 38): where (the mention on
+//! the board, a private message, or both), the reminder at half time and a last call when a
+//! tenth of the time is left. A person with no row has the defaults
+//! ([`NotifySettings::default`]), which keep what the bot always did.
+//!
+//! A private ping is claimed like a reminder: the turn's `pinged_at` is set from null in one
+//! `UPDATE ... RETURNING`, and its outbox row (kind `announce`, payload `{"ping": user, "game":
+//! g, "seq": s}`, addressed to the person's private chat) is written in the same transaction,
+//! so a crash loses none and several processes never send one twice.
 
-use super::executor::{query, query_as};
+use super::executor::{query, query_as, query_scalar};
+use super::outbox::insert_outbox;
 
 use super::requests::record_request;
-use super::{RequestKey, Store, StoreError, Timestamp, UserId, db};
+use super::{
+    Backend, ChatId, GameNo, NewOutbox, OutboxKind, OutboxRow, Platform, RequestKey, Store,
+    StoreError, Timestamp, UserId, db,
+};
+
+/// Where a person is told it is their move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NotifyPlace {
+    /// In the game's chat: the board mentions them (as always).
+    #[default]
+    Chat,
+    /// Privately only: the board names them without a mention.
+    Private,
+    /// Both.
+    Both,
+}
+
+impl NotifyPlace {
+    /// As stored and typed: `chat`, `private`, `both`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NotifyPlace::Chat => "chat",
+            NotifyPlace::Private => "private",
+            NotifyPlace::Both => "both",
+        }
+    }
+
+    /// The place a stored word names (anything unknown: the chat).
+    fn parse(text: &str) -> NotifyPlace {
+        match text {
+            "private" => NotifyPlace::Private,
+            "both" => NotifyPlace::Both,
+            _ => NotifyPlace::Chat,
+        }
+    }
+
+    /// Whether the person is told privately.
+    pub fn private(self) -> bool {
+        self != NotifyPlace::Chat
+    }
+
+    /// Whether the board mentions the person.
+    pub fn in_chat(self) -> bool {
+        self != NotifyPlace::Private
+    }
+}
 
 /// A person's notification settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NotifySettings {
+    /// Where they are told it is their move.
+    pub place: NotifyPlace,
     /// The reminder when half of a turn's time has passed (on by default).
     pub halftime: bool,
     /// A last call when a tenth of a turn's time is left (off by default).
     pub lastcall: bool,
+    /// The platform refused a private message to them (they never started the bot, blocked
+    /// it, or closed direct messages) since they last asked for private pings.
+    pub unreachable: bool,
 }
 
 impl Default for NotifySettings {
     fn default() -> Self {
         NotifySettings {
+            place: NotifyPlace::Chat,
             halftime: true,
             lastcall: false,
+            unreachable: false,
         }
     }
 }
 
-const NOTIFY_SETTINGS: &str = "SELECT halftime, lastcall FROM notify_settings WHERE user_id = $1";
+const NOTIFY_SETTINGS: &str = "\
+SELECT place, halftime, lastcall, unreachable_at FROM notify_settings WHERE user_id = $1";
 
+/// `$1` user, `$2` place, `$3` half-time, `$4` last call, `$5` now, `$6` the private chat (kept
+/// when null).
 const SET_NOTIFY_SETTINGS: &str = "\
-INSERT INTO notify_settings (user_id, halftime, lastcall, updated_at) VALUES ($1, $2, $3, $4)
-ON CONFLICT (user_id) DO UPDATE SET halftime = excluded.halftime, lastcall = excluded.lastcall,
-    updated_at = excluded.updated_at";
+INSERT INTO notify_settings (user_id, place, halftime, lastcall, updated_at, private_chat_id)
+VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (user_id) DO UPDATE SET place = excluded.place, halftime = excluded.halftime,
+    lastcall = excluded.lastcall, updated_at = excluded.updated_at,
+    private_chat_id = COALESCE(excluded.private_chat_id, notify_settings.private_chat_id)";
+
+/// Asking for private pings again forgets a refusal, and makes the private chat active again.
+const FORGET_UNREACHABLE: &str =
+    "UPDATE notify_settings SET unreachable_at = NULL WHERE user_id = $1";
+const REACTIVATE_PRIVATE_CHAT: &str = "\
+UPDATE chats SET inactive_at = NULL
+WHERE id = (SELECT private_chat_id FROM notify_settings WHERE user_id = $1)";
+
+/// The turns already waiting for a person who asks for private pings count as pinged: one
+/// message per game at once would flood them (the reminders still come).
+const MARK_WAITING_TURNS_PINGED: &str = "\
+UPDATE games SET pinged_at = $2
+WHERE status = 'active' AND turn_user_id = $1 AND pinged_at IS NULL";
+
+/// The turns due a private ping (SQLite): `$1` now, `$2` the most. The person asked for
+/// private pings and their private chat is known and active, and the game's community allows
+/// them.
+const CLAIM_PINGS_SQLITE: &str = "\
+UPDATE games SET pinged_at = $1 WHERE id IN (
+    SELECT g.id FROM games g
+    JOIN notify_settings n ON n.user_id = g.turn_user_id
+    JOIN chats pc ON pc.id = n.private_chat_id
+    LEFT JOIN community_settings cs ON cs.community_id = g.community_id
+    WHERE g.status = 'active' AND g.pinged_at IS NULL AND g.turn_started_at <= $1
+      AND n.place IN ('private', 'both') AND pc.inactive_at IS NULL
+      AND COALESCE(cs.private_pings, 1) = 1
+    ORDER BY g.id LIMIT $2)
+RETURNING id";
+
+/// [`CLAIM_PINGS_SQLITE`] on PostgreSQL (rows another claimer holds are skipped).
+const CLAIM_PINGS_POSTGRES: &str = "\
+WITH due AS (
+    SELECT g.id FROM games g
+    JOIN notify_settings n ON n.user_id = g.turn_user_id
+    JOIN chats pc ON pc.id = n.private_chat_id
+    LEFT JOIN community_settings cs ON cs.community_id = g.community_id
+    WHERE g.status = 'active' AND g.pinged_at IS NULL AND g.turn_started_at <= $1
+      AND n.place IN ('private', 'both') AND pc.inactive_at IS NULL
+      AND COALESCE(cs.private_pings, 1) = 1
+    ORDER BY g.id LIMIT $2 FOR UPDATE OF g SKIP LOCKED)
+UPDATE games SET pinged_at = $1 FROM due
+WHERE games.id = due.id AND games.pinged_at IS NULL
+RETURNING games.id";
+
+/// Where a claimed ping goes: the game's turn, its player and the player's private chat.
+const PING_FOR_OUTBOX: &str = "\
+SELECT g.seq, g.turn_user_id, n.private_chat_id, pc.platform
+FROM games g JOIN notify_settings n ON n.user_id = g.turn_user_id
+JOIN chats pc ON pc.id = n.private_chat_id WHERE g.id = $1";
+
+/// Marks a person unreachable privately, once: whether this call marked them.
+const MARK_UNREACHABLE: &str = "\
+UPDATE notify_settings SET unreachable_at = $2 WHERE user_id = $1 AND unreachable_at IS NULL";
+
+/// The game's chat and platform, for the hint after a refused ping.
+const GAME_CHAT: &str = "\
+SELECT g.chat_id, c.platform FROM games g JOIN chats c ON c.id = g.chat_id WHERE g.id = $1";
 
 impl Store {
     /// The notification settings of `user` (the defaults when they never changed them).
@@ -38,22 +159,26 @@ impl Store {
     /// # Errors
     /// A database failure.
     pub async fn notify_settings(&self, user: UserId) -> Result<NotifySettings, StoreError> {
-        let row: Option<(i64, i64)> = query_as(NOTIFY_SETTINGS)
+        let row: Option<(String, i64, i64, Option<i64>)> = query_as(NOTIFY_SETTINGS)
             .bind(user.0)
             .fetch_optional(self)
             .await
             .map_err(db("notify_settings"))?;
-        Ok(
-            row.map_or_else(NotifySettings::default, |(halftime, lastcall)| {
-                NotifySettings {
-                    halftime: halftime != 0,
-                    lastcall: lastcall != 0,
-                }
-            }),
-        )
+        Ok(row.map_or_else(
+            NotifySettings::default,
+            |(place, halftime, lastcall, unreachable)| NotifySettings {
+                place: NotifyPlace::parse(&place),
+                halftime: halftime != 0,
+                lastcall: lastcall != 0,
+                unreachable: unreachable.is_some(),
+            },
+        ))
     }
 
     /// Sets the notification settings of `user`, recording `request` in the same transaction.
+    /// `private_chat`: the person's private chat with the bot, where private pings go (kept
+    /// when `None`). Asking for private pings (from the chat only) forgets an earlier refusal,
+    /// and the turns already waiting for them count as pinged.
     ///
     /// # Errors
     /// [`super::Conflict::Duplicate`]; a database failure.
@@ -61,20 +186,145 @@ impl Store {
         &self,
         user: UserId,
         settings: NotifySettings,
+        private_chat: Option<ChatId>,
         request: Option<&RequestKey>,
         now: Timestamp,
     ) -> Result<(), StoreError> {
         const OPERATION: &str = "set_notify_settings";
         let mut tx = self.begin_write(OPERATION).await?;
         record_request(&mut tx, request, None, now, OPERATION).await?;
+        let before: Option<String> =
+            query_scalar("SELECT place FROM notify_settings WHERE user_id = $1")
+                .bind(user.0)
+                .fetch_optional(&mut tx)
+                .await
+                .map_err(db(OPERATION))?;
+        let was_private = before.is_some_and(|place| NotifyPlace::parse(&place).private());
         query(SET_NOTIFY_SETTINGS)
             .bind(user.0)
+            .bind(settings.place.as_str())
             .bind(i64::from(settings.halftime))
             .bind(i64::from(settings.lastcall))
             .bind(now.0)
+            .bind(private_chat.map(|chat| chat.0))
             .execute(&mut tx)
             .await
             .map_err(db(OPERATION))?;
+        if settings.place.private() && !was_private {
+            for statement in [FORGET_UNREACHABLE, REACTIVATE_PRIVATE_CHAT] {
+                query(statement)
+                    .bind(user.0)
+                    .execute(&mut tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+            }
+            query(MARK_WAITING_TURNS_PINGED)
+                .bind(user.0)
+                .bind(now.0)
+                .execute(&mut tx)
+                .await
+                .map_err(db(OPERATION))?;
+        }
         tx.commit().await.map_err(db(OPERATION))
+    }
+
+    /// Claims up to `limit` turns due a private ping and writes each ping's outbox row in the
+    /// same transaction (see the module). Returns the games, in id order.
+    ///
+    /// # Errors
+    /// A database failure (then nothing is claimed).
+    pub async fn claim_pings_to_outbox(
+        &self,
+        now: Timestamp,
+        limit: i64,
+    ) -> Result<Vec<GameNo>, StoreError> {
+        const OPERATION: &str = "claim_pings_to_outbox";
+        let statement = match self.backend() {
+            Backend::Sqlite => CLAIM_PINGS_SQLITE,
+            Backend::Postgres => CLAIM_PINGS_POSTGRES,
+        };
+        let mut tx = self.begin_write(OPERATION).await?;
+        let mut ids: Vec<i64> = query_scalar(statement)
+            .bind(now.0)
+            .bind(limit)
+            .fetch_all(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        ids.sort_unstable();
+        for &id in &ids {
+            let (seq, user, chat, platform): (i64, i64, i64, String) = query_as(PING_FOR_OUTBOX)
+                .bind(id)
+                .fetch_one(&mut tx)
+                .await
+                .map_err(db(OPERATION))?;
+            let payload = format!(r#"{{"ping":{user},"game":{id},"seq":{seq}}}"#);
+            insert_outbox(
+                &mut tx,
+                &NewOutbox {
+                    platform: Platform::parse(&platform)?,
+                    chat: ChatId(chat),
+                    game: Some(GameNo(id)),
+                    kind: OutboxKind::Announce,
+                    payload: &payload,
+                    now,
+                    held: None,
+                },
+                OPERATION,
+            )
+            .await?;
+        }
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok(ids.into_iter().map(GameNo).collect())
+    }
+
+    /// The platform refused private ping `row` for good (the person never started the bot,
+    /// blocked it, or closed direct messages): the person is marked, and the first time, the
+    /// game's chat is told how to turn pings on (an outbox row, payload `{"unreachable": user,
+    /// "game": g}`), in the same transaction. Returns whether the hint was written.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn ping_refused(&self, row: &OutboxRow, now: Timestamp) -> Result<bool, StoreError> {
+        const OPERATION: &str = "ping_refused";
+        let payload: serde_json::Value = serde_json::from_str(&row.payload).unwrap_or_default();
+        let (Some(user), Some(game)) = (
+            payload.get("ping").and_then(serde_json::Value::as_i64),
+            payload.get("game").and_then(serde_json::Value::as_i64),
+        ) else {
+            return Ok(false);
+        };
+        let mut tx = self.begin_write(OPERATION).await?;
+        let marked = query(MARK_UNREACHABLE)
+            .bind(user)
+            .bind(now.0)
+            .execute(&mut tx)
+            .await
+            .map_err(db(OPERATION))?
+            .rows_affected()
+            == 1;
+        if marked {
+            let (chat, platform): (i64, String) = query_as(GAME_CHAT)
+                .bind(game)
+                .fetch_one(&mut tx)
+                .await
+                .map_err(db(OPERATION))?;
+            let hint = format!(r#"{{"unreachable":{user},"game":{game}}}"#);
+            insert_outbox(
+                &mut tx,
+                &NewOutbox {
+                    platform: Platform::parse(&platform)?,
+                    chat: ChatId(chat),
+                    game: Some(GameNo(game)),
+                    kind: OutboxKind::Announce,
+                    payload: &hint,
+                    now,
+                    held: None,
+                },
+                OPERATION,
+            )
+            .await?;
+        }
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok(marked)
     }
 }

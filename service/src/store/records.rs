@@ -93,6 +93,9 @@ pub struct Settings {
     pub language: Option<String>,
     /// How long an open challenge waits for people to accept, in milliseconds.
     pub open_wait_millis: i64,
+    /// Whether the bot may tell people privately that it is their move (`/notify private`);
+    /// moderators turn it off with `/config pings=off`.
+    pub private_pings: bool,
 }
 
 impl Default for Settings {
@@ -109,6 +112,7 @@ impl Default for Settings {
             vacation_days: 5,
             language: None,
             open_wait_millis: DAY_MILLIS,
+            private_pings: true,
         }
     }
 }

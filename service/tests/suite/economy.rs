@@ -489,7 +489,7 @@ async fn settings(url: DatabaseUrl) {
         .cmd(
             "mod",
             "/config games=konane,koan stake=20 max_stake=100 grant=500 time=2d max_time=5d \
-             reminders=off staked_games=moderators vacation=2 language=BG open_wait=6h",
+             reminders=off staked_games=moderators vacation=2 language=BG open_wait=6h pings=off",
         )
         .await;
     assert!(reply.is_done(), "{}", text(&reply));
@@ -505,6 +505,7 @@ async fn settings(url: DatabaseUrl) {
         vacation_days: 2,
         language: Some("bg".to_string()),
         open_wait_millis: 6 * 3_600_000,
+        private_pings: false,
     };
     let community = table.community().await;
     assert_eq!(store.settings(community).await.ok(), Some(expected.clone()));
@@ -520,6 +521,7 @@ async fn settings(url: DatabaseUrl) {
         "staked_games=moderators",
         "vacation=2",
         "open_wait=6h",
+        "pings=off",
     ] {
         assert!(shown.contains(line), "{line} in {shown}");
     }

@@ -17,6 +17,9 @@ on_both_databases! {
     notify_shows_and_changes_a_persons_reminders => settings;
     a_last_call_comes_once_to_those_who_asked_for_it => last_calls;
     several_schedulers_send_each_last_call_once => several_schedulers;
+    private_pings_go_where_each_person_chose => private_pings;
+    a_refused_private_ping_is_told_in_the_group_once => refused_ping;
+    several_schedulers_send_each_ping_once => several_pingers;
 }
 
 const MINUTE: i64 = 60 * 1000;
@@ -63,8 +66,14 @@ async fn settings(url: DatabaseUrl) {
     assert!(panel.says("notify-saved").is_none(), "nothing changed");
     assert_eq!(
         panel.buttons.len(),
+        3,
+        "the other places, then a row per switch: {:?}",
+        panel.buttons
+    );
+    assert_eq!(
+        panel.buttons[0].len(),
         2,
-        "a row per switch: {:?}",
+        "private, both: {:?}",
         panel.buttons
     );
 
@@ -163,7 +172,7 @@ async fn last_calls(url: DatabaseUrl) {
         last_call(&replies[0], HOUR - MINUTE),
         (vec![first.clone()], game, true, T0.0 + 10 * HOUR)
     );
-    assert_eq!(replies[0].notify, [first.clone()], "the player is notified");
+    assert_eq!(replies[0].notify, std::slice::from_ref(&first), "the player is notified");
     assert_eq!(replies[0].address.chat, "chat1");
     assert!(table.tick().await.is_empty(), "called once");
 
@@ -244,6 +253,225 @@ async fn several_schedulers(url: DatabaseUrl) {
     }
     expected.sort();
     assert_eq!(all, expected, "one last call per game");
+    assert!(table.tick().await.is_empty());
+    store.close().await;
+}
+
+/// The private pings among `replies`: (to whom, which game).
+fn pings(replies: &[Reply]) -> Vec<(String, GameNo)> {
+    replies
+        .iter()
+        .filter(|reply| reply.says("ping-your-move").is_some())
+        .map(|reply| {
+            (
+                reply.address.chat.clone(),
+                game_no(said(reply, "ping-your-move"), "game"),
+            )
+        })
+        .collect()
+}
+
+/// Plays a legal move for whoever is to move in `game`: the board it makes.
+async fn play(table: &Table, game: GameNo, lcg: &mut Lcg) -> Reply {
+    let (_, board) = table.random_move(game, lcg).await.expect("a legal move");
+    assert!(board.is_done(), "{}", text(&board));
+    board
+}
+
+async fn private_pings(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 3);
+    let mut lcg = Lcg(11);
+    let game = start(&table, "alice", "bob", "konane time=1d").await;
+    // Whoever is to move first plays, so that Bob (say) is to move next.
+    let first = to_move(&table, game).await;
+    let second = if first == "alice" { "bob" } else { "alice" };
+
+    // The default: the board mentions the player; nothing private.
+    let board = play(&table, game, &mut lcg).await;
+    assert_eq!(board.notify, [second.to_string()]);
+    assert!(
+        pings(&table.tick().await).is_empty(),
+        "no private ping by default"
+    );
+    play(&table, game, &mut lcg).await;
+
+    // `private`: the board names them without a mention, and a private ping goes to their
+    // private chat, saying the game, the chat and the time left, with a link to the board.
+    let set = table.cmd(second, "/notify private").await;
+    assert!(set.says("notify-saved").is_some(), "{}", text(&set));
+    table.clock.advance(2 * MINUTE);
+    let board = play(&table, game, &mut lcg).await;
+    assert!(board.notify.is_empty(), "no mention: {:?}", board.notify);
+    let replies = table.tick().await;
+    assert_eq!(pings(&replies), [(format!("private-{second}"), game)]);
+    let ping = replies
+        .iter()
+        .find(|r| r.says("ping-your-move").is_some())
+        .expect("ping");
+    assert!(is_duration(said(ping, "ping-your-move"), "left", 24 * HOUR));
+    assert!(ping.buttons.is_empty(), "the game is played in its chat");
+    assert!(table.tick().await.is_empty(), "pinged once");
+
+    // The ping's own move pings nobody privately; the opponent (who chose the chat) is
+    // mentioned.
+    table.clock.advance(2 * MINUTE);
+    let board = play(&table, game, &mut lcg).await;
+    assert_eq!(board.notify, std::slice::from_ref(&first));
+    assert!(pings(&table.tick().await).is_empty());
+
+    // A reply within a minute of their own move: they are looking, no ping.
+    let board = play(&table, game, &mut lcg).await;
+    assert!(board.notify.is_empty());
+    assert!(pings(&table.tick().await).is_empty(), "looking: no ping");
+
+    // `both`: the mention and a ping.
+    table.cmd(second, "/notify both").await;
+    table.clock.advance(2 * MINUTE);
+    play(&table, game, &mut lcg).await;
+    table.clock.advance(2 * MINUTE);
+    let board = play(&table, game, &mut lcg).await;
+    assert_eq!(board.notify, [second.to_string()]);
+    assert_eq!(
+        pings(&table.tick().await),
+        [(format!("private-{second}"), game)]
+    );
+
+    // The moderators turn private pings off: mentions only, whatever people chose.
+    let off = table.cmd("mod", "/config pings=off").await;
+    assert!(off.is_done(), "{}", text(&off));
+    table.cmd(second, "/notify private").await;
+    table.clock.advance(2 * MINUTE);
+    play(&table, game, &mut lcg).await;
+    table.clock.advance(2 * MINUTE);
+    let board = play(&table, game, &mut lcg).await;
+    assert_eq!(board.notify, [second.to_string()], "mentioned again");
+    assert!(
+        pings(&table.tick().await).is_empty(),
+        "no private pings here"
+    );
+    store.close().await;
+}
+
+async fn refused_ping(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 4);
+    let mut lcg = Lcg(12);
+    let game = start(&table, "alice", "bob", "konane time=1d").await;
+    let first = to_move(&table, game).await;
+    let second = if first == "alice" { "bob" } else { "alice" };
+    table.cmd(second, "/notify private").await;
+    table.clock.advance(2 * MINUTE);
+    play(&table, game, &mut lcg).await;
+    // The platform refuses the private message for good (Telegram: the person never started
+    // the bot; Discord: direct messages closed), as the dispatcher reports it.
+    table.service.schedule().await.expect("scheduled");
+    let chat = store
+        .upsert_chat(
+            tabula_service::store::Platform::Local,
+            &format!("private-{second}"),
+            "",
+            None,
+        )
+        .await
+        .expect("the private chat");
+    let rows = store.outbox_rows(chat.id).await.expect("rows");
+    assert_eq!(rows.len(), 1, "one ping waits");
+    assert!(
+        store
+            .ping_refused(&rows[0], table.clock.now())
+            .await
+            .expect("recorded")
+    );
+    assert!(
+        !store
+            .ping_refused(&rows[0], table.clock.now())
+            .await
+            .expect("recorded"),
+        "told once"
+    );
+    let replies = table.tick().await;
+    let hints: Vec<&Reply> = replies
+        .iter()
+        .filter(|reply| reply.says("ping-unreachable").is_some())
+        .collect();
+    assert_eq!(
+        hints.len(),
+        1,
+        "{:?}",
+        replies.iter().map(text).collect::<Vec<_>>()
+    );
+    assert_eq!(hints[0].address.chat, "chat1", "in the game's chat");
+    assert_eq!(hints[0].notify, [second.to_string()], "to the person");
+    assert!(
+        matches!(
+            hints[0].goto.as_ref().map(|g| &g.to),
+            Some(tabula_service::service::Place::PrivateChat)
+        ),
+        "with the way to the private chat"
+    );
+    // Meanwhile the board mentions them again, and `/notify` says why.
+    table.clock.advance(2 * MINUTE);
+    play(&table, game, &mut lcg).await;
+    let board = play(&table, game, &mut lcg).await;
+    assert_eq!(board.notify, [second.to_string()]);
+    let panel = table.cmd(second, "/notify").await;
+    assert!(
+        panel.says("notify-unreachable").is_some(),
+        "{}",
+        text(&panel)
+    );
+    store.close().await;
+}
+
+async fn several_pingers(url: DatabaseUrl) {
+    let clock = Clock::manual(T0);
+    let store = connect(&url).await;
+    let table = Table::with_clock(store.clone(), 13, clock.clone());
+    let mut lcg = Lcg(13);
+    let players = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    let mut games = Vec::new();
+    for pair in players.chunks(2) {
+        let game = start(&table, pair[0], pair[1], "konane time=1d").await;
+        for player in pair {
+            table.cmd(player, "/notify private").await;
+        }
+        games.push(game);
+    }
+    clock.advance(2 * MINUTE);
+    for game in &games {
+        play(&table, *game, &mut lcg).await;
+    }
+    let mut instances = Vec::new();
+    for seed in 0..4 {
+        instances.push(Table::with_clock(
+            connect(&url).await,
+            300 + seed,
+            clock.clone(),
+        ));
+    }
+    let barrier = Arc::new(tokio::sync::Barrier::new(instances.len()));
+    let mut tasks = Vec::new();
+    for instance in instances {
+        let barrier = Arc::clone(&barrier);
+        tasks.push(tokio::spawn(async move {
+            barrier.wait().await;
+            let sent = pings(&instance.tick().await);
+            instance.store().close().await;
+            sent
+        }));
+    }
+    let mut all = Vec::new();
+    for task in tasks {
+        all.extend(task.await.expect("pinger task"));
+    }
+    all.sort();
+    let mut expected = Vec::new();
+    for game in &games {
+        expected.push((format!("private-{}", to_move(&table, *game).await), *game));
+    }
+    expected.sort();
+    assert_eq!(all, expected, "one ping per turn");
     assert!(table.tick().await.is_empty());
     store.close().await;
 }

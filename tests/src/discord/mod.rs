@@ -232,29 +232,11 @@ impl FakeDiscord {
         }
     }
 
-    /// The DM channel between the bot and a person (the same one on every call).
+    /// The DM channel between the bot and a person (the same one on every call, and the one
+    /// `POST /users/@me/channels` returns).
     #[must_use]
     pub fn dm_channel(&self, user: &DcUser) -> DcChannel {
-        let mut s = self.inner.lock();
-        if let Some(c) = s.channels.values().find(|c| c.recipient == Some(user.id)) {
-            return DcChannel {
-                id: c.id,
-                guild_id: None,
-                name: String::new(),
-            };
-        }
-        let id = s.snowflake();
-        s.channels.insert(
-            id,
-            ChannelRec {
-                id,
-                guild_id: None,
-                name: String::new(),
-                recipient: Some(user.id),
-                deleted: false,
-                no_access: false,
-            },
-        );
+        let id = self.inner.lock().dm_channel(user.id);
         DcChannel {
             id,
             guild_id: None,
@@ -301,6 +283,18 @@ impl FakeDiscord {
         if let Some(c) = self.inner.lock().channels.get_mut(&channel.id) {
             c.no_access = true;
         }
+    }
+
+    /// The person closes their DMs to the bot (privacy settings, or a block): the bot may still
+    /// open the DM channel, but its messages there answer 403 `Cannot send messages to this
+    /// user` (50007).
+    pub fn close_dms(&self, user: &DcUser) {
+        self.inner.lock().dms_closed.insert(user.id);
+    }
+
+    /// The person opens their DMs to the bot again (they are open by default).
+    pub fn open_dms(&self, user: &DcUser) {
+        self.inner.lock().dms_closed.remove(&user.id);
     }
 
     /// Interactions go through the gateway as `INTERACTION_CREATE` (the default).
@@ -352,6 +346,26 @@ impl FakeDiscord {
             .messages
             .values()
             .filter(|m| m.channel_id == channel.id)
+            .cloned()
+            .collect()
+    }
+
+    /// Every message of the DM channel between the bot and a person, oldest first (ephemeral
+    /// and deleted ones included); empty when there is no such channel yet (this makes none).
+    #[must_use]
+    pub fn dm_messages(&self, user: &DcUser) -> Vec<DcMessage> {
+        let s = self.inner.lock();
+        let Some(channel) = s
+            .channels
+            .values()
+            .find(|c| c.recipient == Some(user.id))
+            .map(|c| c.id)
+        else {
+            return Vec::new();
+        };
+        s.messages
+            .values()
+            .filter(|m| m.channel_id == channel)
             .cloned()
             .collect()
     }
@@ -447,6 +461,13 @@ impl FakeDiscord {
     #[must_use]
     pub fn violations(&self) -> Vec<RequestRecord> {
         self.requests_with(Ended::Violation)
+    }
+
+    /// The requests refused by the platform's state, not by a fault of the request: a deleted
+    /// channel, missing access, closed DMs, an unknown message, an expired token, rate limits.
+    #[must_use]
+    pub fn refused(&self) -> Vec<RequestRecord> {
+        self.requests_with(Ended::Refused)
     }
 
     /// The requests answered 429 by the rate limits.

@@ -554,6 +554,22 @@ fn route(
             u["email"] = Value::Null;
             Ok(Answer::json(u))
         }
+        ("POST", "/users/@me/channels") => {
+            let user = dm_recipient(body)?;
+            let mut s = inner.lock();
+            if user == BOT_USER_ID {
+                return Err(ApiError::violation(
+                    400,
+                    50007,
+                    "Cannot send messages to this user",
+                ));
+            }
+            if !s.users.contains_key(&user) {
+                return Err(ApiError::violation(404, 10013, "Unknown User"));
+            }
+            let id = s.dm_channel(user);
+            Ok(Answer::json(channel_json(&s, id)))
+        }
         ("GET", "/applications/@me" | "/oauth2/applications/@me") => {
             Ok(Answer::json(application_json(inner)))
         }
@@ -575,7 +591,14 @@ fn route(
         ("POST", "/channels/{channel_id}/messages") => {
             let id = param_id(m, "channel_id")?;
             let mut s = inner.lock();
-            channel_ok(&s, id)?;
+            let recipient = channel_ok(&s, id)?.recipient;
+            if recipient.is_some_and(|u| s.dms_closed.contains(&u)) {
+                return Err(ApiError::refused(
+                    403,
+                    50007,
+                    "Cannot send messages to this user",
+                ));
+            }
             let mid = create_message(&mut s, id, body, uploads, None, None, 0)?;
             Ok(Answer::json(message_json(&s, mid)))
         }
@@ -772,6 +795,30 @@ fn route(
             )
         }),
     }
+}
+
+/// The `recipient_id` of a Create DM body (a snowflake as a string or an integer; the spec
+/// check has passed). Group DMs (`access_tokens`) are not supported.
+fn dm_recipient(body: &Value) -> Result<u64, ApiError> {
+    let id = &body["recipient_id"];
+    if let Some(n) = id.as_u64() {
+        return Ok(n);
+    }
+    if let Some(n) = id.as_str().and_then(|t| t.parse::<u64>().ok()) {
+        return Ok(n);
+    }
+    if !body["access_tokens"].is_null() {
+        return Err(ApiError::violation(
+            400,
+            0,
+            "POST /users/@me/channels with access_tokens (a group DM) is not supported by the fake",
+        ));
+    }
+    Err(invalid_form(&[checks::FormError {
+        path: "recipient_id".to_owned(),
+        code: "BASE_TYPE_REQUIRED",
+        message: "This field is required".into(),
+    }]))
 }
 
 fn channel_ok(s: &World, id: u64) -> Result<&super::state::ChannelRec, ApiError> {

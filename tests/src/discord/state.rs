@@ -1,6 +1,6 @@
 //! The data behind the fake's mutex and the public records a test observes.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
@@ -253,6 +253,8 @@ pub(crate) struct State {
     pub guilds: BTreeMap<u64, GuildRec>,
     pub channels: BTreeMap<u64, ChannelRec>,
     pub users: BTreeMap<u64, DcUser>,
+    /// People whose DMs are closed to the bot (`close_dms`).
+    pub dms_closed: BTreeSet<u64>,
     pub messages: BTreeMap<u64, DcMessage>,
     pub interactions: Vec<InterState>,
     pub commands: HashMap<Option<u64>, Vec<Value>>,
@@ -274,6 +276,7 @@ impl State {
             guilds: BTreeMap::new(),
             channels: BTreeMap::new(),
             users: BTreeMap::new(),
+            dms_closed: BTreeSet::new(),
             messages: BTreeMap::new(),
             interactions: Vec::new(),
             commands: HashMap::new(),
@@ -297,6 +300,27 @@ impl State {
             .saturating_sub(DISCORD_EPOCH_MS);
         let id = (ms << 22).max(self.last_id + 1);
         self.last_id = id;
+        id
+    }
+
+    /// The id of the DM channel between the bot and `user`, made on the first call (the same
+    /// one on every call, as Discord's Create DM returns).
+    pub fn dm_channel(&mut self, user: u64) -> u64 {
+        if let Some(c) = self.channels.values().find(|c| c.recipient == Some(user)) {
+            return c.id;
+        }
+        let id = self.snowflake();
+        self.channels.insert(
+            id,
+            ChannelRec {
+                id,
+                guild_id: None,
+                name: String::new(),
+                recipient: Some(user),
+                deleted: false,
+                no_access: false,
+            },
+        );
         id
     }
 

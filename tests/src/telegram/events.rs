@@ -318,6 +318,37 @@ impl FakeTelegram {
         self.inner.bump();
     }
 
+    /// `user` starts the bot, as the Start button of the bot's profile does: opens their
+    /// private chat with it (its id is the user's id) and writes `/start` there. A user who had
+    /// blocked the bot unblocks it first (a `my_chat_member` update, `kicked` to `member`), as
+    /// Restart does. From then on the bot may write to them. Returns the private chat.
+    pub fn user_starts_bot(&self, user: &TgUser) -> TgChat {
+        let chat = self.private_chat(user);
+        let json = {
+            let mut state = self.inner.lock();
+            let Some(record) = state.chats.get(&chat.id).cloned() else {
+                panic!("chat {} is not a chat of this fake", chat.id)
+            };
+            (record.bot == BotStanding::Removed).then(|| {
+                let old = state.member_json(&record, state.bot_id);
+                let mut back = record.clone();
+                back.bot = BotStanding::Member;
+                let new = state.member_json(&back, state.bot_id);
+                state.chats.insert(chat.id, back);
+                let body = json!({"chat": state.chat_json(&record), "from": state.user_json(user.id),
+                    "date": unix_now(), "old_chat_member": old, "new_chat_member": new});
+                state.push_update("my_chat_member", Some(chat.id), body.clone());
+                body
+            })
+        };
+        if let Some(json) = json {
+            self.inner.check_own(&json, "ChatMemberUpdated");
+            self.inner.bump();
+        }
+        self.user_writes(&chat, user, "/start");
+        chat
+    }
+
     /// Upgrades a basic group to a supergroup, as Telegram does: a service message with
     /// `migrate_to_chat_id` in the old chat, one with `migrate_from_chat_id` in the new
     /// supergroup (`-100...`), both sent as updates; sends to the old id then answer 400 with

@@ -91,7 +91,7 @@ pub async fn call(
             }
             Ok(state.member_json(chat, user))
         }
-        "sendChatAction" => chat_of(state, p).map(|_| json!(true)),
+        "sendChatAction" => send_chat_of(state, p).map(|_| json!(true)),
         other => Err(ApiError::unsupported(&format!("method {other}"))),
     }
 }
@@ -130,6 +130,14 @@ fn chat_of<'a>(state: &'a State, p: &Params) -> Result<&'a ChatRecord, ApiError>
     let id = chat_id(state, p)?;
     state
         .target_chat(id)
+        .map_err(|(status, d, params)| state_error(status, d, params))
+}
+
+/// The chat of `chat_id` for a new message or a chat action ([`State::send_target`]).
+fn send_chat_of<'a>(state: &'a State, p: &Params) -> Result<&'a ChatRecord, ApiError> {
+    let id = chat_id(state, p)?;
+    state
+        .send_target(id)
         .map_err(|(status, d, params)| state_error(status, d, params))
 }
 
@@ -302,7 +310,7 @@ fn send(
     files: &Files,
     kind: Option<MediaKind>,
 ) -> Result<Value, ApiError> {
-    let chat = chat_of(state, p)?.clone();
+    let chat = send_chat_of(state, p)?.clone();
     let mut thread_id = int(p, "message_thread_id");
     if chat.is_forum {
         if thread_id.is_some_and(|t| !chat.topics.contains_key(&t)) {

@@ -8,8 +8,8 @@
 //! against the same specification ([`FakeTelegram::self_check_failures`]).
 //!
 //! Tests make people and chats ([`FakeTelegram::user`], [`FakeTelegram::group`], ...), make them
-//! act ([`FakeTelegram::user_writes`], [`FakeTelegram::press`], [`FakeTelegram::kick_bot`],
-//! [`FakeTelegram::migrate_to_supergroup`]), and observe the bot's messages, requests, callback
+//! act ([`FakeTelegram::user_writes`], [`FakeTelegram::user_starts_bot`], [`FakeTelegram::press`],
+//! [`FakeTelegram::kick_bot`], [`FakeTelegram::migrate_to_supergroup`]), and observe the bot's messages, requests, callback
 //! answers and commands, waiting with [`FakeTelegram::wait_for`].
 //!
 //! What the fake implements, and its departures from the real service, are listed in
@@ -365,7 +365,10 @@ impl FakeTelegram {
         self.add_chat(ChatKind::Supergroup, title, forum, None)
     }
 
-    /// The private chat of `user` with the bot (its id is the user's id).
+    /// The private chat of `user` with the bot (its id is the user's id), opened if it was not:
+    /// the user has started the bot, so that the bot may write to them (without it, sends to
+    /// their id answer 403 `Forbidden: bot can't initiate conversation with a user`). Nothing
+    /// is delivered to the bot; [`FakeTelegram::user_starts_bot`] also writes `/start`.
     #[must_use]
     pub fn private_chat(&self, user: &TgUser) -> TgChat {
         self.add_chat(ChatKind::Private, "", false, Some(user.id))
@@ -544,6 +547,33 @@ impl FakeTelegram {
             .collect()
     }
 
+    /// Whether `user` has a private chat with the bot (started it), so that the bot may write
+    /// to them.
+    #[must_use]
+    pub fn has_private_chat(&self, user: &TgUser) -> bool {
+        self.inner
+            .lock()
+            .chats
+            .get(&user.id)
+            .is_some_and(|c| c.kind == ChatKind::Private && c.private_user == Some(user.id))
+    }
+
+    /// The bot's messages in the private chat of `user` (deleted ones too), oldest first;
+    /// empty when they never started the bot. Unlike [`FakeTelegram::private_chat`], this
+    /// opens nothing.
+    #[must_use]
+    pub fn private_bot_messages(&self, user: &TgUser) -> Vec<FakeMessage> {
+        if !self.has_private_chat(user) {
+            return Vec::new();
+        }
+        let chat = TgChat {
+            id: user.id,
+            kind: ChatKind::Private,
+            is_forum: false,
+        };
+        self.bot_messages(&chat)
+    }
+
     /// One message.
     #[must_use]
     pub fn message(&self, chat: &TgChat, message_id: i64) -> Option<FakeMessage> {
@@ -576,6 +606,17 @@ impl FakeTelegram {
         self.requests()
             .into_iter()
             .filter(|r| r.ended == Ended::Violation)
+            .collect()
+    }
+
+    /// The requests refused by the platform's state, not by a fault of the request: the bot
+    /// was kicked or blocked, the person never started it, the group was upgraded, a conflict,
+    /// a rate limit.
+    #[must_use]
+    pub fn refused(&self) -> Vec<RequestRecord> {
+        self.requests()
+            .into_iter()
+            .filter(|r| r.ended == Ended::Refused)
             .collect()
     }
 

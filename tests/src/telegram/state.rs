@@ -773,6 +773,24 @@ impl State {
         }
         Ok(chat)
     }
+
+    /// The chat a new message (or a chat action) is sent to: as [`State::target_chat`], except
+    /// that the id of a known person who never started the bot (no private chat with it) is
+    /// refused with 403, as Telegram refuses a bot writing first.
+    ///
+    /// # Errors
+    ///
+    /// `(status, description, parameters)` of Telegram's refusal.
+    pub fn send_target(&self, id: i64) -> Result<&ChatRecord, (u16, String, Option<Value>)> {
+        if !self.chats.contains_key(&id) && self.users.contains_key(&id) {
+            return Err((
+                403,
+                "Forbidden: bot can't initiate conversation with a user".to_owned(),
+                None,
+            ));
+        }
+        self.target_chat(id)
+    }
 }
 
 /// Width and height of a PNG, from its header.

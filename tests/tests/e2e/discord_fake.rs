@@ -6,8 +6,8 @@ use std::time::Duration;
 use axum::body::Bytes;
 use axum::http::{HeaderMap, StatusCode};
 use serde_json::{Value, json};
-use serenity::all::{ChannelId, CreateAttachment, Interaction, InteractionId};
-use serenity::http::{Http, HttpBuilder};
+use serenity::all::{ChannelId, CreateAttachment, Interaction, InteractionId, UserId};
+use serenity::http::{Http, HttpBuilder, HttpError};
 use serenity::interactions_endpoint::Verifier;
 use tabula_tests::discord::{
     DEFAULT_MEMBER_PERMISSIONS, DcChannel, DcUser, Ended, Failure, FakeDiscord, Via,
@@ -269,6 +269,61 @@ async fn serenity_rest_calls_are_accepted() {
     assert_eq!(edited.content, "edited");
     assert!(fake.message(sent.id.get()).unwrap().attachments.len() == 1);
     assert_clean(fake);
+}
+
+#[tokio::test]
+async fn dms_are_opened_by_create_dm_and_refused_when_closed() {
+    let w = world().await;
+    let (fake, http) = (&w.fake, &w.http);
+    let dm = UserId::new(w.bob.id).create_dm_channel(http).await.unwrap();
+    assert_eq!(dm.id.get(), fake.dm_channel(&w.bob).id);
+    assert_eq!(dm.recipient.id.get(), w.bob.id);
+    let again = http
+        .create_private_channel(&json!({"recipient_id": w.bob.id.to_string()}))
+        .await
+        .unwrap();
+    assert_eq!(again.id, dm.id);
+    assert!(fake.dm_messages(&w.alice).is_empty());
+    http.send_message(dm.id, vec![], &json!({"content": "your move"}))
+        .await
+        .unwrap();
+    let sent = fake.dm_messages(&w.bob);
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].content, "your move");
+    assert_eq!(sent[0].channel_id, dm.id.get());
+
+    fake.close_dms(&w.bob);
+    // Opening the channel still works; posting in it does not.
+    http.create_private_channel(&json!({"recipient_id": w.bob.id}))
+        .await
+        .unwrap();
+    let refused = http
+        .send_message(dm.id, vec![], &json!({"content": "are you there?"}))
+        .await;
+    let Err(serenity::Error::Http(HttpError::UnsuccessfulRequest(e))) = refused else {
+        panic!("{refused:?}")
+    };
+    assert_eq!((e.status_code.as_u16(), e.error.code), (403, 50007));
+    assert_eq!(e.error.message, "Cannot send messages to this user");
+    assert_eq!(fake.refused().len(), 1);
+    assert_eq!(fake.dm_messages(&w.bob).len(), 1);
+    fake.open_dms(&w.bob);
+    http.send_message(dm.id, vec![], &json!({"content": "back"}))
+        .await
+        .unwrap();
+    assert_eq!(fake.dm_messages(&w.bob).len(), 2);
+    assert_clean(fake);
+
+    // A person Discord does not know.
+    let unknown = http
+        .create_private_channel(&json!({"recipient_id": "1100000000000000077"}))
+        .await;
+    let Err(serenity::Error::Http(HttpError::UnsuccessfulRequest(e))) = unknown else {
+        panic!("{unknown:?}")
+    };
+    assert_eq!((e.status_code.as_u16(), e.error.code), (404, 10013));
+    assert_eq!(fake.violations().len(), 1);
+    assert!(fake.self_check_failures().is_empty());
 }
 
 #[tokio::test]

@@ -632,3 +632,111 @@ async fn a_typed_acceptance_changes_the_challenge_too() {
     table.stop().await;
     table.assert_clean();
 }
+
+/// Issue 38: private pings on Discord. Alice and Bob ask to be told privately: the one to
+/// move first gets a direct message (the channel opened with `POST /users/@me/channels`)
+/// saying which game and where, with a link button to the board's message. Carol closed her
+/// direct messages and Dave did too: the refused message (403, code 50007) becomes one line
+/// in the channel mentioning the one concerned, said once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn private_pings_are_direct_messages_and_closed_ones_a_hint() {
+    let mut table = Table::new("dc-private-pings", Mode::Http).await;
+    table.start().await;
+    let channel = table.platform.channel.clone();
+    let guild = table.platform.guild.id;
+    let people: Vec<_> = ["Alice", "Bob", "Carol", "Dave"]
+        .into_iter()
+        .map(|name| table.person(name))
+        .collect();
+    let (alice, bob, carol, dave) = (&people[0], &people[1], &people[2], &people[3]);
+    for person in [carol, dave] {
+        table.fake.close_dms(person);
+    }
+    for person in &people {
+        let before = table.last_id();
+        table
+            .slash(person, "notify", &[("setting", json!("private"))])
+            .await;
+        table
+            .wait_message(before, "the notify panel", |m| {
+                m.ephemeral_for == Some(person.id) && said::says(&m.content, "notify-saved")
+            })
+            .await;
+    }
+    let board = challenge_in(&table, &channel, alice, bob, "konane").await;
+    let got = <tabula_tests::discord_table::Discord as tabula_tests::table::Platform>::wait_for(
+        &table.fake,
+        tabula_tests::table::ANSWER,
+        |fake| {
+            let alice_got = fake.dm_messages(alice);
+            let bob_got = fake.dm_messages(bob);
+            (alice_got.len() + bob_got.len() > 0).then_some((alice_got, bob_got))
+        },
+    )
+    .await
+    .expect("a direct message");
+    let (first, pings, others) = if got.0.is_empty() {
+        (bob, got.1, got.0)
+    } else {
+        (alice, got.0, got.1)
+    };
+    assert!(others.is_empty(), "only the player to move");
+    assert_eq!(pings.len(), 1, "{pings:?}");
+    assert!(
+        said::says(&pings[0].content, "ping-your-move"),
+        "{}",
+        pings[0].content
+    );
+    let links: Vec<String> = pings[0]
+        .components
+        .iter()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter(|b| b["style"] == 5)
+        .filter_map(|b| b["url"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(
+        links,
+        [format!(
+            "https://discord.com/channels/{guild}/{}/{}",
+            channel.id, board.id
+        )],
+        "a link to the board"
+    );
+    assert!(
+        !board.notified.contains(&first.id),
+        "the board does not mention {}: {:?}",
+        first.id,
+        board.notified
+    );
+
+    // Carol and Dave closed their direct messages: one hint in the channel.
+    let second = challenge_in(&table, &channel, carol, dave, "konane").await;
+    let hint = table
+        .wait_message(second.id, "the hint", |m| {
+            m.ephemeral_for.is_none() && said::says(&m.content, "ping-unreachable")
+        })
+        .await;
+    assert!(
+        hint.notified.contains(&carol.id) || hint.notified.contains(&dave.id),
+        "the one concerned is mentioned: {:?}",
+        hint.notified
+    );
+    assert!(
+        table
+            .fake
+            .refused()
+            .iter()
+            .any(|r| r.method == "POST" && r.path.starts_with("/channels/")),
+        "Discord refused the direct message"
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let hints = table
+        .fake
+        .messages(&channel)
+        .into_iter()
+        .filter(|m| said::says(&m.content, "ping-unreachable"))
+        .count();
+    assert_eq!(hints, 1, "said once");
+    table.stop().await;
+    table.assert_clean();
+}

@@ -363,6 +363,68 @@ async fn a_kicked_bot_gets_403_and_a_my_chat_member_update() {
 }
 
 #[tokio::test]
+async fn a_bot_writes_privately_only_to_people_who_started_it() {
+    let (fake, bot) = start().await;
+    let alice = fake.user("Alice");
+    let never = raw(
+        &fake,
+        "sendMessage",
+        json!({"chat_id": alice.id, "text": "hello"}),
+    )
+    .await;
+    assert_refused(
+        &never,
+        403,
+        "Forbidden: bot can't initiate conversation with a user",
+    );
+    let action = bot
+        .send_chat_action(ChatId(alice.id), teloxide::types::ChatAction::Typing)
+        .await;
+    assert!(matches!(action, Err(RequestError::Api(_))), "{action:?}");
+    assert!(!fake.has_private_chat(&alice));
+    assert!(fake.private_bot_messages(&alice).is_empty());
+    assert_eq!(fake.refused().len(), 2);
+    assert!(fake.refused().iter().all(|r| r.status == 403));
+    // An id nobody has is still not found, and a violation.
+    let nobody = raw(&fake, "sendMessage", json!({"chat_id": 99, "text": "x"})).await;
+    assert_refused(&nobody, 400, "Bad Request: chat not found");
+    assert_eq!(fake.violations().len(), 1);
+
+    let chat = fake.user_starts_bot(&alice);
+    assert_eq!(chat.id, alice.id);
+    assert!(fake.has_private_chat(&alice));
+    let updates = bot.get_updates().await.unwrap();
+    let UpdateKind::Message(start) = &updates[0].kind else {
+        panic!("{updates:?}")
+    };
+    assert_eq!(start.text(), Some("/start"));
+    bot.send_message(ChatId(alice.id), "welcome").await.unwrap();
+    let sent = fake.private_bot_messages(&alice);
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].chat_id, alice.id);
+    assert_eq!(sent[0].text(), "welcome");
+
+    // Blocked, then started again (Restart): 403 in between, accepted after.
+    fake.kick_bot(&chat);
+    let blocked = bot.send_message(ChatId(alice.id), "still there?").await;
+    assert!(
+        matches!(blocked, Err(RequestError::Api(ApiError::BotBlocked))),
+        "{blocked:?}"
+    );
+    fake.user_starts_bot(&alice);
+    bot.send_message(ChatId(alice.id), "welcome back")
+        .await
+        .unwrap();
+    assert_eq!(fake.private_bot_messages(&alice).len(), 2);
+    let bob = fake.user("Bob");
+    let bobs = fake.private_chat(&bob);
+    bot.send_message(ChatId(bobs.id), "hi").await.unwrap();
+    assert_eq!(fake.bot_messages(&bobs).len(), 1);
+    assert_eq!(fake.violations().len(), 1);
+    assert_clean(&fake);
+}
+
+#[tokio::test]
 async fn a_group_upgraded_to_a_supergroup_answers_with_migrate_to_chat_id() {
     let (fake, bot) = start().await;
     let owner = fake.user("Olga");

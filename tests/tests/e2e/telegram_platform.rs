@@ -791,3 +791,148 @@ async fn a_typed_acceptance_changes_the_challenge_too() {
     table.stop().await;
     table.assert_clean();
 }
+
+/// Issue 38: private pings. Alice and Bob started the bot and asked to be told privately: the
+/// one to move first (by lot) gets a private message saying which game, in which chat, with the
+/// board's picture and a link to the game (the supergroup's `t.me/c/...` link), and the board in
+/// the group does not mention them. Carol and Dave never started the bot: the refused ping
+/// (403 "bot can't initiate conversation") becomes one hint in the group, mentioning the one
+/// concerned, with a button that opens the private chat (the deep link), said once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn private_pings_reach_those_who_started_the_bot_and_a_hint_the_others() {
+    let mut table = Table::new("private-pings").await;
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.supergroup("Club", false);
+    let people: Vec<TgUser> = ["Alice", "Bob", "Carol", "Dave"]
+        .into_iter()
+        .map(|name| table.person(name))
+        .collect();
+    for person in &people {
+        fake.add_member(&group, person);
+    }
+    let (alice, bob, carol, dave) = (&people[0], &people[1], &people[2], &people[3]);
+    for person in [alice, bob] {
+        fake.user_starts_bot(person);
+    }
+    for person in &people {
+        fake.user_writes(&group, person, "/notify private");
+    }
+    let mut last = 0;
+    for _ in &people {
+        let panel = table
+            .wait_new(&group, last, "a notify panel", |m| {
+                said::says(m.text(), "notify-saved")
+            })
+            .await;
+        last = panel.message_id;
+    }
+
+    // Alice challenges Bob; Bob accepts: the first player is told privately, not mentioned.
+    fake.user_writes(&group, alice, "/play konane @bob_tg");
+    let offer = table
+        .wait_new(&group, last, "the challenge", |m| {
+            !button_list(m).is_empty()
+        })
+        .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    fake.user_writes(&group, bob, "/accept");
+    let board = table
+        .wait_new(&group, offer.message_id, "the first board", is_photo)
+        .await;
+    let pinged = fake
+        .wait_for(
+            |fake| {
+                // Their private chats hold the greeting of `/start` too.
+                let pings = |who: &TgUser| -> Vec<FakeMessage> {
+                    fake.private_bot_messages(who)
+                        .into_iter()
+                        .filter(|m| said::says(m.text(), "ping-your-move"))
+                        .collect()
+                };
+                let alice_got = pings(alice);
+                let bob_got = pings(bob);
+                (alice_got.len() + bob_got.len() > 0).then_some((alice_got, bob_got))
+            },
+            ANSWER,
+        )
+        .await
+        .expect("a private ping");
+    let (first, first_got, other_got) = if pinged.0.is_empty() {
+        ("@bob_tg", pinged.1, pinged.0)
+    } else {
+        ("@alice_tg", pinged.0, pinged.1)
+    };
+    assert!(other_got.is_empty(), "only the player to move is pinged");
+    assert_eq!(first_got.len(), 1, "{first_got:?}");
+    let ping = &first_got[0];
+    assert!(said::says(ping.text(), "ping-your-move"), "{}", ping.text());
+    assert!(is_photo(ping), "the board's picture");
+    let links: Vec<String> = ping
+        .buttons()
+        .into_iter()
+        .flatten()
+        .filter_map(|b| b.url)
+        .collect();
+    let channel = group.id.to_string();
+    let channel = channel.trim_start_matches("-100");
+    assert_eq!(
+        links,
+        [format!("https://t.me/c/{channel}/{}", board.message_id)],
+        "a link to the board"
+    );
+    assert!(
+        !board.mentioned().iter().any(|m| m == first),
+        "the board names {first} without a mention: {:?}",
+        board.mentioned()
+    );
+
+    // Carol and Dave never started the bot: the first player's ping is refused, and the
+    // group is told once.
+    fake.user_writes(&group, carol, "/play konane @dave_tg");
+    let offer = table
+        .wait_new(&group, board.message_id, "the second challenge", |m| {
+            !is_photo(m) && !button_list(m).is_empty()
+        })
+        .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    fake.user_writes(&group, dave, "/accept");
+    let second = table
+        .wait_new(&group, offer.message_id, "the second board", is_photo)
+        .await;
+    let hint = table
+        .wait_new(&group, second.message_id, "the hint", |m| {
+            said::says(m.text(), "ping-unreachable")
+        })
+        .await;
+    let links: Vec<String> = hint
+        .buttons()
+        .into_iter()
+        .flatten()
+        .filter_map(|b| b.url)
+        .collect();
+    assert_eq!(
+        links.len(),
+        1,
+        "a button that opens the private chat: {links:?}"
+    );
+    assert!(links[0].contains("?start="), "the deep link: {links:?}");
+    assert!(fake.private_bot_messages(carol).is_empty());
+    assert!(fake.private_bot_messages(dave).is_empty());
+    assert!(
+        fake.refused()
+            .iter()
+            .any(|r| r.method.eq_ignore_ascii_case("sendPhoto")
+                || r.method.eq_ignore_ascii_case("sendMessage")),
+        "the platform refused the private message"
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let hints = fake
+        .bot_messages(&group)
+        .into_iter()
+        .filter(|m| said::says(m.text(), "ping-unreachable"))
+        .count();
+    assert_eq!(hints, 1, "said once");
+    table.stop().await;
+    table.assert_clean();
+}

@@ -91,6 +91,10 @@ pub enum StartError {
     PublicKey,
 }
 
+/// How a person's direct messages are addressed in the store (`dm:<user id>`): the channel is
+/// made when the bot first writes there.
+pub(crate) const DM_PREFIX: &str = "dm:";
+
 /// How long an interaction's answer may wait for the server's name the first time it is seen.
 const GUILD_LOOKUP_WITHIN: Duration = Duration::from_millis(500);
 

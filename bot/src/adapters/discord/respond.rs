@@ -29,7 +29,7 @@ use tokio::sync::oneshot;
 use super::Discord;
 use super::markdown;
 use tabula_service::dispatch::{Deliver, Delivered, DeliveryError};
-use tabula_service::service::{Audience, Placement, Reply, Request, ServiceError, Stripped};
+use tabula_service::service::{Audience, Place, Placement, Reply, Request, ServiceError, Stripped};
 use tabula_service::store::{GameNo, OutboxRow};
 
 /// How long a command's reply may take before the interaction is deferred (a public
@@ -109,6 +109,25 @@ fn components(reply: &Reply) -> Value {
         .take(5)
         .map(|row| json!({"type": 1, "components": row}))
         .collect();
+    let mut rows = rows;
+    // A link to a message of a server's channel (a private ping's "Open the game"); Discord
+    // has no link that opens a direct-message channel.
+    if let Some(goto) = &reply.goto
+        && let Place::Message {
+            chat,
+            community,
+            message,
+        } = &goto.to
+        && rows.len() < 5
+    {
+        let label: String = goto.label.chars().take(80).collect();
+        rows.push(json!({"type": 1, "components": [{
+            "type": 2,
+            "style": 5,
+            "label": label,
+            "url": format!("https://discord.com/channels/{community}/{chat}/{message}"),
+        }]}));
+    }
     Value::Array(rows)
 }
 
@@ -553,13 +572,18 @@ fn outcome(
 impl Deliver for Discord {
     async fn deliver(&self, row: &OutboxRow) -> Result<Delivered, DeliveryError> {
         let reply = tabula_service::dispatch::render(&self.service, row).await?;
-        let Some(channel) = row
-            .platform_chat_id
-            .parse::<u64>()
-            .ok()
-            .filter(|id| *id != 0)
-            .map(ChannelId::new)
-        else {
+        let channel = match row.platform_chat_id.strip_prefix(super::DM_PREFIX) {
+            // A person's direct messages: the channel is opened (Discord answers with the
+            // same one every time).
+            Some(user) => self.dm_channel(user).await?,
+            None => row
+                .platform_chat_id
+                .parse::<u64>()
+                .ok()
+                .filter(|id| *id != 0)
+                .map(ChannelId::new),
+        };
+        let Some(channel) = channel else {
             return Err(DeliveryError::Drop {
                 reason: format!("not a Discord channel id: {}", row.platform_chat_id),
             });
@@ -586,6 +610,24 @@ impl Deliver for Discord {
                     message_id: Some(sent.id.to_string()),
                 })
             }
+            Err(error) => Err(classify(&error)),
+        }
+    }
+}
+
+impl Discord {
+    /// The direct-message channel of the person with Discord id `user`: `None` for an id that
+    /// is not one.
+    ///
+    /// # Errors
+    /// What Discord's refusal means for the row ([`classify`]).
+    async fn dm_channel(&self, user: &str) -> Result<Option<ChannelId>, DeliveryError> {
+        let Some(user) = user.parse::<u64>().ok().filter(|id| *id != 0) else {
+            return Ok(None);
+        };
+        let map = json!({ "recipient_id": user.to_string() });
+        match self.http.create_private_channel(&map).await {
+            Ok(channel) => Ok(Some(channel.id)),
             Err(error) => Err(classify(&error)),
         }
     }

@@ -69,6 +69,8 @@ impl Origin<'_> {
         // Discord chooses an interaction's id; the bot cannot predict it (committed dice).
         request.nonce = Some(self.id.clone());
         request.locale = Some(self.locale.to_string()).filter(|l| !l.is_empty());
+        // The person's direct-message channel, opened when the bot first writes there.
+        request.private_chat = Some(format!("{}{}", super::DM_PREFIX, self.user.id));
         request
     }
 }

@@ -45,7 +45,7 @@ use super::translate::{Origin, Trigger, parse_chat_key};
 use tabula_service::dispatch::{Deliver, Delivered, DeliveryError};
 #[cfg(doc)]
 use tabula_service::service::Service;
-use tabula_service::service::{Audience, FileKind, Kind, Placement, Reply, Stripped};
+use tabula_service::service::{Audience, FileKind, Kind, Place, Placement, Reply, Stripped};
 use tabula_service::store::{GameNo, OutboxRow};
 
 /// How long the fallback for a private reply stays in a group.
@@ -99,7 +99,15 @@ fn classify(error: RequestError) -> SendError {
         },
         RequestError::Api(error) => {
             let text = error.to_string();
-            if text.starts_with("Forbidden")
+            // teloxide names the refusals it knows ("Forbidden: bot was blocked by the
+            // user"); others, such as today's wording of a private chat never started ("Forbidden:
+            // bot can't initiate conversation with a user"), come as unknown errors quoting it.
+            let forbidden = matches!(
+                &error,
+                teloxide::ApiError::Unknown(said) if said.starts_with("Forbidden")
+            ) || matches!(error, teloxide::ApiError::CantInitiateConversation);
+            if forbidden
+                || text.starts_with("Forbidden")
                 || text.contains("bot was kicked")
                 || text.contains("chat not found")
             {
@@ -135,15 +143,39 @@ fn harmless(error: &RequestError) -> bool {
     })
 }
 
-fn keyboard(reply: &Reply) -> Option<InlineKeyboardMarkup> {
-    if reply.buttons.is_empty() {
-        return None;
+fn keyboard(reply: &Reply, username: &str) -> Option<InlineKeyboardMarkup> {
+    let mut rows: Vec<Vec<InlineKeyboardButton>> = reply
+        .buttons
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|b| InlineKeyboardButton::callback(b.label.clone(), b.data.clone()))
+                .collect()
+        })
+        .collect();
+    if let Some(goto) = &reply.goto
+        && let Some(url) = goto_url(&goto.to, username)
+    {
+        rows.push(vec![InlineKeyboardButton::url(goto.label.clone(), url)]);
     }
-    Some(InlineKeyboardMarkup::new(reply.buttons.iter().map(|row| {
-        row.iter()
-            .map(|b| InlineKeyboardButton::callback(b.label.clone(), b.data.clone()))
-            .collect::<Vec<_>>()
-    })))
+    (!rows.is_empty()).then(|| InlineKeyboardMarkup::new(rows))
+}
+
+/// Telegram's address of a [`Place`]: a supergroup's message (`t.me/c/<id>/<message>`, the id
+/// without its `-100`; a basic group's messages have no link), or the bot's private chat
+/// opened with a start parameter (the deep link).
+fn goto_url(place: &Place, username: &str) -> Option<url::Url> {
+    let text = match place {
+        Place::Message { chat, message, .. } => {
+            let channel = chat.strip_prefix("-100")?;
+            format!("https://t.me/c/{channel}/{message}")
+        }
+        Place::PrivateChat if !username.is_empty() => {
+            format!("https://t.me/{username}?start=notify")
+        }
+        Place::PrivateChat => return None,
+    };
+    url::Url::parse(&text).ok()
 }
 
 fn no_preview() -> LinkPreviewOptions {
@@ -329,8 +361,8 @@ impl Telegram {
         message: MessageId,
         photo: bool,
     ) -> Option<MessageId> {
-        let markup =
-            keyboard(reply).unwrap_or_else(|| InlineKeyboardMarkup::new(Vec::<Vec<_>>::new()));
+        let markup = keyboard(reply, &self.username)
+            .unwrap_or_else(|| InlineKeyboardMarkup::new(Vec::<Vec<_>>::new()));
         let result = if photo {
             let caption = html::chunks(reply, CAPTION_LIMIT).into_iter().next();
             let mut request = self
@@ -465,7 +497,7 @@ impl Telegram {
             if i + 1 == count
                 && reply.picture.is_none()
                 && reply.file.is_none()
-                && let Some(markup) = keyboard(reply)
+                && let Some(markup) = keyboard(reply, &self.username)
             {
                 request = request.reply_markup(markup);
             }
@@ -489,7 +521,7 @@ impl Telegram {
                 request = request
                     .reply_parameters(ReplyParameters::new(to).allow_sending_without_reply());
             }
-            if let Some(markup) = keyboard(reply) {
+            if let Some(markup) = keyboard(reply, &self.username) {
                 request = request.reply_markup(markup);
             }
             last = Some(request.await.map_err(classify)?.id);
@@ -510,7 +542,7 @@ impl Telegram {
                             ReplyParameters::new(to).allow_sending_without_reply(),
                         );
                     }
-                    if let Some(markup) = keyboard(reply) {
+                    if let Some(markup) = keyboard(reply, &self.username) {
                         request = request.reply_markup(markup);
                     }
                     request.await.map_err(classify)?.id
@@ -563,5 +595,32 @@ impl Deliver for Telegram {
             }
             Err(SendError::Refused(reason)) => Err(DeliveryError::Drop { reason }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A refusal for good is the chat gone, whatever wording teloxide knows it by; a passing
+    /// one is tried again.
+    #[test]
+    fn refusals_for_good_are_told_from_passing_ones() {
+        let api = |error: teloxide::ApiError| classify(RequestError::Api(error));
+        for gone in [
+            teloxide::ApiError::Unknown(
+                "Forbidden: bot can't initiate conversation with a user".into(),
+            ),
+            teloxide::ApiError::CantInitiateConversation,
+            teloxide::ApiError::BotBlocked,
+            teloxide::ApiError::BotKicked,
+            teloxide::ApiError::ChatNotFound,
+        ] {
+            assert!(matches!(api(gone.clone()), SendError::Gone(_)), "{gone:?}");
+        }
+        assert!(matches!(
+            api(teloxide::ApiError::Unknown("Bad Gateway".into())),
+            SendError::Retry { .. }
+        ));
     }
 }

@@ -215,6 +215,8 @@ fn request(
     request.thread = origin.thread.map(|t| t.0.0.to_string());
     request.locale.clone_from(&user.language_code);
     request.bot_username = Some(bot_username.to_string());
+    // A person's private chat with a bot has the person's id.
+    request.private_chat = Some(user.id.0.to_string());
     // In a private chat the person is the chat's only member, so its moderator; in a group
     // the adapter asks Telegram who administers it.
     request.moderator = origin.private;

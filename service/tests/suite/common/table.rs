@@ -117,6 +117,8 @@ impl Table {
             input,
         );
         request.moderator = self.moderators.contains(&user);
+        // Where the person's private messages go (a platform's private chat with the bot).
+        request.private_chat = Some(format!("private-{user}"));
         if let Input::Command(text) = &request.input {
             request.mentions = typed_mentions(text);
             if self.resolved_mentions {

@@ -192,6 +192,7 @@ pub async fn chats_of_a_community_share_it_and_its_settings(store: &Store) {
         vacation_days: 3,
         language: Some("bg".to_string()),
         open_wait_millis: 2 * HOUR,
+        private_pings: false,
     };
     store
         .save_settings(general.community, &custom, moderator.id, None)
@@ -215,6 +216,7 @@ pub async fn chats_of_a_community_share_it_and_its_settings(store: &Store) {
         vacation_days: 0,
         language: None,
         open_wait_millis: 3 * DAY,
+        private_pings: true,
     };
     let key = RequestKey {
         platform: Platform::Discord,

@@ -1,0 +1,15 @@
+-- Tabula storage, version 14 (postgres). Keep in step with migrations/sqlite/0014_private_pings.sql.
+-- Private pings (issue 38). Where a person is told it is their move (/notify chat, private,
+-- both): 'chat' (the mention on the board, as always), 'private' (a private message instead)
+-- or 'both'. A private ping goes to the person's private chat with the bot (private_chat_id:
+-- on Telegram the private chat, on Discord the direct-message channel). When the platform
+-- refuses it (the person never started the bot, or closed direct messages), unreachable_at
+-- records it: the group is told how to turn pings on once, not again.
+ALTER TABLE notify_settings ADD COLUMN place TEXT NOT NULL DEFAULT 'chat';
+ALTER TABLE notify_settings ADD COLUMN private_chat_id BIGINT REFERENCES chats (id);
+ALTER TABLE notify_settings ADD COLUMN unreachable_at BIGINT;
+-- When the scheduler claimed the private ping of the turn being played (NULL: not yet); kept
+-- while the same person moves again.
+ALTER TABLE games ADD COLUMN pinged_at BIGINT;
+-- Moderators may turn private pings off for their server or group (/config pings=off).
+ALTER TABLE community_settings ADD COLUMN private_pings BIGINT NOT NULL DEFAULT 1;
