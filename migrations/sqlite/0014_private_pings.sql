@@ -13,3 +13,12 @@ ALTER TABLE notify_settings ADD COLUMN unreachable_at INTEGER;
 ALTER TABLE games ADD COLUMN pinged_at INTEGER;
 -- Moderators may turn private pings off for their server or group (/config pings=off).
 ALTER TABLE community_settings ADD COLUMN private_pings INTEGER NOT NULL DEFAULT 1;
+-- When each person last ended their turn in each game (moved, and the turn passed to someone
+-- else), by the service's clock: a person who did so within the last minute is looking at the
+-- game, and the turn that comes back to them is not pinged privately.
+CREATE TABLE turn_ends (
+    game_id  INTEGER NOT NULL REFERENCES games (id),
+    user_id  INTEGER NOT NULL REFERENCES users (id),
+    ended_at INTEGER NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+);

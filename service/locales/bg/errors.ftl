@@ -128,4 +128,4 @@ question-lapsed = въпросът отпадна (мина минута или 
 
 notify-unknown = няма настройка за напомняния `{ $given }`; опитайте `/notify lastcall on` или `/notify halftime off`.
 notify-not-yours = това са чужди настройки; вашите ще видите с /notify.
-notify-no-private = личните съобщения тук не са достъпни; /notify chat оставя споменаванията в чата.
+notify-no-private = тук личните съобщения са недостъпни; с /notify chat споменаванията остават в чата.

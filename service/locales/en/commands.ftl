@@ -105,7 +105,7 @@ usage-command = command
 usage-language = language
 usage-example = { $usage }, e.g. { $example }
 
-cmd-notify = Choose how you are reminded that it is your move
-cmd-notify-about = Shows your reminders, each with a button to switch it: the reminder at half of a turn's time (on unless you turn it off) and a last call when a tenth of the time is left (off unless you turn it on). They are yours in every chat.
-cmd-notify-setting = halftime on|off, or lastcall on|off
+cmd-notify = Choose how you are told it is your move
+cmd-notify-about = Shows how you are told it is your move, with a button for each change: in the game's chat (the default), privately, or both; the reminder halfway through your time for a move (on unless you turn it off) and a last call when a tenth of the time is left (off unless you turn it on). They are yours in every chat.
+cmd-notify-setting = chat, private or both; halftime on|off; lastcall on|off
 usage-setting = setting

@@ -131,4 +131,4 @@ question-lapsed = вопрос снят (прошла минута или был
 
 notify-unknown = настройки напоминаний `{ $given }` нет; попробуйте `/notify lastcall on` или `/notify halftime off`.
 notify-not-yours = это чужие настройки; ваши покажет /notify.
-notify-no-private = личные сообщения здесь недоступны; /notify chat оставляет упоминания в чате.
+notify-no-private = личные сообщения здесь недоступны; чтобы упоминания оставались в чате, выберите /notify chat.

@@ -27,9 +27,9 @@ const INSERT_SEAT: &str = "INSERT INTO seats (game_id, seat, user_id) VALUES ($1
 /// Starts (or with a null `$2`, stops) the clock of game `$1` for user `$2` from `$3`, and
 /// returns it. A clock starts at `$3`, or at the end of the user's vacation in the game's
 /// community if one runs then; the reminder is due halfway to the deadline. The turn's private
-/// ping (`pinged_at`) is kept while the same person moves again, counted as sent when the turn
-/// before lasted less than a minute (the person to move acted within it: they are looking),
-/// else due.
+/// ping (`pinged_at`) is kept while the same person moves again, counted as sent when the
+/// person to move ended a turn of theirs in this game within the last minute (they are
+/// looking: [`END_TURN`]), else due.
 const SET_CLOCK: &str = "\
 UPDATE games SET turn_user_id = $2,
        turn_started_at = CASE WHEN $2 IS NULL THEN NULL ELSE
@@ -45,10 +45,19 @@ UPDATE games SET turn_user_id = $2,
            + move_millis END,
        reminded_at = NULL, timeout_announced_at = NULL, lastcalled_at = NULL,
        pinged_at = CASE WHEN turn_user_id = $2 THEN pinged_at
-           WHEN turn_started_at <= $3 AND $3 - turn_started_at < 60000 THEN $3
+           WHEN EXISTS (SELECT 1 FROM turn_ends t WHERE t.game_id = games.id
+                        AND t.user_id = $2 AND t.ended_at > $3 - 60000) THEN $3
            ELSE NULL END
 WHERE id = $1
 RETURNING turn_user_id, turn_started_at, remind_at, deadline_at";
+
+/// The person whose turn it is (`turn_user_id`) ends it at `$3`, the turn passing to `$2`
+/// (another person, or none: the game stops): remembered per game and person.
+const END_TURN: &str = "\
+INSERT INTO turn_ends (game_id, user_id, ended_at)
+SELECT id, turn_user_id, $3 FROM games
+WHERE id = $1 AND turn_user_id IS NOT NULL AND ($2 IS NULL OR turn_user_id <> $2)
+ON CONFLICT (game_id, user_id) DO UPDATE SET ended_at = excluded.ended_at";
 
 pub(super) const GAME_COMMUNITY: &str = "SELECT community_id FROM games WHERE id = $1";
 
@@ -155,6 +164,13 @@ async fn set_clock(
     at: Timestamp,
     operation: &'static str,
 ) -> Result<ClockRow, StoreError> {
+    query(END_TURN)
+        .bind(game.0)
+        .bind(user.map(|user| user.0))
+        .bind(at.0)
+        .execute(&mut *tx)
+        .await
+        .map_err(db(operation))?;
     query_as::<ClockRow>(SET_CLOCK)
         .bind(game.0)
         .bind(user.map(|user| user.0))

@@ -20,6 +20,7 @@ on_both_databases! {
     private_pings_go_where_each_person_chose => private_pings;
     a_refused_private_ping_is_told_in_the_group_once => refused_ping;
     several_schedulers_send_each_ping_once => several_pingers;
+    in_pachisi_only_a_turn_back_within_a_minute_is_looking => pachisi_pings;
 }
 
 const MINUTE: i64 = 60 * 1000;
@@ -172,7 +173,11 @@ async fn last_calls(url: DatabaseUrl) {
         last_call(&replies[0], HOUR - MINUTE),
         (vec![first.clone()], game, true, T0.0 + 10 * HOUR)
     );
-    assert_eq!(replies[0].notify, std::slice::from_ref(&first), "the player is notified");
+    assert_eq!(
+        replies[0].notify,
+        std::slice::from_ref(&first),
+        "the player is notified"
+    );
     assert_eq!(replies[0].address.chat, "chat1");
     assert!(table.tick().await.is_empty(), "called once");
 
@@ -473,5 +478,55 @@ async fn several_pingers(url: DatabaseUrl) {
     expected.sort();
     assert_eq!(all, expected, "one ping per turn");
     assert!(table.tick().await.is_empty());
+    store.close().await;
+}
+
+/// Four people, each told privately: turns that pass quickly from one to the next still ping
+/// each next player (they have not acted in the game for a while); the turn that comes back
+/// to the first within a minute of their own move does not (they are looking).
+async fn pachisi_pings(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 5);
+    let mut lcg = Lcg(14);
+    for person in ["alice", "bob", "carol", "dave"] {
+        table.cmd(person, "/notify private").await;
+    }
+    let offer = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
+    assert!(offer.is_done(), "{}", text(&offer));
+    let mut started = None;
+    for person in ["bob", "carol", "dave"] {
+        started = table.cmd(person, "/accept").await.game.or(started);
+    }
+    let game = started.expect("the game began");
+    let opener = to_move(&table, game).await;
+    assert_eq!(
+        pings(&table.tick().await),
+        [(format!("private-{opener}"), game)],
+        "the first player, at the start"
+    );
+    table.clock.advance(2 * MINUTE);
+    // Whoever is to act plays at once, until the turn comes back to the opener.
+    let mut holders = vec![opener.clone()];
+    let mut pinged = Vec::new();
+    for _ in 0..200 {
+        play(&table, game, &mut lcg).await;
+        pinged.extend(pings(&table.tick().await));
+        let now = to_move(&table, game).await;
+        if holders.last() != Some(&now) {
+            if now == opener {
+                break;
+            }
+            holders.push(now);
+        }
+    }
+    assert_eq!(holders.len(), 4, "the turn went round: {holders:?}");
+    let expected: Vec<(String, GameNo)> = holders[1..]
+        .iter()
+        .map(|holder| (format!("private-{holder}"), game))
+        .collect();
+    assert_eq!(
+        pinged, expected,
+        "each next player, not the opener back within a minute"
+    );
     store.close().await;
 }

@@ -769,7 +769,12 @@ async fn a_typed_acceptance_changes_the_challenge_too() {
         })
         .await;
     let switches = callbacks(&panel);
-    assert_eq!(switches.len(), 2, "a button per reminder: {panel:?}");
+    assert_eq!(
+        switches.len(),
+        4,
+        "two other places, then a button per reminder: {:?}",
+        switches
+    );
     let posted = fake.bot_messages(&group).len();
     fake.press(&group, &bob, panel.message_id, &switches[0].1)
         .expect("a switch can be pressed");

@@ -187,6 +187,7 @@ fn from_query(query: &CallbackQuery, bot_username: &str) -> Incoming {
     request.thread = origin.thread.map(|t| t.0.0.to_string());
     request.locale.clone_from(&query.from.language_code);
     request.bot_username = Some(bot_username.to_string());
+    request.private_chat = Some(query.from.id.0.to_string());
     request.moderator = origin.private;
     // Telegram chooses a callback query's id; the bot cannot predict it (committed dice).
     request.nonce = Some(query.id.0.clone());
