@@ -129,3 +129,4 @@ question-lapsed = въпросът отпадна (мина минута или 
 notify-unknown = няма настройка за напомняния `{ $given }`; опитайте `/notify lastcall on` или `/notify halftime off`.
 notify-not-yours = това са чужди настройки; вашите ще видите с /notify.
 notify-no-private = тук личните съобщения са недостъпни; с /notify chat споменаванията остават в чата.
+mygames-none = нямате текуща партия; започнете нова с /play.

@@ -114,3 +114,4 @@ question-lapsed = this question has lapsed (a minute passed, or a move was made)
 notify-unknown = there is no notification setting `{ $given }`; try `/notify lastcall on` or `/notify halftime off`.
 notify-not-yours = these are someone else's settings; /notify shows yours.
 notify-no-private = private messages are not available here; /notify chat keeps the mentions in the chat.
+mygames-none = you have no game in progress; /play starts one.

@@ -76,6 +76,8 @@ pub enum CommandId {
     Language,
     /// `/notify`: how the person is reminded that it is their move.
     Notify,
+    /// `/mygames`: the person's games in every chat.
+    MyGames,
 }
 
 /// Who may use a command.
@@ -555,6 +557,17 @@ pub static COMMANDS: &[CommandSpec] = &[
         access: Access::Anyone,
         options: &[opt("setting", "cmd-notify-setting", false, Kind::Text)],
     },
+    CommandSpec {
+        id: CommandId::MyGames,
+        name: "mygames",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "cmd-mygames",
+        summary: "cmd-mygames-about",
+        example: "/mygames",
+        access: Access::Anyone,
+        options: &[],
+    },
 ];
 
 /// The command called `name` (lower case, without `/`), aliases included.
@@ -593,6 +606,7 @@ pub fn spec(id: CommandId) -> &'static CommandSpec {
         CommandId::Help => 21,
         CommandId::Language => 22,
         CommandId::Notify => 23,
+        CommandId::MyGames => 24,
     };
     &COMMANDS[index]
 }

@@ -271,10 +271,11 @@ pub struct Reply {
     /// kept when it is said in a language ([`Reply::localize`]): what tests and logs read
     /// ([`Reply::says`]); adapters show the spans.
     pub said: Vec<Msg>,
-    /// A button that opens a place rather than sending a press (a private ping's link to the
-    /// game's board; the way to the bot's private chat), under the other buttons; the adapter
-    /// makes the platform's address of it, and leaves it out where there is none.
-    pub goto: Option<Goto>,
+    /// Buttons that open a place rather than sending a press (a private ping's link to the
+    /// game's board; the way to the bot's private chat; `/mygames`' games), under the other
+    /// buttons; the adapter makes the platform's address of each, and leaves out those that
+    /// have none.
+    pub goto: Vec<Goto>,
 }
 
 /// A button that opens a place ([`Reply::goto`]).
@@ -373,10 +374,10 @@ impl Reply {
                 button.label = msg.to_text(lang);
             }
         }
-        if let Some(goto) = &mut self.goto
-            && let Some(msg) = goto.label_msg.take()
-        {
-            goto.label = msg.to_text(lang);
+        for goto in &mut self.goto {
+            if let Some(msg) = goto.label_msg.take() {
+                goto.label = msg.to_text(lang);
+            }
         }
     }
 

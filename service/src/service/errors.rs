@@ -313,6 +313,9 @@ pub enum UserError {
     /// A button of someone else's `/notify` settings.
     #[error("these are someone else's settings; /notify shows yours")]
     NotYourSettings,
+    /// `/mygames` for a person with no game in progress anywhere.
+    #[error("you have no game in progress; /play starts one")]
+    NoGamesAnywhere,
     /// Private pings asked for where the bot has no private chat (a terminal).
     #[error("private messages are not available here")]
     NoPrivateChat,
@@ -809,6 +812,7 @@ impl UserError {
             E::UnknownNotify(given) => Msg::new("notify-unknown").text("given", given.clone()),
             E::NotYourSettings => Msg::new("notify-not-yours"),
             E::NoPrivateChat => Msg::new("notify-no-private"),
+            E::NoGamesAnywhere => Msg::new("mygames-none"),
             E::VacationOff => Msg::new("vacation-off"),
             E::BadVacation { quota } => Msg::new("bad-vacation").num("quota", *quota),
             E::VacationQuota { used, quota } => Msg::new("vacation-quota")

@@ -44,6 +44,7 @@ mod errors;
 mod events;
 mod export;
 mod illegal;
+mod inbox;
 mod language;
 mod limits;
 mod money;

@@ -297,15 +297,18 @@ impl Service {
             },
             spans: board.spans,
             picture: board.picture,
-            goto: newest.map(|message| super::Goto {
-                label: String::new(),
-                label_msg: Some(Msg::new("button-open-game")),
-                to: super::Place::Message {
-                    chat: chat.platform_chat_id.clone(),
-                    community: chat.platform_community_id.clone(),
-                    message,
-                },
-            }),
+            goto: newest
+                .map(|message| super::Goto {
+                    label: String::new(),
+                    label_msg: Some(Msg::new("button-open-game")),
+                    to: super::Place::Message {
+                        chat: chat.platform_chat_id.clone(),
+                        community: chat.platform_community_id.clone(),
+                        message,
+                    },
+                })
+                .into_iter()
+                .collect(),
             ..Reply::default()
         };
         reply.localize(lang);
@@ -338,11 +341,11 @@ impl Service {
                 Msg::new("ping-unreachable").span("person", super::mention(&person)),
             )],
             notify: vec![person.platform_user_id.clone()],
-            goto: Some(super::Goto {
+            goto: vec![super::Goto {
                 label: String::new(),
                 label_msg: Some(Msg::new("button-private-chat")),
                 to: super::Place::PrivateChat,
-            }),
+            }],
             ..Reply::default()
         }))
     }

@@ -408,6 +408,7 @@ impl Service {
             CommandId::Vacation => self.vacation(ctx, command.integer("days")).await,
             CommandId::Language => self.language(ctx, command.text.as_deref()).await,
             CommandId::Notify => self.notify(ctx, command.text.as_deref()).await,
+            CommandId::MyGames => self.my_games(ctx, 0).await,
             CommandId::Rules => match command.game {
                 None => Err(UserError::Usage(CommandId::Rules).into()),
                 Some(id) => Ok(spans_reply(vec![Span::Msg(text::rules(id))]).to_actor()),
@@ -515,6 +516,13 @@ impl Service {
             ('k', &[game, asker]) => self.keep_playing(ctx, GameNo(game), UserId(asker)).await,
             ('g', &[game, index]) => self.picked_game(ctx, game, index).await,
             ('o', &[owner, code]) => self.notify_pressed(ctx, owner, code).await,
+            // `/mygames`' next page, in place of the page shown.
+            ('y', &[page]) => {
+                let page = usize::try_from(page).map_err(|_| UserError::BadButton)?;
+                let mut reply = self.my_games(ctx, page).await?;
+                reply.placement = Placement::UpdatePressed;
+                Ok(reply)
+            }
             _ => Err(UserError::BadButton.into()),
         }
     }

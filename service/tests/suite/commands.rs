@@ -283,6 +283,7 @@ fn the_commands_are_each_listed_once() {
         "help",
         "language",
         "notify",
+        "mygames",
     ];
     let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
     assert_eq!(names, expected);

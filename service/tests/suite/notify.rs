@@ -21,6 +21,7 @@ on_both_databases! {
     a_refused_private_ping_is_told_in_the_group_once => refused_ping;
     several_schedulers_send_each_ping_once => several_pingers;
     in_pachisi_only_a_turn_back_within_a_minute_is_looking => pachisi_pings;
+    mygames_lists_a_persons_games_in_every_chat_their_move_first => my_games;
 }
 
 const MINUTE: i64 = 60 * 1000;
@@ -410,7 +411,7 @@ async fn refused_ping(url: DatabaseUrl) {
     assert_eq!(hints[0].notify, [second.to_string()], "to the person");
     assert!(
         matches!(
-            hints[0].goto.as_ref().map(|g| &g.to),
+            hints[0].goto.first().map(|g| &g.to),
             Some(tabula_service::service::Place::PrivateChat)
         ),
         "with the way to the private chat"
@@ -528,5 +529,104 @@ async fn pachisi_pings(url: DatabaseUrl) {
         pinged, expected,
         "each next player, not the opener back within a minute"
     );
+    store.close().await;
+}
+
+/// `/mygames`: Alice's games in two chats, those where it is her move first (the nearest
+/// deadline first), then the others, each with a link to its newest board; a page of eight
+/// with a button to the next; someone with no game is told so.
+async fn my_games(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let here = Table::new(store.clone(), 6);
+    let mut there = Table::with_clock(store.clone(), 7, here.clock.clone());
+    there.chat = ("chat2", "Other group");
+    let none = here.cmd("alice", "/mygames").await;
+    assert!(
+        matches!(none.refusal(), Some(UserError::NoGamesAnywhere)),
+        "{:?}",
+        none.kind
+    );
+    // Three games here (a day a move), two there (two days a move).
+    let mut games = Vec::new();
+    for opponent in ["bob", "carol", "dave"] {
+        games.push((
+            start(&here, "alice", opponent, "konane time=1d").await,
+            "chat1",
+        ));
+    }
+    for opponent in ["erin", "frank"] {
+        games.push((
+            start(&there, "alice", opponent, "koan time=2d").await,
+            "chat2",
+        ));
+    }
+    // The newest board of the first game is a message the bot posted.
+    let board = here.cmd("alice", &format!("/board #{}", games[0].0)).await;
+    here.service
+        .board_posted(&board, "900")
+        .await
+        .expect("recorded");
+    let mut mine = Vec::new();
+    let mut theirs = Vec::new();
+    for (game, chat) in &games {
+        let table = if *chat == "chat1" { &here } else { &there };
+        if to_move(table, *game).await == "alice" {
+            mine.push(*game);
+        } else {
+            theirs.push(*game);
+        }
+    }
+    let listed = |reply: &Reply| -> Vec<GameNo> {
+        reply
+            .said
+            .iter()
+            .filter(|msg| msg.id == "mygames-line")
+            .map(|msg| game_no(msg, "game"))
+            .collect()
+    };
+    for table in [&here, &there] {
+        let inbox = table.cmd("alice", "/mygames").await;
+        assert!(inbox.is_done(), "{}", text(&inbox));
+        assert_eq!(inbox.audience, Audience::Actor);
+        // Her move first, by deadline (the one-day games before the two-day ones), then the
+        // others by deadline.
+        let mut expected = mine.clone();
+        expected.extend(theirs.iter().copied());
+        assert_eq!(listed(&inbox), expected, "{}", text(&inbox));
+        let heading = said(&inbox, "mygames-heading");
+        assert_eq!(common::said::num(heading, "count"), 5);
+        assert_eq!(
+            common::said::num(heading, "mine"),
+            i64::try_from(mine.len()).expect("a count")
+        );
+        assert_eq!(inbox.goto.len(), 1, "a link where a board was posted");
+        assert!(matches!(
+            &inbox.goto[0].to,
+            tabula_service::service::Place::Message { chat, message, .. }
+                if chat == "chat1" && message == "900"
+        ));
+    }
+    // Bob sees only his own.
+    let bobs = here.cmd("bob", "/mygames").await;
+    assert_eq!(listed(&bobs), [games[0].0]);
+
+    // Many games: pages of eight, a button to the next, back to the first.
+    for n in 0..6 {
+        let opponent = ["g1", "g2", "g3", "g4", "g5", "g6"][n];
+        start(&here, "alice", opponent, "konane time=3d").await;
+    }
+    let first = here.cmd("alice", "/mygames").await;
+    assert_eq!(listed(&first).len(), 8);
+    let next = first.buttons[0][0].data.clone();
+    let second = here.press("alice", &next).await;
+    assert_eq!(second.placement, Placement::UpdatePressed, "in place");
+    assert_eq!(listed(&second).len(), 3);
+    let mut all = listed(&first);
+    all.extend(listed(&second));
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), 11, "every game once");
+    let back = here.press("alice", &second.buttons[0][0].data).await;
+    assert_eq!(listed(&back), listed(&first));
     store.close().await;
 }

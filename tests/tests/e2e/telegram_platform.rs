@@ -938,6 +938,52 @@ async fn private_pings_reach_those_who_started_the_bot_and_a_hint_the_others() {
         .filter(|m| said::says(m.text(), "ping-unreachable"))
         .count();
     assert_eq!(hints, 1, "said once");
+
+    // `/mygames` in Alice's private chat: her games in both groups, each with a link to its
+    // board in its group.
+    let other = fake.supergroup("Second club", false);
+    for person in [alice, bob] {
+        fake.add_member(&other, person);
+    }
+    fake.user_writes(&other, bob, "/play koan @alice_tg");
+    let offer = table
+        .wait_new(&other, 0, "the challenge there", |m| {
+            !button_list(m).is_empty()
+        })
+        .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    fake.user_writes(&other, alice, "/accept");
+    let there = table
+        .wait_new(&other, offer.message_id, "the board there", is_photo)
+        .await;
+    let private = fake.private_chat(alice);
+    fake.user_writes(&private, alice, "/mygames");
+    let inbox = fake
+        .wait_for(
+            |fake| {
+                fake.private_bot_messages(alice)
+                    .into_iter()
+                    .find(|m| said::says(m.text(), "mygames-heading"))
+            },
+            ANSWER,
+        )
+        .await
+        .expect("the inbox");
+    let links: Vec<String> = inbox
+        .buttons()
+        .into_iter()
+        .flatten()
+        .filter_map(|b| b.url)
+        .collect();
+    let link = |chat: &TgChat, message: i64| {
+        format!(
+            "https://t.me/c/{}/{message}",
+            chat.id.to_string().trim_start_matches("-100")
+        )
+    };
+    assert_eq!(links.len(), 2, "{links:?}");
+    assert!(links.contains(&link(&group, board.message_id)), "{links:?}");
+    assert!(links.contains(&link(&other, there.message_id)), "{links:?}");
     table.stop().await;
     table.assert_clean();
 }

@@ -110,23 +110,35 @@ fn components(reply: &Reply) -> Value {
         .map(|row| json!({"type": 1, "components": row}))
         .collect();
     let mut rows = rows;
-    // A link to a message of a server's channel (a private ping's "Open the game"); Discord
-    // has no link that opens a direct-message channel.
-    if let Some(goto) = &reply.goto
-        && let Place::Message {
-            chat,
-            community,
-            message,
-        } = &goto.to
-        && rows.len() < 5
-    {
-        let label: String = goto.label.chars().take(80).collect();
-        rows.push(json!({"type": 1, "components": [{
-            "type": 2,
-            "style": 5,
-            "label": label,
-            "url": format!("https://discord.com/channels/{community}/{chat}/{message}"),
-        }]}));
+    // Links to messages of a server's channel (a private ping's "Open the game", `/mygames`),
+    // five to a row within Discord's five rows; Discord has no link that opens a
+    // direct-message channel.
+    let links: Vec<Value> = reply
+        .goto
+        .iter()
+        .filter_map(|goto| match &goto.to {
+            Place::Message {
+                chat,
+                community,
+                message,
+            } => Some(json!({
+                "type": 2,
+                "style": 5,
+                "label": goto.label.chars().take(80).collect::<String>(),
+                // A channel that stands alone (a direct-message channel) is `@me`'s.
+                "url": format!(
+                    "https://discord.com/channels/{}/{chat}/{message}",
+                    if community == chat { "@me" } else { community }
+                ),
+            })),
+            Place::PrivateChat => None,
+        })
+        .collect();
+    for chunk in links.chunks(5) {
+        if rows.len() == 5 {
+            break;
+        }
+        rows.push(json!({"type": 1, "components": chunk}));
     }
     Value::Array(rows)
 }

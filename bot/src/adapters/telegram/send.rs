@@ -153,10 +153,10 @@ fn keyboard(reply: &Reply, username: &str) -> Option<InlineKeyboardMarkup> {
                 .collect()
         })
         .collect();
-    if let Some(goto) = &reply.goto
-        && let Some(url) = goto_url(&goto.to, username)
-    {
-        rows.push(vec![InlineKeyboardButton::url(goto.label.clone(), url)]);
+    for goto in &reply.goto {
+        if let Some(url) = goto_url(&goto.to, username) {
+            rows.push(vec![InlineKeyboardButton::url(goto.label.clone(), url)]);
+        }
     }
     (!rows.is_empty()).then(|| InlineKeyboardMarkup::new(rows))
 }
