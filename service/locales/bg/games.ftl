@@ -135,9 +135,12 @@ ping-your-move = На ход сте в партия { $game } ({ $name }) в ч�
 ping-unreachable = { $person }, не мога да ви пиша лично, затова продължавам да ви казвам тук, че е ваш ред. За да получавате известия в лични съобщения, отворете личен чат с мен (бутонът по-долу) и стартирайте бота; в Discord разрешете лични съобщения от членовете на този сървър. С /notify chat всичко остава тук.
 button-open-game = Отвори партията
 button-private-chat = Отвори личен чат
-mygames-heading = Текущите ви партии: { $count }, на ход сте в { $mine }.
-mygames-line = { $game } { $name } в чата „{ $chat }“, { $against }: { $turn }.
-mygames-your-move = вие сте на ход, остава: { $left }
+mygames-heading = Текущите ви партии: { $count }; { $mine ->
+    [0] в момента не сте на ход в нито една от тях
+   *[other] в { $mine } от тях сте на ход
+}.
+mygames-line = { $game } { $name } в чата „{ $chat }“, { $against } — { $turn }.
+mygames-your-move = на ход сте, остава: { $left }
 mygames-their-move = на ход е { $who }, остава: { $left }
 mygames-against = срещу { $others }
 mygames-against-with = заедно с { $partners }, срещу { $others }

@@ -132,7 +132,10 @@ ping-your-move = Your move in game { $game } ({ $name }) in { $chat }: { $left }
 ping-unreachable = { $person }, I cannot write to you privately, so your turns are still told here. To be told privately, open a private chat with me and start it (the button below); on Discord, allow direct messages from this server's members. /notify chat keeps everything here.
 button-open-game = Open the game
 button-private-chat = Open a private chat
-mygames-heading = Your games in progress: { $count }, your move in { $mine }.
+mygames-heading = Your games in progress: { $count }; { $mine ->
+    [0] none of them waits for your move
+   *[other] your move in { $mine } of them
+}.
 mygames-line = { $game } { $name } in { $chat }, { $against }: { $turn }.
 mygames-your-move = your move, { $left } left
 mygames-their-move = { $who } to move, { $left } left

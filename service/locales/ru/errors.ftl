@@ -132,4 +132,4 @@ question-lapsed = вопрос снят (прошла минута или был
 notify-unknown = настройки напоминаний `{ $given }` нет; попробуйте `/notify lastcall on` или `/notify halftime off`.
 notify-not-yours = это чужие настройки; ваши покажет /notify.
 notify-no-private = личные сообщения здесь недоступны; чтобы упоминания оставались в чате, выберите /notify chat.
-mygames-none = у вас нет идущих партий; начать новую можно командой /play.
+mygames-none = у вас нет идущих партий; начать партию можно командой /play.

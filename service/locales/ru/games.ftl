@@ -141,8 +141,11 @@ ping-your-move = Ваш ход в партии { $game } ({ $name }) в чате
 ping-unreachable = { $person }, я не могу написать вам лично, поэтому о вашем ходе по-прежнему сообщаю здесь. Чтобы получать оповещения в личных сообщениях, откройте личный чат со мной (кнопка ниже) и нажмите «Запустить»; в Discord разрешите личные сообщения от участников этого сервера. Чтобы всё оставалось здесь, отправьте /notify chat.
 button-open-game = Открыть партию
 button-private-chat = Открыть личный чат
-mygames-heading = Ваши идущие партии: { $count }, ваш ход — в { $mine }.
-mygames-line = { $game } { $name } в чате «{ $chat }», { $against }: { $turn }.
+mygames-heading = Ваши идущие партии: { $count }; { $mine ->
+    [0] сейчас ни в одной из них не ваш ход
+   *[other] ваш ход — в { $mine } из них
+}.
+mygames-line = { $game } { $name } в чате «{ $chat }», { $against } — { $turn }.
 mygames-your-move = ваш ход, осталось: { $left }
 mygames-their-move = ходит { $who }, осталось: { $left }
 mygames-against = против { $others }
