@@ -59,6 +59,11 @@ SELECT id, turn_user_id, $3 FROM games
 WHERE id = $1 AND turn_user_id IS NOT NULL AND ($2 IS NULL OR turn_user_id <> $2)
 ON CONFLICT (game_id, user_id) DO UPDATE SET ended_at = excluded.ended_at";
 
+/// The person who accepted game `$1`'s challenge (`$2`) acted in it at `$3`.
+const ACCEPTED_TURN_END: &str = "\
+INSERT INTO turn_ends (game_id, user_id, ended_at) VALUES ($1, $2, $3)
+ON CONFLICT (game_id, user_id) DO UPDATE SET ended_at = excluded.ended_at";
+
 pub(super) const GAME_COMMUNITY: &str = "SELECT community_id FROM games WHERE id = $1";
 
 /// Game `$1`.
@@ -263,6 +268,17 @@ pub(super) async fn create_game_in(
             .bind(id)
             .bind(seat)
             .bind(user.0)
+            .execute(&mut *tx)
+            .await
+            .map_err(db(operation))?;
+    }
+    // The person who accepts has just acted in the game: when the first turn is theirs, they
+    // are looking (no private ping).
+    if let Some(acceptance) = new.accepting {
+        query(ACCEPTED_TURN_END)
+            .bind(id)
+            .bind(acceptance.by.0)
+            .bind(acceptance.now.0)
             .execute(&mut *tx)
             .await
             .map_err(db(operation))?;

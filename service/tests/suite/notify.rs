@@ -22,6 +22,7 @@ on_both_databases! {
     several_schedulers_send_each_ping_once => several_pingers;
     in_pachisi_only_a_turn_back_within_a_minute_is_looking => pachisi_pings;
     mygames_lists_a_persons_games_in_every_chat_their_move_first => my_games;
+    the_one_who_accepts_is_looking_and_the_challenger_is_pinged => accepted;
 }
 
 const MINUTE: i64 = 60 * 1000;
@@ -628,5 +629,40 @@ async fn my_games(url: DatabaseUrl) {
     assert_eq!(all.len(), 11, "every game once");
     let back = here.press("alice", &second.buttons[0][0].data).await;
     assert_eq!(listed(&back), listed(&first));
+    store.close().await;
+}
+
+/// The first turn of a game: the one who just accepted is looking (no ping); the challenger,
+/// whose challenge waited, is pinged when the first turn is theirs. Seats are drawn by lot:
+/// several games, until each case was seen.
+async fn accepted(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let mut seen = (false, false);
+    for seed in 20..40 {
+        let table = Table::new(store.clone(), seed);
+        let (challenger, acceptor) = (format!("c{seed}"), format!("a{seed}"));
+        for person in [&challenger, &acceptor] {
+            table.cmd(person, "/notify private").await;
+        }
+        table
+            .cmd(&challenger, &format!("/play konane @{acceptor}"))
+            .await;
+        table.clock.advance(5 * MINUTE);
+        let started = table.cmd(&acceptor, "/accept").await;
+        let game = started.game.expect("the game began");
+        let first = to_move(&table, game).await;
+        let sent = pings(&table.tick().await);
+        if first == challenger {
+            assert_eq!(sent, [(format!("private-{challenger}"), game)]);
+            seen.0 = true;
+        } else {
+            assert!(sent.is_empty(), "the acceptor is looking: {sent:?}");
+            seen.1 = true;
+        }
+        if seen == (true, true) {
+            break;
+        }
+    }
+    assert_eq!(seen, (true, true), "both cases were drawn");
     store.close().await;
 }

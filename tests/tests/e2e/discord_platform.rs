@@ -657,7 +657,8 @@ async fn private_pings_are_direct_messages_and_closed_ones_a_hint() {
     for person in [carol, dave] {
         table.fake.close_dms(person);
     }
-    for person in &people {
+    // The challengers ask to be told privately; the others keep the mentions.
+    for person in [alice, carol] {
         let before = table.last_id();
         table
             .slash(person, "notify", &[("setting", json!("private"))])
@@ -668,24 +669,27 @@ async fn private_pings_are_direct_messages_and_closed_ones_a_hint() {
             })
             .await;
     }
-    let board = challenge_in(&table, &channel, alice, bob, "konane").await;
-    let got = <tabula_tests::discord_table::Discord as tabula_tests::table::Platform>::wait_for(
+    let mut lcg = Lcg(4);
+    // Alice is told privately when it is her move: at once, or after Bob's (he is mentioned).
+    let mut board = challenge_in(&table, &channel, alice, bob, "konane").await;
+    if board.notified.contains(&bob.id) {
+        let pair = [alice.clone(), bob.clone()];
+        board = one_move(&table, &channel, &pair, &board, &mut lcg, false).await;
+    }
+    let pings = <tabula_tests::discord_table::Discord as tabula_tests::table::Platform>::wait_for(
         &table.fake,
         tabula_tests::table::ANSWER,
         |fake| {
-            let alice_got = fake.dm_messages(alice);
-            let bob_got = fake.dm_messages(bob);
-            (alice_got.len() + bob_got.len() > 0).then_some((alice_got, bob_got))
+            let got = fake.dm_messages(alice);
+            (!got.is_empty()).then_some(got)
         },
     )
     .await
     .expect("a direct message");
-    let (first, pings, others) = if got.0.is_empty() {
-        (bob, got.1, got.0)
-    } else {
-        (alice, got.0, got.1)
-    };
-    assert!(others.is_empty(), "only the player to move");
+    assert!(
+        table.fake.dm_messages(bob).is_empty(),
+        "Bob keeps the mentions"
+    );
     assert_eq!(pings.len(), 1, "{pings:?}");
     assert!(
         said::says(&pings[0].content, "ping-your-move"),
@@ -708,24 +712,25 @@ async fn private_pings_are_direct_messages_and_closed_ones_a_hint() {
         "a link to the board"
     );
     assert!(
-        !board.notified.contains(&first.id),
-        "the board does not mention {}: {:?}",
-        first.id,
+        !board.notified.contains(&alice.id),
+        "the board does not mention Alice: {:?}",
         board.notified
     );
 
     // Carol and Dave closed their direct messages: one hint in the channel.
-    let second = challenge_in(&table, &channel, carol, dave, "konane").await;
+    // Their game in a channel of its own.
+    let other = table.fake.text_channel(&table.platform.guild, "second");
+    let mut second = challenge_in(&table, &other, carol, dave, "konane").await;
+    if second.notified.contains(&dave.id) {
+        let pair = [carol.clone(), dave.clone()];
+        second = one_move(&table, &other, &pair, &second, &mut lcg, false).await;
+    }
     let hint = table
-        .wait_message(second.id, "the hint", |m| {
+        .wait_message_in(&other, second.id, "the hint", |m| {
             m.ephemeral_for.is_none() && said::says(&m.content, "ping-unreachable")
         })
         .await;
-    assert!(
-        hint.notified.contains(&carol.id) || hint.notified.contains(&dave.id),
-        "the one concerned is mentioned: {:?}",
-        hint.notified
-    );
+    assert_eq!(hint.notified, [carol.id], "Carol is mentioned");
     assert!(
         table
             .fake
@@ -737,7 +742,7 @@ async fn private_pings_are_direct_messages_and_closed_ones_a_hint() {
     tokio::time::sleep(Duration::from_secs(2)).await;
     let hints = table
         .fake
-        .messages(&channel)
+        .messages(&other)
         .into_iter()
         .filter(|m| said::says(&m.content, "ping-unreachable"))
         .count();

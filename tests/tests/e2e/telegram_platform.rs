@@ -9,7 +9,7 @@ use tabula_tests::bot_process::{BotProcess, free_port};
 use tabula_tests::said;
 use tabula_tests::telegram::{Failure, FakeMessage, TgChat, TgUser};
 use tabula_tests::telegram_table::{
-    ANSWER, Table, callbacks, challenge, has_moves, is_photo, to_act,
+    ANSWER, Lcg, Table, callbacks, challenge, has_moves, is_photo, to_act,
 };
 
 fn button(message: &FakeMessage, prefix: char) -> String {
@@ -820,11 +820,12 @@ async fn private_pings_reach_those_who_started_the_bot_and_a_hint_the_others() {
     for person in [alice, bob] {
         fake.user_starts_bot(person);
     }
-    for person in &people {
+    // The challengers ask to be told privately; the others keep the mentions.
+    for person in [alice, carol] {
         fake.user_writes(&group, person, "/notify private");
     }
     let mut last = 0;
-    for _ in &people {
+    for _ in 0..2 {
         let panel = table
             .wait_new(&group, last, "a notify panel", |m| {
                 said::says(m.text(), "notify-saved")
@@ -832,8 +833,10 @@ async fn private_pings_reach_those_who_started_the_bot_and_a_hint_the_others() {
             .await;
         last = panel.message_id;
     }
+    let mut lcg = Lcg(3);
 
-    // Alice challenges Bob; Bob accepts: the first player is told privately, not mentioned.
+    // Alice challenges Bob; Bob accepts. Alice is told privately when it is her move (at once
+    // if the lot gave her the first move; else after Bob's, who is mentioned), not mentioned.
     fake.user_writes(&group, alice, "/play konane @bob_tg");
     let offer = table
         .wait_new(&group, last, "the challenge", |m| {
@@ -842,36 +845,30 @@ async fn private_pings_reach_those_who_started_the_bot_and_a_hint_the_others() {
         .await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     fake.user_writes(&group, bob, "/accept");
-    let board = table
+    let mut board = table
         .wait_new(&group, offer.message_id, "the first board", is_photo)
         .await;
-    let pinged = fake
-        .wait_for(
-            |fake| {
-                // Their private chats hold the greeting of `/start` too.
-                let pings = |who: &TgUser| -> Vec<FakeMessage> {
-                    fake.private_bot_messages(who)
-                        .into_iter()
-                        .filter(|m| said::says(m.text(), "ping-your-move"))
-                        .collect()
-                };
-                let alice_got = pings(alice);
-                let bob_got = pings(bob);
-                (alice_got.len() + bob_got.len() > 0).then_some((alice_got, bob_got))
-            },
-            ANSWER,
-        )
-        .await
-        .expect("a private ping");
-    let (first, first_got, other_got) = if pinged.0.is_empty() {
-        ("@bob_tg", pinged.1, pinged.0)
-    } else {
-        ("@alice_tg", pinged.0, pinged.1)
+    let pair = [
+        (alice.clone(), "alice_tg".to_string()),
+        (bob.clone(), "bob_tg".to_string()),
+    ];
+    if board.mentioned().contains(&"@bob_tg".to_string()) {
+        board = tabula_tests::table::one_move(&table, &group, &pair, &board, &mut lcg, false).await;
+    }
+    // Their private chats hold the greeting of `/start` too.
+    let pings_of = |who: &TgUser| -> Vec<FakeMessage> {
+        fake.private_bot_messages(who)
+            .into_iter()
+            .filter(|m| said::says(m.text(), "ping-your-move"))
+            .collect()
     };
-    assert!(other_got.is_empty(), "only the player to move is pinged");
-    assert_eq!(first_got.len(), 1, "{first_got:?}");
-    let ping = &first_got[0];
-    assert!(said::says(ping.text(), "ping-your-move"), "{}", ping.text());
+    fake.wait_for(|_| (!pings_of(alice).is_empty()).then_some(()), ANSWER)
+        .await
+        .expect("Alice's private ping");
+    assert!(pings_of(bob).is_empty(), "Bob keeps the mentions");
+    let pings = pings_of(alice);
+    assert_eq!(pings.len(), 1, "{pings:?}");
+    let ping = &pings[0];
     assert!(is_photo(ping), "the board's picture");
     let links: Vec<String> = ping
         .buttons()
@@ -887,26 +884,38 @@ async fn private_pings_reach_those_who_started_the_bot_and_a_hint_the_others() {
         "a link to the board"
     );
     assert!(
-        !board.mentioned().iter().any(|m| m == first),
-        "the board names {first} without a mention: {:?}",
+        !board.mentioned().contains(&"@alice_tg".to_string()),
+        "the board names Alice without a mention: {:?}",
         board.mentioned()
     );
 
     // Carol and Dave never started the bot: the first player's ping is refused, and the
-    // group is told once.
-    fake.user_writes(&group, carol, "/play konane @dave_tg");
+    // group is told once (their game in a group of its own).
+    let club_b = fake.supergroup("Club B", false);
+    for person in [carol, dave] {
+        fake.add_member(&club_b, person);
+    }
+    fake.user_writes(&club_b, carol, "/play konane @dave_tg");
     let offer = table
-        .wait_new(&group, board.message_id, "the second challenge", |m| {
+        .wait_new(&club_b, 0, "the second challenge", |m| {
             !is_photo(m) && !button_list(m).is_empty()
         })
         .await;
     tokio::time::sleep(Duration::from_millis(200)).await;
-    fake.user_writes(&group, dave, "/accept");
-    let second = table
-        .wait_new(&group, offer.message_id, "the second board", is_photo)
+    fake.user_writes(&club_b, dave, "/accept");
+    let mut second = table
+        .wait_new(&club_b, offer.message_id, "the second board", is_photo)
         .await;
+    if second.mentioned().contains(&"@dave_tg".to_string()) {
+        let pair = [
+            (carol.clone(), "carol_tg".to_string()),
+            (dave.clone(), "dave_tg".to_string()),
+        ];
+        second =
+            tabula_tests::table::one_move(&table, &club_b, &pair, &second, &mut lcg, false).await;
+    }
     let hint = table
-        .wait_new(&group, second.message_id, "the hint", |m| {
+        .wait_new(&club_b, second.message_id, "the hint", |m| {
             said::says(m.text(), "ping-unreachable")
         })
         .await;
@@ -933,7 +942,7 @@ async fn private_pings_reach_those_who_started_the_bot_and_a_hint_the_others() {
     );
     tokio::time::sleep(Duration::from_secs(2)).await;
     let hints = fake
-        .bot_messages(&group)
+        .bot_messages(&club_b)
         .into_iter()
         .filter(|m| said::says(m.text(), "ping-unreachable"))
         .count();
