@@ -479,10 +479,11 @@ impl Dispatcher {
                 .map(|held| if held { Fate::Dropped } else { Fate::Lost }),
             Err(DeliveryError::Gone { reason }) => {
                 tracing::info!(%reason, "chat gone: marked inactive");
-                // A private ping refused for good (the person never started the bot, or
-                // closed direct messages): the person is marked, and the game's chat told once
-                // how to turn pings on.
-                if row.payload.starts_with("{\"ping\":")
+                // A private ping or reminder refused for good (the person never started the
+                // bot, or closed direct messages): the person is marked, and the game's chat
+                // told once how to turn pings on.
+                if (row.payload.starts_with("{\"ping\":")
+                    || row.payload.contains("\"private\":true"))
                     && let Err(error) = store.ping_refused(&row, now).await
                 {
                     tracing::error!(error = %error, "cannot record a refused private ping");

@@ -316,6 +316,49 @@ impl Service {
         Ok(Some(reply))
     }
 
+    /// A reminder of `record` as its player reads it privately (they are told privately
+    /// only): in their language, its buttons (which act in the game's chat) replaced by a link
+    /// to the game's newest board.
+    pub(super) async fn said_privately(
+        &self,
+        row: &crate::store::OutboxRow,
+        record: &crate::store::GameRecord,
+        mut reply: Reply,
+    ) -> Result<Option<Reply>, crate::service::ServiceError> {
+        let Some(clock) = record.clock else {
+            return Ok(None);
+        };
+        let community_language = self.store.settings(record.community).await?.language;
+        let (own, _) = self.store.languages(clock.user, record.community).await?;
+        let lang = Lang::choose(own.as_deref(), None, community_language.as_deref());
+        reply.buttons.clear();
+        reply.address = super::Address {
+            platform: row.platform,
+            chat: row.platform_chat_id.clone(),
+            thread: None,
+        };
+        if let (Some(chat), Some((message, _))) = (
+            self.store.chat(record.chat).await?,
+            self.store.board_seqs(record.id).await?.into_iter().next(),
+        ) {
+            reply.goto = vec![super::Goto {
+                label: String::new(),
+                label_msg: Some(Msg::new("button-open-game")),
+                to: super::Place::Message {
+                    chat: chat.platform_chat_id,
+                    community: chat.platform_community_id,
+                    message,
+                },
+            }];
+        }
+        // Not a board of the game: nothing of the game's chat is recorded for it.
+        reply.game = None;
+        reply.question = false;
+        reply.localize(lang);
+        super::limits::fit(&mut reply, lang);
+        Ok(Some(reply))
+    }
+
     /// The hint after a private ping was refused for good (payload `{"unreachable": user,
     /// "game": g}`), in the game's chat: the person is mentioned and told how to let the bot
     /// write to them, with a button that opens the private chat (Telegram).

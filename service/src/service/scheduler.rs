@@ -106,7 +106,18 @@ impl Service {
                 match self.store.game(GameNo(game)).await? {
                     // The turn it speaks of is still being played.
                     Some(record) if i64::from(record.seq) == seq => {
-                        self.due_reply(due, GameNo(game), now).await?
+                        let reply = self.due_reply(due, GameNo(game), now).await?;
+                        if payload
+                            .get("private")
+                            .is_some_and(|private| private == true)
+                        {
+                            // Said privately, in the person's language.
+                            return match reply {
+                                Some(reply) => self.said_privately(row, &record, reply).await,
+                                None => Ok(None),
+                            };
+                        }
+                        reply
                     }
                     _ => None,
                 }

@@ -84,8 +84,12 @@ impl Default for NotifySettings {
     }
 }
 
+/// A person's settings; unreachable when a private message was refused, or their private
+/// chat is marked inactive (they blocked the bot since).
 const NOTIFY_SETTINGS: &str = "\
-SELECT place, halftime, lastcall, unreachable_at FROM notify_settings WHERE user_id = $1";
+SELECT n.place, n.halftime, n.lastcall, COALESCE(n.unreachable_at, pc.inactive_at)
+FROM notify_settings n LEFT JOIN chats pc ON pc.id = n.private_chat_id
+WHERE n.user_id = $1";
 
 /// `$1` user, `$2` place, `$3` half-time, `$4` last call, `$5` now, `$6` the private chat (kept
 /// when null).
@@ -144,6 +148,16 @@ const PING_FOR_OUTBOX: &str = "\
 SELECT g.seq, g.turn_user_id, n.private_chat_id, pc.platform
 FROM games g JOIN notify_settings n ON n.user_id = g.turn_user_id
 JOIN chats pc ON pc.id = n.private_chat_id WHERE g.id = $1";
+
+/// The private chat of person `$1`, told privately only (`/notify private`), reachable, in a
+/// community of game `$2` that allows private pings: where their reminders go.
+pub(super) const PRIVATE_ONLY_CHAT: &str = "\
+SELECT pc.id FROM notify_settings n
+JOIN chats pc ON pc.id = n.private_chat_id
+JOIN games g ON g.id = $2
+LEFT JOIN community_settings cs ON cs.community_id = g.community_id
+WHERE n.user_id = $1 AND n.place = 'private' AND n.unreachable_at IS NULL
+  AND pc.inactive_at IS NULL AND COALESCE(cs.private_pings, 1) = 1";
 
 /// Marks a person unreachable privately, once: whether this call marked them.
 const MARK_UNREACHABLE: &str = "\
@@ -277,7 +291,7 @@ impl Store {
         Ok(ids.into_iter().map(GameNo).collect())
     }
 
-    /// The platform refused private ping `row` for good (the person never started the bot,
+    /// The platform refused private ping (or private reminder) `row` for good (the person never started the bot,
     /// blocked it, or closed direct messages): the person is marked, and the first time, the
     /// game's chat is told how to turn pings on (an outbox row, payload `{"unreachable": user,
     /// "game": g}`), in the same transaction. Returns whether the hint was written.
@@ -287,8 +301,12 @@ impl Store {
     pub async fn ping_refused(&self, row: &OutboxRow, now: Timestamp) -> Result<bool, StoreError> {
         const OPERATION: &str = "ping_refused";
         let payload: serde_json::Value = serde_json::from_str(&row.payload).unwrap_or_default();
+        // A ping names its person; a private reminder, the player of its turn.
         let (Some(user), Some(game)) = (
-            payload.get("ping").and_then(serde_json::Value::as_i64),
+            payload
+                .get("ping")
+                .or_else(|| payload.get("user"))
+                .and_then(serde_json::Value::as_i64),
             payload.get("game").and_then(serde_json::Value::as_i64),
         ) else {
             return Ok(false);

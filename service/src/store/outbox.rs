@@ -323,11 +323,28 @@ impl Store {
                 payload.pop();
                 payload.push_str(r#","last":true}"#);
             }
+            // A reminder for a person told privately only goes to their private chat
+            // (`"private":true`); a time-out is said in the game's chat.
+            let private: Option<i64> = match (due, game.turn_user_id) {
+                (Due::Reminder | Due::LastCall, Some(user)) => {
+                    query_scalar(super::notify::PRIVATE_ONLY_CHAT)
+                        .bind(user)
+                        .bind(game.id)
+                        .fetch_optional(&mut tx)
+                        .await
+                        .map_err(db(OPERATION))?
+                }
+                _ => None,
+            };
+            if private.is_some() {
+                payload.pop();
+                payload.push_str(r#","private":true}"#);
+            }
             insert_outbox(
                 &mut tx,
                 &NewOutbox {
                     platform: Platform::parse(&game.platform)?,
-                    chat: ChatId(game.chat_id),
+                    chat: ChatId(private.unwrap_or(game.chat_id)),
                     game: Some(GameNo(game.id)),
                     kind,
                     payload: &payload,

@@ -23,6 +23,7 @@ on_both_databases! {
     in_pachisi_only_a_turn_back_within_a_minute_is_looking => pachisi_pings;
     mygames_lists_a_persons_games_in_every_chat_their_move_first => my_games;
     the_one_who_accepts_is_looking_and_the_challenger_is_pinged => accepted;
+    reminders_go_where_the_person_is_told => private_reminders;
 }
 
 const MINUTE: i64 = 60 * 1000;
@@ -664,5 +665,52 @@ async fn accepted(url: DatabaseUrl) {
         }
     }
     assert_eq!(seen, (true, true), "both cases were drawn");
+    store.close().await;
+}
+
+/// A person told privately only gets their reminders privately too (no buttons, which act in
+/// the game's chat; a link to the board instead); with `both`, in the game's chat as always.
+async fn private_reminders(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 8);
+    let game = start(&table, "alice", "bob", "konane time=10h").await;
+    let first = to_move(&table, game).await;
+    table.cmd(&first, "/notify private").await;
+    table.cmd(&first, "/notify lastcall on").await;
+    let board = table.cmd(&first, &format!("/board #{game}")).await;
+    table
+        .service
+        .board_posted(&board, "800")
+        .await
+        .expect("recorded");
+    table.clock.advance(5 * HOUR + MINUTE);
+    let replies = table.tick().await;
+    let reminders: Vec<&Reply> = replies
+        .iter()
+        .filter(|r| r.says("reminder").is_some())
+        .collect();
+    assert_eq!(
+        reminders.len(),
+        1,
+        "{:?}",
+        replies.iter().map(text).collect::<Vec<_>>()
+    );
+    assert_eq!(reminders[0].address.chat, format!("private-{first}"));
+    assert!(reminders[0].buttons.is_empty());
+    assert!(matches!(
+        reminders[0].goto.first().map(|g| &g.to),
+        Some(tabula_service::service::Place::Message { message, .. }) if message == "800"
+    ));
+    // With both, the last call is said in the game's chat, with its Board button.
+    table.cmd(&first, "/notify both").await;
+    table.clock.advance(4 * HOUR);
+    let replies = table.tick().await;
+    let calls: Vec<&Reply> = replies
+        .iter()
+        .filter(|r| r.says("last-call").is_some())
+        .collect();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].address.chat, "chat1");
+    assert!(!calls[0].buttons.is_empty());
     store.close().await;
 }
