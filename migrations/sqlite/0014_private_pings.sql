@@ -22,3 +22,9 @@ CREATE TABLE turn_ends (
     ended_at INTEGER NOT NULL,
     PRIMARY KEY (game_id, user_id)
 );
+-- Quiet hours (/notify quiet 22:00-08:00 Europe/Sofia): from quiet_start to quiet_end, in
+-- minutes after midnight in the IANA time zone quiet_zone, nothing is sent privately; what
+-- was due goes out when they end, in one message. NULL: none.
+ALTER TABLE notify_settings ADD COLUMN quiet_start INTEGER;
+ALTER TABLE notify_settings ADD COLUMN quiet_end INTEGER;
+ALTER TABLE notify_settings ADD COLUMN quiet_zone TEXT;

@@ -130,3 +130,5 @@ notify-unknown = няма настройка за напомняния `{ $given
 notify-not-yours = това са чужди настройки; вашите ще видите с /notify.
 notify-no-private = тук личните съобщения са недостъпни; с /notify chat споменаванията остават в чата.
 mygames-none = нямате текуща партия; започнете нова с /play.
+notify-bad-quiet = тихите часове се задават така: `/notify quiet 22:00-08:00 Europe/Sofia` (часовата зона — с името ѝ по IANA или UTC); изключват се с `/notify quiet off`.
+notify-unknown-zone = няма часова зона `{ $zone }`; използвайте името ѝ по IANA, например Europe/Sofia, или UTC.

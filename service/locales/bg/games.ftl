@@ -148,3 +148,8 @@ mygames-button = { $game } { $name }
 mygames-page = Страница { $page } от { $pages }.
 button-next-page = Следваща страница
 button-first-page = Първа страница
+ping-several = Докато траеха тихите часове, станахте на ход { $count ->
+    [one] в една партия:
+   *[other] в { $count } партии:
+}
+ping-line = { $game } ({ $name }) в чата „{ $chat }“. Оставащо време: { $left }, до { $until } UTC.

@@ -104,3 +104,6 @@ notify-button-chat = Tell me in the chat
 notify-button-private = Tell me privately
 notify-button-both = Both
 notify-unreachable = I could not write to you privately yet: open a private chat with me and start it (on Discord, allow direct messages from this server's members), and the pings come there.
+notify-quiet = Quiet hours: { $from }–{ $to } ({ $zone }); nothing is sent privately then, and what comes due is sent when they end.
+notify-quiet-none = No quiet hours.
+notify-button-quiet-off = End quiet hours

@@ -115,3 +115,5 @@ notify-unknown = there is no notification setting `{ $given }`; try `/notify las
 notify-not-yours = these are someone else's settings; /notify shows yours.
 notify-no-private = private messages are not available here; /notify chat keeps the mentions in the chat.
 mygames-none = you have no game in progress; /play starts one.
+notify-bad-quiet = write quiet hours as `/notify quiet 22:00-08:00 Europe/Sofia` (a time zone's IANA name, or UTC), or end them with `/notify quiet off`.
+notify-unknown-zone = there is no time zone `{ $zone }`; use its IANA name, such as Europe/Sofia, or UTC.

@@ -145,3 +145,8 @@ mygames-button = { $game } { $name }
 mygames-page = Page { $page } of { $pages }.
 button-next-page = Next page
 button-first-page = First page
+ping-several = While your quiet hours lasted, it became your move in { $count ->
+    [one] one game:
+   *[other] { $count } games:
+}
+ping-line = { $game } ({ $name }) in { $chat }: { $left } left, until { $until } UTC.

@@ -154,3 +154,8 @@ mygames-button = { $game } { $name }
 mygames-page = Страница { $page } из { $pages }.
 button-next-page = Следующая страница
 button-first-page = Первая страница
+ping-several = Пока длились тихие часы, настал ваш ход { $count ->
+    [one] в { $count } партии:
+   *[other] в { $count } партиях:
+}
+ping-line = { $game } ({ $name }) в чате «{ $chat }». Осталось: { $left }, до { $until } UTC.

@@ -313,6 +313,12 @@ pub enum UserError {
     /// A button of someone else's `/notify` settings.
     #[error("these are someone else's settings; /notify shows yours")]
     NotYourSettings,
+    /// Quiet hours that cannot be read.
+    #[error("write quiet hours as /notify quiet 22:00-08:00 Europe/Sofia, or /notify quiet off")]
+    BadQuiet,
+    /// A time zone that is not known (quoted).
+    #[error("there is no time zone {0}; use its IANA name, such as Europe/Sofia, or UTC")]
+    UnknownZone(String),
     /// `/mygames` for a person with no game in progress anywhere.
     #[error("you have no game in progress; /play starts one")]
     NoGamesAnywhere,
@@ -813,6 +819,8 @@ impl UserError {
             E::NotYourSettings => Msg::new("notify-not-yours"),
             E::NoPrivateChat => Msg::new("notify-no-private"),
             E::NoGamesAnywhere => Msg::new("mygames-none"),
+            E::BadQuiet => Msg::new("notify-bad-quiet"),
+            E::UnknownZone(zone) => Msg::new("notify-unknown-zone").text("zone", zone.clone()),
             E::VacationOff => Msg::new("vacation-off"),
             E::BadVacation { quota } => Msg::new("bad-vacation").num("quota", *quota),
             E::VacationQuota { used, quota } => Msg::new("vacation-quota")

@@ -8,7 +8,10 @@
 use super::narration::said_button;
 use super::{Ctx, Handled, Placement, Reply, Service, UserError};
 use crate::l10n::{Lang, Msg, Span};
-use crate::store::{GameNo, NotifyPlace, NotifySettings, UserId};
+use crate::store::{GameNo, NotifyPlace, NotifySettings, Quiet, Timestamp, UserId};
+
+/// The panel's button that ends quiet hours (`o<user>.8`).
+const QUIET_OFF: i64 = 8;
 
 /// The most pings claimed in one transaction.
 const PING_BATCH: i64 = 100;
@@ -126,6 +129,63 @@ impl Change {
     }
 }
 
+/// Whether `hours` hold at `at`: the local time in their zone is from their start (included)
+/// to their end (not included); hours that end before they start run past midnight. An
+/// unknown zone holds no hours.
+fn quiet_at(hours: &Quiet, at: Timestamp) -> bool {
+    let (Ok(zone), Ok(moment)) = (
+        jiff::tz::TimeZone::get(&hours.zone),
+        jiff::Timestamp::from_millisecond(at.0),
+    ) else {
+        return false;
+    };
+    let local = moment.to_zoned(zone);
+    let minute =
+        u16::try_from(i32::from(local.hour()) * 60 + i32::from(local.minute())).unwrap_or(0);
+    if hours.start <= hours.end {
+        hours.start <= minute && minute < hours.end
+    } else {
+        minute >= hours.start || minute < hours.end
+    }
+}
+
+/// `HH:MM` as minutes after midnight.
+fn parse_clock(text: &str) -> Option<u16> {
+    let (hours, minutes) = text.split_once(':')?;
+    let (hours, minutes): (u16, u16) = (hours.parse().ok()?, minutes.parse().ok()?);
+    (hours < 24 && minutes < 60 && minutes.to_string().len() <= 2 && text.len() <= 5)
+        .then_some(hours * 60 + minutes)
+}
+
+/// `22:00-08:00 Europe/Sofia` (the zone may be left out: `default_zone`, else UTC): quiet
+/// hours, or what is wrong with them.
+fn parse_quiet(words: &[&str], default_zone: Option<&str>) -> Result<Quiet, UserError> {
+    let bad = || UserError::BadQuiet;
+    let (span, zone) = match words {
+        [span] => (*span, default_zone.unwrap_or("UTC")),
+        [span, zone] => (*span, *zone),
+        _ => return Err(bad()),
+    };
+    let (start, end) = span.split_once('-').ok_or_else(bad)?;
+    let (Some(start), Some(end)) = (parse_clock(start), parse_clock(end)) else {
+        return Err(bad());
+    };
+    if start == end {
+        return Err(bad());
+    }
+    // The zone's own spelling (`Europe/Sofia`), however it was typed.
+    let zone = jiff::tz::TimeZone::get(zone)
+        .ok()
+        .and_then(|tz| tz.iana_name().map(str::to_owned))
+        .ok_or_else(|| UserError::UnknownZone(crate::l10n::quote(zone)))?;
+    Ok(Quiet { start, end, zone })
+}
+
+/// `HH:MM`.
+fn clock_text(minutes: u16) -> String {
+    format!("{:02}:{:02}", minutes / 60, minutes % 60)
+}
+
 /// What `/notify <text>` asks to change.
 fn parse(text: &str) -> Result<Change, UserError> {
     let lower = text.to_lowercase();
@@ -156,28 +216,61 @@ impl Service {
     /// Private to the person, with a button to change each.
     pub(super) async fn notify(&self, ctx: &Ctx, text: Option<&str>) -> Handled<Reply> {
         let text = text.map(str::trim).filter(|text| !text.is_empty());
-        let settings = match text {
-            None => self.store.notify_settings(ctx.user.id).await?,
-            Some(text) => {
+        let words: Vec<&str> = text
+            .map(|t| t.split_whitespace().collect())
+            .unwrap_or_default();
+        let settings = match (text, words.first()) {
+            (None, _) => self.store.notify_settings(ctx.user.id).await?,
+            (Some(_), Some(first)) if first.eq_ignore_ascii_case("quiet") => {
+                let quiet = match &words[1..] {
+                    [off] if off.eq_ignore_ascii_case("off") => None,
+                    rest => {
+                        let before = self.store.notify_quiet(ctx.user.id).await?;
+                        Some(parse_quiet(rest, before.as_ref().map(|q| q.zone.as_str()))?)
+                    }
+                };
+                self.not_repeated(ctx).await?;
+                self.store
+                    .set_notify_quiet(ctx.user.id, quiet.as_ref(), Some(&ctx.key), ctx.now)
+                    .await?;
+                self.store.notify_settings(ctx.user.id).await?
+            }
+            (Some(text), _) => {
                 let change = parse(text)?;
                 self.not_repeated(ctx).await?;
                 self.change_notify(ctx, change).await?
             }
         };
-        Ok(panel(ctx.user.id, settings, text.is_some()))
+        let quiet = self.store.notify_quiet(ctx.user.id).await?;
+        Ok(panel(ctx.user.id, settings, quiet.as_ref(), text.is_some()))
     }
 
     /// A button of the `/notify` panel (`o<user>.<code>`): only its person may press it; the
     /// panel is edited to show the change, and a toast says it.
     pub(super) async fn notify_pressed(&self, ctx: &Ctx, owner: i64, code: i64) -> Handled<Reply> {
-        let change = Change::of_code(code).ok_or(UserError::BadButton)?;
+        let change = match code {
+            QUIET_OFF => None,
+            _ => Some(Change::of_code(code).ok_or(UserError::BadButton)?),
+        };
         if owner != ctx.user.id.0 {
             return Err(UserError::NotYourSettings.into());
         }
         self.not_repeated(ctx).await?;
-        let settings = self.change_notify(ctx, change).await?;
-        let mut reply = panel(ctx.user.id, settings, true);
-        reply.toast = vec![Span::Msg(change.said())];
+        let (settings, said) = match change {
+            Some(change) => (self.change_notify(ctx, change).await?, change.said()),
+            None => {
+                self.store
+                    .set_notify_quiet(ctx.user.id, None, Some(&ctx.key), ctx.now)
+                    .await?;
+                (
+                    self.store.notify_settings(ctx.user.id).await?,
+                    Msg::new("notify-quiet-none"),
+                )
+            }
+        };
+        let quiet = self.store.notify_quiet(ctx.user.id).await?;
+        let mut reply = panel(ctx.user.id, settings, quiet.as_ref(), true);
+        reply.toast = vec![Span::Msg(said)];
         reply.placement = Placement::UpdatePressed;
         Ok(reply)
     }
@@ -205,16 +298,23 @@ impl Service {
     /// Internal failures (the database).
     pub async fn claim_pings(&self) -> Result<usize, crate::service::ServiceError> {
         let mut written = 0;
+        let now = self.clock.now();
         loop {
-            let games = self
-                .store
-                .claim_pings_to_outbox(self.clock.now(), PING_BATCH)
-                .await?;
+            let games = self.store.claim_pings_to_outbox(now, PING_BATCH).await?;
             written += games.len();
             if i64::try_from(games.len()).unwrap_or(0) < PING_BATCH {
-                return Ok(written);
+                break;
             }
         }
+        // Those with quiet hours: claimed when their hours do not hold, several at once in
+        // one message.
+        let quiet = |hours: &Quiet| quiet_at(hours, now);
+        written += self
+            .store
+            .claim_quiet_pings_to_outbox(now, PING_BATCH, &quiet)
+            .await?
+            .len();
+        Ok(written)
     }
 
     /// Waits until a turn may be due a private ping (a board was posted, so the ping can link
@@ -243,6 +343,16 @@ impl Service {
     ) -> Result<Option<Reply>, crate::service::ServiceError> {
         use crate::store::{GameStatus, History};
         let number = |key: &str| payload.get(key).and_then(serde_json::Value::as_i64);
+        if let (Some(user), Some(games)) = (
+            number("ping"),
+            payload.get("games").and_then(serde_json::Value::as_array),
+        ) {
+            let games: Vec<(i64, i64)> = games
+                .iter()
+                .filter_map(|pair| Some((pair.get(0)?.as_i64()?, pair.get(1)?.as_i64()?)))
+                .collect();
+            return self.pings_of(row, UserId(user), &games).await;
+        }
         let (Some(user), Some(game), Some(seq)) = (number("ping"), number("game"), number("seq"))
         else {
             return Ok(None);
@@ -309,6 +419,91 @@ impl Service {
                 })
                 .into_iter()
                 .collect(),
+            ..Reply::default()
+        };
+        reply.localize(lang);
+        super::limits::fit(&mut reply, lang);
+        Ok(Some(reply))
+    }
+
+    /// Several private pings in one message (what came due during the person's quiet
+    /// hours): a line per game still waiting for them (which game, in which chat, the time
+    /// left), each with a link to its board; `None` when none still waits.
+    async fn pings_of(
+        &self,
+        row: &crate::store::OutboxRow,
+        user: UserId,
+        games: &[(i64, i64)],
+    ) -> Result<Option<Reply>, crate::service::ServiceError> {
+        let now = self.clock.now();
+        let mut lines = Vec::new();
+        let mut links = Vec::new();
+        let mut lang = None;
+        for &(game, seq) in games {
+            let Some(record) = self.store.game(GameNo(game)).await? else {
+                continue;
+            };
+            let Some(clock) = record
+                .clock
+                .filter(|clock| clock.user == user && clock.deadline_at > now)
+            else {
+                continue;
+            };
+            if i64::from(record.seq) != seq {
+                continue;
+            }
+            let Some(chat) = self.store.chat(record.chat).await? else {
+                continue;
+            };
+            if lang.is_none() {
+                let community = self.store.settings(record.community).await?.language;
+                let (own, _) = self.store.languages(user, record.community).await?;
+                lang = Some(Lang::choose(own.as_deref(), None, community.as_deref()));
+            }
+            lines.push(Span::Text("\n".into()));
+            lines.push(Span::Msg(
+                Msg::new("ping-line")
+                    .text("game", format!("#{game}"))
+                    .msg("name", crate::l10n::game_msg(record.game))
+                    .text("chat", chat.title.clone())
+                    .msg(
+                        "left",
+                        crate::l10n::duration_msg(clock.deadline_at.0 - now.0),
+                    )
+                    .moment("until", clock.deadline_at.0),
+            ));
+            if let Some((message, _)) = self.store.board_seqs(record.id).await?.into_iter().next() {
+                links.push(super::Goto {
+                    label: String::new(),
+                    label_msg: Some(
+                        Msg::new("mygames-button")
+                            .text("game", format!("#{game}"))
+                            .msg("name", crate::l10n::game_msg(record.game)),
+                    ),
+                    to: super::Place::Message {
+                        chat: chat.platform_chat_id,
+                        community: chat.platform_community_id,
+                        message,
+                    },
+                });
+            }
+        }
+        let Some(lang) = lang else {
+            return Ok(None);
+        };
+        let count = lines.len() / 2;
+        let mut spans = vec![Span::Msg(
+            Msg::new("ping-several").num("count", i64::try_from(count).unwrap_or(i64::MAX)),
+        )];
+        spans.extend(lines);
+        let mut reply = Reply {
+            address: super::Address {
+                platform: row.platform,
+                chat: row.platform_chat_id.clone(),
+                thread: None,
+            },
+            spans,
+            goto: links,
             ..Reply::default()
         };
         reply.localize(lang);
@@ -437,7 +632,7 @@ fn on_off(on: bool) -> Msg {
 /// The person's settings, with a button that changes each (its data names the person:
 /// `o<user>.<code>`): the two other places on a row, then a row per reminder. `changed`: a
 /// setting was just changed (said first).
-fn panel(user: UserId, settings: NotifySettings, changed: bool) -> Reply {
+fn panel(user: UserId, settings: NotifySettings, quiet: Option<&Quiet>, changed: bool) -> Reply {
     let mut spans = Vec::new();
     if changed {
         spans.push(Span::Msg(Msg::new("notify-saved")));
@@ -449,6 +644,14 @@ fn panel(user: UserId, settings: NotifySettings, changed: bool) -> Reply {
             .msg("halftime", on_off(settings.halftime))
             .msg("lastcall", on_off(settings.lastcall)),
     ));
+    spans.push(Span::Text(" ".into()));
+    spans.push(Span::Msg(match quiet {
+        Some(quiet) => Msg::new("notify-quiet")
+            .text("from", clock_text(quiet.start))
+            .text("to", clock_text(quiet.end))
+            .text("zone", quiet.zone.clone()),
+        None => Msg::new("notify-quiet-none"),
+    }));
     if settings.place.private() && settings.unreachable {
         spans.push(Span::Text(" ".into()));
         spans.push(Span::Msg(Msg::new("notify-unreachable")));
@@ -475,13 +678,20 @@ fn panel(user: UserId, settings: NotifySettings, changed: bool) -> Reply {
         };
         button(Change::Switch(switch, on), label)
     };
+    let mut buttons = vec![
+        places,
+        vec![switch(Switch::Halftime)],
+        vec![switch(Switch::LastCall)],
+    ];
+    if quiet.is_some() {
+        buttons.push(vec![said_button(
+            Msg::new("notify-button-quiet-off"),
+            format!("o{}.{QUIET_OFF}", user.0),
+        )]);
+    }
     Reply {
         spans,
-        buttons: vec![
-            places,
-            vec![switch(Switch::Halftime)],
-            vec![switch(Switch::LastCall)],
-        ],
+        buttons,
         ..Reply::default()
     }
     .to_actor()
@@ -518,6 +728,49 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    /// Quiet hours follow the zone's clock across its change to summer time: Sofia moves
+    /// from UTC+2 to UTC+3 at 01:00 UTC on 28 March 2027.
+    #[test]
+    fn quiet_hours_follow_the_zone_across_a_change_of_time() {
+        let hours = parse_quiet(&["22:00-08:00", "europe/sofia"], None).expect("quiet hours");
+        assert_eq!(hours.zone, "Europe/Sofia", "the zone's own spelling");
+        let at = |text: &str| {
+            let moment: jiff::Timestamp = text.parse().expect("a moment");
+            Timestamp(moment.as_millisecond())
+        };
+        // Winter: 05:30 UTC is 07:30 in Sofia (quiet); 06:30 UTC is 08:30 (not).
+        assert!(quiet_at(&hours, at("2027-03-27T05:30:00Z")));
+        assert!(!quiet_at(&hours, at("2027-03-27T06:30:00Z")));
+        // 19:30 UTC is 21:30 (not); 20:30 UTC is 22:30 (quiet).
+        assert!(!quiet_at(&hours, at("2027-03-27T19:30:00Z")));
+        assert!(quiet_at(&hours, at("2027-03-27T20:30:00Z")));
+        // Summer: 05:30 UTC is 08:30 in Sofia now (not quiet); 04:30 UTC is 07:30 (quiet).
+        assert!(!quiet_at(&hours, at("2027-03-28T05:30:00Z")));
+        assert!(quiet_at(&hours, at("2027-03-28T04:30:00Z")));
+        // Hours within one day, and UTC.
+        let day = parse_quiet(&["13:00-14:00"], Some("UTC")).expect("quiet hours");
+        assert!(quiet_at(&day, at("2027-01-11T13:59:00Z")));
+        assert!(!quiet_at(&day, at("2027-01-11T14:00:00Z")));
+        // What cannot be read.
+        for bad in [
+            &["22-08"][..],
+            &["22:00"],
+            &["25:00-08:00"],
+            &["22:00-08:60"],
+            &["22:00-22:00"],
+            &["22:00-08:00", "UTC", "more"],
+        ] {
+            assert!(
+                matches!(parse_quiet(bad, None), Err(UserError::BadQuiet)),
+                "{bad:?}"
+            );
+        }
+        assert!(matches!(
+            parse_quiet(&["22:00-08:00", "Mars/Olympus"], None),
+            Err(UserError::UnknownZone(_))
+        ));
     }
 
     #[test]

@@ -57,7 +57,7 @@ mod sqlite;
 mod url;
 
 pub use boards::{BoardPosted, PostedBoard};
-pub use notify::{NotifyPlace, NotifySettings};
+pub use notify::{NotifyPlace, NotifySettings, Quiet};
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 

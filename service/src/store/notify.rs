@@ -124,7 +124,7 @@ UPDATE games SET pinged_at = $1 WHERE id IN (
     LEFT JOIN community_settings cs ON cs.community_id = g.community_id
     WHERE g.status = 'active' AND g.pinged_at IS NULL AND g.turn_started_at <= $1
       AND n.place IN ('private', 'both') AND pc.inactive_at IS NULL
-      AND COALESCE(cs.private_pings, 1) = 1
+      AND COALESCE(cs.private_pings, 1) = 1 AND n.quiet_zone IS NULL
     ORDER BY g.id LIMIT $2)
 RETURNING id";
 
@@ -137,11 +137,58 @@ WITH due AS (
     LEFT JOIN community_settings cs ON cs.community_id = g.community_id
     WHERE g.status = 'active' AND g.pinged_at IS NULL AND g.turn_started_at <= $1
       AND n.place IN ('private', 'both') AND pc.inactive_at IS NULL
-      AND COALESCE(cs.private_pings, 1) = 1
+      AND COALESCE(cs.private_pings, 1) = 1 AND n.quiet_zone IS NULL
     ORDER BY g.id LIMIT $2 FOR UPDATE OF g SKIP LOCKED)
 UPDATE games SET pinged_at = $1 FROM due
 WHERE games.id = due.id AND games.pinged_at IS NULL
 RETURNING games.id";
+
+/// The turns due a private ping of people with quiet hours: `$1` now, `$2` the most; each
+/// with its person's private chat and quiet hours, claimed one by one ([`CLAIM_ONE_PING`]) when
+/// they are not quiet then.
+const QUIET_CANDIDATES: &str = "\
+SELECT g.id, g.seq, g.turn_user_id, n.private_chat_id, pc.platform, n.quiet_start, n.quiet_end,
+       n.quiet_zone
+FROM games g
+JOIN notify_settings n ON n.user_id = g.turn_user_id
+JOIN chats pc ON pc.id = n.private_chat_id
+LEFT JOIN community_settings cs ON cs.community_id = g.community_id
+WHERE g.status = 'active' AND g.pinged_at IS NULL AND g.turn_started_at <= $1
+  AND n.place IN ('private', 'both') AND pc.inactive_at IS NULL
+  AND COALESCE(cs.private_pings, 1) = 1 AND n.quiet_zone IS NOT NULL
+ORDER BY g.id LIMIT $2";
+
+/// Claims one turn's ping (`$2` game, `$1` now), if nobody did.
+const CLAIM_ONE_PING: &str = "UPDATE games SET pinged_at = $1 WHERE id = $2 AND pinged_at IS NULL";
+
+/// A person's quiet hours.
+const QUIET: &str = "\
+SELECT quiet_start, quiet_end, quiet_zone FROM notify_settings
+WHERE user_id = $1 AND quiet_zone IS NOT NULL";
+
+/// Sets (or with nulls, ends) a person's quiet hours; a person with no row gets the defaults.
+const SET_QUIET: &str = "\
+INSERT INTO notify_settings (user_id, place, halftime, lastcall, updated_at, quiet_start,
+    quiet_end, quiet_zone)
+VALUES ($1, 'chat', 1, 0, $2, $3, $4, $5)
+ON CONFLICT (user_id) DO UPDATE SET quiet_start = excluded.quiet_start,
+    quiet_end = excluded.quiet_end, quiet_zone = excluded.quiet_zone,
+    updated_at = excluded.updated_at";
+
+/// Quiet hours: from `start` to `end` (minutes after midnight; `end` before `start` runs
+/// past midnight) in the IANA time zone `zone`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quiet {
+    /// When they begin, in minutes after midnight.
+    pub start: u16,
+    /// When they end, in minutes after midnight.
+    pub end: u16,
+    /// The time zone's IANA name (`Europe/Sofia`, `UTC`).
+    pub zone: String,
+}
+
+/// A candidate of [`QUIET_CANDIDATES`].
+type QuietCandidate = (i64, i64, i64, i64, String, i64, i64, String);
 
 /// Where a claimed ping goes: the game's turn, its player and the player's private chat.
 const PING_FOR_OUTBOX: &str = "\
@@ -289,6 +336,126 @@ impl Store {
         }
         tx.commit().await.map_err(db(OPERATION))?;
         Ok(ids.into_iter().map(GameNo).collect())
+    }
+
+    /// The quiet hours of `user`, if they set some.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn notify_quiet(&self, user: UserId) -> Result<Option<Quiet>, StoreError> {
+        let row: Option<(i64, i64, String)> = query_as(QUIET)
+            .bind(user.0)
+            .fetch_optional(self)
+            .await
+            .map_err(db("notify_quiet"))?;
+        Ok(row.map(|(start, end, zone)| Quiet {
+            start: u16::try_from(start).unwrap_or(0),
+            end: u16::try_from(end).unwrap_or(0),
+            zone,
+        }))
+    }
+
+    /// Sets (`Some`) or ends (`None`) the quiet hours of `user`, recording `request`.
+    ///
+    /// # Errors
+    /// [`super::Conflict::Duplicate`]; a database failure.
+    pub async fn set_notify_quiet(
+        &self,
+        user: UserId,
+        quiet: Option<&Quiet>,
+        request: Option<&RequestKey>,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        const OPERATION: &str = "set_notify_quiet";
+        let mut tx = self.begin_write(OPERATION).await?;
+        record_request(&mut tx, request, None, now, OPERATION).await?;
+        query(SET_QUIET)
+            .bind(user.0)
+            .bind(now.0)
+            .bind(quiet.map(|quiet| i64::from(quiet.start)))
+            .bind(quiet.map(|quiet| i64::from(quiet.end)))
+            .bind(quiet.map(|quiet| quiet.zone.as_str()))
+            .execute(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        tx.commit().await.map_err(db(OPERATION))
+    }
+
+    /// [`Store::claim_pings_to_outbox`] for people with quiet hours: the turns of those for
+    /// whom `quiet` says their hours hold now wait; the others' are claimed, and each person's
+    /// pings made one outbox row (payload `{"ping": user, "game": g, "seq": s}` for one game,
+    /// with `"games": [[g, s], ...]` for several: what came due while they were quiet, told
+    /// at once). Returns the games claimed.
+    ///
+    /// # Errors
+    /// A database failure (then nothing is claimed).
+    pub async fn claim_quiet_pings_to_outbox(
+        &self,
+        now: Timestamp,
+        limit: i64,
+        quiet: &(dyn Fn(&Quiet) -> bool + Sync),
+    ) -> Result<Vec<GameNo>, StoreError> {
+        const OPERATION: &str = "claim_quiet_pings_to_outbox";
+        let mut tx = self.begin_write(OPERATION).await?;
+        let candidates: Vec<QuietCandidate> = query_as(QUIET_CANDIDATES)
+            .bind(now.0)
+            .bind(limit)
+            .fetch_all(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        // Per person: their private chat and platform, and the turns claimed.
+        let mut claimed: Vec<(i64, i64, String, Vec<(i64, i64)>)> = Vec::new();
+        for (game, seq, user, chat, platform, start, end, zone) in candidates {
+            let hours = Quiet {
+                start: u16::try_from(start).unwrap_or(0),
+                end: u16::try_from(end).unwrap_or(0),
+                zone,
+            };
+            if quiet(&hours) {
+                continue;
+            }
+            let done = query(CLAIM_ONE_PING)
+                .bind(now.0)
+                .bind(game)
+                .execute(&mut tx)
+                .await
+                .map_err(db(OPERATION))?
+                .rows_affected();
+            if done != 1 {
+                continue;
+            }
+            match claimed.iter_mut().find(|(who, ..)| *who == user) {
+                Some((.., games)) => games.push((game, seq)),
+                None => claimed.push((user, chat, platform, vec![(game, seq)])),
+            }
+        }
+        let mut games_claimed = Vec::new();
+        for (user, chat, platform, games) in claimed {
+            let (first, first_seq) = games[0];
+            let mut payload = format!(r#"{{"ping":{user},"game":{first},"seq":{first_seq}"#);
+            if games.len() > 1 {
+                let list: Vec<String> = games.iter().map(|(g, s)| format!("[{g},{s}]")).collect();
+                payload.push_str(&format!(r#","games":[{}]"#, list.join(",")));
+            }
+            payload.push('}');
+            insert_outbox(
+                &mut tx,
+                &NewOutbox {
+                    platform: Platform::parse(&platform)?,
+                    chat: ChatId(chat),
+                    game: Some(GameNo(first)),
+                    kind: OutboxKind::Announce,
+                    payload: &payload,
+                    now,
+                    held: None,
+                },
+                OPERATION,
+            )
+            .await?;
+            games_claimed.extend(games.into_iter().map(|(game, _)| GameNo(game)));
+        }
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok(games_claimed)
     }
 
     /// The platform refused private ping (or private reminder) `row` for good (the person never started the bot,

@@ -24,6 +24,7 @@ on_both_databases! {
     mygames_lists_a_persons_games_in_every_chat_their_move_first => my_games;
     the_one_who_accepts_is_looking_and_the_challenger_is_pinged => accepted;
     reminders_go_where_the_person_is_told => private_reminders;
+    quiet_hours_hold_pings_and_send_them_together_when_they_end => quiet_hours;
 }
 
 const MINUTE: i64 = 60 * 1000;
@@ -92,12 +93,7 @@ async fn settings(url: DatabaseUrl) {
     assert_eq!(shown(&table.cmd("bob", "/notify").await), ("on", "off"));
 
     // Bad input is refused with what to type, and changes nothing.
-    for bad in [
-        "/notify lastcall",
-        "/notify lastcall maybe",
-        "/notify quiet on",
-        "/notify on",
-    ] {
+    for bad in ["/notify lastcall", "/notify lastcall maybe", "/notify on"] {
         let refused = table.cmd("alice", bad).await;
         assert!(
             matches!(refused.refusal(), Some(UserError::UnknownNotify(_))),
@@ -712,5 +708,89 @@ async fn private_reminders(url: DatabaseUrl) {
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0].address.chat, "chat1");
     assert!(!calls[0].buttons.is_empty());
+    store.close().await;
+}
+
+/// Quiet hours: nothing is sent privately while they hold; when they end, what came due is
+/// sent in one message naming every game; `/notify quiet off` ends them; bad input changes
+/// nothing.
+async fn quiet_hours(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 9);
+    let mut lcg = Lcg(15);
+    table.cmd("bob", "/notify private").await;
+    // T0 is 12:00 UTC: quiet from 11:00 to 14:00.
+    let set = table.cmd("bob", "/notify quiet 11:00-14:00 UTC").await;
+    assert!(set.says("notify-quiet").is_some(), "{}", text(&set));
+    for bad in [
+        "/notify quiet 11-14",
+        "/notify quiet on",
+        "/notify quiet 11:00-14:00 Mars/Olympus",
+    ] {
+        let refused = table.cmd("bob", bad).await;
+        assert!(
+            matches!(
+                refused.refusal(),
+                Some(UserError::BadQuiet | UserError::UnknownZone(_))
+            ),
+            "{bad}: {:?}",
+            refused.kind
+        );
+    }
+    let mut games = Vec::new();
+    for opponent in ["alice", "carol"] {
+        let game = start(&table, "bob", opponent, "konane time=1d").await;
+        if to_move(&table, game).await != "bob" {
+            play(&table, game, &mut lcg).await;
+        }
+        assert_eq!(to_move(&table, game).await, "bob");
+        games.push(game);
+    }
+    table.clock.advance(MINUTE);
+    assert!(pings(&table.tick().await).is_empty(), "quiet");
+    let replies = table.tick().await;
+    assert!(
+        !replies.iter().any(|r| r.says("ping-several").is_some()),
+        "still quiet"
+    );
+    // 14:00:30: the hours are over; both games in one message.
+    table.clock.advance(2 * HOUR);
+    let replies = table.tick().await;
+    let merged: Vec<&Reply> = replies
+        .iter()
+        .filter(|r| r.says("ping-several").is_some())
+        .collect();
+    assert_eq!(
+        merged.len(),
+        1,
+        "{:?}",
+        replies.iter().map(text).collect::<Vec<_>>()
+    );
+    assert_eq!(merged[0].address.chat, "private-bob");
+    let listed: Vec<GameNo> = merged[0]
+        .said
+        .iter()
+        .filter(|msg| msg.id == "ping-line")
+        .map(|msg| game_no(msg, "game"))
+        .collect();
+    assert_eq!(listed, games, "every game concerned");
+    assert!(table.tick().await.is_empty(), "sent once");
+    // The panel shows them, with a button that ends them.
+    let panel = table.cmd("bob", "/notify").await;
+    assert!(panel.says("notify-quiet").is_some());
+    let off = panel
+        .buttons
+        .iter()
+        .flatten()
+        .find(|b| b.data.ends_with(".8"))
+        .expect("a button that ends quiet hours")
+        .data
+        .clone();
+    let ended = table.press("bob", &off).await;
+    assert!(
+        ended.says("notify-quiet-none").is_some(),
+        "{}",
+        text(&ended)
+    );
     store.close().await;
 }
