@@ -187,6 +187,10 @@ pub struct Quiet {
     pub zone: String,
 }
 
+/// The pings claimed for one person: who, their private chat, its platform, and the turns
+/// (game, seq).
+type Claimed = (i64, i64, String, Vec<(i64, i64)>);
+
 /// A candidate of [`QUIET_CANDIDATES`].
 type QuietCandidate = (i64, i64, i64, i64, String, i64, i64, String);
 
@@ -404,7 +408,7 @@ impl Store {
             .await
             .map_err(db(OPERATION))?;
         // Per person: their private chat and platform, and the turns claimed.
-        let mut claimed: Vec<(i64, i64, String, Vec<(i64, i64)>)> = Vec::new();
+        let mut claimed: Vec<Claimed> = Vec::new();
         for (game, seq, user, chat, platform, start, end, zone) in candidates {
             let hours = Quiet {
                 start: u16::try_from(start).unwrap_or(0),
