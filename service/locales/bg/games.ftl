@@ -148,7 +148,7 @@ mygames-button = { $game } { $name }
 mygames-page = Страница { $page } от { $pages }.
 button-next-page = Следваща страница
 button-first-page = Първа страница
-ping-several = Докато траеха тихите часове, станахте на ход { $count ->
+ping-several = Докато траеха тихите часове, дойде вашият ред { $count ->
     [one] в една партия:
    *[other] в { $count } партии:
 }

@@ -133,5 +133,5 @@ notify-unknown = настройки напоминаний `{ $given }` нет; 
 notify-not-yours = это чужие настройки; ваши покажет /notify.
 notify-no-private = личные сообщения здесь недоступны; чтобы упоминания оставались в чате, выберите /notify chat.
 mygames-none = у вас нет идущих партий; начать партию можно командой /play.
-notify-bad-quiet = тихие часы задаются так: `/notify quiet 22:00-08:00 Europe/Sofia` (часовой пояс — его имя IANA или UTC); отключить их — `/notify quiet off`.
-notify-unknown-zone = часового пояса `{ $zone }` нет; укажите его имя IANA, например Europe/Moscow, или UTC.
+notify-bad-quiet = тихие часы задаются так: `/notify quiet 22:00-08:00 Europe/Sofia` (часовой пояс — название из базы IANA или UTC); отключить их — `/notify quiet off`.
+notify-unknown-zone = часового пояса `{ $zone }` нет; укажите название из базы IANA, например Europe/Moscow, или UTC.

@@ -33,8 +33,8 @@ use serde_json::json;
 use super::{Placement, Reply, Service, ServiceError};
 use crate::l10n::{Msg, Span};
 use crate::store::{
-    Announce, BoardPosted, ChallengeNo, ChallengeStatus, GameNo, GameRecord, GameStatus, History,
-    OutboxId, Platform, PostedBoard, Timestamp, User,
+    Announce, BoardPosted, GameNo, GameRecord, GameStatus, History, OutboxId, Platform,
+    PostedBoard, Timestamp, User,
 };
 
 /// A message whose buttons an adapter takes off after a post ([`Service::reply_sent`]).
@@ -270,23 +270,13 @@ impl Service {
             }
             // Told by the dispatcher for a press (not in place of the pressed message): the
             // pressed message loses its buttons.
-            let mut stripped = match (&reply.pressed, reply.placement) {
-                (Some(pressed), Placement::New) if pressed != message_id => {
-                    vec![pressed.clone()]
-                }
-                _ => Vec::new(),
-            };
-            // A challenge's post that was answered before it was recorded here (a typed
-            // `/accept` in the moment between the post and this): nobody could find it then,
-            // so its buttons go now.
-            if let Some(no) = reply.challenge.filter(|_| !reply.buttons.is_empty())
-                && let Some(challenge) = self.store.challenge(no).await?
-                && challenge.status != ChallengeStatus::Pending
-            {
-                stripped.push(message_id.to_owned());
-            }
             return Ok(BoardPosted {
-                stripped,
+                stripped: match (&reply.pressed, reply.placement) {
+                    (Some(pressed), Placement::New) if pressed != message_id => {
+                        vec![pressed.clone()]
+                    }
+                    _ => Vec::new(),
+                },
                 strip_row: None,
             });
         };
@@ -382,14 +372,6 @@ impl Service {
                 },
             );
         }
-        // A challenge's post answered before it was recorded says what became of it.
-        if let (Some(posted), Some(no), None) = (posted, reply.challenge, reply.game)
-            && ids.iter().any(|id| id == posted)
-            && let Some(said) = self.challenge_outcome_of(no).await
-        {
-            said_then = Some(posted.to_owned());
-            captions.insert(posted.to_owned(), said);
-        }
         ids.into_iter()
             .map(|message_id| Stripped {
                 caption: captions.remove(&message_id),
@@ -398,35 +380,6 @@ impl Service {
                 told_by: strip_row,
             })
             .collect()
-    }
-
-    /// [`Service::challenge_outcome`] of challenge `no`, said in its chat's language; a
-    /// failure is logged and says nothing.
-    async fn challenge_outcome_of(&self, no: ChallengeNo) -> Option<Reply> {
-        let outcome = async {
-            let Some(challenge) = self.store.challenge(no).await? else {
-                return Ok(None);
-            };
-            let Some(spans) = self.challenge_outcome(&challenge).await? else {
-                return Ok(None);
-            };
-            let lang = match self.chat_lang(challenge.chat).await {
-                Ok(lang) => lang,
-                Err(super::Failure::Internal(error)) => return Err(error),
-                Err(super::Failure::User(_)) => crate::l10n::Lang::ENGLISH,
-            };
-            let mut said = Reply {
-                challenge: Some(no),
-                spans,
-                ..Reply::default()
-            };
-            said.localize(lang);
-            Ok::<_, ServiceError>(Some(said))
-        };
-        outcome.await.unwrap_or_else(|error| {
-            tracing::warn!(error = %super::error_chain(&error), "cannot tell what became of a challenge");
-            None
-        })
     }
 
     /// What each board of `game` that the game went on from says from then on, by message: the

@@ -943,42 +943,6 @@ impl Service {
     }
 }
 
-impl Service {
-    /// What the post of `challenge`, no longer pending, says from then on in place of its
-    /// offer: the game it started, or who withdrew or declined it, or that it expired; `None`
-    /// while it is pending.
-    pub(super) async fn challenge_outcome(
-        &self,
-        challenge: &Challenge,
-    ) -> Result<Option<Vec<Span>>, ServiceError> {
-        let by = match challenge.settled_by {
-            Some(user) => self.store.user(user).await?,
-            None => None,
-        };
-        Ok(match (challenge.status, challenge.started_game, by) {
-            (ChallengeStatus::Accepted, Some(game), _) => {
-                let Some(record) = self.store.game(game).await? else {
-                    return Ok(None);
-                };
-                let mut said = vec![Span::Msg(challenge_started(&record, challenge.id))];
-                said.extend(commitment_spans(challenge.dice_seed.as_deref()));
-                Some(said)
-            }
-            (ChallengeStatus::Cancelled, _, Some(by)) => {
-                Some(settled_reply(Update::Withdrawn, &by, challenge).spans)
-            }
-            (ChallengeStatus::Declined, _, Some(by)) => {
-                Some(settled_reply(Update::Declined, &by, challenge).spans)
-            }
-            (ChallengeStatus::Expired, _, _) => {
-                let challenger = self.store.user(challenge.challenger).await?;
-                Some(vec![expired_msg(challenge, challenger.as_ref())])
-            }
-            _ => None,
-        })
-    }
-}
-
 /// "Challenge #2 (Konane) by @alice expired: nobody accepted it in time."
 pub(super) fn expired_msg(challenge: &Challenge, challenger: Option<&User>) -> Span {
     let by = match challenger {

@@ -4,7 +4,7 @@
 //! the person acts. Pages of [`PAGE`] games, with a button to the next.
 
 use super::narration::said_button;
-use super::{Ctx, Goto, Handled, Place, Reply, Service, UserError, game_msg, team_of, team_users};
+use super::{Ctx, Handled, Reply, Service, UserError, game_msg, team_of, team_users};
 use crate::l10n::{Msg, Span, duration_msg};
 use crate::store::{GameRecord, UserId};
 
@@ -70,28 +70,10 @@ impl Service {
                     .msg("against", against(record, ctx.user.id))
                     .msg("turn", turn),
             ));
-            let newest = self
-                .store
-                .board_seqs(record.id)
-                .await?
-                .into_iter()
-                .next()
-                .map(|(message, _)| message);
-            if let (Some(chat), Some(message)) = (chat, newest) {
-                links.push(Goto {
-                    label: String::new(),
-                    label_msg: Some(
-                        Msg::new("mygames-button")
-                            .text("game", format!("#{}", record.id))
-                            .msg("name", game_msg(record.game)),
-                    ),
-                    to: Place::Message {
-                        chat: chat.platform_chat_id,
-                        community: chat.platform_community_id,
-                        message,
-                    },
-                });
-            }
+            links.extend(
+                self.board_link(record, super::notify::game_button(record))
+                    .await?,
+            );
         }
         if pages > 1 {
             spans.push(Span::Text("\n".into()));

@@ -149,6 +149,30 @@ fn quiet_at(hours: &Quiet, at: Timestamp) -> bool {
     }
 }
 
+/// A line saying a turn of `record` waits for the reader (`id`: `ping-your-move`,
+/// `ping-line`): which game, in which chat, the time left and the deadline.
+fn turn_line(
+    id: &'static str,
+    record: &crate::store::GameRecord,
+    chat: &str,
+    deadline: Timestamp,
+    now: Timestamp,
+) -> Msg {
+    Msg::new(id)
+        .text("game", format!("#{}", record.id))
+        .msg("name", crate::l10n::game_msg(record.game))
+        .text("chat", chat)
+        .msg("left", crate::l10n::duration_msg(deadline.0 - now.0))
+        .moment("until", deadline.0)
+}
+
+/// The label of a link to a game: "#12 Konane".
+pub(super) fn game_button(record: &crate::store::GameRecord) -> Msg {
+    Msg::new("mygames-button")
+        .text("game", format!("#{}", record.id))
+        .msg("name", crate::l10n::game_msg(record.game))
+}
+
 /// `HH:MM` as minutes after midnight.
 fn parse_clock(text: &str) -> Option<u16> {
     let (hours, minutes) = text.split_once(':')?;
@@ -372,31 +396,23 @@ impl Service {
         let Some(chat) = self.store.chat(record.chat).await? else {
             return Ok(None);
         };
-        let community_language = self.store.settings(record.community).await?.language;
-        let (own, _) = self.store.languages(user, record.community).await?;
-        let lang = Lang::choose(own.as_deref(), None, community_language.as_deref());
-        let newest = self
-            .store
-            .board_seqs(GameNo(game))
-            .await?
-            .into_iter()
-            .next()
-            .map(|(message, _)| message);
+        let lang = self.private_lang(user, record).await?;
+        let link = self
+            .board_link(record, Msg::new("button-open-game"))
+            .await?;
         // What happened since the person's own last action.
         let from = stored
             .actions
             .iter()
             .rposition(|action| action.actor == Some(user))
             .map_or(0, |at| at + 1);
-        let line = Msg::new("ping-your-move")
-            .text("game", format!("#{game}"))
-            .msg("name", crate::l10n::game_msg(record.game))
-            .text("chat", chat.title.clone())
-            .msg(
-                "left",
-                crate::l10n::duration_msg(clock.deadline_at.0 - now.0),
-            )
-            .moment("until", clock.deadline_at.0);
+        let line = turn_line(
+            "ping-your-move",
+            record,
+            &chat.title,
+            clock.deadline_at,
+            now,
+        );
         let header = vec![Span::Msg(line), Span::Text("\n".into())];
         let board = self.replayed_board(stored, from, header).await?;
         let mut reply = Reply {
@@ -407,18 +423,7 @@ impl Service {
             },
             spans: board.spans,
             picture: board.picture,
-            goto: newest
-                .map(|message| super::Goto {
-                    label: String::new(),
-                    label_msg: Some(Msg::new("button-open-game")),
-                    to: super::Place::Message {
-                        chat: chat.platform_chat_id.clone(),
-                        community: chat.platform_community_id.clone(),
-                        message,
-                    },
-                })
-                .into_iter()
-                .collect(),
+            goto: link.into_iter().collect(),
             ..Reply::default()
         };
         reply.localize(lang);
@@ -456,37 +461,17 @@ impl Service {
                 continue;
             };
             if lang.is_none() {
-                let community = self.store.settings(record.community).await?.language;
-                let (own, _) = self.store.languages(user, record.community).await?;
-                lang = Some(Lang::choose(own.as_deref(), None, community.as_deref()));
+                lang = Some(self.private_lang(user, &record).await?);
             }
             lines.push(Span::Text("\n".into()));
-            lines.push(Span::Msg(
-                Msg::new("ping-line")
-                    .text("game", format!("#{game}"))
-                    .msg("name", crate::l10n::game_msg(record.game))
-                    .text("chat", chat.title.clone())
-                    .msg(
-                        "left",
-                        crate::l10n::duration_msg(clock.deadline_at.0 - now.0),
-                    )
-                    .moment("until", clock.deadline_at.0),
-            ));
-            if let Some((message, _)) = self.store.board_seqs(record.id).await?.into_iter().next() {
-                links.push(super::Goto {
-                    label: String::new(),
-                    label_msg: Some(
-                        Msg::new("mygames-button")
-                            .text("game", format!("#{game}"))
-                            .msg("name", crate::l10n::game_msg(record.game)),
-                    ),
-                    to: super::Place::Message {
-                        chat: chat.platform_chat_id,
-                        community: chat.platform_community_id,
-                        message,
-                    },
-                });
-            }
+            lines.push(Span::Msg(turn_line(
+                "ping-line",
+                &record,
+                &chat.title,
+                clock.deadline_at,
+                now,
+            )));
+            links.extend(self.board_link(&record, game_button(&record)).await?);
         }
         let Some(lang) = lang else {
             return Ok(None);
@@ -511,6 +496,41 @@ impl Service {
         Ok(Some(reply))
     }
 
+    /// A link button to the newest board of `record` in its chat (`label`), if one was posted.
+    pub(super) async fn board_link(
+        &self,
+        record: &crate::store::GameRecord,
+        label: Msg,
+    ) -> Result<Option<super::Goto>, crate::service::ServiceError> {
+        let (Some(chat), Some((message, _))) = (
+            self.store.chat(record.chat).await?,
+            self.store.board_seqs(record.id).await?.into_iter().next(),
+        ) else {
+            return Ok(None);
+        };
+        Ok(Some(super::Goto {
+            label: String::new(),
+            label_msg: Some(label),
+            to: super::Place::Message {
+                chat: chat.platform_chat_id,
+                community: chat.platform_community_id,
+                message,
+            },
+        }))
+    }
+
+    /// The language `user` reads privately about a game of `record`'s community: their own
+    /// choice, else the community's.
+    async fn private_lang(
+        &self,
+        user: UserId,
+        record: &crate::store::GameRecord,
+    ) -> Result<Lang, crate::service::ServiceError> {
+        let community = self.store.settings(record.community).await?.language;
+        let (own, _) = self.store.languages(user, record.community).await?;
+        Ok(Lang::choose(own.as_deref(), None, community.as_deref()))
+    }
+
     /// A reminder of `record` as its player reads it privately (they are told privately
     /// only): in their language, its buttons (which act in the game's chat) replaced by a link
     /// to the game's newest board.
@@ -523,29 +543,18 @@ impl Service {
         let Some(clock) = record.clock else {
             return Ok(None);
         };
-        let community_language = self.store.settings(record.community).await?.language;
-        let (own, _) = self.store.languages(clock.user, record.community).await?;
-        let lang = Lang::choose(own.as_deref(), None, community_language.as_deref());
+        let lang = self.private_lang(clock.user, record).await?;
         reply.buttons.clear();
         reply.address = super::Address {
             platform: row.platform,
             chat: row.platform_chat_id.clone(),
             thread: None,
         };
-        if let (Some(chat), Some((message, _))) = (
-            self.store.chat(record.chat).await?,
-            self.store.board_seqs(record.id).await?.into_iter().next(),
-        ) {
-            reply.goto = vec![super::Goto {
-                label: String::new(),
-                label_msg: Some(Msg::new("button-open-game")),
-                to: super::Place::Message {
-                    chat: chat.platform_chat_id,
-                    community: chat.platform_community_id,
-                    message,
-                },
-            }];
-        }
+        reply.goto = self
+            .board_link(record, Msg::new("button-open-game"))
+            .await?
+            .into_iter()
+            .collect();
         // Not a board of the game: nothing of the game's chat is recorded for it.
         reply.game = None;
         reply.question = false;

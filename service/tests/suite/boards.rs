@@ -870,29 +870,5 @@ async fn accepted_challenge_says_so(url: DatabaseUrl) {
         );
     }
 
-    // Accepted in the moment between its post and the post's record (nobody knew the message
-    // then): the record takes its buttons off and says which game began.
-    let offer = table.cmd("frank", "/play konane @gina").await;
-    let started = table.cmd("gina", "/accept").await;
-    assert!(started.game.is_some(), "{}", text(&started));
-    assert_eq!(started.pressed, None, "the post is not known yet");
-    let stripped = table.service.reply_sent(&offer, Some("408")).await;
-    let post = stripped
-        .iter()
-        .find(|s| s.message_id == "408")
-        .unwrap_or_else(|| panic!("the late post is stripped: {stripped:?}"));
-    assert!(post.text);
-    let caption = post.caption.as_ref().expect("it says what became of it");
-    assert!(caption.says("challenge-started").is_some(), "{caption:?}");
-    // A post recorded while its challenge waits keeps its buttons.
-    let waiting = table.cmd("frank", "/play koan @gina").await;
-    assert!(
-        table
-            .service
-            .reply_sent(&waiting, Some("409"))
-            .await
-            .is_empty(),
-        "a pending challenge keeps its buttons"
-    );
     store.close().await;
 }

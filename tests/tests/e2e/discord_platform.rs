@@ -609,10 +609,8 @@ async fn a_typed_acceptance_changes_the_challenge_too() {
             m.ephemeral_for.is_none() && buttons(m).iter().any(|(_, d)| d.starts_with('a'))
         })
         .await;
-    // People read a challenge before they accept it: this test is about the acceptance found
-    // by its recorded post. One typed within milliseconds of the post, before the bot
-    // recorded it, is changed when the post is recorded
-    // (`a_challenge_accepted_by_its_button_says_which_game_began` in the service's suite).
+    // People read a challenge before they accept it; the bot records which message it is
+    // right after posting it (its id is known only then).
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     table.slash(&bob, "accept", &[]).await;
     table

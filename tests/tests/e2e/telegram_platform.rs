@@ -719,10 +719,8 @@ async fn a_typed_acceptance_changes_the_challenge_too() {
     let bob = table.person("Bob");
     fake.user_writes(&group, &alice, "/play konane @bob_tg");
     let offer = offer(&table, &group).await;
-    // People read a challenge before they accept it: this test is about the acceptance found
-    // by its recorded post. One typed within milliseconds of the post, before the bot
-    // recorded it, is changed when the post is recorded
-    // (`a_challenge_accepted_by_its_button_says_which_game_began` in the service's suite).
+    // People read a challenge before they accept it; the bot records which message it is
+    // right after posting it (its id is known only then).
     tokio::time::sleep(Duration::from_millis(200)).await;
     fake.user_writes(&group, &bob, "/accept");
     table
