@@ -8,7 +8,7 @@
 //! g, "seq": s}`, addressed to the person's private chat) is written in the same transaction,
 //! so a crash loses none and several processes never send one twice.
 
-use super::executor::{query, query_as, query_scalar};
+use super::executor::{Tx, query, query_as, query_scalar};
 use super::outbox::insert_outbox;
 
 use super::requests::record_request;
@@ -218,6 +218,34 @@ UPDATE notify_settings SET unreachable_at = $2 WHERE user_id = $1 AND unreachabl
 const GAME_CHAT: &str = "\
 SELECT g.chat_id, c.platform FROM games g JOIN chats c ON c.id = g.chat_id WHERE g.id = $1";
 
+/// Writes in the transaction an announcement of game `game` to chat `chat` of `platform`
+/// (stored name) that any dispatcher may deliver: a ping, or the hint after a refused one.
+async fn announce_to(
+    tx: &mut Tx,
+    platform: &str,
+    chat: i64,
+    game: i64,
+    payload: &str,
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<(), StoreError> {
+    insert_outbox(
+        tx,
+        &NewOutbox {
+            platform: Platform::parse(platform)?,
+            chat: ChatId(chat),
+            game: Some(GameNo(game)),
+            kind: OutboxKind::Announce,
+            payload,
+            now,
+            held: None,
+        },
+        operation,
+    )
+    .await
+    .map(|_| ())
+}
+
 impl Store {
     /// The notification settings of `user` (the defaults when they never changed them).
     ///
@@ -323,20 +351,7 @@ impl Store {
                 .await
                 .map_err(db(OPERATION))?;
             let payload = format!(r#"{{"ping":{user},"game":{id},"seq":{seq}}}"#);
-            insert_outbox(
-                &mut tx,
-                &NewOutbox {
-                    platform: Platform::parse(&platform)?,
-                    chat: ChatId(chat),
-                    game: Some(GameNo(id)),
-                    kind: OutboxKind::Announce,
-                    payload: &payload,
-                    now,
-                    held: None,
-                },
-                OPERATION,
-            )
-            .await?;
+            announce_to(&mut tx, &platform, chat, id, &payload, now, OPERATION).await?;
         }
         tx.commit().await.map_err(db(OPERATION))?;
         Ok(ids.into_iter().map(GameNo).collect())
@@ -442,20 +457,7 @@ impl Store {
                 payload.push_str(&format!(r#","games":[{}]"#, list.join(",")));
             }
             payload.push('}');
-            insert_outbox(
-                &mut tx,
-                &NewOutbox {
-                    platform: Platform::parse(&platform)?,
-                    chat: ChatId(chat),
-                    game: Some(GameNo(first)),
-                    kind: OutboxKind::Announce,
-                    payload: &payload,
-                    now,
-                    held: None,
-                },
-                OPERATION,
-            )
-            .await?;
+            announce_to(&mut tx, &platform, chat, first, &payload, now, OPERATION).await?;
             games_claimed.extend(games.into_iter().map(|(game, _)| GameNo(game)));
         }
         tx.commit().await.map_err(db(OPERATION))?;
@@ -498,20 +500,7 @@ impl Store {
                 .await
                 .map_err(db(OPERATION))?;
             let hint = format!(r#"{{"unreachable":{user},"game":{game}}}"#);
-            insert_outbox(
-                &mut tx,
-                &NewOutbox {
-                    platform: Platform::parse(&platform)?,
-                    chat: ChatId(chat),
-                    game: Some(GameNo(game)),
-                    kind: OutboxKind::Announce,
-                    payload: &hint,
-                    now,
-                    held: None,
-                },
-                OPERATION,
-            )
-            .await?;
+            announce_to(&mut tx, &platform, chat, game, &hint, now, OPERATION).await?;
         }
         tx.commit().await.map_err(db(OPERATION))?;
         Ok(marked)
