@@ -28,3 +28,9 @@ CREATE TABLE turn_ends (
 ALTER TABLE notify_settings ADD COLUMN quiet_start INTEGER;
 ALTER TABLE notify_settings ADD COLUMN quiet_end INTEGER;
 ALTER TABLE notify_settings ADD COLUMN quiet_zone TEXT;
+-- The daily digest (/notify digest 08:00 Europe/Sofia; place 'digest'): once a day at
+-- digest_minute (after midnight, in digest_zone), one private message lists the games waiting
+-- for the person's move; digest_day is the local date of the last one claimed.
+ALTER TABLE notify_settings ADD COLUMN digest_minute INTEGER;
+ALTER TABLE notify_settings ADD COLUMN digest_zone TEXT;
+ALTER TABLE notify_settings ADD COLUMN digest_day TEXT;

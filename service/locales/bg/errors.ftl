@@ -132,3 +132,4 @@ notify-no-private = тук личните съобщения са недостъ
 mygames-none = нямате текуща партия; започнете нова с /play.
 notify-bad-quiet = тихите часове се задават така: `/notify quiet 22:00-08:00 Europe/Sofia` (часовата зона — с името ѝ по IANA или UTC); изключват се с `/notify quiet off`.
 notify-unknown-zone = няма часова зона `{ $zone }`; използвайте името ѝ по IANA, например Europe/Sofia, или UTC.
+notify-bad-digest = часът на обзора се задава така: `/notify digest 08:00 Europe/Sofia` (часовата зона — с името ѝ по IANA или UTC).

@@ -153,3 +153,7 @@ ping-several = Докато траеха тихите часове, дойде �
    *[other] в { $count } партии:
 }
 ping-line = { $game } ({ $name }) в чата „{ $chat }“. Оставащо време: { $left }, до { $until } UTC.
+digest-heading = Вашият ежедневен обзор: { $count ->
+    [one] една партия чака вашия ход:
+   *[other] { $count } партии чакат вашия ход:
+}

@@ -107,7 +107,7 @@ usage-example = { $usage }, e.g. { $example }
 
 cmd-notify = Choose how you are told it is your move
 cmd-notify-about = Shows how you are told it is your move, with a button for each change: in the game's chat (the default), privately, or both; the reminder halfway through your time for a move (on unless you turn it off); a last call when a tenth of the time is left (off unless you turn it on); and quiet hours in your time zone, when nothing is sent privately (what comes due is sent when they end). They are yours in every chat.
-cmd-notify-setting = chat, private or both; halftime on|off; lastcall on|off; quiet 22:00-08:00 Europe/Sofia|off
+cmd-notify-setting = chat|private|both|digest [HH:MM]; halftime on|off; lastcall on|off; quiet HH:MM-HH:MM zone|off
 usage-setting = setting
 cmd-mygames = Your games in every chat, your move first
 cmd-mygames-about = Lists your games in progress in every chat of this platform: those where it is your move first, the nearest deadline first, with the time left, then the others; each with a button that opens its board in its chat. Most useful in a private chat with me.

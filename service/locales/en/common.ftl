@@ -107,3 +107,6 @@ notify-unreachable = I could not write to you privately yet: open a private chat
 notify-quiet = Quiet hours: { $from }–{ $to } ({ $zone }); nothing is sent privately then, and what comes due is sent when they end.
 notify-quiet-none = No quiet hours.
 notify-button-quiet-off = End quiet hours
+notify-place-digest = only in a daily private digest (the board names you without a mention)
+notify-digest = Your digest comes every day at { $at } ({ $zone }), when a game waits for your move.
+notify-button-digest = Daily digest

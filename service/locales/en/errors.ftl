@@ -117,3 +117,4 @@ notify-no-private = private messages are not available here; /notify chat keeps 
 mygames-none = you have no game in progress; /play starts one.
 notify-bad-quiet = write quiet hours as `/notify quiet 22:00-08:00 Europe/Sofia` (a time zone's IANA name, or UTC), or end them with `/notify quiet off`.
 notify-unknown-zone = there is no time zone `{ $zone }`; use its IANA name, such as Europe/Sofia, or UTC.
+notify-bad-digest = write the digest's time as `/notify digest 08:00 Europe/Sofia` (a time zone's IANA name, or UTC).

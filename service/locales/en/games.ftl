@@ -150,3 +150,7 @@ ping-several = While your quiet hours lasted, it became your move in { $count ->
    *[other] { $count } games:
 }
 ping-line = { $game } ({ $name }) in { $chat }: { $left } left, until { $until } UTC.
+digest-heading = Your daily digest: { $count ->
+    [one] one game waits for your move:
+   *[other] { $count } games wait for your move:
+}

@@ -135,3 +135,4 @@ notify-no-private = личные сообщения здесь недоступ�
 mygames-none = у вас нет идущих партий; начать партию можно командой /play.
 notify-bad-quiet = тихие часы задаются так: `/notify quiet 22:00-08:00 Europe/Sofia` (часовой пояс — название из базы IANA или UTC); отключить их — `/notify quiet off`.
 notify-unknown-zone = часового пояса `{ $zone }` нет; укажите название из базы IANA, например Europe/Moscow, или UTC.
+notify-bad-digest = время сводки задаётся так: `/notify digest 08:00 Europe/Sofia` (часовой пояс — название из базы IANA или UTC).

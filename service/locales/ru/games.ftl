@@ -159,3 +159,8 @@ ping-several = Пока длились тихие часы, настал ваш 
    *[other] в { $count } партиях:
 }
 ping-line = { $game } ({ $name }) в чате «{ $chat }». Осталось: { $left }, до { $until } UTC.
+digest-heading = Ваша ежедневная сводка: { $count ->
+    [one] { $count } партия ждёт вашего хода:
+    [few] { $count } партии ждут вашего хода:
+   *[other] { $count } партий ждут вашего хода:
+}

@@ -316,6 +316,9 @@ pub enum UserError {
     /// Quiet hours that cannot be read.
     #[error("write quiet hours as /notify quiet 22:00-08:00 Europe/Sofia, or /notify quiet off")]
     BadQuiet,
+    /// A digest time that cannot be read.
+    #[error("write the digest's time as /notify digest 08:00 Europe/Sofia")]
+    BadDigest,
     /// A time zone that is not known (quoted).
     #[error("there is no time zone {0}; use its IANA name, such as Europe/Sofia, or UTC")]
     UnknownZone(String),
@@ -820,6 +823,7 @@ impl UserError {
             E::NoPrivateChat => Msg::new("notify-no-private"),
             E::NoGamesAnywhere => Msg::new("mygames-none"),
             E::BadQuiet => Msg::new("notify-bad-quiet"),
+            E::BadDigest => Msg::new("notify-bad-digest"),
             E::UnknownZone(zone) => Msg::new("notify-unknown-zone").text("zone", zone.clone()),
             E::VacationOff => Msg::new("vacation-off"),
             E::BadVacation { quota } => Msg::new("bad-vacation").num("quota", *quota),

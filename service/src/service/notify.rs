@@ -13,6 +13,12 @@ use crate::store::{GameNo, NotifyPlace, NotifySettings, Quiet, Timestamp, UserId
 /// The panel's button that ends quiet hours (`o<user>.8`).
 const QUIET_OFF: i64 = 8;
 
+/// The panel's button that chooses the daily digest (`o<user>.9`).
+const DIGEST: i64 = 9;
+
+/// The digest's time when the person names none: 09:00.
+const DIGEST_DEFAULT: u16 = 9 * 60;
+
 /// The most pings claimed in one transaction.
 const PING_BATCH: i64 = 100;
 
@@ -97,6 +103,7 @@ impl Change {
             Change::Place(NotifyPlace::Chat) => 5,
             Change::Place(NotifyPlace::Private) => 6,
             Change::Place(NotifyPlace::Both) => 7,
+            Change::Place(NotifyPlace::Digest) => DIGEST,
         }
     }
 
@@ -106,6 +113,7 @@ impl Change {
             5 => Some(Change::Place(NotifyPlace::Chat)),
             6 => Some(Change::Place(NotifyPlace::Private)),
             7 => Some(Change::Place(NotifyPlace::Both)),
+            DIGEST => Some(Change::Place(NotifyPlace::Digest)),
             _ => Switch::of_code(code).map(|(switch, on)| Change::Switch(switch, on)),
         }
     }
@@ -197,12 +205,40 @@ fn parse_quiet(words: &[&str], default_zone: Option<&str>) -> Result<Quiet, User
     if start == end {
         return Err(bad());
     }
-    // The zone's own spelling (`Europe/Sofia`), however it was typed.
-    let zone = jiff::tz::TimeZone::get(zone)
+    Ok(Quiet {
+        start,
+        end,
+        zone: known_zone(zone)?,
+    })
+}
+
+/// A time zone's own spelling (`Europe/Sofia`), however it was typed, if it is known.
+fn known_zone(zone: &str) -> Result<String, UserError> {
+    jiff::tz::TimeZone::get(zone)
         .ok()
         .and_then(|tz| tz.iana_name().map(str::to_owned))
-        .ok_or_else(|| UserError::UnknownZone(crate::l10n::quote(zone)))?;
-    Ok(Quiet { start, end, zone })
+        .ok_or_else(|| UserError::UnknownZone(crate::l10n::quote(zone)))
+}
+
+/// `08:00 Europe/Sofia` (the zone may be left out: `default_zone`, else UTC): the digest's
+/// time and zone.
+fn parse_digest(words: &[&str], default_zone: Option<&str>) -> Result<(u16, String), UserError> {
+    let (at, zone) = match words {
+        [at] => (*at, default_zone.unwrap_or("UTC")),
+        [at, zone] => (*at, *zone),
+        _ => return Err(UserError::BadDigest),
+    };
+    let minute = parse_clock(at).ok_or(UserError::BadDigest)?;
+    Ok((minute, known_zone(zone)?))
+}
+
+/// The local day (`2027-01-11`) whose digest is due at `at` for a digest at `minute` in
+/// `zone`: today's once its time has come, else none.
+fn digest_due(minute: u16, zone: &str, at: Timestamp) -> Option<String> {
+    let zone = jiff::tz::TimeZone::get(zone).ok()?;
+    let local = jiff::Timestamp::from_millisecond(at.0).ok()?.to_zoned(zone);
+    let now = i32::from(local.hour()) * 60 + i32::from(local.minute());
+    (now >= i32::from(minute)).then(|| local.date().to_string())
 }
 
 /// `HH:MM`.
@@ -219,6 +255,7 @@ fn parse(text: &str) -> Result<Change, UserError> {
         ["chat" | "group" | "here"] => Ok(Change::Place(NotifyPlace::Chat)),
         ["private" | "privately" | "dm" | "pm"] => Ok(Change::Place(NotifyPlace::Private)),
         ["both"] => Ok(Change::Place(NotifyPlace::Both)),
+        ["digest"] => Ok(Change::Place(NotifyPlace::Digest)),
         [setting, value] => match (Switch::parse(setting), parse_on_off(value)) {
             (Some(switch), Some(on)) => Ok(Change::Switch(switch, on)),
             _ => Err(unknown()),
@@ -232,6 +269,7 @@ fn place_msg(place: NotifyPlace) -> Msg {
         NotifyPlace::Chat => "notify-place-chat",
         NotifyPlace::Private => "notify-place-private",
         NotifyPlace::Both => "notify-place-both",
+        NotifyPlace::Digest => "notify-place-digest",
     })
 }
 
@@ -259,6 +297,19 @@ impl Service {
                     .await?;
                 self.store.notify_settings(ctx.user.id).await?
             }
+            (Some(_), Some(first)) if first.eq_ignore_ascii_case("digest") && words.len() > 1 => {
+                let before = self.store.notify_quiet(ctx.user.id).await?;
+                let (minute, zone) =
+                    parse_digest(&words[1..], before.as_ref().map(|q| q.zone.as_str()))?;
+                self.not_repeated(ctx).await?;
+                let settings = self
+                    .change_notify(ctx, Change::Place(NotifyPlace::Digest))
+                    .await?;
+                self.store
+                    .set_notify_digest(ctx.user.id, minute, &zone)
+                    .await?;
+                settings
+            }
             (Some(text), _) => {
                 let change = parse(text)?;
                 self.not_repeated(ctx).await?;
@@ -266,7 +317,14 @@ impl Service {
             }
         };
         let quiet = self.store.notify_quiet(ctx.user.id).await?;
-        Ok(panel(ctx.user.id, settings, quiet.as_ref(), text.is_some()))
+        let digest = self.store.notify_digest(ctx.user.id).await?;
+        Ok(panel(
+            ctx.user.id,
+            settings,
+            quiet.as_ref(),
+            digest.as_ref(),
+            text.is_some(),
+        ))
     }
 
     /// A button of the `/notify` panel (`o<user>.<code>`): only its person may press it; the
@@ -293,7 +351,8 @@ impl Service {
             }
         };
         let quiet = self.store.notify_quiet(ctx.user.id).await?;
-        let mut reply = panel(ctx.user.id, settings, quiet.as_ref(), true);
+        let digest = self.store.notify_digest(ctx.user.id).await?;
+        let mut reply = panel(ctx.user.id, settings, quiet.as_ref(), digest.as_ref(), true);
         reply.toast = vec![Span::Msg(said)];
         reply.placement = Placement::UpdatePressed;
         Ok(reply)
@@ -308,7 +367,7 @@ impl Service {
         record: &crate::store::GameRecord,
     ) -> Result<bool, crate::service::ServiceError> {
         let own = self.store.notify_settings(user.id).await?;
-        if own.place != NotifyPlace::Private || own.unreachable {
+        if own.place.in_chat() || own.unreachable {
             return Ok(false);
         }
         Ok(self.store.settings(record.community).await?.private_pings)
@@ -330,6 +389,12 @@ impl Service {
                 break;
             }
         }
+        // The daily digests whose time has come.
+        let due = |minute: u16, zone: &str| digest_due(minute, zone, now);
+        written += self
+            .store
+            .claim_digests_to_outbox(now, PING_BATCH, &due)
+            .await?;
         // Those with quiet hours: claimed when their hours do not hold, several at once in
         // one message.
         let quiet = |hours: &Quiet| quiet_at(hours, now);
@@ -375,7 +440,9 @@ impl Service {
                 .iter()
                 .filter_map(|pair| Some((pair.get(0)?.as_i64()?, pair.get(1)?.as_i64()?)))
                 .collect();
-            return self.pings_of(row, UserId(user), &games).await;
+            return self
+                .pings_of(row, UserId(user), &games, "ping-several")
+                .await;
         }
         let (Some(user), Some(game), Some(seq)) = (number("ping"), number("game"), number("seq"))
         else {
@@ -431,14 +498,15 @@ impl Service {
         Ok(Some(reply))
     }
 
-    /// Several private pings in one message (what came due during the person's quiet
-    /// hours): a line per game still waiting for them (which game, in which chat, the time
+    /// Several private pings in one message under `heading` (what came due during the
+    /// person's quiet hours, or the daily digest): a line per game still waiting for them (which game, in which chat, the time
     /// left), each with a link to its board; `None` when none still waits.
     async fn pings_of(
         &self,
         row: &crate::store::OutboxRow,
         user: UserId,
         games: &[(i64, i64)],
+        heading: &'static str,
     ) -> Result<Option<Reply>, crate::service::ServiceError> {
         let now = self.clock.now();
         let mut lines = Vec::new();
@@ -478,7 +546,7 @@ impl Service {
         };
         let count = lines.len() / 2;
         let mut spans = vec![Span::Msg(
-            Msg::new("ping-several").num("count", i64::try_from(count).unwrap_or(i64::MAX)),
+            Msg::new(heading).num("count", i64::try_from(count).unwrap_or(i64::MAX)),
         )];
         spans.extend(lines);
         let mut reply = Reply {
@@ -529,6 +597,29 @@ impl Service {
         let community = self.store.settings(record.community).await?.language;
         let (own, _) = self.store.languages(user, record.community).await?;
         Ok(Lang::choose(own.as_deref(), None, community.as_deref()))
+    }
+
+    /// The daily digest of outbox `row` (payload `{"digest": user}`): every game waiting for
+    /// the person's move, the nearest deadline first, each with its chat, the time left and a
+    /// link to its board; `None` when none waits any more.
+    pub(super) async fn digest_of(
+        &self,
+        row: &crate::store::OutboxRow,
+        user: UserId,
+    ) -> Result<Option<Reply>, crate::service::ServiceError> {
+        let mut games: Vec<(i64, i64, i64)> = self
+            .store
+            .active_games_of_user(user, None)
+            .await?
+            .into_iter()
+            .filter_map(|record| {
+                let clock = record.clock.filter(|clock| clock.user == user)?;
+                Some((clock.deadline_at.0, record.id.0, i64::from(record.seq)))
+            })
+            .collect();
+        games.sort_unstable();
+        let pairs: Vec<(i64, i64)> = games.iter().map(|(_, id, seq)| (*id, *seq)).collect();
+        self.pings_of(row, user, &pairs, "digest-heading").await
     }
 
     /// A reminder of `record` as its player reads it privately (they are told privately
@@ -618,6 +709,20 @@ impl Service {
         self.store
             .set_notify_settings(ctx.user.id, settings, private_chat, Some(&ctx.key), ctx.now)
             .await?;
+        // A digest chosen without a time comes at 09:00, in the person's quiet hours' zone or
+        // UTC, until they say otherwise.
+        if settings.place == NotifyPlace::Digest
+            && self.store.notify_digest(ctx.user.id).await?.is_none()
+        {
+            let zone = self
+                .store
+                .notify_quiet(ctx.user.id)
+                .await?
+                .map_or_else(|| "UTC".to_string(), |quiet| quiet.zone);
+            self.store
+                .set_notify_digest(ctx.user.id, DIGEST_DEFAULT, &zone)
+                .await?;
+        }
         if settings.place.private() && !before.place.private() {
             settings.unreachable = false;
         }
@@ -641,7 +746,13 @@ fn on_off(on: bool) -> Msg {
 /// The person's settings, with a button that changes each (its data names the person:
 /// `o<user>.<code>`): the two other places on a row, then a row per reminder. `changed`: a
 /// setting was just changed (said first).
-fn panel(user: UserId, settings: NotifySettings, quiet: Option<&Quiet>, changed: bool) -> Reply {
+fn panel(
+    user: UserId,
+    settings: NotifySettings,
+    quiet: Option<&Quiet>,
+    digest: Option<&(u16, String)>,
+    changed: bool,
+) -> Reply {
     let mut spans = Vec::new();
     if changed {
         spans.push(Span::Msg(Msg::new("notify-saved")));
@@ -653,6 +764,14 @@ fn panel(user: UserId, settings: NotifySettings, quiet: Option<&Quiet>, changed:
             .msg("halftime", on_off(settings.halftime))
             .msg("lastcall", on_off(settings.lastcall)),
     ));
+    if let (NotifyPlace::Digest, Some((minute, zone))) = (settings.place, digest) {
+        spans.push(Span::Text(" ".into()));
+        spans.push(Span::Msg(
+            Msg::new("notify-digest")
+                .text("at", clock_text(*minute))
+                .text("zone", zone.clone()),
+        ));
+    }
     spans.push(Span::Text(" ".into()));
     spans.push(Span::Msg(match quiet {
         Some(quiet) => Msg::new("notify-quiet")
@@ -672,6 +791,7 @@ fn panel(user: UserId, settings: NotifySettings, quiet: Option<&Quiet>, changed:
         (NotifyPlace::Chat, "notify-button-chat"),
         (NotifyPlace::Private, "notify-button-private"),
         (NotifyPlace::Both, "notify-button-both"),
+        (NotifyPlace::Digest, "notify-button-digest"),
     ]
     .into_iter()
     .filter(|(place, _)| *place != settings.place)
@@ -782,6 +902,38 @@ mod tests {
         ));
     }
 
+    /// The digest is due from its local time on, once a local day: Sofia's 08:00 is 06:00
+    /// UTC in winter and 05:00 UTC in summer.
+    #[test]
+    fn the_digest_is_due_from_its_local_time() {
+        let at = |text: &str| {
+            let moment: jiff::Timestamp = text.parse().expect("a moment");
+            Timestamp(moment.as_millisecond())
+        };
+        let (minute, zone) = parse_digest(&["08:00", "Europe/Sofia"], None).expect("a digest");
+        assert_eq!(digest_due(minute, &zone, at("2027-03-27T05:59:00Z")), None);
+        assert_eq!(
+            digest_due(minute, &zone, at("2027-03-27T06:00:00Z")).as_deref(),
+            Some("2027-03-27")
+        );
+        assert_eq!(
+            digest_due(minute, &zone, at("2027-03-28T05:00:00Z")).as_deref(),
+            Some("2027-03-28")
+        );
+        // Just after local midnight it is a new day, whose digest is not due yet.
+        assert_eq!(digest_due(minute, &zone, at("2027-03-28T21:30:00Z")), None);
+        assert_eq!(
+            parse_digest(&["09:30"], None).map(|d| d.1).ok().as_deref(),
+            Some("UTC")
+        );
+        for bad in [&["9"][..], &["24:00"], &["08:00", "UTC", "x"], &[]] {
+            assert!(
+                matches!(parse_digest(bad, None), Err(UserError::BadDigest)),
+                "{bad:?}"
+            );
+        }
+    }
+
     #[test]
     fn every_button_code_is_read_back() {
         for switch in [Switch::Halftime, Switch::LastCall] {
@@ -790,11 +942,21 @@ mod tests {
                 assert_eq!(Change::of_code(change.code()), Some(change));
             }
         }
-        for place in [NotifyPlace::Chat, NotifyPlace::Private, NotifyPlace::Both] {
+        for place in [
+            NotifyPlace::Chat,
+            NotifyPlace::Private,
+            NotifyPlace::Both,
+            NotifyPlace::Digest,
+        ] {
             let change = Change::Place(place);
             assert_eq!(Change::of_code(change.code()), Some(change));
         }
         assert_eq!(Change::of_code(0), None);
-        assert_eq!(Change::of_code(8), None);
+        assert_eq!(
+            Change::of_code(QUIET_OFF),
+            None,
+            "handled before the changes"
+        );
+        assert_eq!(Change::of_code(10), None);
     }
 }

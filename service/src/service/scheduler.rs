@@ -158,6 +158,8 @@ impl Service {
                 if payload.get("ping").is_some() {
                     // Said privately, in the person's language.
                     return self.ping_of(row, &payload).await;
+                } else if let Some(user) = number("digest") {
+                    return self.digest_of(row, crate::store::UserId(user)).await;
                 } else if payload.get("unreachable").is_some() {
                     self.unreachable_hint(&payload).await?
                 } else if payload.get("strip").is_some() {

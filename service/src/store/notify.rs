@@ -27,6 +27,8 @@ pub enum NotifyPlace {
     Private,
     /// Both.
     Both,
+    /// Only a daily private digest of the games waiting for them.
+    Digest,
 }
 
 impl NotifyPlace {
@@ -36,6 +38,7 @@ impl NotifyPlace {
             NotifyPlace::Chat => "chat",
             NotifyPlace::Private => "private",
             NotifyPlace::Both => "both",
+            NotifyPlace::Digest => "digest",
         }
     }
 
@@ -44,18 +47,19 @@ impl NotifyPlace {
         match text {
             "private" => NotifyPlace::Private,
             "both" => NotifyPlace::Both,
+            "digest" => NotifyPlace::Digest,
             _ => NotifyPlace::Chat,
         }
     }
 
-    /// Whether the person is told privately.
+    /// Whether the person is told privately (pings or a digest: they need a private chat).
     pub fn private(self) -> bool {
         self != NotifyPlace::Chat
     }
 
     /// Whether the board mentions the person.
     pub fn in_chat(self) -> bool {
-        self != NotifyPlace::Private
+        matches!(self, NotifyPlace::Chat | NotifyPlace::Both)
     }
 }
 
@@ -175,6 +179,36 @@ ON CONFLICT (user_id) DO UPDATE SET quiet_start = excluded.quiet_start,
     quiet_end = excluded.quiet_end, quiet_zone = excluded.quiet_zone,
     updated_at = excluded.updated_at";
 
+/// A person's digest time and zone.
+const DIGEST: &str = "\
+SELECT digest_minute, digest_zone FROM notify_settings
+WHERE user_id = $1 AND digest_minute IS NOT NULL AND digest_zone IS NOT NULL";
+
+/// Sets a person's digest time and zone (their row exists: the place was set first).
+const SET_DIGEST: &str = "\
+UPDATE notify_settings SET digest_minute = $2, digest_zone = $3 WHERE user_id = $1";
+
+/// The people who chose the digest, reachable privately: who, their time and zone, the local
+/// day of their last digest, their private chat and its platform.
+const DIGEST_CANDIDATES: &str = "\
+SELECT n.user_id, n.digest_minute, n.digest_zone, n.digest_day, n.private_chat_id, pc.platform
+FROM notify_settings n JOIN chats pc ON pc.id = n.private_chat_id
+WHERE n.place = 'digest' AND n.digest_minute IS NOT NULL AND n.digest_zone IS NOT NULL
+  AND n.unreachable_at IS NULL AND pc.inactive_at IS NULL
+ORDER BY n.user_id LIMIT $1";
+
+/// Claims a person's digest of local day `$2`, if nobody did.
+const CLAIM_DIGEST: &str = "\
+UPDATE notify_settings SET digest_day = $2
+WHERE user_id = $1 AND (digest_day IS NULL OR digest_day <> $2)";
+
+/// How many games wait for person `$1`'s move.
+const WAITING_GAMES: &str = "\
+SELECT COUNT(*) FROM games WHERE status = 'active' AND turn_user_id = $1";
+
+/// A candidate of [`DIGEST_CANDIDATES`].
+type DigestCandidate = (i64, i64, String, Option<String>, i64, String);
+
 /// Quiet hours: from `start` to `end` (minutes after midnight; `end` before `start` runs
 /// past midnight) in the IANA time zone `zone`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -207,7 +241,7 @@ SELECT pc.id FROM notify_settings n
 JOIN chats pc ON pc.id = n.private_chat_id
 JOIN games g ON g.id = $2
 LEFT JOIN community_settings cs ON cs.community_id = g.community_id
-WHERE n.user_id = $1 AND n.place = 'private' AND n.unreachable_at IS NULL
+WHERE n.user_id = $1 AND n.place IN ('private', 'digest') AND n.unreachable_at IS NULL
   AND pc.inactive_at IS NULL AND COALESCE(cs.private_pings, 1) = 1";
 
 /// Marks a person unreachable privately, once: whether this call marked them.
@@ -398,6 +432,104 @@ impl Store {
             .await
             .map_err(db(OPERATION))?;
         tx.commit().await.map_err(db(OPERATION))
+    }
+
+    /// The digest time (minutes after midnight) and zone of `user`, if they set one.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn notify_digest(&self, user: UserId) -> Result<Option<(u16, String)>, StoreError> {
+        let row: Option<(i64, String)> = query_as(DIGEST)
+            .bind(user.0)
+            .fetch_optional(self)
+            .await
+            .map_err(db("notify_digest"))?;
+        Ok(row.map(|(minute, zone)| (u16::try_from(minute).unwrap_or(0), zone)))
+    }
+
+    /// Sets the digest time and zone of `user` (after their place was set).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn set_notify_digest(
+        &self,
+        user: UserId,
+        minute: u16,
+        zone: &str,
+    ) -> Result<(), StoreError> {
+        query(SET_DIGEST)
+            .bind(user.0)
+            .bind(i64::from(minute))
+            .bind(zone)
+            .execute(self)
+            .await
+            .map_err(db("set_notify_digest"))?;
+        Ok(())
+    }
+
+    /// Claims the daily digests that are due and writes each to the outbox (payload
+    /// `{"digest": user}`, to the person's private chat) in the same transaction. `due` says,
+    /// from a person's time and zone, the local day whose digest is due now (`None`: not yet
+    /// today); a day's digest is claimed once, and written only when a game waits for them.
+    /// Returns how many were written.
+    ///
+    /// # Errors
+    /// A database failure (then nothing is claimed).
+    pub async fn claim_digests_to_outbox(
+        &self,
+        now: Timestamp,
+        limit: i64,
+        due: &(dyn Fn(u16, &str) -> Option<String> + Sync),
+    ) -> Result<usize, StoreError> {
+        const OPERATION: &str = "claim_digests_to_outbox";
+        let mut tx = self.begin_write(OPERATION).await?;
+        let candidates: Vec<DigestCandidate> = query_as(DIGEST_CANDIDATES)
+            .bind(limit)
+            .fetch_all(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        let mut written = 0;
+        for (user, minute, zone, last, chat, platform) in candidates {
+            let Some(day) = due(u16::try_from(minute).unwrap_or(0), &zone) else {
+                continue;
+            };
+            if last.as_deref() == Some(day.as_str()) {
+                continue;
+            }
+            let claimed = query(CLAIM_DIGEST)
+                .bind(user)
+                .bind(&day)
+                .execute(&mut tx)
+                .await
+                .map_err(db(OPERATION))?
+                .rows_affected();
+            let waiting: i64 = query_scalar(WAITING_GAMES)
+                .bind(user)
+                .fetch_one(&mut tx)
+                .await
+                .map_err(db(OPERATION))?;
+            if claimed != 1 || waiting == 0 {
+                continue;
+            }
+            let payload = format!(r#"{{"digest":{user}}}"#);
+            insert_outbox(
+                &mut tx,
+                &NewOutbox {
+                    platform: Platform::parse(&platform)?,
+                    chat: ChatId(chat),
+                    game: None,
+                    kind: OutboxKind::Announce,
+                    payload: &payload,
+                    now,
+                    held: None,
+                },
+                OPERATION,
+            )
+            .await?;
+            written += 1;
+        }
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok(written)
     }
 
     /// [`Store::claim_pings_to_outbox`] for people with quiet hours: the turns of those for

@@ -25,6 +25,7 @@ on_both_databases! {
     the_one_who_accepts_is_looking_and_the_challenger_is_pinged => accepted;
     reminders_go_where_the_person_is_told => private_reminders;
     quiet_hours_hold_pings_and_send_them_together_when_they_end => quiet_hours;
+    the_daily_digest_lists_the_waiting_games_once_a_day => digest;
 }
 
 const MINUTE: i64 = 60 * 1000;
@@ -77,8 +78,8 @@ async fn settings(url: DatabaseUrl) {
     );
     assert_eq!(
         panel.buttons[0].len(),
-        2,
-        "private, both: {:?}",
+        3,
+        "private, both, digest: {:?}",
         panel.buttons
     );
 
@@ -127,7 +128,7 @@ async fn settings(url: DatabaseUrl) {
     assert_eq!(shown(&table.cmd("alice", "/notify").await), ("on", "on"));
     assert_eq!(shown(&table.cmd("bob", "/notify").await), ("on", "off"));
     // A forged button is refused.
-    let forged = table.press("alice", "o1.9").await;
+    let forged = table.press("alice", "o1.10").await;
     assert!(matches!(forged.refusal(), Some(UserError::BadButton)));
     store.close().await;
 }
@@ -791,6 +792,72 @@ async fn quiet_hours(url: DatabaseUrl) {
         ended.says("notify-quiet-none").is_some(),
         "{}",
         text(&ended)
+    );
+    store.close().await;
+}
+
+/// The daily digest: chosen with its time, it replaces the mentions and the pings; once a day
+/// at that time, one private message lists the games waiting for the person's move, the
+/// nearest deadline first; nothing when none waits.
+async fn digest(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 10);
+    let mut lcg = Lcg(16);
+    // T0 is 12:00 UTC; the digest at 13:00.
+    let set = table.cmd("bob", "/notify digest 13:00 UTC").await;
+    assert!(set.says("notify-digest").is_some(), "{}", text(&set));
+    let bad = table.cmd("bob", "/notify digest 25:00").await;
+    assert!(
+        matches!(bad.refusal(), Some(UserError::BadDigest)),
+        "{:?}",
+        bad.kind
+    );
+    // Two games waiting for Bob: a two-day one first, then a one-day one (nearer deadline).
+    let mut games = Vec::new();
+    for (opponent, time) in [("alice", "2d"), ("carol", "1d")] {
+        let game = start(&table, "bob", opponent, &format!("konane time={time}")).await;
+        if to_move(&table, game).await != "bob" {
+            let board = play(&table, game, &mut lcg).await;
+            assert!(board.notify.is_empty(), "no mention for a digest reader");
+        }
+        games.push(game);
+    }
+    let replies = table.tick().await;
+    assert!(pings(&replies).is_empty(), "no pings");
+    assert!(
+        !replies.iter().any(|r| r.says("digest-heading").is_some()),
+        "not yet"
+    );
+    table.clock.advance(HOUR + MINUTE);
+    let replies = table.tick().await;
+    let digests: Vec<&Reply> = replies
+        .iter()
+        .filter(|r| r.says("digest-heading").is_some())
+        .collect();
+    assert_eq!(
+        digests.len(),
+        1,
+        "{:?}",
+        replies.iter().map(text).collect::<Vec<_>>()
+    );
+    assert_eq!(digests[0].address.chat, "private-bob");
+    let listed: Vec<GameNo> = digests[0]
+        .said
+        .iter()
+        .filter(|msg| msg.id == "ping-line")
+        .map(|msg| game_no(msg, "game"))
+        .collect();
+    assert_eq!(listed, [games[1], games[0]], "the nearest deadline first");
+    assert!(table.tick().await.is_empty(), "once a day");
+    // The next day, with nothing waiting (Bob moved in both), nothing is sent.
+    for game in &games {
+        play(&table, *game, &mut lcg).await;
+    }
+    table.clock.advance(24 * HOUR);
+    let replies = table.tick().await;
+    assert!(
+        !replies.iter().any(|r| r.says("digest-heading").is_some()),
+        "nothing waits"
     );
     store.close().await;
 }

@@ -291,8 +291,8 @@ async fn out_of_turn_and_autocomplete(name: &str, mode: Mode) {
     let switches = buttons(&panel);
     assert_eq!(
         switches.len(),
-        4,
-        "two other places, then a button per reminder: {:?}",
+        5,
+        "three other places, then a button per reminder: {:?}",
         switches
     );
     table.press(&carol, panel.id, &switches[0].1).await;

@@ -769,8 +769,8 @@ async fn a_typed_acceptance_changes_the_challenge_too() {
     let switches = callbacks(&panel);
     assert_eq!(
         switches.len(),
-        4,
-        "two other places, then a button per reminder: {:?}",
+        5,
+        "three other places, then a button per reminder: {:?}",
         switches
     );
     let posted = fake.bot_messages(&group).len();
