@@ -106,5 +106,5 @@ notify-quiet = Тихи часове: { $from }–{ $to } ({ $zone }); тога�
 notify-quiet-none = Няма тихи часове.
 notify-button-quiet-off = Изключи тихите часове
 notify-place-digest = само в ежедневен личен обзор (на дъската сте посочени без споменаване)
-notify-digest = Обзорът идва всеки ден в { $at } ({ $zone }), когато някоя партия чака вашия ход.
+notify-digest = Обзорът идва всеки ден в { $at } ({ $zone }), ако някоя партия чака вашия ход.
 notify-button-digest = Ежедневен обзор
