@@ -276,6 +276,28 @@ fn pings(replies: &[Reply]) -> Vec<(String, GameNo)> {
         .collect()
 }
 
+/// The games listed (`ping-line`) by the one reply among `replies` headed `heading`, which
+/// must go to private chat `to`.
+fn listed_privately(replies: &[Reply], heading: &str, to: &str) -> Vec<GameNo> {
+    let found: Vec<&Reply> = replies
+        .iter()
+        .filter(|reply| reply.says(heading).is_some())
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one {heading}: {:?}",
+        replies.iter().map(text).collect::<Vec<_>>()
+    );
+    assert_eq!(found[0].address.chat, to);
+    found[0]
+        .said
+        .iter()
+        .filter(|msg| msg.id == "ping-line")
+        .map(|msg| game_no(msg, "game"))
+        .collect()
+}
+
 /// Plays a legal move for whoever is to move in `game`: the board it makes.
 async fn play(table: &Table, game: GameNo, lcg: &mut Lcg) -> Reply {
     let (_, board) = table.random_move(game, lcg).await.expect("a legal move");
@@ -757,24 +779,11 @@ async fn quiet_hours(url: DatabaseUrl) {
     // 14:00:30: the hours are over; both games in one message.
     table.clock.advance(2 * HOUR);
     let replies = table.tick().await;
-    let merged: Vec<&Reply> = replies
-        .iter()
-        .filter(|r| r.says("ping-several").is_some())
-        .collect();
     assert_eq!(
-        merged.len(),
-        1,
-        "{:?}",
-        replies.iter().map(text).collect::<Vec<_>>()
+        listed_privately(&replies, "ping-several", "private-bob"),
+        games,
+        "every game concerned"
     );
-    assert_eq!(merged[0].address.chat, "private-bob");
-    let listed: Vec<GameNo> = merged[0]
-        .said
-        .iter()
-        .filter(|msg| msg.id == "ping-line")
-        .map(|msg| game_no(msg, "game"))
-        .collect();
-    assert_eq!(listed, games, "every game concerned");
     assert!(table.tick().await.is_empty(), "sent once");
     // The panel shows them, with a button that ends them.
     let panel = table.cmd("bob", "/notify").await;
@@ -830,24 +839,11 @@ async fn digest(url: DatabaseUrl) {
     );
     table.clock.advance(HOUR + MINUTE);
     let replies = table.tick().await;
-    let digests: Vec<&Reply> = replies
-        .iter()
-        .filter(|r| r.says("digest-heading").is_some())
-        .collect();
     assert_eq!(
-        digests.len(),
-        1,
-        "{:?}",
-        replies.iter().map(text).collect::<Vec<_>>()
+        listed_privately(&replies, "digest-heading", "private-bob"),
+        [games[1], games[0]],
+        "the nearest deadline first"
     );
-    assert_eq!(digests[0].address.chat, "private-bob");
-    let listed: Vec<GameNo> = digests[0]
-        .said
-        .iter()
-        .filter(|msg| msg.id == "ping-line")
-        .map(|msg| game_no(msg, "game"))
-        .collect();
-    assert_eq!(listed, [games[1], games[0]], "the nearest deadline first");
     assert!(table.tick().await.is_empty(), "once a day");
     // The next day, with nothing waiting (Bob moved in both), nothing is sent.
     for game in &games {
