@@ -389,12 +389,6 @@ impl Service {
                 break;
             }
         }
-        // The daily digests whose time has come.
-        let due = |minute: u16, zone: &str| digest_due(minute, zone, now);
-        written += self
-            .store
-            .claim_digests_to_outbox(now, PING_BATCH, &due)
-            .await?;
         // Those with quiet hours: claimed when their hours do not hold, several at once in
         // one message.
         let quiet = |hours: &Quiet| quiet_at(hours, now);
@@ -404,6 +398,20 @@ impl Service {
             .await?
             .len();
         Ok(written)
+    }
+
+    /// Claims the daily digests whose time has come and writes each to the outbox: how many.
+    /// The scheduler does it at every tick (a digest depends on the clock, not on boards).
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub(super) async fn claim_digests(&self) -> Result<usize, crate::service::ServiceError> {
+        let now = self.clock.now();
+        let due = |minute: u16, zone: &str| digest_due(minute, zone, now);
+        Ok(self
+            .store
+            .claim_digests_to_outbox(now, PING_BATCH, &due)
+            .await?)
     }
 
     /// Waits until a turn may be due a private ping (a board was posted, so the ping can link

@@ -75,6 +75,7 @@ impl Service {
             }
         }
         written += self.claim_pings().await?;
+        written += self.claim_digests().await?;
         Ok(written)
     }
 

@@ -252,13 +252,14 @@ UPDATE notify_settings SET unreachable_at = $2 WHERE user_id = $1 AND unreachabl
 const GAME_CHAT: &str = "\
 SELECT g.chat_id, c.platform FROM games g JOIN chats c ON c.id = g.chat_id WHERE g.id = $1";
 
-/// Writes in the transaction an announcement of game `game` to chat `chat` of `platform`
-/// (stored name) that any dispatcher may deliver: a ping, or the hint after a refused one.
+/// Writes in the transaction an announcement (of game `game`, if it concerns one) to chat
+/// `chat` of `platform` (stored name) that any dispatcher may deliver: a ping, a digest, or
+/// the hint after a refused ping.
 async fn announce_to(
     tx: &mut Tx,
     platform: &str,
     chat: i64,
-    game: i64,
+    game: Option<i64>,
     payload: &str,
     now: Timestamp,
     operation: &'static str,
@@ -268,7 +269,7 @@ async fn announce_to(
         &NewOutbox {
             platform: Platform::parse(platform)?,
             chat: ChatId(chat),
-            game: Some(GameNo(game)),
+            game: game.map(GameNo),
             kind: OutboxKind::Announce,
             payload,
             now,
@@ -385,7 +386,7 @@ impl Store {
                 .await
                 .map_err(db(OPERATION))?;
             let payload = format!(r#"{{"ping":{user},"game":{id},"seq":{seq}}}"#);
-            announce_to(&mut tx, &platform, chat, id, &payload, now, OPERATION).await?;
+            announce_to(&mut tx, &platform, chat, Some(id), &payload, now, OPERATION).await?;
         }
         tx.commit().await.map_err(db(OPERATION))?;
         Ok(ids.into_iter().map(GameNo).collect())
@@ -512,20 +513,7 @@ impl Store {
                 continue;
             }
             let payload = format!(r#"{{"digest":{user}}}"#);
-            insert_outbox(
-                &mut tx,
-                &NewOutbox {
-                    platform: Platform::parse(&platform)?,
-                    chat: ChatId(chat),
-                    game: None,
-                    kind: OutboxKind::Announce,
-                    payload: &payload,
-                    now,
-                    held: None,
-                },
-                OPERATION,
-            )
-            .await?;
+            announce_to(&mut tx, &platform, chat, None, &payload, now, OPERATION).await?;
             written += 1;
         }
         tx.commit().await.map_err(db(OPERATION))?;
@@ -589,7 +577,16 @@ impl Store {
                 payload.push_str(&format!(r#","games":[{}]"#, list.join(",")));
             }
             payload.push('}');
-            announce_to(&mut tx, &platform, chat, first, &payload, now, OPERATION).await?;
+            announce_to(
+                &mut tx,
+                &platform,
+                chat,
+                Some(first),
+                &payload,
+                now,
+                OPERATION,
+            )
+            .await?;
             games_claimed.extend(games.into_iter().map(|(game, _)| GameNo(game)));
         }
         tx.commit().await.map_err(db(OPERATION))?;
@@ -632,7 +629,7 @@ impl Store {
                 .await
                 .map_err(db(OPERATION))?;
             let hint = format!(r#"{{"unreachable":{user},"game":{game}}}"#);
-            announce_to(&mut tx, &platform, chat, game, &hint, now, OPERATION).await?;
+            announce_to(&mut tx, &platform, chat, Some(game), &hint, now, OPERATION).await?;
         }
         tx.commit().await.map_err(db(OPERATION))?;
         Ok(marked)
