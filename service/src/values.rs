@@ -141,6 +141,18 @@ text_enum!(
     }
 );
 
+impl Platform {
+    /// Whether a reply to the person who acted ([`crate::service::Audience::Actor`]) is seen by
+    /// them alone: on Discord always (an ephemeral message), on Telegram only outside a group
+    /// (where a typed command's answer is a reply everyone sees for a minute).
+    pub fn actor_sees_alone(self, group: bool) -> bool {
+        match self {
+            Platform::Telegram => !group,
+            Platform::Discord | Platform::Local | Platform::Computer => true,
+        }
+    }
+}
+
 text_enum!(
     /// Where a challenge stands. It leaves `Pending` once, by a compare-and-set.
     ChallengeStatus {

@@ -11,6 +11,41 @@ pub mod telegram;
 
 use std::fmt;
 
+use tabula_service::store::Platform;
+
+/// The web address of a message, whichever platform shows the link (a person linked on both
+/// platforms sees the games of both in `/mygames` and the digest): Discord's message link
+/// (`@me` for a channel that stands alone, a direct-message channel); on Telegram the
+/// `t.me/c/<id>/<message>` link of a supergroup's message (its id without `-100`; in a forum
+/// topic, the topic's message link), none for a basic group's.
+pub fn message_url(
+    platform: Platform,
+    chat: &str,
+    community: &str,
+    message: &str,
+) -> Option<url::Url> {
+    let text = match platform {
+        Platform::Discord => format!(
+            "https://discord.com/channels/{}/{chat}/{message}",
+            if community == chat { "@me" } else { community }
+        ),
+        Platform::Telegram => {
+            // A topic's chat is `<chat>:<topic>`.
+            let (chat, topic) = match chat.split_once(':') {
+                Some((chat, topic)) => (chat, Some(topic)),
+                None => (chat, None),
+            };
+            let channel = chat.strip_prefix("-100")?;
+            match topic {
+                Some(topic) => format!("https://t.me/c/{channel}/{topic}/{message}"),
+                None => format!("https://t.me/c/{channel}/{message}"),
+            }
+        }
+        Platform::Local | Platform::Computer => return None,
+    };
+    url::Url::parse(&text).ok()
+}
+
 /// A secret (the bot token, the webhook secret) whose `Debug` never shows it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Secret(String);

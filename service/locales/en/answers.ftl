@@ -50,3 +50,6 @@ local-picture = picture: { $path }
 local-picture-not-saved = picture not saved: pass --images DIR
 local-file = file: { $path }
 already-joined = You have joined challenge { $challenge } already; it starts when full, or when its challenger presses Start.
+link-code = Your code: `{ $code }`. Within { $minutes } minutes, send `/link { $code }` to me on { $platform } (in a private chat or in any chat where I am). It works once.
+link-done = Linked: you are also { $name } on { $platform }. /mygames and the daily digest now list your games on both platforms, and your /notify settings hold on both. /unlink undoes it.
+unlink-done = Unlinked from { $name } on { $platform }: each account keeps its own games and settings.

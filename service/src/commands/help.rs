@@ -42,6 +42,7 @@ pub(super) fn placeholder_id(name: &str) -> Option<&'static str> {
         "command" => "usage-command",
         "language" => "usage-language",
         "setting" => "usage-setting",
+        "code" => "usage-code",
         _ => return None,
     })
 }

@@ -78,6 +78,10 @@ pub enum CommandId {
     Notify,
     /// `/mygames`: the person's games in every chat.
     MyGames,
+    /// `/link`: join one's identities on both platforms.
+    Link,
+    /// `/unlink`: part them.
+    Unlink,
 }
 
 /// Who may use a command.
@@ -568,6 +572,28 @@ pub static COMMANDS: &[CommandSpec] = &[
         access: Access::Anyone,
         options: &[],
     },
+    CommandSpec {
+        id: CommandId::Link,
+        name: "link",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "cmd-link",
+        summary: "cmd-link-about",
+        example: "/link K7P2QX",
+        access: Access::Anyone,
+        options: &[opt("code", "cmd-link-code", false, Kind::Text)],
+    },
+    CommandSpec {
+        id: CommandId::Unlink,
+        name: "unlink",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "cmd-unlink",
+        summary: "cmd-unlink-about",
+        example: "/unlink",
+        access: Access::Anyone,
+        options: &[],
+    },
 ];
 
 /// The command called `name` (lower case, without `/`), aliases included.
@@ -607,6 +633,8 @@ pub fn spec(id: CommandId) -> &'static CommandSpec {
         CommandId::Language => 22,
         CommandId::Notify => 23,
         CommandId::MyGames => 24,
+        CommandId::Link => 25,
+        CommandId::Unlink => 26,
     };
     &COMMANDS[index]
 }

@@ -293,8 +293,12 @@ pub struct Goto {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Place {
     /// A message: Discord's message link; on Telegram the `t.me/c/...` link of a supergroup's
-    /// message (a basic group's messages have none).
+    /// message (a basic group's messages have none). Either adapter links to either platform's
+    /// messages (`tabula_bot::adapters::message_url`).
     Message {
+        /// The platform of the chat (a linked person's `/mygames` and digest link to games of
+        /// the other platform too).
+        platform: Platform,
         /// The platform's id of the chat.
         chat: String,
         /// The platform's id of its community (a Discord server).

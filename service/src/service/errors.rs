@@ -325,6 +325,35 @@ pub enum UserError {
     /// `/mygames` for a person with no game in progress anywhere.
     #[error("you have no game in progress; /play starts one")]
     NoGamesAnywhere,
+    /// `/link` where there is no other platform to link (a terminal).
+    #[error("linking works between Telegram and Discord")]
+    LinkNotHere,
+    /// A code asked for where others would see it (a Telegram group).
+    #[error("ask for a code in your private chat with me: send /link there")]
+    LinkInPrivate,
+    /// A code that cannot be read (quoted).
+    #[error("{0} is not a code; /link without a code gives one")]
+    BadLinkCode(String),
+    /// A code nobody has, or that lapsed.
+    #[error("that code is unknown or has lapsed; type /link on the other platform for a new one")]
+    LinkCodeUnknown,
+    /// A code typed on the platform it was made on: the other platform's name.
+    #[error("type this code on {0}, not here")]
+    LinkSamePlatform(&'static str),
+    /// The person is linked already: with whom, on which platform.
+    #[error("you are linked with {name} on {platform}; /unlink undoes it")]
+    AlreadyLinked {
+        /// The other identity's name.
+        name: String,
+        /// Its platform.
+        platform: String,
+    },
+    /// The code's maker linked another identity meanwhile.
+    #[error("whoever made that code is linked already")]
+    LinkTheyAreLinked,
+    /// `/unlink` by someone who is not linked.
+    #[error("you are not linked; /link links you with your account on the other platform")]
+    NotLinked,
     /// Private pings asked for where the bot has no private chat (a terminal).
     #[error("private messages are not available here")]
     NoPrivateChat,
@@ -821,6 +850,16 @@ impl UserError {
             E::UnknownNotify(given) => Msg::new("notify-unknown").text("given", given.clone()),
             E::NotYourSettings => Msg::new("notify-not-yours"),
             E::NoPrivateChat => Msg::new("notify-no-private"),
+            E::LinkNotHere => Msg::new("link-not-here"),
+            E::LinkInPrivate => Msg::new("link-in-private"),
+            E::BadLinkCode(given) => Msg::new("link-bad-code").text("given", given.clone()),
+            E::LinkCodeUnknown => Msg::new("link-unknown"),
+            E::LinkSamePlatform(other) => Msg::new("link-same-platform").text("platform", *other),
+            E::AlreadyLinked { name, platform } => Msg::new("link-already")
+                .text("name", name.clone())
+                .text("platform", platform.clone()),
+            E::LinkTheyAreLinked => Msg::new("link-they-are-linked"),
+            E::NotLinked => Msg::new("unlink-not-linked"),
             E::NoGamesAnywhere => Msg::new("mygames-none"),
             E::BadQuiet => Msg::new("notify-bad-quiet"),
             E::BadDigest => Msg::new("notify-bad-digest"),

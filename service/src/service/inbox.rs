@@ -1,4 +1,5 @@
-//! `/mygames`: one inbox of a person's games in every chat of their platform (issue 38), most
+//! `/mygames`: one inbox of a person's games in every chat of their platform, and of the other
+//! platform when they linked their identities there (`/link`) (issue 38), most
 //! useful in a private chat with the bot: the games where it is their move first, the soonest
 //! deadline first, then the others; a link button per game to its board, in its chat, where
 //! the person acts. Pages of [`PAGE`] games, with a button to the next.
@@ -14,15 +15,23 @@ const PAGE: usize = 8;
 impl Service {
     /// `/mygames` (and its Next button, `y<page>`): page `page` of the person's games.
     pub(super) async fn my_games(&self, ctx: &Ctx, page: usize) -> Handled<Reply> {
-        let mut games = self.store.active_games_of_user(ctx.user.id, None).await?;
+        // The person's identities: theirs here, and the one linked to it on the other platform.
+        let users: Vec<UserId> = std::iter::once(ctx.user.id)
+            .chain(self.store.linked(ctx.user.id).await?)
+            .collect();
+        let mut games = Vec::new();
+        for user in &users {
+            games.extend(self.store.active_games_of_user(*user, None).await?);
+        }
         if games.is_empty() {
             return Err(UserError::NoGamesAnywhere.into());
         }
+        let mine = |user: UserId| users.contains(&user);
         // Their move first, then the others; each by deadline (none last), then number.
         games.sort_by_key(|record| {
             let clock = record.clock.as_ref();
             (
-                clock.is_none_or(|clock| clock.user != ctx.user.id),
+                clock.is_none_or(|clock| !mine(clock.user)),
                 clock.map_or(i64::MAX, |clock| clock.deadline_at.0),
                 record.id.0,
             )
@@ -32,7 +41,7 @@ impl Service {
         let now = ctx.now;
         let mine_to_move = games
             .iter()
-            .filter(|record| record.clock.is_some_and(|clock| clock.user == ctx.user.id))
+            .filter(|record| record.clock.is_some_and(|clock| mine(clock.user)))
             .count();
         let mut spans = vec![Span::Msg(
             Msg::new("mygames-heading")
@@ -46,7 +55,7 @@ impl Service {
                 .as_ref()
                 .map_or_else(String::new, |chat| chat.title.clone());
             let turn = match record.clock {
-                Some(clock) if clock.user == ctx.user.id => Msg::new("mygames-your-move")
+                Some(clock) if mine(clock.user) => Msg::new("mygames-your-move")
                     .msg("left", duration_msg((clock.deadline_at.0 - now.0).max(0))),
                 Some(clock) => Msg::new("mygames-their-move")
                     .msg(
@@ -67,7 +76,7 @@ impl Service {
                     .text("game", format!("#{}", record.id))
                     .msg("name", game_msg(record.game))
                     .text("chat", chat_title)
-                    .msg("against", against(record, ctx.user.id))
+                    .msg("against", against(record, &users))
                     .msg("turn", turn),
             ));
             links.extend(
@@ -105,8 +114,9 @@ impl Service {
     }
 }
 
-/// The other people of `record` as `user` sees them: "Bob", or "Bob and Dana, with Alice".
-fn against(record: &GameRecord, user: UserId) -> Msg {
+/// The other people of `record` as the person of `users` (their identities) sees them: "Bob",
+/// or "Bob and Dana, with Alice".
+fn against(record: &GameRecord, users: &[UserId]) -> Msg {
     let names = |users: Vec<UserId>| -> Msg {
         let names = users
             .iter()
@@ -115,11 +125,11 @@ fn against(record: &GameRecord, user: UserId) -> Msg {
             .collect();
         Msg::list(names, "people-and", "people-and")
     };
-    let Some(team) = record
+    let Some((user, team)) = record
         .seats
         .iter()
-        .find(|holder| holder.user.id == user)
-        .map(|holder| team_of(record.game, holder.seat))
+        .find(|holder| users.contains(&holder.user.id))
+        .map(|holder| (holder.user.id, team_of(record.game, holder.seat)))
     else {
         return Msg::new("someone");
     };

@@ -47,6 +47,7 @@ mod illegal;
 mod inbox;
 mod language;
 mod limits;
+mod links;
 mod money;
 mod narration;
 mod notify;

@@ -306,7 +306,7 @@ impl Service {
                     .change_notify(ctx, Change::Place(NotifyPlace::Digest))
                     .await?;
                 self.store
-                    .set_notify_digest(ctx.user.id, minute, &zone)
+                    .set_notify_digest(ctx.user.id, minute, &zone, ctx.now)
                     .await?;
                 settings
             }
@@ -449,7 +449,7 @@ impl Service {
                 .filter_map(|pair| Some((pair.get(0)?.as_i64()?, pair.get(1)?.as_i64()?)))
                 .collect();
             return self
-                .pings_of(row, UserId(user), &games, "ping-several")
+                .pings_of(row, &[UserId(user)], &games, "ping-several")
                 .await;
         }
         let (Some(user), Some(game), Some(seq)) = (number("ping"), number("game"), number("seq"))
@@ -512,7 +512,7 @@ impl Service {
     async fn pings_of(
         &self,
         row: &crate::store::OutboxRow,
-        user: UserId,
+        users: &[UserId],
         games: &[(i64, i64)],
         heading: &'static str,
     ) -> Result<Option<Reply>, crate::service::ServiceError> {
@@ -526,7 +526,7 @@ impl Service {
             };
             let Some(clock) = record
                 .clock
-                .filter(|clock| clock.user == user && clock.deadline_at > now)
+                .filter(|clock| users.contains(&clock.user) && clock.deadline_at > now)
             else {
                 continue;
             };
@@ -537,7 +537,7 @@ impl Service {
                 continue;
             };
             if lang.is_none() {
-                lang = Some(self.private_lang(user, &record).await?);
+                lang = Some(self.private_lang(users[0], &record).await?);
             }
             lines.push(Span::Text("\n".into()));
             lines.push(Span::Msg(turn_line(
@@ -588,6 +588,7 @@ impl Service {
             label: String::new(),
             label_msg: Some(label),
             to: super::Place::Message {
+                platform: chat.platform,
                 chat: chat.platform_chat_id,
                 community: chat.platform_community_id,
                 message,
@@ -615,19 +616,26 @@ impl Service {
         row: &crate::store::OutboxRow,
         user: UserId,
     ) -> Result<Option<Reply>, crate::service::ServiceError> {
-        let mut games: Vec<(i64, i64, i64)> = self
-            .store
-            .active_games_of_user(user, None)
-            .await?
-            .into_iter()
-            .filter_map(|record| {
-                let clock = record.clock.filter(|clock| clock.user == user)?;
-                Some((clock.deadline_at.0, record.id.0, i64::from(record.seq)))
-            })
+        // Linked identities share one digest, of the games of both platforms.
+        let users: Vec<UserId> = std::iter::once(user)
+            .chain(self.store.linked(user).await?)
             .collect();
+        let mut games: Vec<(i64, i64, i64)> = Vec::new();
+        for who in &users {
+            games.extend(
+                self.store
+                    .active_games_of_user(*who, None)
+                    .await?
+                    .into_iter()
+                    .filter_map(|record| {
+                        let clock = record.clock.filter(|clock| clock.user == *who)?;
+                        Some((clock.deadline_at.0, record.id.0, i64::from(record.seq)))
+                    }),
+            );
+        }
         games.sort_unstable();
         let pairs: Vec<(i64, i64)> = games.iter().map(|(_, id, seq)| (*id, *seq)).collect();
-        self.pings_of(row, user, &pairs, "digest-heading").await
+        self.pings_of(row, &users, &pairs, "digest-heading").await
     }
 
     /// A reminder of `record` as its player reads it privately (they are told privately
@@ -728,7 +736,7 @@ impl Service {
                 .await?
                 .map_or_else(|| "UTC".to_string(), |quiet| quiet.zone);
             self.store
-                .set_notify_digest(ctx.user.id, DIGEST_DEFAULT, &zone)
+                .set_notify_digest(ctx.user.id, DIGEST_DEFAULT, &zone, ctx.now)
                 .await?;
         }
         if settings.place.private() && !before.place.private() {

@@ -46,6 +46,7 @@ mod errors;
 mod executor;
 mod games;
 mod ledger;
+mod links;
 mod notify;
 mod outbox;
 mod people;
@@ -57,6 +58,7 @@ mod sqlite;
 mod url;
 
 pub use boards::{BoardPosted, PostedBoard};
+pub use links::LinkClaim;
 pub use notify::{NotifyPlace, NotifySettings, Quiet};
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;

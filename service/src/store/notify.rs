@@ -11,6 +11,7 @@
 use super::executor::{Tx, query, query_as, query_scalar};
 use super::outbox::insert_outbox;
 
+use super::links::mirror_settings;
 use super::requests::record_request;
 use super::{
     Backend, ChatId, GameNo, NewOutbox, OutboxKind, OutboxRow, Platform, RequestKey, Store,
@@ -202,9 +203,16 @@ const CLAIM_DIGEST: &str = "\
 UPDATE notify_settings SET digest_day = $2
 WHERE user_id = $1 AND (digest_day IS NULL OR digest_day <> $2)";
 
-/// How many games wait for person `$1`'s move.
+/// The identity linked to `$1` has had the digest of local day `$2` with theirs (linked
+/// identities share one digest).
+const PARTNER_DIGEST_DAY: &str = "\
+UPDATE notify_settings SET digest_day = $2
+WHERE user_id IN (SELECT partner_id FROM user_links WHERE user_id = $1)";
+
+/// How many games wait for person `$1`'s move (on either of their linked identities).
 const WAITING_GAMES: &str = "\
-SELECT COUNT(*) FROM games WHERE status = 'active' AND turn_user_id = $1";
+SELECT COUNT(*) FROM games WHERE status = 'active'
+  AND (turn_user_id = $1 OR turn_user_id IN (SELECT partner_id FROM user_links WHERE user_id = $1))";
 
 /// A candidate of [`DIGEST_CANDIDATES`].
 type DigestCandidate = (i64, i64, String, Option<String>, i64, String);
@@ -281,6 +289,43 @@ async fn announce_to(
     .map(|_| ())
 }
 
+/// In the transaction, after `user`'s place was set (it was `before`, stored word): when they
+/// became told privately, an earlier refusal is forgotten, their private chat is active again,
+/// and the turns already waiting for them count as pinged.
+pub(super) async fn became_private(
+    tx: &mut Tx,
+    user: UserId,
+    before: Option<&str>,
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<(), StoreError> {
+    let place: Option<String> =
+        query_scalar("SELECT place FROM notify_settings WHERE user_id = $1")
+            .bind(user.0)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db(operation))?;
+    let private =
+        |place: Option<&str>| place.is_some_and(|place| NotifyPlace::parse(place).private());
+    if !private(place.as_deref()) || private(before) {
+        return Ok(());
+    }
+    for statement in [FORGET_UNREACHABLE, REACTIVATE_PRIVATE_CHAT] {
+        query(statement)
+            .bind(user.0)
+            .execute(&mut *tx)
+            .await
+            .map_err(db(operation))?;
+    }
+    query(MARK_WAITING_TURNS_PINGED)
+        .bind(user.0)
+        .bind(now.0)
+        .execute(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    Ok(())
+}
+
 impl Store {
     /// The notification settings of `user` (the defaults when they never changed them).
     ///
@@ -327,7 +372,6 @@ impl Store {
                 .fetch_optional(&mut tx)
                 .await
                 .map_err(db(OPERATION))?;
-        let was_private = before.is_some_and(|place| NotifyPlace::parse(&place).private());
         query(SET_NOTIFY_SETTINGS)
             .bind(user.0)
             .bind(settings.place.as_str())
@@ -338,21 +382,8 @@ impl Store {
             .execute(&mut tx)
             .await
             .map_err(db(OPERATION))?;
-        if settings.place.private() && !was_private {
-            for statement in [FORGET_UNREACHABLE, REACTIVATE_PRIVATE_CHAT] {
-                query(statement)
-                    .bind(user.0)
-                    .execute(&mut tx)
-                    .await
-                    .map_err(db(OPERATION))?;
-            }
-            query(MARK_WAITING_TURNS_PINGED)
-                .bind(user.0)
-                .bind(now.0)
-                .execute(&mut tx)
-                .await
-                .map_err(db(OPERATION))?;
-        }
+        became_private(&mut tx, user, before.as_deref(), now, OPERATION).await?;
+        mirror_settings(&mut tx, user, now, OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))
     }
 
@@ -432,6 +463,7 @@ impl Store {
             .execute(&mut tx)
             .await
             .map_err(db(OPERATION))?;
+        mirror_settings(&mut tx, user, now, OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))
     }
 
@@ -457,15 +489,19 @@ impl Store {
         user: UserId,
         minute: u16,
         zone: &str,
+        now: Timestamp,
     ) -> Result<(), StoreError> {
+        const OPERATION: &str = "set_notify_digest";
+        let mut tx = self.begin_write(OPERATION).await?;
         query(SET_DIGEST)
             .bind(user.0)
             .bind(i64::from(minute))
             .bind(zone)
-            .execute(self)
+            .execute(&mut tx)
             .await
-            .map_err(db("set_notify_digest"))?;
-        Ok(())
+            .map_err(db(OPERATION))?;
+        mirror_settings(&mut tx, user, now, OPERATION).await?;
+        tx.commit().await.map_err(db(OPERATION))
     }
 
     /// Claims the daily digests that are due and writes each to the outbox (payload
@@ -504,6 +540,14 @@ impl Store {
                 .await
                 .map_err(db(OPERATION))?
                 .rows_affected();
+            if claimed == 1 {
+                query(PARTNER_DIGEST_DAY)
+                    .bind(user)
+                    .bind(&day)
+                    .execute(&mut tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+            }
             let waiting: i64 = query_scalar(WAITING_GAMES)
                 .bind(user)
                 .fetch_one(&mut tx)

@@ -22,6 +22,7 @@ mod languages;
 mod layers;
 mod ledger_properties;
 mod limits;
+mod links;
 mod notify;
 mod open_challenges;
 mod outage;

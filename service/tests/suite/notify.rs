@@ -57,7 +57,7 @@ fn button(reply: &Reply, code: u8) -> String {
 }
 
 /// Who is to move in a game.
-async fn to_move(table: &Table, game: GameNo) -> String {
+pub(crate) async fn to_move(table: &Table, game: GameNo) -> String {
     table.state(game).await.1.expect("someone to move")
 }
 
@@ -263,7 +263,7 @@ async fn several_schedulers(url: DatabaseUrl) {
 }
 
 /// The private pings among `replies`: (to whom, which game).
-fn pings(replies: &[Reply]) -> Vec<(String, GameNo)> {
+pub(crate) fn pings(replies: &[Reply]) -> Vec<(String, GameNo)> {
     replies
         .iter()
         .filter(|reply| reply.says("ping-your-move").is_some())
@@ -278,7 +278,7 @@ fn pings(replies: &[Reply]) -> Vec<(String, GameNo)> {
 
 /// The games listed (`ping-line`) by the one reply among `replies` headed `heading`, which
 /// must go to private chat `to`.
-fn listed_privately(replies: &[Reply], heading: &str, to: &str) -> Vec<GameNo> {
+pub(crate) fn listed_privately(replies: &[Reply], heading: &str, to: &str) -> Vec<GameNo> {
     let found: Vec<&Reply> = replies
         .iter()
         .filter(|reply| reply.says(heading).is_some())
@@ -299,7 +299,7 @@ fn listed_privately(replies: &[Reply], heading: &str, to: &str) -> Vec<GameNo> {
 }
 
 /// Plays a legal move for whoever is to move in `game`: the board it makes.
-async fn play(table: &Table, game: GameNo, lcg: &mut Lcg) -> Reply {
+pub(crate) async fn play(table: &Table, game: GameNo, lcg: &mut Lcg) -> Reply {
     let (_, board) = table.random_move(game, lcg).await.expect("a legal move");
     assert!(board.is_done(), "{}", text(&board));
     board

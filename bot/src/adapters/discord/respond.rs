@@ -118,19 +118,18 @@ fn components(reply: &Reply) -> Value {
         .iter()
         .filter_map(|goto| match &goto.to {
             Place::Message {
+                platform,
                 chat,
                 community,
                 message,
-            } => Some(json!({
-                "type": 2,
-                "style": 5,
-                "label": goto.label.chars().take(80).collect::<String>(),
-                // A channel that stands alone (a direct-message channel) is `@me`'s.
-                "url": format!(
-                    "https://discord.com/channels/{}/{chat}/{message}",
-                    if community == chat { "@me" } else { community }
-                ),
-            })),
+            } => crate::adapters::message_url(*platform, chat, community, message).map(|url| {
+                json!({
+                    "type": 2,
+                    "style": 5,
+                    "label": goto.label.chars().take(80).collect::<String>(),
+                    "url": url.as_str(),
+                })
+            }),
             Place::PrivateChat => None,
         })
         .collect();

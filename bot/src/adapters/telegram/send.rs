@@ -161,15 +161,17 @@ fn keyboard(reply: &Reply, username: &str) -> Option<InlineKeyboardMarkup> {
     (!rows.is_empty()).then(|| InlineKeyboardMarkup::new(rows))
 }
 
-/// Telegram's address of a [`Place`]: a supergroup's message (`t.me/c/<id>/<message>`, the id
-/// without its `-100`; a basic group's messages have no link), or the bot's private chat
-/// opened with a start parameter (the deep link).
+/// Telegram's address of a [`Place`]: a message ([`crate::adapters::message_url`]: a basic
+/// group's messages have no link), or the bot's private chat opened with a start parameter
+/// (the deep link).
 fn goto_url(place: &Place, username: &str) -> Option<url::Url> {
     let text = match place {
-        Place::Message { chat, message, .. } => {
-            let channel = chat.strip_prefix("-100")?;
-            format!("https://t.me/c/{channel}/{message}")
-        }
+        Place::Message {
+            platform,
+            chat,
+            community,
+            message,
+        } => return crate::adapters::message_url(*platform, chat, community, message),
         Place::PrivateChat if !username.is_empty() => {
             format!("https://t.me/{username}?start=notify")
         }

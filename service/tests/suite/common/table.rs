@@ -57,6 +57,8 @@ pub struct Table {
     /// USER options do; the default), or as typed usernames (as Telegram's `mention`
     /// entities, which the service resolves or keeps as usernames).
     pub resolved_mentions: bool,
+    /// The platform the requests come from ([`Platform::Local`] unless changed).
+    pub platform: Platform,
 }
 
 impl Table {
@@ -94,6 +96,7 @@ impl Table {
             chat: CHAT,
             names: Vec::new(),
             resolved_mentions: true,
+            platform: Platform::Local,
         }
     }
 
@@ -110,7 +113,7 @@ impl Table {
     /// Tests change its fields (community, moderator, bot username, thread) before sending.
     pub fn request(&self, user: &str, input: Input) -> Request {
         let mut request = Request::new(
-            Platform::Local,
+            self.platform,
             self.chat,
             Person::new(user, self.display_name(user)).with_username(user),
             fresh_key(),
@@ -201,7 +204,7 @@ impl Table {
     pub async fn chat_ids(&self) -> (ChatId, CommunityId) {
         match self
             .store()
-            .upsert_chat(Platform::Local, self.chat.0, self.chat.1, None)
+            .upsert_chat(self.platform, self.chat.0, self.chat.1, None)
             .await
         {
             Ok(chat) => (chat.id, chat.community),
