@@ -82,18 +82,32 @@ fn discord_option(option: &OptionSpec) -> Value {
         Kind::Move => json!({"type": STRING, "autocomplete": true, "max_length": MAX_MOVE_CHARS}),
         Kind::Text => json!({"type": STRING, "max_length": MAX_TEXT_CHARS}),
         Kind::Options | Kind::Settings => json!({"type": STRING, "max_length": 200}),
-        Kind::Command => json!({
-            "type": STRING,
-            "choices": COMMANDS
-                .iter()
-                .map(|c| json!({"name": c.name, "value": c.name}))
-                .collect::<Vec<_>>(),
-        }),
+        // More commands than Discord's 25 choices: suggested as the person types
+        // ([`command_suggestions`]).
+        Kind::Command => json!({"type": STRING, "autocomplete": true, "max_length": 32}),
     };
     if let (Value::Object(object), Value::Object(extra)) = (&mut object, extra) {
         object.extend(extra);
     }
     object
+}
+
+/// The most suggestions Discord shows for an autocompleted option.
+pub const MAX_SUGGESTIONS: usize = 25;
+
+/// The command names to suggest for `/help`'s option on Discord as `typed` so far (with or
+/// without `/`): those that begin with it, then those that contain it, at most
+/// [`MAX_SUGGESTIONS`].
+pub fn command_suggestions(typed: &str) -> Vec<String> {
+    let typed = typed.trim().trim_start_matches('/').to_lowercase();
+    let names = COMMANDS.iter().map(|spec| spec.name);
+    let starting = names.clone().filter(|name| name.starts_with(&typed));
+    let containing = names.filter(|name| !name.starts_with(&typed) && name.contains(&typed));
+    starting
+        .chain(containing)
+        .take(MAX_SUGGESTIONS)
+        .map(str::to_string)
+        .collect()
 }
 
 /// Discord's application commands, for the bulk overwrite of
@@ -242,6 +256,32 @@ mod tests {
         assert_eq!(mv.as_deref(), Some("/move #2 d4-f4"));
         assert_eq!(command_text("help", &[]).as_deref(), Some("/help"));
         assert_eq!(command_text("nosuch", &[]), None);
+    }
+
+    #[test]
+    fn help_suggests_commands_as_they_are_typed() {
+        assert_eq!(
+            command_suggestions("").len(),
+            MAX_SUGGESTIONS.min(COMMANDS.len())
+        );
+        assert_eq!(command_suggestions("/li")[0], "link");
+        let un = command_suggestions("link");
+        assert_eq!(un, ["link", "unlink"], "beginning first, then containing");
+        assert!(command_suggestions("zzz").is_empty());
+    }
+
+    #[test]
+    fn no_discord_option_offers_more_choices_than_discord_allows() {
+        for command in discord_commands().as_array().expect("an array") {
+            for option in command["options"].as_array().into_iter().flatten() {
+                let choices = option["choices"].as_array().map_or(0, Vec::len);
+                assert!(
+                    choices <= MAX_SUGGESTIONS,
+                    "/{}: {choices}",
+                    command["name"]
+                );
+            }
+        }
     }
 
     #[test]

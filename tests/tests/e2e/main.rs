@@ -11,6 +11,7 @@ mod discord_fake;
 mod discord_games;
 mod discord_gateway_fake;
 mod discord_platform;
+mod linked;
 mod telegram_fake;
 mod telegram_fake_updates;
 mod telegram_games;

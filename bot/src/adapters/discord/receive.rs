@@ -110,6 +110,8 @@ impl Discord {
                         }
                         Err(_) => Vec::new(),
                     }
+                } else if command.data.name == "help" {
+                    tabula_service::commands::command_suggestions(&typed)
                 } else {
                     Vec::new()
                 };
