@@ -650,6 +650,10 @@ async fn schedule(service: &Service, period: Duration, shutdown: &CancellationTo
                 if let Err(error) = service.claim_pings().await {
                     tracing::error!(error = %tabula_service::service::error_chain(&error), "cannot claim private pings; trying again at the next tick");
                 }
+                // A game that ended in its own thread: the channel is told, the thread closed.
+                if let Err(error) = service.claim_thread_endings().await {
+                    tracing::error!(error = %tabula_service::service::error_chain(&error), "cannot claim the ends of games' threads; trying again at the next tick");
+                }
                 continue;
             }
         }

@@ -46,6 +46,40 @@ pub fn message_url(
     url::Url::parse(&text).ok()
 }
 
+/// The web address of a game's thread or forum topic: Discord's channel link; Telegram's
+/// `t.me/c/<id>/<topic>` (a chat that is not a topic has none).
+pub fn thread_url(platform: Platform, chat: &str, community: &str) -> Option<url::Url> {
+    let text = match platform {
+        Platform::Discord => format!("https://discord.com/channels/{community}/{chat}"),
+        Platform::Telegram => {
+            let (chat, topic) = chat.split_once(':')?;
+            format!("https://t.me/c/{}/{topic}", chat.strip_prefix("-100")?)
+        }
+        Platform::Local | Platform::Computer => return None,
+    };
+    url::Url::parse(&text).ok()
+}
+
+/// The link of a [`Place`](tabula_service::service::Place) that is a message or a thread, on
+/// either platform; `None` for the bot's private chat (each adapter has its own way there).
+pub fn place_url(place: &tabula_service::service::Place) -> Option<url::Url> {
+    use tabula_service::service::Place;
+    match place {
+        Place::Message {
+            platform,
+            chat,
+            community,
+            message,
+        } => message_url(*platform, chat, community, message),
+        Place::Thread {
+            platform,
+            chat,
+            community,
+        } => thread_url(*platform, chat, community),
+        Place::PrivateChat => None,
+    }
+}
+
 /// A secret (the bot token, the webhook secret) whose `Debug` never shows it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Secret(String);

@@ -141,3 +141,5 @@ link-same-platform = този код е издаден тук: изпратет�
 link-already = вече сте свързани с { $name } в { $platform }; /unlink премахва връзката.
 link-they-are-linked = профилът, за който е издаден този код, вече е свързан с друг.
 unlink-not-linked = профилът ви не е свързан; /link ще го свърже с профила ви в другата платформа.
+setting-threads = threads е on или off, а не `{ $value }`.
+setting-threads-here = threads=on изисква канал в сървър на Discord или група в Telegram с включени теми (в настройките на групата); този чат не е нито едното.

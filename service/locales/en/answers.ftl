@@ -53,3 +53,4 @@ already-joined = You have joined challenge { $challenge } already; it starts whe
 link-code = Your code: `{ $code }`. Within { $minutes } minutes, send `/link { $code }` to me on { $platform } (in a private chat or in any chat where I am). It works once.
 link-done = Linked: you are also { $name } on { $platform }. /mygames and the daily digest now list your games on both platforms, and your /notify settings hold on both. /unlink undoes it.
 unlink-done = Unlinked from { $name } on { $platform }: each account keeps its own games and settings.
+config-threads = give each new game a thread (Discord) or topic (Telegram) of its own, with a line here when it starts and ends (on/off)

@@ -126,3 +126,5 @@ link-same-platform = this code was made here: type /link with it on { $platform 
 link-already = you are already linked with { $name } on { $platform }; /unlink undoes it.
 link-they-are-linked = the account that made this code is already linked to another one.
 unlink-not-linked = your account is not linked; /link links it with your account on the other platform.
+setting-threads = threads is on or off, not `{ $value }`.
+setting-threads-here = threads=on needs a Discord server's channel, or a Telegram group with topics turned on (in the group's settings); this chat is neither.

@@ -751,6 +751,9 @@ impl Service {
                     });
                     let mut reply = self.game_started(record, start.state, now).await?;
                     reply.announced = announced;
+                    if self.wants_thread(ctx).await? {
+                        return self.start_in_thread(ctx, &reply, said, message).await;
+                    }
                     if let Some(said) = said {
                         reply.pressed = message;
                         reply.pressed_then = said;

@@ -66,6 +66,7 @@ const KEYS: &[(&str, &str)] = &[
     ("max_time", "config-max-time"),
     ("reminders", "config-reminders"),
     ("pings", "config-pings"),
+    ("threads", "config-threads"),
     ("staked_games", "config-staked-games"),
     ("vacation", "config-vacation"),
     ("language", "config-language"),
@@ -165,6 +166,10 @@ impl Service {
         for (key, value) in changes {
             set(&mut settings, key, value)?;
             changed.push(key.clone());
+        }
+        // A thread or topic per game needs a chat that can hold them.
+        if settings.threads && changed.iter().any(|key| key == "threads") && !ctx.threads {
+            return Err(UserError::BadSetting(SettingError::ThreadsHere).into());
         }
         if settings.default_stake > settings.max_stake {
             return Err(UserError::BadSetting(SettingError::StakeAboveMax {
@@ -299,6 +304,7 @@ fn show(community: &str, settings: &Settings) -> Msg {
         "open_wait" => duration_code(settings.open_wait_millis),
         "reminders" => if settings.reminders { "on" } else { "off" }.to_string(),
         "pings" => if settings.private_pings { "on" } else { "off" }.to_string(),
+        "threads" => if settings.threads { "on" } else { "off" }.to_string(),
         "staked_games" => settings.staked_games.as_str().to_string(),
         "vacation" => settings.vacation_days.to_string(),
         "language" => settings
@@ -406,6 +412,13 @@ fn set(settings: &mut Settings, key: &str, value: &str) -> Result<(), UserError>
                 "on" | "yes" | "true" => true,
                 "off" | "no" | "false" => false,
                 _ => return Err(bad(SettingError::Pings(quoted()))),
+            };
+        }
+        "threads" => {
+            settings.threads = match value.to_lowercase().as_str() {
+                "on" | "yes" | "true" => true,
+                "off" | "no" | "false" => false,
+                _ => return Err(bad(SettingError::Threads(quoted()))),
             };
         }
         "staked_games" | "staked_by" => {

@@ -104,6 +104,10 @@ pub struct Request {
     /// Whether the chat is shared by several people (a group, a server's channel), not a
     /// private chat with the bot: `/start` there does not ask to be added to a group.
     pub group: bool,
+    /// Whether the chat can hold a thread or topic per game (`/config threads=on`): a Discord
+    /// server's channel; a Telegram supergroup with topics turned on. A request from inside a
+    /// thread or topic says so in [`Request::thread`]; its games stay there.
+    pub threads: bool,
     /// What the actor sent.
     pub input: Input,
 }
@@ -135,6 +139,7 @@ impl Request {
             sent_at: None,
             pressed: None,
             group: false,
+            threads: false,
             input,
         }
     }
@@ -276,6 +281,14 @@ pub struct Reply {
     /// buttons; the adapter makes the platform's address of each, and leaves out those that
     /// have none.
     pub goto: Vec<Goto>,
+    /// For a game's first board, delivered through the outbox: the thread or forum topic to
+    /// open first, where the board and the rest of the game go (`/config threads=on`). The
+    /// adapter opens it and reports it ([`Service::thread_opened`](super::Service::thread_opened)),
+    /// or reports the refusal ([`Service::thread_refused`](super::Service::thread_refused)).
+    pub open_thread: Option<OpenThread>,
+    /// Close (not delete) the thread or topic the reply is addressed to: its game ended. Such
+    /// a reply says nothing.
+    pub close_thread: bool,
 }
 
 /// A button that opens a place ([`Reply::goto`]).
@@ -309,6 +322,36 @@ pub enum Place {
     /// The person's private chat with the bot, opened with a start parameter (Telegram's deep
     /// link); none on Discord.
     PrivateChat,
+    /// A game's thread or forum topic (Discord's channel link; Telegram's `t.me/c/<id>/<topic>`).
+    Thread {
+        /// The platform of the thread.
+        platform: Platform,
+        /// The platform's id of its chat (Telegram: `<chat>:<topic>`).
+        chat: String,
+        /// The platform's id of its community.
+        community: String,
+    },
+}
+
+/// A thread or forum topic a game's first board opens ([`Reply::open_thread`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenThread {
+    /// Its name, "Konane #12: Alice vs Bob", within the platforms' length.
+    pub name: String,
+    /// The name as a message of the catalogue, said in the reply's language.
+    pub name_msg: Option<Msg>,
+}
+
+/// Why a platform refused to open a game's thread, as the adapter tells the service
+/// ([`Service::thread_refused`](super::Service::thread_refused)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThreadRefusal {
+    /// The Telegram group has topics turned off.
+    NotForum,
+    /// The bot is not an administrator of the Telegram group with the right to manage topics.
+    ManageTopics,
+    /// The bot lacks Discord's permission to create public threads in the channel.
+    CreateThreads,
 }
 
 /// Says the catalogue's messages among `spans` in `lang`, noting each in `said`.
@@ -382,6 +425,11 @@ impl Reply {
             if let Some(msg) = goto.label_msg.take() {
                 goto.label = msg.to_text(lang);
             }
+        }
+        if let Some(open) = &mut self.open_thread
+            && let Some(msg) = open.name_msg.take()
+        {
+            open.name = super::threads::thread_name(&msg.to_text(lang));
         }
     }
 

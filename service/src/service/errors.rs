@@ -412,6 +412,14 @@ pub enum SettingError {
     /// `pings=` neither on nor off.
     #[error("pings is on or off, not `{0}`")]
     Pings(String),
+    /// `threads=` neither on nor off.
+    #[error("threads is on or off, not `{0}`")]
+    Threads(String),
+    /// `threads=on` in a chat that cannot hold a thread or topic per game.
+    #[error(
+        "threads=on needs a Discord server's channel or a Telegram group with topics turned on"
+    )]
+    ThreadsHere,
     /// `staked_games=` neither everyone nor moderators.
     #[error("staked_games is everyone or moderators, not `{0}`")]
     StakedGames(String),
@@ -506,6 +514,8 @@ impl SettingError {
             S::NoGames => Msg::new("setting-no-games"),
             S::Reminders(value) => Msg::new("setting-reminders").text("value", value.clone()),
             S::Pings(value) => Msg::new("setting-pings").text("value", value.clone()),
+            S::Threads(value) => Msg::new("setting-threads").text("value", value.clone()),
+            S::ThreadsHere => Msg::new("setting-threads-here"),
             S::StakedGames(value) => Msg::new("setting-staked-games").text("value", value.clone()),
             S::Vacation { value, max } => Msg::new("setting-vacation")
                 .text("value", value.clone())

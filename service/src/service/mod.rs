@@ -59,6 +59,7 @@ mod scheduler;
 mod seen;
 mod suggest;
 mod text;
+mod threads;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -122,6 +123,10 @@ struct Ctx {
     pressed: Option<String>,
     /// The address of the person's private chat with the bot ([`Request::private_chat`]).
     private_chat: Option<String>,
+    /// Whether the chat can hold a thread or topic per game ([`Request::threads`]).
+    threads: bool,
+    /// The thread or topic the request came from, if any ([`Request::thread`]).
+    thread: Option<String>,
 }
 
 /// A game as loaded and replayed.

@@ -146,6 +146,8 @@ impl Service {
             },
             nonce: request.nonce.clone(),
             private_chat: request.private_chat.clone(),
+            threads: request.threads,
+            thread: request.thread.clone(),
             pressed: request.pressed.clone(),
             moderator: request.moderator,
             group: request.group,

@@ -76,6 +76,7 @@ impl Service {
         }
         written += self.claim_pings().await?;
         written += self.claim_digests().await?;
+        written += self.claim_thread_endings().await?;
         Ok(written)
     }
 
@@ -161,6 +162,11 @@ impl Service {
                     return self.ping_of(row, &payload).await;
                 } else if let Some(user) = number("digest") {
                     return self.digest_of(row, crate::store::UserId(user)).await;
+                } else if ["thread_start", "thread_end", "close_thread"]
+                    .iter()
+                    .any(|key| payload.get(key).is_some())
+                {
+                    self.thread_post_of(&payload).await?
                 } else if payload.get("unreachable").is_some() {
                     self.unreachable_hint(&payload).await?
                 } else if payload.get("strip").is_some() {
@@ -183,6 +189,18 @@ impl Service {
         };
         reply.address.platform = row.platform;
         reply.address.chat.clone_from(&row.platform_chat_id);
+        // A board or reminder of a game that moved to its own thread since the row was
+        // written goes there.
+        if matches!(
+            row.kind,
+            OutboxKind::Board | OutboxKind::Reminder | OutboxKind::Timeout
+        ) && let Some(game) = row.game
+            && let Some(record) = self.store.game(game).await?
+            && record.chat != row.chat
+            && let Some(chat) = self.store.chat(record.chat).await?
+        {
+            reply.address.chat = chat.platform_chat_id;
+        }
         // Said to the whole chat: in the community's language.
         let language = match self.store.chat(row.chat).await? {
             Some(chat) => self.store.settings(chat.community).await?.language,

@@ -22,7 +22,7 @@ use super::{
 pub(super) const SETTINGS: &str = "\
 SELECT enabled_games, default_stake, max_stake, starting_grant, default_move_millis,
        max_move_millis, reminders, staked_games, vacation_days, language, open_wait_millis,
-       private_pings
+       private_pings, threads
 FROM community_settings WHERE community_id = $1";
 
 /// A person's own language (`$1`) and their community's (`$2`), each NULL when not chosen.
@@ -41,8 +41,8 @@ pub(super) const CLEAR_USER_LANGUAGE: &str = "DELETE FROM user_languages WHERE u
 pub(super) const UPSERT_SETTINGS: &str = "\
 INSERT INTO community_settings (community_id, enabled_games, default_stake, max_stake,
     starting_grant, default_move_millis, max_move_millis, reminders, staked_games,
-    vacation_days, updated_by, updated_at, language, open_wait_millis, private_pings)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+    vacation_days, updated_by, updated_at, language, open_wait_millis, private_pings, threads)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
 ON CONFLICT (community_id) DO UPDATE SET
     enabled_games = excluded.enabled_games, default_stake = excluded.default_stake,
     max_stake = excluded.max_stake, starting_grant = excluded.starting_grant,
@@ -51,7 +51,7 @@ ON CONFLICT (community_id) DO UPDATE SET
     staked_games = excluded.staked_games, vacation_days = excluded.vacation_days,
     updated_by = excluded.updated_by, updated_at = excluded.updated_at,
     language = excluded.language, open_wait_millis = excluded.open_wait_millis,
-    private_pings = excluded.private_pings";
+    private_pings = excluded.private_pings, threads = excluded.threads";
 
 /// Takes the row lock of a user (a no-op write), so that one person's vacations are taken one
 /// at a time.
@@ -182,6 +182,7 @@ pub(super) struct SettingsRow {
     language: Option<String>,
     open_wait_millis: i64,
     private_pings: i64,
+    threads: i64,
 }
 
 impl TryFrom<SettingsRow> for Settings {
@@ -204,6 +205,7 @@ impl TryFrom<SettingsRow> for Settings {
             language: row.language,
             open_wait_millis: row.open_wait_millis,
             private_pings: row.private_pings != 0,
+            threads: row.threads != 0,
         })
     }
 }
@@ -302,6 +304,7 @@ impl Store {
             .bind(settings.language.as_deref())
             .bind(settings.open_wait_millis)
             .bind(i64::from(settings.private_pings))
+            .bind(i64::from(settings.threads))
             .execute(&mut tx)
             .await
             .map_err(db(OPERATION))?;

@@ -55,6 +55,7 @@ mod records;
 mod requests;
 mod rows;
 mod sqlite;
+mod threads;
 mod url;
 
 pub use boards::{BoardPosted, PostedBoard};
@@ -62,6 +63,7 @@ pub use links::LinkClaim;
 pub use notify::{NotifyPlace, NotifySettings, Quiet};
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
+pub use threads::ThreadState;
 
 pub use crate::values::*;
 pub use errors::*;

@@ -96,6 +96,9 @@ pub struct Settings {
     /// Whether the bot may tell people privately that it is their move (`/notify private`);
     /// moderators turn it off with `/config pings=off`.
     pub private_pings: bool,
+    /// Whether each new game started in a channel gets a thread (Discord) or forum topic
+    /// (Telegram) of its own (`/config threads=on`).
+    pub threads: bool,
 }
 
 impl Default for Settings {
@@ -113,6 +116,7 @@ impl Default for Settings {
             language: None,
             open_wait_millis: DAY_MILLIS,
             private_pings: true,
+            threads: false,
         }
     }
 }

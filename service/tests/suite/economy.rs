@@ -506,6 +506,7 @@ async fn settings(url: DatabaseUrl) {
         language: Some("bg".to_string()),
         open_wait_millis: 6 * 3_600_000,
         private_pings: false,
+        threads: false,
     };
     let community = table.community().await;
     assert_eq!(store.settings(community).await.ok(), Some(expected.clone()));

@@ -55,7 +55,7 @@ fn inbox(reply: &Reply) -> (Vec<GameNo>, Vec<Platform>) {
         .iter()
         .filter_map(|goto| match &goto.to {
             Place::Message { platform, .. } => Some(*platform),
-            Place::PrivateChat => None,
+            Place::PrivateChat | Place::Thread { .. } => None,
         })
         .collect();
     (games, platforms)

@@ -31,5 +31,6 @@ mod people;
 mod records;
 mod service;
 mod store_conformance;
+mod threads;
 mod voice;
 mod waiting;

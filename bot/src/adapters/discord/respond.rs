@@ -29,7 +29,9 @@ use tokio::sync::oneshot;
 use super::Discord;
 use super::markdown;
 use tabula_service::dispatch::{Deliver, Delivered, DeliveryError};
-use tabula_service::service::{Audience, Place, Placement, Reply, Request, ServiceError, Stripped};
+use tabula_service::service::{
+    Audience, Placement, Reply, Request, ServiceError, Stripped, ThreadRefusal,
+};
 use tabula_service::store::{GameNo, OutboxRow};
 
 /// How long a command's reply may take before the interaction is deferred (a public
@@ -116,21 +118,15 @@ fn components(reply: &Reply) -> Value {
     let links: Vec<Value> = reply
         .goto
         .iter()
-        .filter_map(|goto| match &goto.to {
-            Place::Message {
-                platform,
-                chat,
-                community,
-                message,
-            } => crate::adapters::message_url(*platform, chat, community, message).map(|url| {
+        .filter_map(|goto| {
+            crate::adapters::place_url(&goto.to).map(|url| {
                 json!({
                     "type": 2,
                     "style": 5,
                     "label": goto.label.chars().take(80).collect::<String>(),
                     "url": url.as_str(),
                 })
-            }),
-            Place::PrivateChat => None,
+            })
         })
         .collect();
     for chunk in links.chunks(5) {
@@ -583,20 +579,17 @@ fn outcome(
 impl Deliver for Discord {
     async fn deliver(&self, row: &OutboxRow) -> Result<Delivered, DeliveryError> {
         let reply = tabula_service::dispatch::render(&self.service, row).await?;
-        let channel = match row.platform_chat_id.strip_prefix(super::DM_PREFIX) {
+        // The row's chat, or where the row's game is played now (its thread).
+        let to = reply.address.chat.clone();
+        let channel = match to.strip_prefix(super::DM_PREFIX) {
             // A person's direct messages: the channel is opened (Discord answers with the
             // same one every time).
             Some(user) => self.dm_channel(user).await?,
-            None => row
-                .platform_chat_id
-                .parse::<u64>()
-                .ok()
-                .filter(|id| *id != 0)
-                .map(ChannelId::new),
+            None => channel_id(&to),
         };
-        let Some(channel) = channel else {
+        let Some(mut channel) = channel else {
             return Err(DeliveryError::Drop {
-                reason: format!("not a Discord channel id: {}", row.platform_chat_id),
+                reason: format!("not a Discord channel id: {to}"),
             });
         };
         if !reply.strip.is_empty() {
@@ -606,7 +599,21 @@ impl Deliver for Discord {
             }
             return Ok(Delivered::default());
         }
+        if reply.close_thread {
+            // Archived, not deleted: its game ended.
+            let archive = json!({"archived": true});
+            return match self.http.edit_thread(channel, &archive, None).await {
+                Ok(_) => Ok(Delivered::default()),
+                Err(error) => Err(classify(&error)),
+            };
+        }
         let mut reply = reply;
+        if reply.open_thread.is_some() {
+            reply = self.open_thread(&reply, channel).await?;
+            if let Some(thread) = channel_id(&reply.address.chat) {
+                channel = thread;
+            }
+        }
         // A channel message cannot be for one person only.
         reply.audience = Audience::Chat;
         let message = message(&reply, true);
@@ -626,7 +633,70 @@ impl Deliver for Discord {
     }
 }
 
+/// A channel's id as the service writes it.
+fn channel_id(text: &str) -> Option<ChannelId> {
+    text.parse::<u64>()
+        .ok()
+        .filter(|id| *id != 0)
+        .map(ChannelId::new)
+}
+
+/// Discord's longest wait before archiving an idle thread (a week, in minutes): a game's
+/// thread stays open between slow moves.
+const THREAD_ARCHIVE_MINUTES: u32 = 10_080;
+
 impl Discord {
+    /// Opens the public thread a game's first board asks for ([`Reply::open_thread`]) under
+    /// `channel` and returns the board to post, addressed to it; when Discord refuses (a
+    /// missing permission), the channel is told which one and the board stays there.
+    async fn open_thread(&self, reply: &Reply, channel: ChannelId) -> Result<Reply, DeliveryError> {
+        let Some(open) = &reply.open_thread else {
+            return Ok(reply.clone());
+        };
+        let internal = |error: ServiceError| DeliveryError::Retry {
+            after: None,
+            reason: tabula_service::service::error_chain(&error),
+        };
+        let wanted = json!({
+            "name": open.name,
+            "type": 11,
+            "auto_archive_duration": THREAD_ARCHIVE_MINUTES,
+        });
+        match self.http.create_thread(channel, &wanted, None).await {
+            Ok(thread) => self
+                .service
+                .thread_opened(reply, &thread.id.to_string(), &open.name)
+                .await
+                .map_err(internal),
+            Err(error) => {
+                let refused = match status_and_code(&error) {
+                    Some((403, _)) => Some(ThreadRefusal::CreateThreads),
+                    Some((400 | 404, _)) => None,
+                    _ => return Err(classify(&error)),
+                };
+                tracing::warn!(%error, "Discord refused the game's thread");
+                let notice = self
+                    .service
+                    .thread_refused(reply, refused)
+                    .await
+                    .map_err(internal)?;
+                if let Some(notice) = notice {
+                    let message = message(&notice, true);
+                    if let Err(error) = self
+                        .http
+                        .send_message(channel, message.files, &message.payload)
+                        .await
+                    {
+                        tracing::warn!(%error, "cannot say why the game has no thread");
+                    }
+                }
+                let mut board = reply.clone();
+                board.open_thread = None;
+                Ok(board)
+            }
+        }
+    }
+
     /// The direct-message channel of the person with Discord id `user`: `None` for an id that
     /// is not one.
     ///

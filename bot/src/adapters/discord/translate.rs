@@ -44,6 +44,19 @@ pub struct Origin<'a> {
     pub member: Option<&'a Member>,
     /// Their client's locale.
     pub locale: &'a str,
+    /// Whether the channel is a thread (its games stay there: a thread holds no other).
+    pub in_thread: bool,
+}
+
+/// Whether an interaction's channel, as Discord describes it, is a thread.
+fn is_thread(channel: Option<&serenity::all::PartialChannel>) -> bool {
+    use serenity::all::ChannelType;
+    channel.is_some_and(|channel| {
+        matches!(
+            channel.kind,
+            ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread
+        )
+    })
 }
 
 impl Origin<'_> {
@@ -66,6 +79,11 @@ impl Origin<'_> {
         request.moderator = moderates(self.member);
         // A server's channel is shared; a direct message is not.
         request.group = self.guild.is_some();
+        // A server's channel can hold a thread per game; a thread is one already.
+        request.threads = self.guild.is_some();
+        if self.in_thread {
+            request.thread = Some(self.channel.0.clone());
+        }
         // Discord chooses an interaction's id; the bot cannot predict it (committed dice).
         request.nonce = Some(self.id.clone());
         request.locale = Some(self.locale.to_string()).filter(|l| !l.is_empty());
@@ -103,6 +121,7 @@ pub fn command_origin(interaction: &CommandInteraction, guild_name: Option<Strin
         user: &interaction.user,
         member: interaction.member.as_deref(),
         locale: &interaction.locale,
+        in_thread: is_thread(interaction.channel.as_ref()),
     }
 }
 
@@ -123,6 +142,7 @@ pub fn component_origin(
         user: &interaction.user,
         member: interaction.member.as_ref(),
         locale: &interaction.locale,
+        in_thread: is_thread(interaction.channel.as_ref()),
     }
 }
 

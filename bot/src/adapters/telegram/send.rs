@@ -41,11 +41,13 @@ use teloxide::types::{
 
 use super::Telegram;
 use super::html::{self, CAPTION_LIMIT, MESSAGE_LIMIT};
-use super::translate::{Origin, Trigger, parse_chat_key};
+use super::translate::{Origin, Trigger, chat_key, parse_chat_key};
 use tabula_service::dispatch::{Deliver, Delivered, DeliveryError};
+use tabula_service::service::{
+    Audience, FileKind, Kind, Place, Placement, Reply, ServiceError, Stripped, ThreadRefusal,
+};
 #[cfg(doc)]
-use tabula_service::service::Service;
-use tabula_service::service::{Audience, FileKind, Kind, Place, Placement, Reply, Stripped};
+use tabula_service::service::{Service, ServiceError, ThreadRefusal};
 use tabula_service::store::{GameNo, OutboxRow};
 
 /// How long the fallback for a private reply stays in a group.
@@ -166,12 +168,7 @@ fn keyboard(reply: &Reply, username: &str) -> Option<InlineKeyboardMarkup> {
 /// (the deep link).
 fn goto_url(place: &Place, username: &str) -> Option<url::Url> {
     let text = match place {
-        Place::Message {
-            platform,
-            chat,
-            community,
-            message,
-        } => return crate::adapters::message_url(*platform, chat, community, message),
+        Place::Message { .. } | Place::Thread { .. } => return crate::adapters::place_url(place),
         Place::PrivateChat if !username.is_empty() => {
             format!("https://t.me/{username}?start=notify")
         }
@@ -561,12 +558,101 @@ impl Telegram {
     }
 }
 
+/// What a failed call to Telegram means for an outbox row.
+fn delivery_error(error: SendError) -> DeliveryError {
+    match error {
+        SendError::Gone(reason) => DeliveryError::Gone { reason },
+        SendError::Retry { after, reason } => DeliveryError::Retry { after, reason },
+        SendError::Migrated(to) => DeliveryError::Retry {
+            after: Some(Duration::ZERO),
+            reason: format!("the group became the supergroup {}", to.0),
+        },
+        SendError::Refused(reason) => DeliveryError::Drop { reason },
+    }
+}
+
+/// Why Telegram refused to open a topic, as the service tells the group.
+fn topic_refusal(reason: &str) -> Option<ThreadRefusal> {
+    if reason.contains("not a forum") || reason.contains("CHAT_NOT_FORUM") {
+        Some(ThreadRefusal::NotForum)
+    } else if reason.contains("not enough rights") || reason.contains("CHAT_ADMIN_REQUIRED") {
+        Some(ThreadRefusal::ManageTopics)
+    } else {
+        None
+    }
+}
+
+impl Telegram {
+    /// Opens the forum topic a game's first board asks for ([`Reply::open_thread`]) and
+    /// returns the board to post, addressed to it; when Telegram refuses, the group is told
+    /// why (the service says what) and the board stays in the group.
+    async fn open_topic(&self, reply: &Reply, chat: ChatId) -> Result<Reply, DeliveryError> {
+        let Some(open) = &reply.open_thread else {
+            return Ok(reply.clone());
+        };
+        let internal = |error: ServiceError| DeliveryError::Retry {
+            after: None,
+            reason: tabula_service::service::error_chain(&error),
+        };
+        match self
+            .client
+            .create_forum_topic(chat, open.name.clone())
+            .await
+        {
+            Ok(topic) => {
+                let key = chat_key(chat, Some(topic.thread_id));
+                self.service
+                    .thread_opened(reply, &key, &open.name)
+                    .await
+                    .map_err(internal)
+            }
+            Err(error) => match classify(error) {
+                SendError::Refused(reason) => {
+                    tracing::warn!(%reason, "Telegram refused the game's topic");
+                    let notice = self
+                        .service
+                        .thread_refused(reply, topic_refusal(&reason))
+                        .await
+                        .map_err(internal)?;
+                    if let Some(notice) = notice {
+                        let target = Target {
+                            chat,
+                            thread: None,
+                            reply_to: None,
+                        };
+                        if let Err(error) = self.post(&notice, target).await {
+                            tracing::warn!(?error, "cannot say why the game has no topic");
+                        }
+                    }
+                    let mut board = reply.clone();
+                    board.open_thread = None;
+                    Ok(board)
+                }
+                other => Err(delivery_error(other)),
+            },
+        }
+    }
+
+    /// Closes the forum topic `thread` of `chat` (its game ended); one closed already is
+    /// left so.
+    async fn close_topic(&self, chat: ChatId, thread: ThreadId) -> Result<(), DeliveryError> {
+        match self.client.close_forum_topic(chat, thread).await {
+            Ok(_) => Ok(()),
+            Err(RequestError::Api(error)) if error.to_string().contains("TOPIC_NOT_MODIFIED") => {
+                Ok(())
+            }
+            Err(error) => Err(delivery_error(classify(error))),
+        }
+    }
+}
+
 impl Deliver for Telegram {
     async fn deliver(&self, row: &OutboxRow) -> Result<Delivered, DeliveryError> {
-        let reply = tabula_service::dispatch::render(&self.service, row).await?;
-        let Some((chat, thread)) = parse_chat_key(&row.platform_chat_id) else {
+        let mut reply = tabula_service::dispatch::render(&self.service, row).await?;
+        // The row's chat, or where the row's game is played now (its topic).
+        let Some((chat, thread)) = parse_chat_key(&reply.address.chat) else {
             return Err(DeliveryError::Drop {
-                reason: format!("not a Telegram chat id: {}", row.platform_chat_id),
+                reason: format!("not a Telegram chat id: {}", reply.address.chat),
             });
         };
         if !reply.strip.is_empty() {
@@ -574,11 +660,23 @@ impl Deliver for Telegram {
             self.strip(reply.game, chat, &reply.strip).await;
             return Ok(Delivered::default());
         }
-        let target = Target {
+        if reply.close_thread {
+            if let Some(thread) = thread {
+                self.close_topic(chat, thread).await?;
+            }
+            return Ok(Delivered::default());
+        }
+        let mut target = Target {
             chat,
             thread,
             reply_to: None,
         };
+        if reply.open_thread.is_some() {
+            reply = self.open_topic(&reply, chat).await?;
+            if let Some((_, topic)) = parse_chat_key(&reply.address.chat) {
+                target.thread = topic;
+            }
+        }
         match self.post(&reply, target).await {
             Ok(posted) => {
                 self.after_post(&reply, chat, posted).await;
@@ -586,16 +684,11 @@ impl Deliver for Telegram {
                     message_id: posted.map(|id| id.0.to_string()),
                 })
             }
-            Err(SendError::Gone(reason)) => Err(DeliveryError::Gone { reason }),
-            Err(SendError::Retry { after, reason }) => Err(DeliveryError::Retry { after, reason }),
             Err(SendError::Migrated(to)) => {
                 self.migrated(chat, to).await;
-                Err(DeliveryError::Retry {
-                    after: Some(Duration::ZERO),
-                    reason: format!("the group became the supergroup {}", to.0),
-                })
+                Err(delivery_error(SendError::Migrated(to)))
             }
-            Err(SendError::Refused(reason)) => Err(DeliveryError::Drop { reason }),
+            Err(other) => Err(delivery_error(other)),
         }
     }
 }

@@ -185,6 +185,7 @@ fn from_query(query: &CallbackQuery, bot_username: &str) -> Incoming {
     );
     request.community = Some((chat.id.0.to_string(), chat_title(message)));
     request.thread = origin.thread.map(|t| t.0.0.to_string());
+    request.threads = is_forum(chat);
     request.locale.clone_from(&query.from.language_code);
     request.bot_username = Some(bot_username.to_string());
     request.private_chat = Some(query.from.id.0.to_string());
@@ -194,6 +195,18 @@ fn from_query(query: &CallbackQuery, bot_username: &str) -> Incoming {
     request.pressed = Some(message.id().0.to_string());
     request.group = !origin.private;
     Incoming::Request(Box::new(request), origin)
+}
+
+/// Whether a chat is a supergroup with topics turned on: it can hold a topic per game.
+fn is_forum(chat: &teloxide::types::Chat) -> bool {
+    use teloxide::types::{ChatKind, ChatPublic, PublicChatKind};
+    matches!(
+        &chat.kind,
+        ChatKind::Public(ChatPublic {
+            kind: PublicChatKind::Supergroup(supergroup),
+            ..
+        }) if supergroup.is_forum
+    )
 }
 
 /// The request of a message, without its input and mentions.
@@ -214,6 +227,7 @@ fn request(
     );
     request.community = Some((origin.chat.0.to_string(), title));
     request.thread = origin.thread.map(|t| t.0.0.to_string());
+    request.threads = is_forum(&message.chat);
     request.locale.clone_from(&user.language_code);
     request.bot_username = Some(bot_username.to_string());
     // A person's private chat with a bot has the person's id.

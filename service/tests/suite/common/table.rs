@@ -59,6 +59,12 @@ pub struct Table {
     pub resolved_mentions: bool,
     /// The platform the requests come from ([`Platform::Local`] unless changed).
     pub platform: Platform,
+    /// The community the chat belongs to (platform id and name); `None`: it stands alone.
+    pub community: Option<(&'static str, &'static str)>,
+    /// Whether the chat can hold a thread per game ([`Request::threads`]).
+    pub threads: bool,
+    /// The thread the requests come from, if any ([`Request::thread`]).
+    pub thread: Option<&'static str>,
 }
 
 impl Table {
@@ -97,6 +103,9 @@ impl Table {
             names: Vec::new(),
             resolved_mentions: true,
             platform: Platform::Local,
+            community: None,
+            threads: false,
+            thread: None,
         }
     }
 
@@ -120,6 +129,11 @@ impl Table {
             input,
         );
         request.moderator = self.moderators.contains(&user);
+        request.community = self
+            .community
+            .map(|(id, name)| (id.to_string(), name.to_string()));
+        request.threads = self.threads;
+        request.thread = self.thread.map(str::to_string);
         // Where the person's private messages go (a platform's private chat with the bot).
         request.private_chat = Some(format!("private-{user}"));
         if let Input::Command(text) = &request.input {
@@ -204,7 +218,7 @@ impl Table {
     pub async fn chat_ids(&self) -> (ChatId, CommunityId) {
         match self
             .store()
-            .upsert_chat(self.platform, self.chat.0, self.chat.1, None)
+            .upsert_chat(self.platform, self.chat.0, self.chat.1, self.community)
             .await
         {
             Ok(chat) => (chat.id, chat.community),

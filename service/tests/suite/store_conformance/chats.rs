@@ -193,6 +193,7 @@ pub async fn chats_of_a_community_share_it_and_its_settings(store: &Store) {
         language: Some("bg".to_string()),
         open_wait_millis: 2 * HOUR,
         private_pings: false,
+        threads: true,
     };
     store
         .save_settings(general.community, &custom, moderator.id, None)
@@ -217,6 +218,7 @@ pub async fn chats_of_a_community_share_it_and_its_settings(store: &Store) {
         language: None,
         open_wait_millis: 3 * DAY,
         private_pings: true,
+        threads: false,
     };
     let key = RequestKey {
         platform: Platform::Discord,
