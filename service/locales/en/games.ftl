@@ -161,3 +161,4 @@ button-open-thread = Open its thread
 thread-refused-not-forum = Game { $game } is played here: this group has topics turned off, so it cannot have a topic of its own (a moderator can turn topics on in the group's settings, or turn this off with /config threads=off).
 thread-refused-manage-topics = Game { $game } is played here: I cannot open a topic for it, because I need the administrator right “Manage topics” in this group.
 thread-refused-create-threads = Game { $game } is played here: I cannot open a thread for it, because I need the permissions “Create Public Threads” and “Send Messages in Threads” in this channel.
+said-in-chat = In { $chat }:{" "}

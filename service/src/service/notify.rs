@@ -662,6 +662,13 @@ impl Service {
             .await?
             .into_iter()
             .collect();
+        // Said away from the game's chat: which chat it is in comes first.
+        if let Some(chat) = self.store.chat(record.chat).await? {
+            reply.spans.insert(
+                0,
+                Span::Msg(Msg::new("said-in-chat").text("chat", chat.title)),
+            );
+        }
         // Not a board of the game: nothing of the game's chat is recorded for it.
         reply.game = None;
         reply.question = false;

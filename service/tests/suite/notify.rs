@@ -715,6 +715,11 @@ async fn private_reminders(url: DatabaseUrl) {
         replies.iter().map(text).collect::<Vec<_>>()
     );
     assert_eq!(reminders[0].address.chat, format!("private-{first}"));
+    assert_eq!(
+        common::said::text_arg(said(reminders[0], "said-in-chat"), "chat"),
+        table.chat.1,
+        "a private reminder names the game's chat"
+    );
     assert!(reminders[0].buttons.is_empty());
     assert!(matches!(
         reminders[0].goto.first().map(|g| &g.to),

@@ -249,7 +249,11 @@ impl Discord {
             || reply.file.is_some()
             || board
             || reply.announced.is_some()
-            || reply.question;
+            || reply.question
+            // A reply that changes another message (a challenge accepted by typing, whose
+            // game goes to its own thread) needs its own id, which the first response tells
+            // none.
+            || reply.pressed.is_some();
         if !component || private {
             if !heavy {
                 let data = message(&reply, true).payload;
