@@ -157,6 +157,16 @@ fn quiet_at(hours: &Quiet, at: Timestamp) -> bool {
     }
 }
 
+/// When `hours`, holding at `at`, end: the first whole minute after `at` when they do not
+/// hold (within two days; `None` for hours that never end).
+fn quiet_until(hours: &Quiet, at: Timestamp) -> Option<Timestamp> {
+    let minute = 60_000;
+    let start = at.0 - at.0.rem_euclid(minute);
+    (1..=2 * 24 * 60)
+        .map(|n| Timestamp(start + n * minute))
+        .find(|moment| !quiet_at(hours, *moment))
+}
+
 /// A line saying a turn of `record` waits for the reader (`id`: `ping-your-move`,
 /// `ping-line`): which game, in which chat, the time left and the deadline.
 fn turn_line(
@@ -356,6 +366,38 @@ impl Service {
         reply.toast = vec![Span::Msg(said)];
         reply.placement = Placement::UpdatePressed;
         Ok(reply)
+    }
+
+    /// The private reminders just written for `games` wait while their person's quiet hours
+    /// hold: they go out when the hours end.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub(super) async fn hold_quiet_reminders(
+        &self,
+        games: &[GameNo],
+        now: Timestamp,
+    ) -> Result<(), crate::service::ServiceError> {
+        for game in games {
+            let Some(clock) = self
+                .store
+                .game(*game)
+                .await?
+                .and_then(|record| record.clock)
+            else {
+                continue;
+            };
+            let Some(hours) = self.store.notify_quiet(clock.user).await? else {
+                continue;
+            };
+            if !quiet_at(&hours, now) {
+                continue;
+            }
+            if let Some(until) = quiet_until(&hours, now) {
+                self.store.hold_private_reminders(*game, until).await?;
+            }
+        }
+        Ok(())
     }
 
     /// Whether `user`, to move in `record`, is told privately instead of by the board's

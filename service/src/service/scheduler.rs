@@ -69,6 +69,9 @@ impl Service {
             loop {
                 let games = self.store.claim_due_to_outbox(due, now, BATCH).await?;
                 written += games.len();
+                if due != Due::Timeout {
+                    self.hold_quiet_reminders(&games, now).await?;
+                }
                 if i64::try_from(games.len()).unwrap_or(0) < BATCH {
                     break;
                 }

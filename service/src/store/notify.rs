@@ -163,6 +163,12 @@ WHERE g.status = 'active' AND g.pinged_at IS NULL AND g.turn_started_at <= $1
   AND COALESCE(cs.private_pings, 1) = 1 AND n.quiet_zone IS NOT NULL
 ORDER BY g.id LIMIT $2";
 
+/// The private reminders of game `$1` not yet taken wait until `$2`.
+const HOLD_PRIVATE_REMINDERS: &str = "\
+UPDATE outbox SET next_attempt_at = $2
+WHERE game_id = $1 AND kind = 'reminder' AND payload LIKE '%\"private\":true%'
+  AND sent_at IS NULL AND dropped_at IS NULL AND lease_owner IS NULL";
+
 /// Claims one turn's ping (`$2` game, `$1` now), if nobody did.
 const CLAIM_ONE_PING: &str = "UPDATE games SET pinged_at = $1 WHERE id = $2 AND pinged_at IS NULL";
 
@@ -421,6 +427,25 @@ impl Store {
         }
         tx.commit().await.map_err(db(OPERATION))?;
         Ok(ids.into_iter().map(GameNo).collect())
+    }
+
+    /// The private reminders of `game` not yet taken (a reminder or last call said privately)
+    /// wait until `until`: their person's quiet hours hold.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn hold_private_reminders(
+        &self,
+        game: GameNo,
+        until: Timestamp,
+    ) -> Result<(), StoreError> {
+        query(HOLD_PRIVATE_REMINDERS)
+            .bind(game.0)
+            .bind(until.0)
+            .execute(self)
+            .await
+            .map_err(db("hold_private_reminders"))?;
+        Ok(())
     }
 
     /// The quiet hours of `user`, if they set some.

@@ -26,6 +26,7 @@ on_both_databases! {
     reminders_go_where_the_person_is_told => private_reminders;
     quiet_hours_hold_pings_and_send_them_together_when_they_end => quiet_hours;
     the_daily_digest_lists_the_waiting_games_once_a_day => digest;
+    private_reminders_wait_for_quiet_hours_to_end => quiet_reminders;
 }
 
 const MINUTE: i64 = 60 * 1000;
@@ -859,6 +860,43 @@ async fn digest(url: DatabaseUrl) {
     assert!(
         !replies.iter().any(|r| r.says("digest-heading").is_some()),
         "nothing waits"
+    );
+    store.close().await;
+}
+
+/// A reminder said privately waits while its person's quiet hours hold, and goes out when
+/// they end; said in the game's chat, it does not wait.
+async fn quiet_reminders(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 12);
+    let game = start(&table, "alice", "bob", "konane time=10h").await;
+    let first = to_move(&table, game).await;
+    table.cmd(&first, "/notify private").await;
+    // T0 is 12:00 UTC; the half-time reminder comes at 17:00, within quiet hours until 18:30.
+    let set = table.cmd(&first, "/notify quiet 16:00-18:30 UTC").await;
+    assert!(set.says("notify-quiet").is_some(), "{}", text(&set));
+    let reminded = |replies: &[Reply]| {
+        replies
+            .iter()
+            .filter(|r| r.says("reminder").is_some())
+            .map(|r| r.address.chat.clone())
+            .collect::<Vec<_>>()
+    };
+    table.clock.advance(5 * HOUR + MINUTE);
+    assert!(
+        reminded(&table.tick().await).is_empty(),
+        "quiet until 18:30"
+    );
+    table.clock.advance(HOUR);
+    assert!(
+        reminded(&table.tick().await).is_empty(),
+        "still quiet at 18:01"
+    );
+    table.clock.advance(30 * MINUTE);
+    assert_eq!(
+        reminded(&table.tick().await),
+        [format!("private-{first}")],
+        "sent when they end"
     );
     store.close().await;
 }
