@@ -994,3 +994,98 @@ async fn private_pings_reach_those_who_started_the_bot_and_a_hint_the_others() {
     table.stop().await;
     table.assert_clean();
 }
+
+/// The daily digest (issue 38), end to end: Alice, who started the bot, chooses a digest at
+/// 00:00 UTC (so today's is due at once) in her private chat; with a game waiting for her move
+/// in the group, the scheduler sends her one private message listing it with a link to its
+/// board, and the group's board names her without a mention.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_digest_comes_privately_at_its_time() {
+    let mut table = Table::new("digest").await;
+    table.set("TABULA_SCHEDULER_SECONDS", "1");
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.supergroup("Club", false);
+    let (alice, bob) = (table.person("Alice"), table.person("Bob"));
+    for person in [&alice, &bob] {
+        fake.add_member(&group, person);
+    }
+    fake.user_starts_bot(&alice);
+    let private = fake.private_chat(&alice);
+    fake.user_writes(&private, &alice, "/notify digest 00:00 UTC");
+    fake.wait_for(
+        |fake| {
+            fake.private_bot_messages(&alice)
+                .into_iter()
+                .find(|m| said::says(m.text(), "notify-saved"))
+        },
+        ANSWER,
+    )
+    .await
+    .expect("the digest chosen");
+    assert!(
+        !fake
+            .private_bot_messages(&alice)
+            .iter()
+            .any(|m| said::says(m.text(), "digest-heading")),
+        "nothing waits for her yet"
+    );
+    // A game; if Bob is to move first, he moves, and then it waits for Alice.
+    fake.user_writes(&group, &alice, "/play konane @bob_tg");
+    let posted = offer(&table, &group).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    fake.user_writes(&group, &bob, "/accept");
+    let mut board = table
+        .wait_new(&group, posted.message_id, "the board", is_photo)
+        .await;
+    if board.mentioned().contains(&"@bob_tg".to_string()) {
+        let mut lcg = Lcg(8);
+        let pair = [
+            (alice.clone(), "alice_tg".to_string()),
+            (bob.clone(), "bob_tg".to_string()),
+        ];
+        board = tabula_tests::table::one_move(&table, &group, &pair, &board, &mut lcg, false).await;
+    }
+    assert!(
+        !board.mentioned().contains(&"@alice_tg".to_string()),
+        "a digest reader is not mentioned: {:?}",
+        board.mentioned()
+    );
+    let digest = fake
+        .wait_for(
+            |fake| {
+                fake.private_bot_messages(&alice)
+                    .into_iter()
+                    .find(|m| said::says(m.text(), "digest-heading"))
+            },
+            Duration::from_secs(20),
+        )
+        .await
+        .expect("today's digest");
+    let links: Vec<String> = digest
+        .buttons()
+        .into_iter()
+        .flatten()
+        .filter_map(|b| b.url)
+        .collect();
+    let channel = group.id.to_string();
+    assert_eq!(
+        links,
+        [format!(
+            "https://t.me/c/{}/{}",
+            channel.trim_start_matches("-100"),
+            board.message_id
+        )],
+        "a link to the board"
+    );
+    // Once a day.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let digests = fake
+        .private_bot_messages(&alice)
+        .iter()
+        .filter(|m| said::says(m.text(), "digest-heading"))
+        .count();
+    assert_eq!(digests, 1);
+    table.stop().await;
+    table.assert_clean();
+}
