@@ -107,7 +107,9 @@ impl table::Platform for Telegram {
     }
 
     fn is_new_board(message: &FakeMessage) -> bool {
-        is_photo(message) && message.reply_to.is_none()
+        // Not a reply to someone's message; in a forum topic, every message replies to the
+        // topic's first one, as Telegram shows it.
+        is_photo(message) && (message.reply_to.is_none() || message.reply_to == message.thread_id)
     }
 
     fn is_choice_for(_: &FakeMessage, _: &TgUser) -> bool {

@@ -10,7 +10,6 @@ use crate::common;
 use std::time::Duration;
 
 use common::connect;
-use common::said::said;
 use common::table::{Lcg, Table, scripted_dice, text};
 use tabula_service::service::{
     Clock, Place, Placement, Reply, Service, SettingError, ThreadRefusal, UserError,

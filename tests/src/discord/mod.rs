@@ -29,8 +29,8 @@ use tokio::sync::watch;
 pub use gateway::FakeGateway;
 pub use spec::Spec;
 pub use state::{
-    DcAttachment, DcChannel, DcGuild, DcMessage, DcUser, Ended, Failure, InteractionRecord,
-    RequestRecord, Via,
+    DcAttachment, DcChannel, DcGuild, DcMessage, DcUser, Ended, Failure, FakeThread,
+    InteractionRecord, RequestRecord, Via,
 };
 
 use state::{ChannelRec, GuildRec, State, user_json};
@@ -46,6 +46,25 @@ pub const BOT_USER_ID: u64 = 1_100_000_000_000_000_002;
 pub const DEFAULT_MEMBER_PERMISSIONS: u64 = 0x0000_0000_0006_4C40 | (1 << 31);
 /// `MANAGE_GUILD`.
 pub const MANAGE_GUILD: u64 = 1 << 5;
+/// `ADMINISTRATOR` (every permission).
+pub const ADMINISTRATOR: u64 = 1 << 3;
+/// `VIEW_CHANNEL`.
+pub const VIEW_CHANNEL: u64 = 1 << 10;
+/// `SEND_MESSAGES` (no effect in threads).
+pub const SEND_MESSAGES: u64 = 1 << 11;
+/// `MANAGE_THREADS`: lock threads, unarchive locked ones, post in locked ones.
+pub const MANAGE_THREADS: u64 = 1 << 34;
+/// `CREATE_PUBLIC_THREADS`.
+pub const CREATE_PUBLIC_THREADS: u64 = 1 << 35;
+/// `CREATE_PRIVATE_THREADS`.
+pub const CREATE_PRIVATE_THREADS: u64 = 1 << 36;
+/// `SEND_MESSAGES_IN_THREADS`: what posting in a thread needs (not `SEND_MESSAGES`).
+pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
+/// The bot's permissions unless a test sets others (`set_bot_permissions`,
+/// `set_bot_channel_permissions`); also the `app_permissions` of interactions. Among them
+/// VIEW_CHANNEL, SEND_MESSAGES, CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS and
+/// SEND_MESSAGES_IN_THREADS; not ADMINISTRATOR, MANAGE_MESSAGES or MANAGE_THREADS.
+pub const DEFAULT_BOT_PERMISSIONS: u64 = 2_248_473_465_835_073;
 
 const KEY_SEED: [u8; 32] = *b"tabula fake discord signing key!";
 const OTHER_KEY_SEED: [u8; 32] = *b"not the key discord has for tabu";
@@ -223,6 +242,7 @@ impl FakeDiscord {
                 recipient: None,
                 deleted: false,
                 no_access: false,
+                thread: None,
             },
         );
         DcChannel {
@@ -271,17 +291,68 @@ impl FakeDiscord {
         }
     }
 
-    /// Deletes a channel: later requests about it get 404 `Unknown Channel`.
+    /// Deletes a channel (and its threads, as Discord does): later requests about it get 404
+    /// `Unknown Channel`.
     pub fn delete_channel(&self, channel: &DcChannel) {
-        if let Some(c) = self.inner.lock().channels.get_mut(&channel.id) {
-            c.deleted = true;
+        for c in self.inner.lock().channels.values_mut() {
+            if c.id == channel.id || c.thread.as_ref().is_some_and(|t| t.parent_id == channel.id) {
+                c.deleted = true;
+            }
         }
     }
 
-    /// Takes the bot's access to a channel away: 403 `Missing Access`.
+    /// Takes the bot's access to a channel away (to its threads too): 403 `Missing Access`.
     pub fn remove_access(&self, channel: &DcChannel) {
         if let Some(c) = self.inner.lock().channels.get_mut(&channel.id) {
             c.no_access = true;
+        }
+    }
+
+    /// Sets the bot's permissions in a guild (what its roles give), for every channel of the
+    /// guild without its own ([`FakeDiscord::set_bot_channel_permissions`]). Until set:
+    /// [`DEFAULT_BOT_PERMISSIONS`]. E.g. `DEFAULT_BOT_PERMISSIONS & !CREATE_PUBLIC_THREADS`.
+    pub fn set_bot_permissions(&self, guild: &DcGuild, permissions: u64) {
+        self.inner
+            .lock()
+            .bot_guild_perms
+            .insert(guild.id, permissions);
+    }
+
+    /// Sets the bot's permissions in one guild channel, overwrites included (they replace the
+    /// guild's there). Threads have no overwrites: given a thread, this sets its parent's, which
+    /// its threads inherit.
+    pub fn set_bot_channel_permissions(&self, channel: &DcChannel, permissions: u64) {
+        let mut s = self.inner.lock();
+        let at = s
+            .channels
+            .get(&channel.id)
+            .and_then(|c| c.thread.as_ref().map(|t| t.parent_id))
+            .unwrap_or(channel.id);
+        s.bot_channel_perms.insert(at, permissions);
+    }
+
+    /// The bot's permissions in a channel (a thread's are its parent's), as `app_permissions`
+    /// of interactions there says.
+    #[must_use]
+    pub fn bot_permissions(&self, channel: &DcChannel) -> u64 {
+        self.inner.lock().bot_permissions(channel.id)
+    }
+
+    /// Archives a thread as Discord does after its inactivity period or a moderator does;
+    /// `locked` also locks it (a moderator's "lock"), so that only MANAGE_THREADS may unarchive it.
+    pub fn archive_thread(&self, thread: &DcChannel, locked: bool) {
+        if let Some(t) = self
+            .inner
+            .lock()
+            .channels
+            .get_mut(&thread.id)
+            .and_then(|c| c.thread.as_mut())
+        {
+            if !t.archived {
+                t.archive_ms = state::now_ms();
+            }
+            t.archived = true;
+            t.locked |= locked;
         }
     }
 
@@ -348,6 +419,29 @@ impl FakeDiscord {
             .filter(|m| m.channel_id == channel.id)
             .cloned()
             .collect()
+    }
+
+    /// The threads made under a text channel (by the bot or anyone), oldest first; deleted
+    /// ones left out. Each one's `channel` works with [`FakeDiscord::slash`],
+    /// [`FakeDiscord::press`] and [`FakeDiscord::messages`] like a text channel.
+    #[must_use]
+    pub fn threads(&self, parent: &DcChannel) -> Vec<FakeThread> {
+        let s = self.inner.lock();
+        s.channels
+            .values()
+            .filter(|c| !c.deleted && c.thread.as_ref().is_some_and(|t| t.parent_id == parent.id))
+            .filter_map(thread_of)
+            .collect()
+    }
+
+    /// One thread (deleted ones too), by its channel.
+    #[must_use]
+    pub fn thread(&self, thread: &DcChannel) -> Option<FakeThread> {
+        self.inner
+            .lock()
+            .channels
+            .get(&thread.id)
+            .and_then(thread_of)
     }
 
     /// Every message of the DM channel between the bot and a person, oldest first (ephemeral
@@ -541,6 +635,24 @@ impl FakeDiscord {
             "requests": s.requests.len(),
         })
     }
+}
+
+fn thread_of(c: &ChannelRec) -> Option<FakeThread> {
+    let t = c.thread.as_ref()?;
+    Some(FakeThread {
+        channel: DcChannel {
+            id: c.id,
+            guild_id: c.guild_id,
+            name: c.name.clone(),
+        },
+        parent_id: t.parent_id,
+        name: c.name.clone(),
+        owner_id: t.owner_id,
+        kind: t.kind,
+        archived: t.archived,
+        locked: t.locked,
+        auto_archive_duration: t.auto_archive_duration,
+    })
 }
 
 pub(crate) fn sign_with(key: &SigningKey, timestamp: &str, body: &str) -> String {

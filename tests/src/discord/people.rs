@@ -5,7 +5,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value, json};
 
-use super::server::{initial_response, message_json};
+use super::server::{initial_response, message_json, thread_json};
 use super::state::{
     DcChannel, DcUser, Ended, InterState, InteractionRecord, RequestRecord, State, Via,
     snowflake_time, user_json,
@@ -49,7 +49,7 @@ impl Inner {
             "channel_id": channel.id.to_string(),
             "token": token,
             "version": 1,
-            "app_permissions": "2248473465835073",
+            "app_permissions": s.bot_permissions(channel.id).to_string(),
             "locale": "en-US",
             "entitlements": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
@@ -66,20 +66,35 @@ impl Inner {
                 p["guild_id"] = json!(g.to_string());
                 p["guild"] = json!({"id": g.to_string(), "locale": "en-US", "features": []});
                 p["guild_locale"] = json!("en-US");
-                p["channel"] = json!({
-                    "id": channel.id.to_string(),
-                    "type": 0,
-                    "name": channel.name,
-                    "guild_id": g.to_string(),
-                    "flags": 0,
-                    "position": 0,
-                    "parent_id": null,
-                    "nsfw": false,
-                    "topic": null,
-                    "last_message_id": null,
-                    "rate_limit_per_user": 0,
-                    "permissions": perms.to_string(),
-                });
+                let thread = s
+                    .channels
+                    .get(&channel.id)
+                    .and_then(|c| c.thread.as_ref().map(|t| thread_json(s, c, t)));
+                p["channel"] = match thread {
+                    // A thread: the thread channel object (type 11 or 12, parent_id,
+                    // thread_metadata...), without the bot's thread member.
+                    Some(mut t) => {
+                        if let Some(o) = t.as_object_mut() {
+                            o.remove("member");
+                        }
+                        t["permissions"] = json!(perms.to_string());
+                        t
+                    }
+                    None => json!({
+                        "id": channel.id.to_string(),
+                        "type": 0,
+                        "name": channel.name,
+                        "guild_id": g.to_string(),
+                        "flags": 0,
+                        "position": 0,
+                        "parent_id": null,
+                        "nsfw": false,
+                        "topic": null,
+                        "last_message_id": null,
+                        "rate_limit_per_user": 0,
+                        "permissions": perms.to_string(),
+                    }),
+                };
                 p["member"] = member_json(&uj, perms, g);
                 p["authorizing_integration_owners"] = json!({"0": g.to_string()});
                 p["context"] = json!(0);
@@ -193,13 +208,38 @@ impl FakeDiscord {
         }
     }
 
-    /// Checks that the channel is usable by a person.
-    fn channel_usable(&self, channel: &DcChannel) -> Result<(), String> {
+    /// Checks that the channel is usable by a person (for a thread: its parent exists, it is
+    /// not archived, for application commands and buttons alike, and a private one is only
+    /// usable by MANAGE_THREADS members, as thread membership is not modelled).
+    fn channel_usable(&self, channel: &DcChannel, user: &DcUser) -> Result<(), String> {
         let s = self.inner.lock();
-        match s.channels.get(&channel.id) {
-            Some(c) if !c.deleted => Ok(()),
-            _ => Err("the channel does not exist".into()),
+        let gone = || Err("the channel does not exist".into());
+        let Some(c) = s.channels.get(&channel.id).filter(|c| !c.deleted) else {
+            return gone();
+        };
+        let Some(t) = &c.thread else {
+            return Ok(());
+        };
+        if s.channels.get(&t.parent_id).is_none_or(|p| p.deleted) {
+            return gone();
         }
+        if t.archived {
+            return Err(
+                "the thread is archived: people cannot use commands or buttons there".into(),
+            );
+        }
+        let perms = c
+            .guild_id
+            .and_then(|g| s.guilds.get(&g))
+            .and_then(|g| g.members.get(&user.id).copied())
+            .unwrap_or(0);
+        if t.kind == 12 && !super::state::allows(perms, super::MANAGE_THREADS) {
+            return Err(format!(
+                "{} does not see the private thread (only its members and MANAGE_THREADS do)",
+                user.username
+            ));
+        }
+        Ok(())
     }
 
     /// `user` runs `/command` (`"game sub"` for a subcommand) with options in `channel`, as the
@@ -216,7 +256,7 @@ impl FakeDiscord {
         command: &str,
         options: &[(&str, Value)],
     ) -> Result<u64, String> {
-        self.channel_usable(channel)?;
+        self.channel_usable(channel, user)?;
         let mut words = command.trim_start_matches('/').split_whitespace();
         let name = words.next().ok_or("no command name")?;
         let cmd = self.find_command(channel, name)?;
@@ -342,7 +382,7 @@ impl FakeDiscord {
         message_id: u64,
         custom_id: &str,
     ) -> Result<u64, String> {
-        self.channel_usable(channel)?;
+        self.channel_usable(channel, user)?;
         self.member_permissions(channel, user)?;
         let (id, payload) = {
             let mut s = self.inner.lock();
@@ -398,7 +438,7 @@ impl FakeDiscord {
         options: &[(&str, Value)],
         focused: &str,
     ) -> Result<Vec<(String, Value)>, String> {
-        self.channel_usable(channel)?;
+        self.channel_usable(channel, user)?;
         let mut words = command.trim_start_matches('/').split_whitespace();
         let name = words.next().ok_or("no command name")?;
         let cmd = self.find_command(channel, name)?;
@@ -541,6 +581,7 @@ impl FakeDiscord {
         let at = Instant::now();
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let body = text.as_str();
+        let mut refused_by_state = false;
         let parsed: Result<(Value, Vec<super::server::Upload>), String> =
             if content_type.starts_with("multipart/form-data") {
                 let req = axum::http::Request::builder()
@@ -578,12 +619,18 @@ impl FakeDiscord {
                 match spec_ok {
                     Err(e) => Err(e),
                     Ok(()) => initial_response(&self.inner, id, token, &v, &uploads, Via::HttpBody)
-                        .map_err(|e| e.body().to_string()),
+                        .map_err(|e| {
+                            // A locked thread's refusal is the platform's state, not the
+                            // answer's fault.
+                            refused_by_state = e.code == 50083;
+                            e.body().to_string()
+                        }),
                 }
             }
         };
         let (status, ended, summary) = match result {
             Ok(()) => (200, Ended::Ok, body.chars().take(300).collect()),
+            Err(e) if refused_by_state => (400, Ended::Refused, format!("{body:.300} => {e}")),
             Err(e) => (400, Ended::Violation, format!("{body:.300} => {e}")),
         };
         self.inner.lock().requests.push(RequestRecord {
@@ -666,8 +713,11 @@ impl FakeDiscord {
         self.inner.lock().interactions.retain(|i| i.record.id != id);
     }
 
-    /// The payload's message and user objects against the spec (self-check).
+    /// The payload's message, user and thread channel objects against the spec (self-check).
     fn check_payload(&self, p: &Value) {
+        if p["channel"]["type"] == 11 || p["channel"]["type"] == 12 {
+            self.inner.check_thread(&p["channel"]);
+        }
         if let Some(m) = p.get("message")
             && let Some(schema) = self.inner.spec.schema("MessageResponse").cloned()
         {
@@ -786,15 +836,18 @@ impl Resolved {
         let mut channels = Map::new();
         for id in &self.channels {
             if let Some(c) = s.channels.get(id) {
-                channels.insert(
-                    id.to_string(),
-                    json!({
-                        "id": id.to_string(),
-                        "name": c.name,
-                        "type": if c.guild_id.is_some() { 0 } else { 1 },
-                        "permissions": super::DEFAULT_MEMBER_PERMISSIONS.to_string(),
-                    }),
-                );
+                let mut v = json!({
+                    "id": id.to_string(),
+                    "name": c.name,
+                    "type": c.kind(),
+                    "permissions": super::DEFAULT_MEMBER_PERMISSIONS.to_string(),
+                });
+                if let Some(t) = &c.thread {
+                    let full = thread_json(&s, c, t);
+                    v["parent_id"] = full["parent_id"].clone();
+                    v["thread_metadata"] = full["thread_metadata"].clone();
+                }
+                channels.insert(id.to_string(), v);
             }
         }
         let mut r = json!({});

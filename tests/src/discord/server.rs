@@ -14,10 +14,13 @@ use serde_json::{Value, json};
 use super::checks::{self, ApiError, invalid_form};
 use super::spec::{Matched, short};
 use super::state::{
-    DcAttachment, DcMessage, Ended, Failure, RequestRecord, State as World, Via, snowflake_time,
-    user_json,
+    ChannelRec, DcAttachment, DcMessage, Ended, Failure, RequestRecord, State as World, ThreadRec,
+    Via, iso8601, now_ms, snowflake_time, user_json,
 };
-use super::{APPLICATION_ID, BOT_USER_ID, Inner, TOKEN};
+use super::{
+    APPLICATION_ID, BOT_USER_ID, CREATE_PRIVATE_THREADS, CREATE_PUBLIC_THREADS, Inner,
+    MANAGE_THREADS, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, TOKEN, VIEW_CHANNEL,
+};
 
 /// An uploaded file part.
 #[derive(Debug, Clone)]
@@ -586,12 +589,55 @@ fn route(
             let id = param_id(m, "channel_id")?;
             let s = inner.lock();
             let c = channel_ok(&s, id)?;
-            Ok(Answer::json(channel_json(&s, c.id)))
+            let v = channel_json(&s, c.id);
+            let thread = c.thread.is_some();
+            drop(s);
+            if thread {
+                inner.check_thread(&v);
+            }
+            Ok(Answer::json(v))
+        }
+        ("PATCH", "/channels/{channel_id}") => {
+            let id = param_id(m, "channel_id")?;
+            let mut s = inner.lock();
+            let c = channel_ok(&s, id)?.clone();
+            let Some(th) = c.thread.clone() else {
+                return Err(unsupported(method, t));
+            };
+            modify_thread(&mut s, &c, &th, body)?;
+            let v = channel_json(&s, id);
+            drop(s);
+            inner.check_thread(&v);
+            Ok(Answer::json(v))
+        }
+        ("POST", "/channels/{channel_id}/threads") => {
+            let id = param_id(m, "channel_id")?;
+            let mut s = inner.lock();
+            let tid = start_thread(&mut s, id, body)?;
+            let v = channel_json(&s, tid);
+            drop(s);
+            inner.check_thread(&v);
+            Ok(Answer {
+                status: 201,
+                body: Some(v),
+                headers: Vec::new(),
+            })
         }
         ("POST", "/channels/{channel_id}/messages") => {
             let id = param_id(m, "channel_id")?;
             let mut s = inner.lock();
-            let recipient = channel_ok(&s, id)?.recipient;
+            let c = channel_ok(&s, id)?;
+            let recipient = c.recipient;
+            if c.guild_id.is_some() {
+                let need = if c.thread.is_some() {
+                    SEND_MESSAGES_IN_THREADS
+                } else {
+                    SEND_MESSAGES
+                };
+                if !s.bot_can(id, need) {
+                    return Err(ApiError::refused(403, 50013, "Missing Permissions"));
+                }
+            }
             if recipient.is_some_and(|u| s.dms_closed.contains(&u)) {
                 return Err(ApiError::refused(
                     403,
@@ -630,6 +676,7 @@ fn route(
                     if author != BOT_USER_ID {
                         return Err(ApiError::violation(403, 50013, "Missing Permissions"));
                     }
+                    thread_gate(&s, id, Op::Delete)?;
                     if let Some(x) = s.messages.get_mut(&mid) {
                         x.deleted = true;
                     }
@@ -776,6 +823,8 @@ fn route(
                     Ok(Answer::json(message_json(&s, mid)))
                 }
                 _ => {
+                    let channel = s.messages.get(&mid).map_or(0, |x| x.channel_id);
+                    thread_gate(&s, channel, Op::Delete)?;
                     if let Some(x) = s.messages.get_mut(&mid) {
                         x.deleted = true;
                     }
@@ -786,14 +835,264 @@ fn route(
                 }
             }
         }
-        _ => Err(ApiError {
-            ended: Ended::Violation,
-            ..ApiError::violation(
-                400,
-                0,
-                &format!("{method} {t} is in the spec but not supported by the fake"),
-            )
-        }),
+        _ => Err(unsupported(method, t)),
+    }
+}
+
+fn unsupported(method: &str, template: &str) -> ApiError {
+    ApiError::violation(
+        400,
+        0,
+        &format!("{method} {template} is in the spec but not supported by the fake"),
+    )
+}
+
+impl Inner {
+    /// Checks a thread object the fake built against `ThreadResponse` (the answers' `oneOf`
+    /// is checked as `anyOf`, which another branch could satisfy).
+    pub(crate) fn check_thread(&self, v: &Value) {
+        if let Some(schema) = self.spec.schema("ThreadResponse").cloned() {
+            self.check_own(&schema, v, "thread channel");
+        }
+    }
+}
+
+const ARCHIVE_DURATIONS: [u64; 4] = [60, 1440, 4320, 10080];
+
+/// Start Thread without Message in a guild text channel (`type` 11 public, 12 private; Discord's
+/// default is 12). The bot needs VIEW_CHANNEL and CREATE_PUBLIC_THREADS (or
+/// CREATE_PRIVATE_THREADS) in the channel. The new thread's id.
+fn start_thread(s: &mut World, parent: u64, body: &Value) -> Result<u64, ApiError> {
+    let p = channel_ok(s, parent)?;
+    let Some(guild) = p.guild_id else {
+        return Err(ApiError::violation(
+            400,
+            50003,
+            "Cannot execute action on a DM channel",
+        ));
+    };
+    if p.thread.is_some() {
+        return Err(ApiError::violation(
+            400,
+            50024,
+            "Cannot execute action on this channel type",
+        ));
+    }
+    let kind = match &body["type"] {
+        Value::Null => 12,
+        v => v.as_u64().unwrap_or(0),
+    };
+    if kind != 11 && kind != 12 {
+        // 10 (announcement thread) is for announcement channels only.
+        return Err(invalid_form(&[checks::FormError {
+            path: "type".into(),
+            code: "BASE_TYPE_CHOICES",
+            message: "Value must be one of {11, 12}.".into(),
+        }]));
+    }
+    let need = if kind == 11 {
+        CREATE_PUBLIC_THREADS
+    } else {
+        CREATE_PRIVATE_THREADS
+    };
+    if !s.bot_can(parent, need) {
+        return Err(ApiError::refused(403, 50013, "Missing Permissions"));
+    }
+    let name = body["name"].as_str().unwrap_or_default().to_owned();
+    let id = s.snowflake();
+    s.channels.insert(
+        id,
+        ChannelRec {
+            id,
+            guild_id: Some(guild),
+            name,
+            recipient: None,
+            deleted: false,
+            no_access: false,
+            thread: Some(ThreadRec {
+                parent_id: parent,
+                owner_id: BOT_USER_ID,
+                kind: u8::try_from(kind).unwrap_or(12),
+                archived: false,
+                locked: false,
+                auto_archive_duration: body["auto_archive_duration"].as_u64().unwrap_or(1440),
+                archive_ms: now_ms(),
+                // Only private threads have it; Discord's default is true.
+                invitable: kind == 12 && body["invitable"].as_bool().unwrap_or(true),
+                rate_limit_per_user: body["rate_limit_per_user"].as_u64().unwrap_or(0),
+            }),
+        },
+    );
+    Ok(id)
+}
+
+/// Modify Channel for a thread (Discord's "JSON Params (Thread)" and the threads topic): the
+/// thread must be active or be unarchived by the request (else 400 50083); unarchiving needs
+/// MANAGE_THREADS when the thread is locked, else the thread's creator, MANAGE_THREADS or
+/// SEND_MESSAGES; `name`, archiving and `auto_archive_duration` need MANAGE_THREADS or to be the
+/// thread's creator; `locked` and `rate_limit_per_user` need MANAGE_THREADS (checked when they
+/// change). Missing permissions: 403 50013.
+fn modify_thread(
+    s: &mut World,
+    c: &ChannelRec,
+    t: &ThreadRec,
+    body: &Value,
+) -> Result<(), ApiError> {
+    let field = |k: &str| body.get(k).filter(|v| !v.is_null());
+    let mut errs = Vec::new();
+    let fe = |path: &str, code: &'static str, message: &str| checks::FormError {
+        path: path.into(),
+        code,
+        message: message.into(),
+    };
+    let name = field("name").map(|v| v.as_str().unwrap_or_default().to_owned());
+    if name
+        .as_ref()
+        .is_some_and(|n| n.trim().is_empty() || n.chars().count() > 100)
+    {
+        errs.push(fe(
+            "name",
+            "BASE_TYPE_BAD_LENGTH",
+            "Must be between 1 and 100 in length.",
+        ));
+    }
+    let duration = field("auto_archive_duration").map(|v| v.as_u64().unwrap_or(0));
+    if duration.is_some_and(|d| !ARCHIVE_DURATIONS.contains(&d)) {
+        errs.push(fe(
+            "auto_archive_duration",
+            "BASE_TYPE_CHOICES",
+            "Value must be one of {60, 1440, 4320, 10080}.",
+        ));
+    }
+    let rate = field("rate_limit_per_user").map(|v| v.as_u64().unwrap_or(u64::MAX));
+    if rate.is_some_and(|r| r > 21_600) {
+        errs.push(fe(
+            "rate_limit_per_user",
+            "NUMBER_TYPE_MAX",
+            "int value should be less than or equal to 21600.",
+        ));
+    }
+    let mut flag = |k: &str| match field(k) {
+        None => None,
+        Some(Value::Bool(b)) => Some(*b),
+        Some(_) => {
+            errs.push(fe(k, "BASE_TYPE_BOOLEAN", "Must be either true or false."));
+            None
+        }
+    };
+    let archived = flag("archived");
+    let locked = flag("locked");
+    let invitable = flag("invitable");
+    if field("flags")
+        .and_then(Value::as_u64)
+        .is_some_and(|f| f & 2 != 0)
+    {
+        errs.push(fe(
+            "flags",
+            "CHANNEL_FLAGS_INVALID",
+            "PINNED can only be set on threads of forum and media channels.",
+        ));
+    }
+    if !errs.is_empty() {
+        return Err(invalid_form(&errs));
+    }
+    if t.archived && archived != Some(false) {
+        return Err(ApiError::refused(400, 50083, "Thread is archived"));
+    }
+    let moderator = s.bot_can(c.id, MANAGE_THREADS);
+    let creator = t.owner_id == BOT_USER_ID;
+    let missing = || ApiError::refused(403, 50013, "Missing Permissions");
+    if t.archived {
+        let may = if t.locked {
+            moderator
+        } else {
+            moderator || creator || s.bot_can(c.id, SEND_MESSAGES)
+        };
+        if !may {
+            return Err(missing());
+        }
+    }
+    let renames = name.as_ref().is_some_and(|n| *n != c.name);
+    let archives = archived == Some(true) && !t.archived;
+    let redates = duration.is_some_and(|d| d != t.auto_archive_duration);
+    if (renames || archives || redates) && !(moderator || creator) {
+        return Err(missing());
+    }
+    let relocks = locked.is_some_and(|l| l != t.locked);
+    let rerates = rate.is_some_and(|r| r != t.rate_limit_per_user);
+    if (relocks || rerates) && !moderator {
+        return Err(missing());
+    }
+    let Some(rec) = s.channels.get_mut(&c.id) else {
+        return Err(ApiError::refused(404, 10003, "Unknown Channel"));
+    };
+    if let Some(n) = name {
+        rec.name = n;
+    }
+    let Some(th) = rec.thread.as_mut() else {
+        return Ok(());
+    };
+    if let Some(a) = archived
+        && a != th.archived
+    {
+        th.archived = a;
+        th.archive_ms = now_ms();
+    }
+    if let Some(d) = duration {
+        th.auto_archive_duration = d;
+        th.archive_ms = now_ms();
+    }
+    if let Some(l) = locked {
+        th.locked = l;
+    }
+    if let Some(r) = rate {
+        th.rate_limit_per_user = r;
+    }
+    if let Some(i) = invitable
+        && th.kind == 12
+    {
+        th.invitable = i;
+    }
+    Ok(())
+}
+
+/// What is done to a message in a channel that may be a thread.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Op {
+    Create,
+    Edit,
+    Delete,
+}
+
+/// Discord's rules for messages in threads: in a locked thread only MANAGE_THREADS may create
+/// or edit messages (403 50083 `Thread is archived`, as Discord answers), and delete them only
+/// while it is active; nobody edits messages of an archived thread (400 50083); a new message
+/// unarchives an archived thread that is not locked ([`unarchive_on_post`]).
+pub(crate) fn thread_gate(s: &World, channel: u64, op: Op) -> Result<(), ApiError> {
+    let Some(t) = s.channels.get(&channel).and_then(|c| c.thread.as_ref()) else {
+        return Ok(());
+    };
+    let moderator = s.bot_can(channel, MANAGE_THREADS);
+    let locked_out = match op {
+        Op::Create | Op::Edit => t.locked,
+        Op::Delete => t.locked && t.archived,
+    };
+    if locked_out && !moderator {
+        return Err(ApiError::refused(403, 50083, "Thread is archived"));
+    }
+    if op == Op::Edit && t.archived {
+        return Err(ApiError::refused(400, 50083, "Thread is archived"));
+    }
+    Ok(())
+}
+
+/// A message posted in an archived thread unarchives it.
+fn unarchive_on_post(s: &mut World, channel: u64) {
+    if let Some(t) = s.channels.get_mut(&channel).and_then(|c| c.thread.as_mut())
+        && t.archived
+    {
+        t.archived = false;
+        t.archive_ms = now_ms();
     }
 }
 
@@ -821,13 +1120,22 @@ fn dm_recipient(body: &Value) -> Result<u64, ApiError> {
     }]))
 }
 
-fn channel_ok(s: &World, id: u64) -> Result<&super::state::ChannelRec, ApiError> {
+/// The channel if it exists (a thread's parent too) and the bot can see it (VIEW_CHANNEL,
+/// not `remove_access`d): else 404 10003 or 403 50001.
+fn channel_ok(s: &World, id: u64) -> Result<&ChannelRec, ApiError> {
     let c = s
         .channels
         .get(&id)
         .filter(|c| !c.deleted)
         .ok_or_else(|| ApiError::refused(404, 10003, "Unknown Channel"))?;
-    if c.no_access {
+    let parent = c.thread.as_ref().and_then(|t| s.channels.get(&t.parent_id));
+    if parent.is_some_and(|p| p.deleted) {
+        return Err(ApiError::refused(404, 10003, "Unknown Channel"));
+    }
+    if c.no_access
+        || parent.is_some_and(|p| p.no_access)
+        || (c.guild_id.is_some() && !s.bot_can(id, VIEW_CHANNEL))
+    {
         return Err(ApiError::refused(403, 50001, "Missing Access"));
     }
     Ok(c)
@@ -1016,6 +1324,7 @@ pub(crate) fn create_message(
     interaction_id: Option<u64>,
     extra_flags: u64,
 ) -> Result<u64, ApiError> {
+    thread_gate(s, channel, Op::Create)?;
     let attachments = resolve_attachments(s, data, uploads, &[], false)?;
     let embeds = array_of(&data["embeds"]);
     message_errors(data, &embeds, &attachments)?;
@@ -1064,6 +1373,7 @@ pub(crate) fn create_message(
             deleted: false,
         },
     );
+    unarchive_on_post(s, channel);
     Ok(id)
 }
 
@@ -1077,6 +1387,7 @@ pub(crate) fn edit_message(
     let Some(old) = s.messages.get(&mid).cloned() else {
         return Err(ApiError::refused(404, 10008, "Unknown Message"));
     };
+    thread_gate(s, old.channel_id, Op::Edit)?;
     let attachments = resolve_attachments(s, data, uploads, &old.attachments, true)?;
     let field = |k: &str| data.get(k);
     let content = match field("content") {
@@ -1357,6 +1668,9 @@ pub(crate) fn channel_json(s: &World, id: u64) -> Value {
     let Some(c) = s.channels.get(&id) else {
         return Value::Null;
     };
+    if let Some(t) = &c.thread {
+        return thread_json(s, c, t);
+    }
     match c.guild_id {
         Some(g) => json!({
             "id": c.id.to_string(),
@@ -1386,6 +1700,50 @@ pub(crate) fn channel_json(s: &World, id: u64) -> Value {
             })
         }
     }
+}
+
+/// A thread channel object as Discord answers it (`ThreadResponse`), with the bot's thread
+/// member when the bot made the thread (its creator is a member).
+pub(crate) fn thread_json(s: &World, c: &ChannelRec, t: &ThreadRec) -> Value {
+    let sent: Vec<&DcMessage> = s
+        .messages
+        .values()
+        .filter(|m| m.channel_id == c.id && m.ephemeral_for.is_none())
+        .collect();
+    let mut meta = json!({
+        "archived": t.archived,
+        "archive_timestamp": iso8601(t.archive_ms),
+        "auto_archive_duration": t.auto_archive_duration,
+        "locked": t.locked,
+        "create_timestamp": snowflake_time(c.id),
+    });
+    if t.kind == 12 {
+        meta["invitable"] = json!(t.invitable);
+    }
+    let mut v = json!({
+        "id": c.id.to_string(),
+        "type": t.kind,
+        "last_message_id": sent.last().map(|m| m.id.to_string()),
+        "flags": 0,
+        "guild_id": c.guild_id.unwrap_or_default().to_string(),
+        "name": c.name,
+        "parent_id": t.parent_id.to_string(),
+        "rate_limit_per_user": t.rate_limit_per_user,
+        "owner_id": t.owner_id.to_string(),
+        "thread_metadata": meta,
+        "message_count": sent.iter().filter(|m| !m.deleted).count(),
+        "member_count": 1,
+        "total_message_sent": sent.len(),
+    });
+    if t.owner_id == BOT_USER_ID {
+        v["member"] = json!({
+            "id": c.id.to_string(),
+            "user_id": BOT_USER_ID.to_string(),
+            "join_timestamp": snowflake_time(c.id),
+            "flags": 1,
+        });
+    }
+    v
 }
 
 pub(crate) fn guild_json(id: u64, name: &str) -> Value {

@@ -199,6 +199,27 @@ pub struct DcChannel {
     pub name: String,
 }
 
+/// A thread under a guild text channel, as a test sees it ([`crate::discord::FakeDiscord::threads`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FakeThread {
+    /// The thread as a channel: usable with `slash`, `press`, `autocomplete` and `messages`.
+    pub channel: DcChannel,
+    /// The text channel it was made under.
+    pub parent_id: u64,
+    /// Its name now.
+    pub name: String,
+    /// Who made it (the bot's user id for threads the bot made).
+    pub owner_id: u64,
+    /// 11 public thread, 12 private thread.
+    pub kind: u8,
+    /// `thread_metadata.archived`.
+    pub archived: bool,
+    /// `thread_metadata.locked`.
+    pub locked: bool,
+    /// `thread_metadata.auto_archive_duration` (minutes).
+    pub auto_archive_duration: u64,
+}
+
 /// A person.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DcUser {
@@ -218,6 +239,35 @@ pub(crate) struct ChannelRec {
     pub recipient: Option<u64>,
     pub deleted: bool,
     pub no_access: bool,
+    /// For threads: what only threads have.
+    pub thread: Option<ThreadRec>,
+}
+
+/// What a thread has beyond a channel.
+#[derive(Debug, Clone)]
+pub(crate) struct ThreadRec {
+    pub parent_id: u64,
+    pub owner_id: u64,
+    /// 11 public, 12 private.
+    pub kind: u8,
+    pub archived: bool,
+    pub locked: bool,
+    pub auto_archive_duration: u64,
+    /// When `archived` last changed or `auto_archive_duration` was set (Unix ms).
+    pub archive_ms: u64,
+    pub invitable: bool,
+    pub rate_limit_per_user: u64,
+}
+
+impl ChannelRec {
+    /// Discord's channel type: 0 guild text, 1 DM, 11/12 threads.
+    pub fn kind(&self) -> u8 {
+        match (&self.thread, self.guild_id) {
+            (Some(t), _) => t.kind,
+            (None, Some(_)) => 0,
+            (None, None) => 1,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -267,6 +317,10 @@ pub(crate) struct State {
     pub http_endpoint: Option<String>,
     pub ack_deadline: Duration,
     pub token_lifetime: Duration,
+    /// The bot's permissions in a guild (`set_bot_permissions`); absent: the default.
+    pub bot_guild_perms: BTreeMap<u64, u64>,
+    /// The bot's permissions in a channel, overwrites included (`set_bot_channel_permissions`).
+    pub bot_channel_perms: BTreeMap<u64, u64>,
 }
 
 impl State {
@@ -289,7 +343,32 @@ impl State {
             http_endpoint: None,
             ack_deadline: Duration::from_secs(3),
             token_lifetime: Duration::from_secs(15 * 60),
+            bot_guild_perms: BTreeMap::new(),
+            bot_channel_perms: BTreeMap::new(),
         }
+    }
+
+    /// The bot's permissions in a channel: a thread's are its parent's (threads have no
+    /// overwrites of their own); a channel's are set for it, else the guild's, else the default.
+    pub fn bot_permissions(&self, channel: u64) -> u64 {
+        let Some(c) = self.channels.get(&channel) else {
+            return super::DEFAULT_BOT_PERMISSIONS;
+        };
+        let at = c.thread.as_ref().map_or(c.id, |t| t.parent_id);
+        match c.guild_id {
+            None => super::DEFAULT_BOT_PERMISSIONS,
+            Some(g) => self.bot_channel_perms.get(&at).copied().unwrap_or_else(|| {
+                self.bot_guild_perms
+                    .get(&g)
+                    .copied()
+                    .unwrap_or(super::DEFAULT_BOT_PERMISSIONS)
+            }),
+        }
+    }
+
+    /// Whether the bot has `permission` in a channel (ADMINISTRATOR has every permission).
+    pub fn bot_can(&self, channel: u64, permission: u64) -> bool {
+        allows(self.bot_permissions(channel), permission)
     }
 
     /// A new snowflake: milliseconds since Discord's epoch in the high bits, increasing.
@@ -319,6 +398,7 @@ impl State {
                 recipient: Some(user),
                 deleted: false,
                 no_access: false,
+                thread: None,
             },
         );
         id
@@ -327,6 +407,18 @@ impl State {
     pub fn interaction_by_token(&self, token: &str) -> Option<usize> {
         self.interactions.iter().position(|i| i.token == token)
     }
+}
+
+/// Whether a permission bitfield grants `permission` (ADMINISTRATOR grants every one).
+pub(crate) fn allows(perms: u64, permission: u64) -> bool {
+    perms & super::ADMINISTRATOR != 0 || perms & permission == permission
+}
+
+/// Now in Unix milliseconds.
+pub(crate) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(0))
 }
 
 /// ISO 8601 time of a snowflake.

@@ -10,7 +10,8 @@ use serde_json::{Map, Value, json};
 
 use super::markup::{self, Entity};
 use super::state::{
-    BotStanding, CallbackRecord, ChatKind, ChatRecord, Content, FakeMessage, unix_now,
+    BotStanding, CallbackRecord, ChatKind, ChatRecord, Content, DEFAULT_TOPIC_COLOR, FakeMessage,
+    FakeTopic, unix_now,
 };
 use super::{FakeTelegram, TgChat, TgUser};
 
@@ -67,7 +68,8 @@ impl Incoming {
     ///
     /// # Panics
     ///
-    /// If the chat, the topic or the replied message does not exist (a mistake in the test).
+    /// If the chat, the topic or the replied message does not exist, or the topic is closed and
+    /// the person is neither its creator nor an administrator (a mistake in the test).
     pub fn send(self) -> i64 {
         let inner = &self.fake.inner;
         let (json, id) = {
@@ -78,9 +80,13 @@ impl Incoming {
             chat.members.insert(self.user);
             let forum = chat.is_forum;
             if let Some(t) = self.thread {
+                let topic = chat.topics.get(&t);
+                assert!(topic.is_some(), "no topic {t} in chat {}", self.chat);
+                let may_write_closed =
+                    chat.creator == Some(self.user) || chat.admins.contains(&self.user);
                 assert!(
-                    chat.topics.contains_key(&t),
-                    "no topic {t} in chat {}",
+                    !topic.is_some_and(|t| t.closed) || may_write_closed,
+                    "topic {t} of chat {} is closed: only administrators write there",
                     self.chat
                 );
             }
@@ -248,8 +254,9 @@ impl FakeTelegram {
         Ok(json.0)
     }
 
-    /// Creates a forum topic named `name` in a forum supergroup (a `forum_topic_created` service
-    /// message, sent as an update). Returns its `message_thread_id`.
+    /// Creates a forum topic named `name` in a forum supergroup, as its creator (or else its
+    /// first administrator) does: a `forum_topic_created` service message, sent as an update.
+    /// Returns its `message_thread_id`.
     ///
     /// # Panics
     ///
@@ -265,14 +272,19 @@ impl FakeTelegram {
             );
             let from = record.and_then(|c| c.creator.or_else(|| c.admins.first().copied()));
             let id = state.take_message_id(chat.id);
-            if let Some(c) = state.chats.get_mut(&chat.id) {
-                c.topics.insert(id, name.to_owned());
-            }
+            let topic = FakeTopic {
+                thread_id: id,
+                name: name.to_owned(),
+                icon_color: DEFAULT_TOPIC_COLOR,
+                icon_custom_emoji_id: None,
+                created_by_bot: false,
+                closed: false,
+            };
             let mut service = Map::new();
-            service.insert(
-                "forum_topic_created".to_owned(),
-                json!({"name": name, "icon_color": 7_322_096}),
-            );
+            service.insert("forum_topic_created".to_owned(), topic.created_json());
+            if let Some(c) = state.chats.get_mut(&chat.id) {
+                c.topics.insert(id, topic);
+            }
             let message = service_message(chat.id, id, from, service, Some(id));
             let json = state.message_json(&message, false);
             state.messages.insert((chat.id, id), message);
@@ -282,6 +294,58 @@ impl FakeTelegram {
         self.inner.check_own(&json.1, "Message");
         self.inner.bump();
         json.0
+    }
+
+    /// The forum's creator (or else its first administrator) closes the topic `thread_id`: a
+    /// `forum_topic_closed` service message in the topic, sent as an update. From then on
+    /// only administrators may write there (the bot needs `can_manage_topics`; others get 400
+    /// `TOPIC_CLOSED`).
+    ///
+    /// # Panics
+    ///
+    /// If the chat has no such topic, or it is closed already.
+    pub fn close_topic(&self, chat: &TgChat, thread_id: i64) {
+        self.person_toggles_topic(chat, thread_id, true);
+    }
+
+    /// The forum's creator (or else its first administrator) reopens the closed topic
+    /// `thread_id`: a `forum_topic_reopened` service message in the topic, sent as an update.
+    ///
+    /// # Panics
+    ///
+    /// If the chat has no such topic, or it is open.
+    pub fn reopen_topic(&self, chat: &TgChat, thread_id: i64) {
+        self.person_toggles_topic(chat, thread_id, false);
+    }
+
+    fn person_toggles_topic(&self, chat: &TgChat, thread_id: i64, close: bool) {
+        let json = {
+            let mut state = self.inner.lock();
+            let Some(record) = state.chats.get_mut(&chat.id) else {
+                panic!("chat {} is not a chat of this fake", chat.id)
+            };
+            let from = record.creator.or_else(|| record.admins.first().copied());
+            let Some(topic) = record.topics.get_mut(&thread_id) else {
+                panic!("no topic {thread_id} in chat {}", chat.id)
+            };
+            assert_ne!(topic.closed, close, "topic {thread_id} is already so");
+            topic.closed = close;
+            let kind = if close {
+                "forum_topic_closed"
+            } else {
+                "forum_topic_reopened"
+            };
+            let mut service = Map::new();
+            service.insert(kind.to_owned(), json!({}));
+            let id = state.take_message_id(chat.id);
+            let message = service_message(chat.id, id, from, service, Some(thread_id));
+            let json = state.message_json(&message, false);
+            state.messages.insert((chat.id, id), message);
+            state.push_update("message", Some(chat.id), json.clone());
+            json
+        };
+        self.inner.check_own(&json, "Message");
+        self.inner.bump();
     }
 
     /// Removes the bot from `chat`: a `my_chat_member` update (`left` in a basic group, `kicked`
@@ -446,7 +510,9 @@ fn reaches_bot(state: &super::state::State, message: &FakeMessage) -> bool {
     for_me || mentioned || reply_to_bot
 }
 
-fn service_message(
+/// A service message (no text; `service` holds its fields, e.g. `forum_topic_created`), in the
+/// topic `thread` if given. `from_bot` stays false even when the bot's action made it.
+pub(super) fn service_message(
     chat: i64,
     id: i64,
     from: Option<i64>,

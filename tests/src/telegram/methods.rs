@@ -1,6 +1,7 @@
 //! The Bot API methods the fake implements, on parameters already checked against the spec and
 //! turned into JSON types: sending (`sendMessage`, `sendPhoto`, `sendAnimation`,
-//! `sendDocument`), editing, deleting, callback answers, commands, and chat information.
+//! `sendDocument`), editing, deleting, callback answers, commands, chat information, and forum
+//! topics (`createForumTopic`, `closeForumTopic`, `reopenForumTopic`).
 //! Updates and webhooks are in `updates.rs`.
 
 use std::sync::Arc;
@@ -9,10 +10,12 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use super::Inner;
+use super::events::service_message;
 use super::markup::{self, Entity};
 use super::server::{ApiError, Files};
 use super::state::{
-    BotStanding, ChatKind, ChatRecord, Content, FakeMessage, Media, MediaKind, State, unix_now,
+    BotStanding, ChatKind, ChatRecord, Content, DEFAULT_TOPIC_COLOR, FakeMessage, FakeTopic, Media,
+    MediaKind, State, TOPIC_COLORS, unix_now,
 };
 use super::updates;
 
@@ -92,6 +95,9 @@ pub async fn call(
             Ok(state.member_json(chat, user))
         }
         "sendChatAction" => send_chat_of(state, p).map(|_| json!(true)),
+        "createForumTopic" => create_topic(state, p),
+        "closeForumTopic" => toggle_topic(state, p, true),
+        "reopenForumTopic" => toggle_topic(state, p, false),
         other => Err(ApiError::unsupported(&format!("method {other}"))),
     }
 }
@@ -374,6 +380,17 @@ fn send(
         } else if !lenient {
             return Err(ApiError::bad("message to be replied not found"));
         }
+    }
+    if let Some(thread) = thread_id
+        && chat.topics.get(&thread).is_some_and(|topic| topic.closed)
+        && !chat.bot_manages_topics()
+    {
+        // A person may close a topic at any time: the platform's state, not a bad request.
+        return Err(ApiError::refused(
+            400,
+            "Bad Request: TOPIC_CLOSED".to_owned(),
+            None,
+        ));
     }
     rate_limit(state, &chat)?;
     if let Some(kind) = kind {
@@ -685,4 +702,96 @@ fn get_chat(state: &State, p: &Params) -> Result<Value, ApiError> {
     v["accepted_gift_types"] = json!({"unlimited_gifts": false, "limited_gifts": false,
         "unique_gifts": false, "premium_subscription": false, "gifts_from_channels": false});
     Ok(v)
+}
+
+/// The forum a topic method names: refused unless the chat is a forum supergroup (private chats
+/// with topics are not modelled: the bot has no threaded mode).
+fn forum_of(state: &State, p: &Params) -> Result<ChatRecord, ApiError> {
+    let chat = chat_of(state, p)?;
+    if !chat.is_forum {
+        return Err(ApiError::bad("the chat is not a forum"));
+    }
+    Ok(chat.clone())
+}
+
+/// `createForumTopic`: the bot must be an administrator with `can_manage_topics`. The topic's
+/// `forum_topic_created` service message is the bot's, in the topic, and not sent to the bot.
+fn create_topic(state: &mut State, p: &Params) -> Result<Value, ApiError> {
+    let chat = forum_of(state, p)?;
+    if !chat.bot_manages_topics() {
+        return Err(ApiError::bad("not enough rights to create a topic"));
+    }
+    let name = text(p, "name").unwrap_or("");
+    if name.trim().is_empty() {
+        return Err(ApiError::bad("title must be non-empty"));
+    }
+    if markup::char_len(name) > 128 {
+        return Err(ApiError::bad("topic name is too long (1-128 characters)"));
+    }
+    let icon_color = int(p, "icon_color").unwrap_or(DEFAULT_TOPIC_COLOR);
+    if !TOPIC_COLORS.contains(&icon_color) {
+        return Err(ApiError::bad(
+            "icon_color must be one of 7322096, 16766590, 13338331, 9367192, 16749490, 16478047",
+        ));
+    }
+    let id = state.take_message_id(chat.id);
+    let topic = FakeTopic {
+        thread_id: id,
+        name: name.to_owned(),
+        icon_color,
+        icon_custom_emoji_id: text(p, "icon_custom_emoji_id")
+            .filter(|e| !e.is_empty())
+            .map(str::to_owned),
+        created_by_bot: true,
+        closed: false,
+    };
+    let mut service = Map::new();
+    service.insert("forum_topic_created".to_owned(), topic.created_json());
+    let message = service_message(chat.id, id, Some(state.bot_id), service, Some(id));
+    state.messages.insert((chat.id, id), message);
+    let json = topic.to_json();
+    if let Some(c) = state.chats.get_mut(&chat.id) {
+        c.topics.insert(id, topic);
+    }
+    Ok(json)
+}
+
+/// `closeForumTopic` / `reopenForumTopic`: the topic must exist; the bot needs
+/// `can_manage_topics` unless it created the topic; closing a closed topic (or reopening an
+/// open one) is `TOPIC_NOT_MODIFIED`. The service message is the bot's and not sent to it.
+fn toggle_topic(state: &mut State, p: &Params, close: bool) -> Result<Value, ApiError> {
+    let chat = forum_of(state, p)?;
+    let thread_id = int(p, "message_thread_id").unwrap_or(0);
+    if thread_id <= 0 {
+        return Err(ApiError::bad("invalid message thread identifier specified"));
+    }
+    let Some(topic) = chat.topics.get(&thread_id) else {
+        return Err(ApiError::bad("TOPIC_ID_INVALID"));
+    };
+    if !topic.created_by_bot && !chat.bot_manages_topics() {
+        return Err(ApiError::bad(
+            "not enough rights to close or open the topic",
+        ));
+    }
+    if topic.closed == close {
+        return Err(ApiError::bad("TOPIC_NOT_MODIFIED"));
+    }
+    let kind = if close {
+        "forum_topic_closed"
+    } else {
+        "forum_topic_reopened"
+    };
+    let mut service = Map::new();
+    service.insert(kind.to_owned(), json!({}));
+    let id = state.take_message_id(chat.id);
+    let message = service_message(chat.id, id, Some(state.bot_id), service, Some(thread_id));
+    state.messages.insert((chat.id, id), message);
+    if let Some(t) = state
+        .chats
+        .get_mut(&chat.id)
+        .and_then(|c| c.topics.get_mut(&thread_id))
+    {
+        t.closed = close;
+    }
+    Ok(json!(true))
 }

@@ -9,8 +9,9 @@
 //!
 //! Tests make people and chats ([`FakeTelegram::user`], [`FakeTelegram::group`], ...), make them
 //! act ([`FakeTelegram::user_writes`], [`FakeTelegram::user_starts_bot`], [`FakeTelegram::press`],
-//! [`FakeTelegram::kick_bot`], [`FakeTelegram::migrate_to_supergroup`]), and observe the bot's messages, requests, callback
-//! answers and commands, waiting with [`FakeTelegram::wait_for`].
+//! [`FakeTelegram::kick_bot`], [`FakeTelegram::migrate_to_supergroup`], [`FakeTelegram::create_topic`],
+//! [`FakeTelegram::close_topic`]), and observe the bot's messages, requests, callback answers,
+//! commands and forum topics ([`FakeTelegram::topics`]), waiting with [`FakeTelegram::wait_for`].
 //!
 //! What the fake implements, and its departures from the real service, are listed in
 //! `tests/src/telegram/README.md`.
@@ -61,8 +62,8 @@ pub use markup::{Entity, detect_entities, parse_html};
 pub use server::ApiError;
 pub use spec::Spec;
 pub use state::{
-    Button, CallbackRecord, ChatKind, Content, Ended, Failure, FakeMessage, Media, MediaKind,
-    RateLimits, RequestRecord, WebhookAttempt,
+    Button, CallbackRecord, ChatKind, Content, Ended, Failure, FakeMessage, FakeTopic, Media,
+    MediaKind, RateLimits, RequestRecord, WebhookAttempt,
 };
 
 use state::{BotStanding, ChatRecord, State, UserRecord};
@@ -348,6 +349,7 @@ impl FakeTelegram {
             members: private_user.into_iter().collect(),
             bot: BotStanding::Member,
             migrated_to: None,
+            bot_can_manage_topics: true,
             topics: std::collections::BTreeMap::new(),
         });
         TgChat { id, kind, is_forum }
@@ -412,9 +414,21 @@ impl FakeTelegram {
         });
     }
 
-    /// Makes the bot an administrator of `chat` (it may then delete others' messages).
+    /// Makes the bot an administrator of `chat` with every right a bot gets by default (it may
+    /// then delete others' messages; in a forum it has `can_manage_topics`).
     pub fn make_bot_admin(&self, chat: &TgChat) {
-        self.with_chat(chat, |c| c.bot = BotStanding::Administrator);
+        self.make_bot_admin_with_topics(chat, true);
+    }
+
+    /// Makes the bot an administrator of `chat` (or changes its rights if it is one), with
+    /// `can_manage_topics` as given: without it, `createForumTopic` is refused, and so are
+    /// `closeForumTopic` / `reopenForumTopic` on topics the bot did not create and sends into
+    /// closed topics. `getChatMember` reports the right in forums.
+    pub fn make_bot_admin_with_topics(&self, chat: &TgChat, can_manage_topics: bool) {
+        self.with_chat(chat, |c| {
+            c.bot = BotStanding::Administrator;
+            c.bot_can_manage_topics = can_manage_topics;
+        });
     }
 
     /// Routes webhook URLs starting with `public_prefix` (what the bot gives `setWebhook`, e.g.
@@ -545,6 +559,30 @@ impl FakeTelegram {
             .into_iter()
             .filter(|m| m.from_bot)
             .collect()
+    }
+
+    /// The bot's messages in the forum topic `thread_id` of `chat` (deleted ones too), oldest
+    /// first: those it sent with that `message_thread_id`. (The service messages of topics it
+    /// created or closed are not among them; they are in [`FakeTelegram::messages`].)
+    #[must_use]
+    pub fn bot_messages_in_topic(&self, chat: &TgChat, thread_id: i64) -> Vec<FakeMessage> {
+        self.messages(chat)
+            .into_iter()
+            .filter(|m| m.from_bot && m.thread_id == Some(thread_id))
+            .collect()
+    }
+
+    /// The forum topics of `chat`, oldest first: created by people
+    /// ([`FakeTelegram::create_topic`]) or by the bot (`createForumTopic`), open or closed.
+    /// Empty for a chat that is not a forum.
+    #[must_use]
+    pub fn topics(&self, chat: &TgChat) -> Vec<FakeTopic> {
+        self.inner
+            .lock()
+            .chats
+            .get(&chat.id)
+            .map(|c| c.topics.values().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// Whether `user` has a private chat with the bot (started it), so that the bot may write

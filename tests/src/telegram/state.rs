@@ -100,8 +100,67 @@ pub struct ChatRecord {
     pub bot: BotStanding,
     /// A basic group upgraded to this supergroup.
     pub migrated_to: Option<i64>,
-    /// Forum topics: thread id to name.
-    pub topics: BTreeMap<i64, String>,
+    /// Whether the bot, when an administrator, has `can_manage_topics` (true unless a test
+    /// took it away with `make_bot_admin_with_topics(chat, false)`).
+    pub bot_can_manage_topics: bool,
+    /// Forum topics by thread id.
+    pub topics: BTreeMap<i64, FakeTopic>,
+}
+
+impl ChatRecord {
+    /// Whether the bot is an administrator with `can_manage_topics` in this forum.
+    #[must_use]
+    pub fn bot_manages_topics(&self) -> bool {
+        self.is_forum && self.bot == BotStanding::Administrator && self.bot_can_manage_topics
+    }
+}
+
+/// The colour of a topic icon when none is chosen (`0x6FB9F0`).
+pub const DEFAULT_TOPIC_COLOR: i64 = 7_322_096;
+
+/// The topic icon colours `createForumTopic` accepts.
+pub const TOPIC_COLORS: [i64; 6] = [
+    7_322_096, 16_766_590, 13_338_331, 9_367_192, 16_749_490, 16_478_047,
+];
+
+/// A forum topic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FakeTopic {
+    /// Its `message_thread_id` (the id of its `forum_topic_created` service message).
+    pub thread_id: i64,
+    /// Its name.
+    pub name: String,
+    /// Its icon colour (RGB).
+    pub icon_color: i64,
+    /// Its custom emoji icon, if one was given.
+    pub icon_custom_emoji_id: Option<String>,
+    /// Created by the bot (`createForumTopic`), not by a person.
+    pub created_by_bot: bool,
+    /// Closed (`closeForumTopic`, or a person closed it).
+    pub closed: bool,
+}
+
+impl FakeTopic {
+    /// The `ForumTopic` object.
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        let mut v = json!({"message_thread_id": self.thread_id, "name": self.name,
+            "icon_color": self.icon_color});
+        if let Some(emoji) = &self.icon_custom_emoji_id {
+            v["icon_custom_emoji_id"] = json!(emoji);
+        }
+        v
+    }
+
+    /// The `ForumTopicCreated` object of its service message.
+    #[must_use]
+    pub fn created_json(&self) -> Value {
+        let mut v = json!({"name": self.name, "icon_color": self.icon_color});
+        if let Some(emoji) = &self.icon_custom_emoji_id {
+            v["icon_custom_emoji_id"] = json!(emoji);
+        }
+        v
+    }
 }
 
 /// The kind of a message's media.
@@ -682,7 +741,7 @@ impl State {
         let user_json = self.user_json(user).unwrap_or_else(
             || json!({"id": user, "is_bot": false, "first_name": format!("User {user}")}),
         );
-        let admin = |title: bool| {
+        let admin = |title: bool, manage_topics: bool| {
             let mut v = json!({"status": "administrator", "user": user_json, "can_be_edited": false,
                 "is_anonymous": false, "can_manage_chat": true, "can_delete_messages": true,
                 "can_manage_video_chats": true, "can_restrict_members": true,
@@ -690,7 +749,7 @@ impl State {
                 "can_post_stories": false, "can_edit_stories": false, "can_delete_stories": false,
                 "can_pin_messages": true});
             if chat.is_forum {
-                v["can_manage_topics"] = json!(true);
+                v["can_manage_topics"] = json!(manage_topics);
             }
             if title {
                 v["custom_title"] = json!("admin");
@@ -699,7 +758,7 @@ impl State {
         };
         if user == self.bot_id {
             return match chat.bot {
-                BotStanding::Administrator => admin(false),
+                BotStanding::Administrator => admin(false, chat.bot_can_manage_topics),
                 BotStanding::Member => json!({"status": "member", "user": user_json}),
                 BotStanding::Removed if chat.kind == ChatKind::Group => {
                     json!({"status": "left", "user": user_json})
@@ -712,7 +771,7 @@ impl State {
         if chat.creator == Some(user) {
             json!({"status": "creator", "user": user_json, "is_anonymous": false})
         } else if chat.admins.contains(&user) {
-            admin(false)
+            admin(false, true)
         } else if chat.members.contains(&user) || chat.private_user == Some(user) {
             json!({"status": "member", "user": user_json})
         } else {

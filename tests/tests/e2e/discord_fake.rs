@@ -937,3 +937,381 @@ async fn a_webhook_call_made_before_the_http_answer_is_read_waits_for_it() {
     );
     assert_clean(&fake);
 }
+
+/// The status and Discord error code of a refused serenity call.
+fn refusal<T: std::fmt::Debug>(r: serenity::Result<T>) -> (u16, isize) {
+    let Err(serenity::Error::Http(HttpError::UnsuccessfulRequest(e))) = r else {
+        panic!("not refused: {r:?}")
+    };
+    (e.status_code.as_u16(), e.error.code)
+}
+
+#[tokio::test]
+async fn threads_are_started_posted_in_archived_and_used() {
+    use serenity::all::{AutoArchiveDuration, Channel, ChannelType, CreateThread, EditThread};
+    use tabula_tests::discord::{
+        CREATE_PUBLIC_THREADS, DEFAULT_BOT_PERMISSIONS, MANAGE_THREADS, SEND_MESSAGES_IN_THREADS,
+    };
+    let w = world().await;
+    let (fake, http) = (&w.fake, &w.http);
+    let parent = ChannelId::new(w.channel.id);
+    let game = || {
+        CreateThread::new("Konane: Alice vs Bob")
+            .kind(ChannelType::PublicThread)
+            .auto_archive_duration(AutoArchiveDuration::OneDay)
+    };
+
+    // Without CREATE_PUBLIC_THREADS in the channel: 403 50013, refused (not the bot's fault).
+    fake.set_bot_channel_permissions(&w.channel, DEFAULT_BOT_PERMISSIONS & !CREATE_PUBLIC_THREADS);
+    assert_eq!(
+        refusal(parent.create_thread(http, game()).await),
+        (403, 50013)
+    );
+    assert_eq!(fake.refused().len(), 1);
+    assert!(fake.threads(&w.channel).is_empty());
+    fake.set_bot_channel_permissions(&w.channel, DEFAULT_BOT_PERMISSIONS);
+
+    // Start Thread without Message: 201 and the thread channel object.
+    let t = parent.create_thread(http, game()).await.unwrap();
+    assert_eq!(t.kind, ChannelType::PublicThread);
+    assert_eq!(t.parent_id, Some(parent));
+    assert_eq!(t.guild_id.get(), w.channel.guild_id.unwrap());
+    assert_eq!(t.owner_id.map(|u| u.get()), Some(fake.bot_user_id()));
+    assert_eq!(t.name, "Konane: Alice vs Bob");
+    let meta = t.thread_metadata.unwrap();
+    assert!(!meta.archived && !meta.locked);
+    assert_eq!(meta.auto_archive_duration, AutoArchiveDuration::OneDay);
+    assert!(meta.archive_timestamp.is_some());
+    assert_eq!((t.message_count, t.member_count), (Some(0), Some(1)));
+    let listed = fake.threads(&w.channel);
+    assert_eq!(listed.len(), 1);
+    let thread = listed[0].channel.clone();
+    assert_eq!(thread.id, t.id.get());
+    assert_eq!(
+        (listed[0].kind, listed[0].owner_id, listed[0].parent_id),
+        (11, fake.bot_user_id(), w.channel.id)
+    );
+    assert!(!listed[0].archived && !listed[0].locked);
+    // The raw answer: 201, and a private thread when `type` is left out (Discord's default).
+    let raw = reqwest::Client::new()
+        .post(format!(
+            "{}/api/v10/channels/{}/threads",
+            fake.api_url(),
+            w.channel.id
+        ))
+        .header("Authorization", format!("Bot {}", fake.token()))
+        .json(&json!({"name": "notes"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.status(), 201);
+    let body: Value = raw.json().await.unwrap();
+    assert_eq!(body["type"], 12);
+    assert_eq!(body["thread_metadata"]["auto_archive_duration"], 1440);
+    assert_eq!(body["total_message_sent"], 0);
+    assert_eq!(fake.threads(&w.channel).len(), 2);
+    // GET /channels/{thread} is the thread.
+    let Channel::Guild(got) = http.get_channel(t.id).await.unwrap() else {
+        panic!("not a guild channel")
+    };
+    assert_eq!(
+        (got.kind, got.parent_id),
+        (ChannelType::PublicThread, Some(parent))
+    );
+
+    // Posting needs SEND_MESSAGES_IN_THREADS, not SEND_MESSAGES.
+    fake.set_bot_channel_permissions(
+        &w.channel,
+        DEFAULT_BOT_PERMISSIONS & !SEND_MESSAGES_IN_THREADS,
+    );
+    assert_eq!(
+        refusal(
+            http.send_message(t.id, vec![], &json!({"content": "hi"}))
+                .await
+        ),
+        (403, 50013)
+    );
+    http.send_message(parent, vec![], &json!({"content": "the parent is fine"}))
+        .await
+        .unwrap();
+    fake.set_bot_channel_permissions(&w.channel, DEFAULT_BOT_PERMISSIONS);
+    let board = http
+        .send_message(
+            t.id,
+            vec![],
+            &json!({"content": "board", "components": [{"type": 1, "components": [
+                {"type": 2, "style": 1, "label": "Resign", "custom_id": "resign"}]}]}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(fake.messages(&thread).len(), 1);
+    http.edit_message(t.id, board.id, &json!({"content": "board 2"}), vec![])
+        .await
+        .unwrap();
+
+    // A slash command and a button press from inside the thread, over HTTP.
+    let ep = endpoint(&fake.public_key_hex()).await;
+    fake.deliver_over_http(&ep.url);
+    fake.slash(&thread, &w.alice, "play", &[("game", json!("go"))])
+        .await
+        .unwrap();
+    let payload = ep.seen.lock().unwrap().last().unwrap().clone();
+    assert_eq!(payload["channel_id"], json!(thread.id.to_string()));
+    assert_eq!(
+        payload["guild_id"],
+        json!(w.channel.guild_id.unwrap().to_string())
+    );
+    assert_eq!(payload["channel"]["type"], 11);
+    assert_eq!(
+        payload["channel"]["parent_id"],
+        json!(w.channel.id.to_string())
+    );
+    assert_eq!(payload["channel"]["thread_metadata"]["archived"], false);
+    assert_eq!(
+        payload["app_permissions"],
+        json!(DEFAULT_BOT_PERMISSIONS.to_string())
+    );
+    let Interaction::Command(cmd) = serde_json::from_value::<Interaction>(payload.clone()).unwrap()
+    else {
+        panic!("not a command")
+    };
+    let ch = cmd.channel.unwrap();
+    assert_eq!(
+        (ch.kind, ch.parent_id),
+        (ChannelType::PublicThread, Some(parent))
+    );
+    let token = payload["token"].as_str().unwrap().to_owned();
+    http.edit_original_interaction_response(&token, &json!({"content": "your move"}), vec![])
+        .await
+        .unwrap();
+    assert!(
+        fake.newest_bot_message(&thread, |m| m.content == "your move")
+            .is_some()
+    );
+    fake.press(&thread, &w.bob, board.id.get(), "resign")
+        .await
+        .unwrap();
+    let pressed = ep.seen.lock().unwrap().last().unwrap().clone();
+    assert_eq!(pressed["channel"]["type"], 11);
+    assert_eq!(
+        pressed["message"]["channel_id"],
+        json!(thread.id.to_string())
+    );
+
+    // The bot (the thread's creator) archives it by PATCH; people cannot use it then, messages
+    // cannot be edited, and a new message unarchives it.
+    let archived =
+        t.id.edit_thread(http, EditThread::new().archived(true))
+            .await
+            .unwrap();
+    assert!(archived.thread_metadata.unwrap().archived);
+    assert!(fake.thread(&thread).unwrap().archived);
+    assert!(
+        fake.slash(&thread, &w.alice, "play", &[("game", json!("go"))])
+            .await
+            .is_err()
+    );
+    assert_eq!(
+        refusal(
+            http.edit_message(t.id, board.id, &json!({"content": "x"}), vec![])
+                .await
+        ),
+        (400, 50083)
+    );
+    assert_eq!(
+        refusal(
+            t.id.edit_thread(http, EditThread::new().name("renamed"))
+                .await
+        ),
+        (400, 50083)
+    );
+    http.send_message(t.id, vec![], &json!({"content": "still here"}))
+        .await
+        .unwrap();
+    assert!(!fake.thread(&thread).unwrap().archived);
+
+    // Locking needs MANAGE_THREADS; a locked thread refuses the bot's messages without it.
+    assert_eq!(
+        refusal(t.id.edit_thread(http, EditThread::new().locked(true)).await),
+        (403, 50013)
+    );
+    fake.set_bot_channel_permissions(&thread, DEFAULT_BOT_PERMISSIONS | MANAGE_THREADS);
+    let locked =
+        t.id.edit_thread(http, EditThread::new().locked(true).archived(true))
+            .await
+            .unwrap();
+    assert!(
+        locked
+            .thread_metadata
+            .is_some_and(|m| m.locked && m.archived)
+    );
+    fake.set_bot_channel_permissions(&w.channel, DEFAULT_BOT_PERMISSIONS);
+    assert_eq!(
+        refusal(
+            http.send_message(t.id, vec![], &json!({"content": "let me in"}))
+                .await
+        ),
+        (403, 50083)
+    );
+    assert_eq!(
+        refusal(
+            t.id.edit_thread(http, EditThread::new().archived(false))
+                .await
+        ),
+        (403, 50013)
+    );
+    let th = fake.thread(&thread).unwrap();
+    assert!(th.archived && th.locked);
+    assert_eq!(
+        fake.messages(&thread)
+            .iter()
+            .filter(|m| m.content == "let me in")
+            .count(),
+        0
+    );
+    assert!(
+        ep.problems.lock().unwrap().is_empty(),
+        "{:#?}",
+        ep.problems.lock().unwrap()
+    );
+    assert_clean(fake);
+
+    // What is wrong whatever the permissions: a thread under a DM or a thread, a type of an
+    // announcement channel, a duration Discord does not offer.
+    let dm = fake.dm_channel(&w.bob);
+    assert_eq!(
+        refusal(ChannelId::new(dm.id).create_thread(http, game()).await),
+        (400, 50003)
+    );
+    assert_eq!(
+        refusal(t.id.create_thread(http, game()).await),
+        (400, 50024)
+    );
+    assert_eq!(
+        refusal(
+            http.create_thread(parent, &json!({"name": "x", "type": 10}), None)
+                .await
+        ),
+        (400, 50035)
+    );
+    assert_eq!(
+        refusal(
+            http.create_thread(
+                parent,
+                &json!({"name": "x", "auto_archive_duration": 30}),
+                None
+            )
+            .await
+        ),
+        (400, 50035)
+    );
+    assert_eq!(fake.violations().len(), 4, "{:#?}", fake.violations());
+    assert_eq!(fake.threads(&w.channel).len(), 2);
+    assert!(
+        fake.self_check_failures().is_empty(),
+        "{:#?}",
+        fake.self_check_failures()
+    );
+}
+
+#[tokio::test]
+async fn bot_permissions_of_a_guild_and_a_deleted_parent() {
+    use serenity::all::{ChannelType, CreateThread};
+    use tabula_tests::discord::{DEFAULT_BOT_PERMISSIONS, DcGuild, SEND_MESSAGES, VIEW_CHANNEL};
+    let w = world().await;
+    let (fake, http) = (&w.fake, &w.http);
+    let guild = DcGuild {
+        id: w.channel.guild_id.unwrap(),
+        name: "Club".into(),
+    };
+    assert_eq!(fake.bot_permissions(&w.channel), DEFAULT_BOT_PERMISSIONS);
+    // The guild's permissions hold in every channel without its own.
+    fake.set_bot_permissions(&guild, DEFAULT_BOT_PERMISSIONS & !SEND_MESSAGES);
+    assert_eq!(
+        refusal(
+            http.send_message(
+                ChannelId::new(w.channel.id),
+                vec![],
+                &json!({"content": "hi"})
+            )
+            .await
+        ),
+        (403, 50013)
+    );
+    fake.set_bot_permissions(&guild, DEFAULT_BOT_PERMISSIONS & !VIEW_CHANNEL);
+    assert_eq!(
+        refusal(http.get_channel(ChannelId::new(w.channel.id)).await),
+        (403, 50001)
+    );
+    fake.set_bot_permissions(&guild, DEFAULT_BOT_PERMISSIONS);
+    let t = ChannelId::new(w.channel.id)
+        .create_thread(
+            http,
+            CreateThread::new("game").kind(ChannelType::PublicThread),
+        )
+        .await
+        .unwrap();
+    // Deleting the parent deletes its threads.
+    fake.delete_channel(&w.channel);
+    assert_eq!(
+        refusal(
+            http.send_message(t.id, vec![], &json!({"content": "hi"}))
+                .await
+        ),
+        (404, 10003)
+    );
+    assert!(fake.threads(&w.channel).is_empty());
+    assert_eq!(fake.refused().len(), 3);
+    assert_clean(fake);
+}
+
+#[tokio::test]
+async fn a_serenity_bot_answers_in_a_thread_over_the_gateway() {
+    use serenity::all::{ChannelType, CreateThread};
+    let w = world().await;
+    let fake = &w.fake;
+    let t = ChannelId::new(w.channel.id)
+        .create_thread(
+            &w.http,
+            CreateThread::new("game").kind(ChannelType::PublicThread),
+        )
+        .await
+        .unwrap();
+    let thread = fake.threads(&w.channel).remove(0).channel;
+    assert_eq!(thread.id, t.id.get());
+    let mut client = serenity::all::ClientBuilder::new_with_http(
+        http(fake),
+        serenity::all::GatewayIntents::empty(),
+    )
+    .event_handler(Bot)
+    .await
+    .unwrap();
+    let running = tokio::spawn(async move { client.start().await });
+    fake.gateway()
+        .wait_for_ready(1, Duration::from_secs(5))
+        .await
+        .unwrap();
+    fake.slash(&thread, &w.alice, "play", &[("game", json!("go"))])
+        .await
+        .unwrap();
+    let wait = Duration::from_secs(5);
+    let board = fake
+        .wait_for(wait, |f| {
+            f.newest_bot_message(&thread, |m| !m.buttons().is_empty())
+        })
+        .await
+        .unwrap();
+    assert_eq!(board.channel_id, thread.id);
+    fake.press(&thread, &w.bob, board.id, "accept")
+        .await
+        .unwrap();
+    fake.wait_for(wait, |f| {
+        f.message(board.id).filter(|m| m.content == "accepted")
+    })
+    .await
+    .unwrap();
+    assert!(fake.messages(&w.channel).is_empty());
+    assert!(fake.gateway().violations().is_empty());
+    assert_clean(fake);
+    running.abort();
+}

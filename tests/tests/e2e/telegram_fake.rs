@@ -494,3 +494,175 @@ async fn the_spec_check_itself_rejects_broken_objects() {
     fake.check_against_spec(&banned, "ChatMember").unwrap();
     assert!(fake.spec_version().starts_with("Bot API"));
 }
+
+/// The description of a refusal teloxide does not know by name.
+fn refusal(result: Result<impl std::fmt::Debug, RequestError>) -> String {
+    match result {
+        Err(RequestError::Api(ApiError::Unknown(text))) => text,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn forum_topics_are_created_closed_and_guarded_as_telegram_does() {
+    use teloxide::types::{MessageId, Rgb, ThreadId};
+    let thread = |id: i64| ThreadId(MessageId(i32::try_from(id).unwrap()));
+    let (fake, bot) = start().await;
+    let owner = fake.user("Olga");
+    let forum = fake.supergroup("Games", true);
+    fake.set_creator(&forum, &owner);
+    let (_, chat) = raw(&fake, "getChat", json!({"chat_id": forum.id})).await;
+    assert_eq!(chat["result"]["is_forum"], json!(true));
+
+    // Only an administrator with can_manage_topics creates topics, and only in a forum.
+    let no_rights = "Bad Request: not enough rights to create a topic";
+    let as_member = bot.create_forum_topic(ChatId(forum.id), "Konane").await;
+    assert_eq!(refusal(as_member), no_rights);
+    fake.make_bot_admin_with_topics(&forum, false);
+    let (_, member) = raw(
+        &fake,
+        "getChatMember",
+        json!({"chat_id": forum.id, "user_id": fake.bot_id()}),
+    )
+    .await;
+    assert_eq!(member["result"]["can_manage_topics"], json!(false));
+    let without = bot.create_forum_topic(ChatId(forum.id), "Konane").await;
+    assert_eq!(refusal(without), no_rights);
+    for plain in [fake.supergroup("Plain", false), fake.group("Club")] {
+        fake.make_bot_admin(&plain);
+        let refused = bot.create_forum_topic(ChatId(plain.id), "Konane").await;
+        assert_eq!(refusal(refused), "Bad Request: the chat is not a forum");
+    }
+    fake.make_bot_admin(&forum);
+    let topic = bot
+        .create_forum_topic(ChatId(forum.id), "Konane")
+        .icon_color(Rgb::from_u32(0x00FF_D67E))
+        .await
+        .unwrap();
+    assert_eq!(topic.name, "Konane");
+    assert_eq!(topic.icon_color.to_u32(), 0x00FF_D67E);
+    let konane = i64::from(topic.thread_id.0.0);
+    let plain_topic = bot
+        .create_forum_topic(ChatId(forum.id), "Go")
+        .await
+        .unwrap();
+    assert_eq!(plain_topic.icon_color.to_u32(), 7_322_096);
+    for (body, text) in [
+        (
+            json!({"chat_id": forum.id, "name": " "}),
+            "Bad Request: title must be non-empty",
+        ),
+        (
+            json!({"chat_id": forum.id, "name": "x".repeat(129)}),
+            "Bad Request: topic name is too long",
+        ),
+        (
+            json!({"chat_id": forum.id, "name": "x", "icon_color": 255}),
+            "Bad Request: icon_color must be",
+        ),
+    ] {
+        assert_refused(&raw(&fake, "createForumTopic", body).await, 400, text);
+    }
+    let topics = fake.topics(&forum);
+    assert_eq!(topics.len(), 2);
+    assert!(topics.iter().all(|t| t.created_by_bot && !t.closed));
+    assert_eq!(
+        (topics[0].thread_id, topics[0].name.as_str()),
+        (konane, "Konane")
+    );
+    // The topic starts with the bot's forum_topic_created service message, which the bot does
+    // not receive.
+    let created = fake.message_json(&forum, konane).unwrap();
+    assert_eq!(created["forum_topic_created"]["name"], json!("Konane"));
+    assert_eq!(created["from"]["id"], json!(fake.bot_id()));
+    assert!(fake.pending_updates().is_empty());
+
+    bot.send_message(ChatId(forum.id), "first move")
+        .message_thread_id(thread(konane))
+        .await
+        .unwrap();
+    let in_topic = fake.bot_messages_in_topic(&forum, konane);
+    assert_eq!(in_topic.len(), 1);
+    assert!(in_topic[0].is_topic_message);
+    assert!(
+        fake.bot_messages_in_topic(&forum, plain_topic.thread_id.0.0.into())
+            .is_empty()
+    );
+
+    // Closing: once; an administrator with can_manage_topics may still post there.
+    bot.close_forum_topic(ChatId(forum.id), thread(konane))
+        .await
+        .unwrap();
+    assert!(fake.topics(&forum)[0].closed);
+    let again = bot
+        .close_forum_topic(ChatId(forum.id), thread(konane))
+        .await;
+    assert_eq!(refusal(again), "Bad Request: TOPIC_NOT_MODIFIED");
+    bot.send_message(ChatId(forum.id), "admins may")
+        .message_thread_id(thread(konane))
+        .await
+        .unwrap();
+    fake.make_bot_admin_with_topics(&forum, false);
+    let closed = bot
+        .send_message(ChatId(forum.id), "refused")
+        .message_thread_id(thread(konane))
+        .await;
+    assert_eq!(refusal(closed), "Bad Request: TOPIC_CLOSED");
+    let photo = bot
+        .send_photo(ChatId(forum.id), InputFile::memory(PNG.to_vec()))
+        .message_thread_id(thread(konane))
+        .await;
+    assert_eq!(refusal(photo), "Bad Request: TOPIC_CLOSED");
+    assert_eq!(
+        fake.refused().len(),
+        2,
+        "a closed topic is the platform's state"
+    );
+    // The bot reopens its own topic without the right; not someone else's.
+    bot.reopen_forum_topic(ChatId(forum.id), thread(konane))
+        .await
+        .unwrap();
+    bot.send_message(ChatId(forum.id), "open again")
+        .message_thread_id(thread(konane))
+        .await
+        .unwrap();
+    assert_eq!(fake.bot_messages_in_topic(&forum, konane).len(), 3);
+    let chess = fake.create_topic(&forum, "Chess");
+    let theirs = bot.close_forum_topic(ChatId(forum.id), thread(chess)).await;
+    assert_eq!(
+        refusal(theirs),
+        "Bad Request: not enough rights to close or open the topic"
+    );
+    let unknown = bot.close_forum_topic(ChatId(forum.id), thread(999)).await;
+    assert_eq!(refusal(unknown), "Bad Request: TOPIC_ID_INVALID");
+    // A person closes a topic: a service message for the bot; sends there are refused.
+    fake.close_topic(&forum, chess);
+    let topics = fake.topics(&forum);
+    assert!(topics[2].closed && !topics[2].created_by_bot);
+    let refused = bot
+        .send_message(ChatId(forum.id), "x")
+        .message_thread_id(thread(chess))
+        .await;
+    assert_eq!(refusal(refused), "Bad Request: TOPIC_CLOSED");
+    let kinds: Vec<_> = fake
+        .pending_updates()
+        .iter()
+        .map(|u| {
+            u["message"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+        .filter_map(|keys| keys.into_iter().find(|k| k.starts_with("forum_topic_")))
+        .collect();
+    assert_eq!(kinds, ["forum_topic_created", "forum_topic_closed"]);
+    fake.reopen_topic(&forum, chess);
+    bot.send_message(ChatId(forum.id), "reopened")
+        .message_thread_id(thread(chess))
+        .await
+        .unwrap();
+    assert_eq!(fake.violations().len(), 10, "{:#?}", fake.violations());
+    assert_clean(&fake);
+}

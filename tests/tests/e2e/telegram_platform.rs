@@ -1089,3 +1089,201 @@ async fn the_daily_digest_comes_privately_at_its_time() {
     table.stop().await;
     table.assert_clean();
 }
+
+/// A topic per game (issue 38), end to end on Telegram: in a forum where the bot may manage
+/// topics and the owner turned `/config threads=on`, an accepted challenge opens a topic named
+/// after the game, whose board and moves are there; the general topic gets one line with a
+/// link to it at the start, and one with the result when it ends, and the topic is closed.
+/// Where the bot may not manage topics, the group is told which right is missing and the game
+/// is played in the group.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_game_is_played_in_its_own_topic() {
+    let mut table = Table::new("topics").await;
+    table.set("TABULA_SCHEDULER_SECONDS", "1");
+    table.start().await;
+    let fake = table.fake.clone();
+    let (olga, alice, bob) = (
+        table.person("Olga"),
+        table.person("Alice"),
+        table.person("Bob"),
+    );
+    let forum = fake.supergroup("Games", true);
+    let plain = fake.supergroup("Chat", false);
+    let forbidden = fake.supergroup("Strict", true);
+    for group in [&forum, &plain, &forbidden] {
+        fake.set_creator(group, &olga);
+        for person in [&alice, &bob] {
+            fake.add_member(group, person);
+        }
+    }
+    fake.make_bot_admin(&forum);
+    fake.make_bot_admin_with_topics(&forbidden, false);
+    // A group without topics cannot have them; a forum can.
+    fake.user_writes(&plain, &olga, "/config threads=on");
+    let refused = table.wait_new(&plain, 0, "the refusal", |_| true).await;
+    assert!(
+        said::says(refused.text(), "setting-threads-here"),
+        "{}",
+        refused.text()
+    );
+    for group in [&forum, &forbidden] {
+        fake.user_writes(group, &olga, "/config threads=on");
+        let set = table.wait_new(group, 0, "the settings", |_| true).await;
+        assert!(!set.text().starts_with("Sorry"), "{}", set.text());
+    }
+
+    // Alice challenges Bob in the forum; he accepts with the button.
+    fake.user_writes(&forum, &alice, "/play konane @bob_tg");
+    let posted = offer(&table, &forum).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    fake.press(&forum, &bob, posted.message_id, &button(&posted, 'a'))
+        .expect("Accept can be pressed");
+    let topic = fake
+        .wait_for(
+            |fake| fake.topics(&forum).into_iter().find(|t| t.created_by_bot),
+            ANSWER,
+        )
+        .await
+        .expect("a topic for the game");
+    assert!(
+        topic.name.contains("Alice") && topic.name.contains("Bob") && topic.name.contains('#'),
+        "{}",
+        topic.name
+    );
+    let board = fake
+        .wait_for(
+            |fake| {
+                fake.bot_messages_in_topic(&forum, topic.thread_id)
+                    .into_iter()
+                    .find(is_photo)
+            },
+            ANSWER,
+        )
+        .await
+        .expect("the board in the topic");
+    let challenge_post = fake.message(&forum, posted.message_id).expect("the offer");
+    assert!(
+        said::says(challenge_post.text(), "thread-coming") && callbacks(&challenge_post).is_empty(),
+        "the challenge says where the game went: {}",
+        challenge_post.text()
+    );
+    let group_id = forum.id.to_string();
+    let short = group_id.trim_start_matches("-100");
+    let line = fake
+        .wait_for(
+            |fake| {
+                fake.bot_messages(&forum)
+                    .into_iter()
+                    .find(|m| said::says(m.text(), "thread-started"))
+            },
+            ANSWER,
+        )
+        .await
+        .expect("the group's line");
+    assert_eq!(line.thread_id, None, "in the general topic");
+    let links: Vec<String> = line
+        .buttons()
+        .into_iter()
+        .flatten()
+        .filter_map(|b| b.url)
+        .collect();
+    assert_eq!(
+        links,
+        [format!("https://t.me/c/{short}/{}", topic.thread_id)]
+    );
+
+    // A move in the topic, pressed on its board: the next board is there too.
+    let pair = [
+        (alice.clone(), "alice_tg".to_string()),
+        (bob.clone(), "bob_tg".to_string()),
+    ];
+    let mut lcg = Lcg(21);
+    let next = tabula_tests::table::one_move(&table, &forum, &pair, &board, &mut lcg, false).await;
+    assert_eq!(
+        next.thread_id,
+        Some(topic.thread_id),
+        "the next board in the topic"
+    );
+    // `/resign` typed in the topic acts on its game without a number.
+    let loser = if next.mentioned().contains(&"@alice_tg".to_string()) {
+        &alice
+    } else {
+        &bob
+    };
+    fake.compose(&forum, loser, "/resign")
+        .in_topic(topic.thread_id)
+        .send();
+    let question = fake
+        .wait_for(
+            |fake| {
+                fake.bot_messages_in_topic(&forum, topic.thread_id)
+                    .into_iter()
+                    .find(|m| said::says(m.text(), "resign-question"))
+            },
+            ANSWER,
+        )
+        .await
+        .expect("the question, in the topic");
+    let confirm = callbacks(&question)
+        .into_iter()
+        .next()
+        .map(|(_, data)| data)
+        .expect("a Resign button");
+    fake.press(&forum, loser, question.message_id, &confirm)
+        .expect("Resign can be pressed");
+    // The group's closing line, with the result and a link to the last board; the topic closed.
+    let ended = fake
+        .wait_for(
+            |fake| {
+                fake.bot_messages(&forum)
+                    .into_iter()
+                    .find(|m| m.thread_id.is_none() && said::says(m.text(), "result-because"))
+            },
+            Duration::from_secs(15),
+        )
+        .await
+        .expect("the group's closing line");
+    let link = ended
+        .buttons()
+        .into_iter()
+        .flatten()
+        .find_map(|b| b.url)
+        .expect("a link to the last board");
+    assert!(
+        link.starts_with(&format!("https://t.me/c/{short}/{}/", topic.thread_id)),
+        "{link}"
+    );
+    fake.wait_for(
+        |fake| {
+            fake.topics(&forum)
+                .into_iter()
+                .find(|t| t.thread_id == topic.thread_id && t.closed)
+        },
+        Duration::from_secs(15),
+    )
+    .await
+    .expect("the topic closed");
+
+    // Where the bot may not manage topics: the right is named, the game stays in the group.
+    fake.user_writes(&forbidden, &alice, "/play koan @bob_tg");
+    let posted = offer(&table, &forbidden).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    fake.user_writes(&forbidden, &bob, "/accept");
+    table
+        .wait_new(&forbidden, posted.message_id, "the missing right", |m| {
+            said::says(m.text(), "thread-refused-manage-topics")
+        })
+        .await;
+    let board = table
+        .wait_new(
+            &forbidden,
+            posted.message_id,
+            "the board in the group",
+            is_photo,
+        )
+        .await;
+    assert_eq!(board.thread_id, None);
+    assert!(fake.topics(&forbidden).is_empty());
+    table.stop().await;
+    table.assert_clean();
+}

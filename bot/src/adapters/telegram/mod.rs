@@ -85,6 +85,8 @@ pub struct Telegram {
     client: Client,
     service: Arc<Service>,
     username: String,
+    /// The bot's own user id (its rights in a group are asked with it).
+    me: UserId,
     admins: Mutex<HashMap<ChatId, (Instant, Vec<UserId>)>>,
 }
 
@@ -170,6 +172,7 @@ impl Telegram {
             client,
             service,
             username,
+            me: me.id,
             admins: Mutex::new(HashMap::new()),
         })
     }

@@ -571,6 +571,14 @@ fn delivery_error(error: SendError) -> DeliveryError {
     }
 }
 
+/// A failure of the service while delivering: the row is tried again later.
+fn internal_error(error: ServiceError) -> DeliveryError {
+    DeliveryError::Retry {
+        after: None,
+        reason: tabula_service::service::error_chain(&error),
+    }
+}
+
 /// Why Telegram refused to open a topic, as the service tells the group.
 fn topic_refusal(reason: &str) -> Option<ThreadRefusal> {
     if reason.contains("not a forum") || reason.contains("CHAT_NOT_FORUM") {
@@ -590,10 +598,12 @@ impl Telegram {
         let Some(open) = &reply.open_thread else {
             return Ok(reply.clone());
         };
-        let internal = |error: ServiceError| DeliveryError::Retry {
-            after: None,
-            reason: tabula_service::service::error_chain(&error),
-        };
+        // Asked first: a bot without the right would only be refused.
+        if !self.may_manage_topics(chat).await {
+            return self
+                .without_topic(reply, chat, Some(ThreadRefusal::ManageTopics))
+                .await;
+        }
         match self
             .client
             .create_forum_topic(chat, open.name.clone())
@@ -604,33 +614,62 @@ impl Telegram {
                 self.service
                     .thread_opened(reply, &key, &open.name)
                     .await
-                    .map_err(internal)
+                    .map_err(internal_error)
             }
             Err(error) => match classify(error) {
                 SendError::Refused(reason) => {
                     tracing::warn!(%reason, "Telegram refused the game's topic");
-                    let notice = self
-                        .service
-                        .thread_refused(reply, topic_refusal(&reason))
+                    self.without_topic(reply, chat, topic_refusal(&reason))
                         .await
-                        .map_err(internal)?;
-                    if let Some(notice) = notice {
-                        let target = Target {
-                            chat,
-                            thread: None,
-                            reply_to: None,
-                        };
-                        if let Err(error) = self.post(&notice, target).await {
-                            tracing::warn!(?error, "cannot say why the game has no topic");
-                        }
-                    }
-                    let mut board = reply.clone();
-                    board.open_thread = None;
-                    Ok(board)
                 }
                 other => Err(delivery_error(other)),
             },
         }
+    }
+
+    /// Whether the bot may open topics in `chat`: its owner, or an administrator with the
+    /// right to manage topics (when Telegram cannot say, it tries).
+    async fn may_manage_topics(&self, chat: ChatId) -> bool {
+        use teloxide::types::ChatMemberKind;
+        match self.client.get_chat_member(chat, self.me).await {
+            Ok(member) => match &member.kind {
+                ChatMemberKind::Owner(_) => true,
+                ChatMemberKind::Administrator(admin) => admin.can_manage_topics,
+                _ => false,
+            },
+            Err(error) => {
+                tracing::warn!(%error, "cannot ask the bot's rights in the group");
+                true
+            }
+        }
+    }
+
+    /// The game of `reply` has no topic (`why`, when known): the group is told why (the
+    /// service says what), and the board returned is posted in the group.
+    async fn without_topic(
+        &self,
+        reply: &Reply,
+        chat: ChatId,
+        why: Option<ThreadRefusal>,
+    ) -> Result<Reply, DeliveryError> {
+        let notice = self
+            .service
+            .thread_refused(reply, why)
+            .await
+            .map_err(internal_error)?;
+        if let Some(notice) = notice {
+            let target = Target {
+                chat,
+                thread: None,
+                reply_to: None,
+            };
+            if let Err(error) = self.post(&notice, target).await {
+                tracing::warn!(?error, "cannot say why the game has no topic");
+            }
+        }
+        let mut board = reply.clone();
+        board.open_thread = None;
+        Ok(board)
     }
 
     /// Closes the forum topic `thread` of `chat` (its game ended); one closed already is
