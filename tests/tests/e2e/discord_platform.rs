@@ -748,3 +748,183 @@ async fn private_pings_are_direct_messages_and_closed_ones_a_hint() {
     table.stop().await;
     table.assert_clean();
 }
+
+/// A thread per game (issue 38), end to end on Discord: with `/config threads=on`, a challenge
+/// accepted in the channel opens a public thread named after the game, where its boards and
+/// moves go; the channel gets one line with a link to the thread at the start and one with the
+/// result when it ends, and the thread is archived. Where the bot may not create threads, the
+/// channel is told which permission is missing and the game is played there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_game_is_played_in_its_own_thread() {
+    use tabula_tests::discord::{
+        CREATE_PUBLIC_THREADS, DEFAULT_BOT_PERMISSIONS, DEFAULT_MEMBER_PERMISSIONS, MANAGE_GUILD,
+    };
+    let mut table = Table::new("dc-threads", Mode::Http).await;
+    table.set("TABULA_SCHEDULER_SECONDS", "1");
+    table.start().await;
+    let channel = table.platform.channel.clone();
+    let guild = table.platform.guild.clone();
+    let olga = table.fake.user("Olga");
+    table
+        .fake
+        .join(&guild, &olga, DEFAULT_MEMBER_PERMISSIONS | MANAGE_GUILD);
+    let (alice, bob) = (table.person("Alice"), table.person("Bob"));
+    let before = table.last_id();
+    table
+        .slash(&olga, "config", &[("settings", json!("threads=on"))])
+        .await;
+    table
+        .wait_message(before, "the settings", |m| {
+            said::says(&m.content, "settings-heading")
+        })
+        .await;
+
+    let before = table.last_id();
+    table
+        .slash(
+            &alice,
+            "play",
+            &[
+                ("game", json!("koan")),
+                ("opponent", json!(bob.id.to_string())),
+            ],
+        )
+        .await;
+    let offer = table
+        .wait_message(before, "the challenge", |m| {
+            m.ephemeral_for.is_none() && buttons(m).iter().any(|(_, d)| d.starts_with('a'))
+        })
+        .await;
+    let accept = buttons(&offer)
+        .into_iter()
+        .find(|(_, d)| d.starts_with('a'))
+        .map(|(_, d)| d)
+        .expect("Accept");
+    table.press(&bob, offer.id, &accept).await;
+    let thread = <tabula_tests::discord_table::Discord as tabula_tests::table::Platform>::wait_for(
+        &table.fake,
+        tabula_tests::table::ANSWER,
+        |fake| fake.threads(&channel).into_iter().next(),
+    )
+    .await
+    .expect("a thread for the game");
+    assert_eq!(thread.kind, 11, "a public thread");
+    assert!(
+        thread.name.contains("Alice") && thread.name.contains("Bob") && thread.name.contains('#'),
+        "{}",
+        thread.name
+    );
+    let board = table
+        .wait_message_in(&thread.channel, 0, "the board in the thread", is_board)
+        .await;
+    let line = table
+        .wait_message(offer.id, "the channel's line", |m| {
+            said::says(&m.content, "thread-started")
+        })
+        .await;
+    let links: Vec<String> = line
+        .components
+        .iter()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter_map(|b| b["url"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(
+        links,
+        [format!(
+            "https://discord.com/channels/{}/{}",
+            guild.id, thread.channel.id
+        )]
+    );
+    let post = table.fake.message(offer.id).expect("the offer");
+    assert!(
+        buttons(&post).is_empty() && said::says(&post.content, "thread-coming"),
+        "the challenge says where the game went: {}",
+        post.content
+    );
+
+    // A move in the thread, then `/resign` typed there acts on its game without a number.
+    let pair = [alice.clone(), bob.clone()];
+    let mut lcg = Lcg(22);
+    one_move(&table, &thread.channel, &pair, &board, &mut lcg, false).await;
+    let before = table.last_id_in(&thread.channel);
+    table.slash_in(&thread.channel, &alice, "resign", &[]).await;
+    let question = table
+        .wait_message_in(&thread.channel, before, "the question", |m| {
+            m.ephemeral_for.is_none() && said::says(&m.content, "resign-question")
+        })
+        .await;
+    let confirm = buttons(&question)
+        .into_iter()
+        .next()
+        .map(|(_, d)| d)
+        .expect("Resign");
+    table
+        .press_in(&thread.channel, &alice, question.id, &confirm)
+        .await;
+    let ended = table
+        .wait_message(line.id, "the channel's closing line", |m| {
+            said::says(&m.content, "result-because")
+        })
+        .await;
+    assert!(
+        ended
+            .components
+            .iter()
+            .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+            .filter_map(|b| b["url"].as_str().map(str::to_owned))
+            .any(|url| url.starts_with(&format!(
+                "https://discord.com/channels/{}/{}/",
+                guild.id, thread.channel.id
+            ))),
+        "a link to the last board: {:?}",
+        ended.components
+    );
+    let archived =
+        <tabula_tests::discord_table::Discord as tabula_tests::table::Platform>::wait_for(
+            &table.fake,
+            Duration::from_secs(15),
+            |fake| fake.thread(&thread.channel).filter(|t| t.archived),
+        )
+        .await;
+    assert!(archived.is_some(), "the thread is archived");
+
+    // Without the permission to create threads: the permission named, the game in the channel.
+    let strict = table.fake.text_channel(&guild, "strict");
+    table
+        .fake
+        .set_bot_channel_permissions(&strict, DEFAULT_BOT_PERMISSIONS & !CREATE_PUBLIC_THREADS);
+    let before = table.last_id_in(&strict);
+    table
+        .slash_in(
+            &strict,
+            &alice,
+            "play",
+            &[
+                ("game", json!("konane")),
+                ("opponent", json!(bob.id.to_string())),
+            ],
+        )
+        .await;
+    let offer = table
+        .wait_message_in(&strict, before, "the challenge there", |m| {
+            m.ephemeral_for.is_none() && buttons(m).iter().any(|(_, d)| d.starts_with('a'))
+        })
+        .await;
+    let accept = buttons(&offer)
+        .into_iter()
+        .find(|(_, d)| d.starts_with('a'))
+        .map(|(_, d)| d)
+        .expect("Accept");
+    table.press_in(&strict, &bob, offer.id, &accept).await;
+    table
+        .wait_message_in(&strict, offer.id, "the missing permission", |m| {
+            said::says(&m.content, "thread-refused-create-threads")
+        })
+        .await;
+    table
+        .wait_message_in(&strict, offer.id, "the board in the channel", is_board)
+        .await;
+    assert!(table.fake.threads(&strict).is_empty());
+    table.stop().await;
+    table.assert_clean();
+}
