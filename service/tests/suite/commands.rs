@@ -284,6 +284,8 @@ fn the_commands_are_each_listed_once() {
         "language",
         "notify",
         "mygames",
+        "link",
+        "unlink",
     ];
     let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
     assert_eq!(names, expected);

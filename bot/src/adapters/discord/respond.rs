@@ -618,6 +618,9 @@ impl Deliver for Discord {
                 channel = thread;
             }
         }
+        // Sent elsewhere than the row's chat (a game's thread): a refusal there says nothing
+        // of the row's chat, which stays active; the row is tried again later.
+        let elsewhere = reply.address.chat != row.platform_chat_id;
         // A channel message cannot be for one person only.
         reply.audience = Audience::Chat;
         let message = message(&reply, true);
@@ -632,7 +635,16 @@ impl Deliver for Discord {
                     message_id: Some(sent.id.to_string()),
                 })
             }
-            Err(error) => Err(classify(&error)),
+            Err(error) => match classify(&error) {
+                DeliveryError::Gone { reason } if elsewhere => {
+                    tracing::warn!(%reason, "cannot post in the game's thread");
+                    Err(DeliveryError::Retry {
+                        after: None,
+                        reason,
+                    })
+                }
+                other => Err(other),
+            },
         }
     }
 }

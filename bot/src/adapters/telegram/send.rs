@@ -43,11 +43,11 @@ use super::Telegram;
 use super::html::{self, CAPTION_LIMIT, MESSAGE_LIMIT};
 use super::translate::{Origin, Trigger, chat_key, parse_chat_key};
 use tabula_service::dispatch::{Deliver, Delivered, DeliveryError};
+#[cfg(doc)]
+use tabula_service::service::Service;
 use tabula_service::service::{
     Audience, FileKind, Kind, Place, Placement, Reply, ServiceError, Stripped, ThreadRefusal,
 };
-#[cfg(doc)]
-use tabula_service::service::{Service, ServiceError, ThreadRefusal};
 use tabula_service::store::{GameNo, OutboxRow};
 
 /// How long the fallback for a private reply stays in a group.
