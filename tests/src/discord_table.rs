@@ -445,6 +445,48 @@ pub fn buttons(message: &DcMessage) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The web addresses of a message's link buttons, in order.
+pub fn link_urls(message: &DcMessage) -> Vec<String> {
+    message
+        .components
+        .iter()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter(|b| b["style"] == 5)
+        .filter_map(|b| b["url"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// `alice` challenges `bob` to `game` with `/play` in `channel`: the challenge, once posted
+/// for everyone with its Accept button.
+///
+/// # Panics
+/// If the bot does not post it.
+pub async fn offer_in(
+    table: &Table,
+    channel: &DcChannel,
+    alice: &DcUser,
+    bob: &DcUser,
+    game: &str,
+) -> DcMessage {
+    let before = table.last_id_in(channel);
+    table
+        .slash_in(
+            channel,
+            alice,
+            "play",
+            &[
+                ("game", json!(game)),
+                ("opponent", json!(bob.id.to_string())),
+            ],
+        )
+        .await;
+    table
+        .wait_message_in(channel, before, "the challenge", |m| {
+            m.ephemeral_for.is_none() && buttons(m).iter().any(|(_, d)| d.starts_with('a'))
+        })
+        .await
+}
+
 /// Whether a message carries move buttons (a board to play on, or a choice of moves).
 pub fn has_moves(message: &DcMessage) -> bool {
     table::has_moves::<Discord>(message)

@@ -291,6 +291,16 @@ pub fn is_photo(message: &FakeMessage) -> bool {
         .is_some_and(|m| m.kind == MediaKind::Photo)
 }
 
+/// The web addresses of a message's link buttons, in order.
+pub fn link_urls(message: &FakeMessage) -> Vec<String> {
+    message
+        .buttons()
+        .into_iter()
+        .flatten()
+        .filter_map(|b| b.url)
+        .collect()
+}
+
 /// The callback data of a message's buttons, in order.
 pub fn callbacks(message: &FakeMessage) -> Vec<(String, String)> {
     message

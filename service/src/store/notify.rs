@@ -267,9 +267,9 @@ const GAME_CHAT: &str = "\
 SELECT g.chat_id, c.platform FROM games g JOIN chats c ON c.id = g.chat_id WHERE g.id = $1";
 
 /// Writes in the transaction an announcement (of game `game`, if it concerns one) to chat
-/// `chat` of `platform` (stored name) that any dispatcher may deliver: a ping, a digest, or
-/// the hint after a refused ping.
-async fn announce_to(
+/// `chat` of `platform` (stored name) that any dispatcher may deliver: a ping, a digest, the
+/// hint after a refused ping, a line about a game's thread.
+pub(super) async fn announce_to(
     tx: &mut Tx,
     platform: &str,
     chat: i64,

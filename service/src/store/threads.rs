@@ -8,8 +8,8 @@
 //! leaves the game in the channel ([`Store::thread_refused`]).
 
 use super::executor::{query, query_as, query_scalar};
-use super::outbox::insert_outbox;
-use super::{ChatId, GameNo, NewOutbox, OutboxKind, Platform, Store, StoreError, Timestamp, db};
+use super::notify::announce_to;
+use super::{ChatId, GameNo, Store, StoreError, Timestamp, db};
 
 /// Where a game stands with its thread.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,17 +125,13 @@ impl Store {
             .await
             .map_err(db(OPERATION))?;
             let payload = format!(r#"{{"thread_start":{}}}"#, game.0);
-            insert_outbox(
+            announce_to(
                 &mut tx,
-                &NewOutbox {
-                    platform: Platform::parse(&platform)?,
-                    chat: ChatId(home),
-                    game: Some(game),
-                    kind: OutboxKind::Announce,
-                    payload: &payload,
-                    now,
-                    held: None,
-                },
+                &platform,
+                home,
+                Some(game.0),
+                &payload,
+                now,
                 OPERATION,
             )
             .await?;
@@ -187,22 +183,17 @@ impl Store {
             let Some((thread, home, platform)) = row else {
                 continue;
             };
-            let platform = Platform::parse(&platform)?;
             for (chat, payload) in [
                 (home, format!(r#"{{"thread_end":{game}}}"#)),
                 (thread, format!(r#"{{"close_thread":{game}}}"#)),
             ] {
-                insert_outbox(
+                announce_to(
                     &mut tx,
-                    &NewOutbox {
-                        platform,
-                        chat: ChatId(chat),
-                        game: Some(GameNo(game)),
-                        kind: OutboxKind::Announce,
-                        payload: &payload,
-                        now,
-                        held: None,
-                    },
+                    &platform,
+                    chat,
+                    Some(game),
+                    &payload,
+                    now,
                     OPERATION,
                 )
                 .await?;

@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 use tabula_tests::bot_process::{BotProcess, scratch_dir};
 use tabula_tests::discord::DcMessage;
 use tabula_tests::discord_table::{
-    Lcg, Mode, Table, buttons, challenge, challenge_in, is_board, many_games, one_move, to_act,
+    Lcg, Mode, Table, buttons, challenge, challenge_in, is_board, link_urls, many_games, offer_in,
+    one_move, to_act,
 };
 use tabula_tests::said;
 
@@ -593,22 +594,7 @@ async fn a_typed_acceptance_changes_the_challenge_too() {
     table.start().await;
     let alice = table.person("Alice");
     let bob = table.person("Bob");
-    let before = table.last_id();
-    table
-        .slash(
-            &alice,
-            "play",
-            &[
-                ("game", json!("konane")),
-                ("opponent", json!(bob.id.to_string())),
-            ],
-        )
-        .await;
-    let offer = table
-        .wait_message(before, "the challenge", |m| {
-            m.ephemeral_for.is_none() && buttons(m).iter().any(|(_, d)| d.starts_with('a'))
-        })
-        .await;
+    let offer = offer_in(&table, &table.platform.channel, &alice, &bob, "konane").await;
     // People read a challenge before they accept it; the bot records which message it is
     // right after posting it (its id is known only then).
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
@@ -694,13 +680,7 @@ async fn private_pings_are_direct_messages_and_closed_ones_a_hint() {
         "{}",
         pings[0].content
     );
-    let links: Vec<String> = pings[0]
-        .components
-        .iter()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-        .filter(|b| b["style"] == 5)
-        .filter_map(|b| b["url"].as_str().map(str::to_owned))
-        .collect();
+    let links = link_urls(&pings[0]);
     assert_eq!(
         links,
         [format!(
@@ -779,22 +759,7 @@ async fn each_game_is_played_in_its_own_thread() {
         })
         .await;
 
-    let before = table.last_id();
-    table
-        .slash(
-            &alice,
-            "play",
-            &[
-                ("game", json!("koan")),
-                ("opponent", json!(bob.id.to_string())),
-            ],
-        )
-        .await;
-    let offer = table
-        .wait_message(before, "the challenge", |m| {
-            m.ephemeral_for.is_none() && buttons(m).iter().any(|(_, d)| d.starts_with('a'))
-        })
-        .await;
+    let offer = offer_in(&table, &table.platform.channel, &alice, &bob, "koan").await;
     let accept = buttons(&offer)
         .into_iter()
         .find(|(_, d)| d.starts_with('a'))
@@ -822,12 +787,7 @@ async fn each_game_is_played_in_its_own_thread() {
             said::says(&m.content, "thread-started")
         })
         .await;
-    let links: Vec<String> = line
-        .components
-        .iter()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-        .filter_map(|b| b["url"].as_str().map(str::to_owned))
-        .collect();
+    let links: Vec<String> = link_urls(&line);
     assert_eq!(
         links,
         [format!(
@@ -867,15 +827,10 @@ async fn each_game_is_played_in_its_own_thread() {
         })
         .await;
     assert!(
-        ended
-            .components
-            .iter()
-            .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-            .filter_map(|b| b["url"].as_str().map(str::to_owned))
-            .any(|url| url.starts_with(&format!(
-                "https://discord.com/channels/{}/{}/",
-                guild.id, thread.channel.id
-            ))),
+        link_urls(&ended).iter().any(|url| url.starts_with(&format!(
+            "https://discord.com/channels/{}/{}/",
+            guild.id, thread.channel.id
+        ))),
         "a link to the last board: {:?}",
         ended.components
     );
@@ -893,23 +848,7 @@ async fn each_game_is_played_in_its_own_thread() {
     table
         .fake
         .set_bot_channel_permissions(&strict, DEFAULT_BOT_PERMISSIONS & !CREATE_PUBLIC_THREADS);
-    let before = table.last_id_in(&strict);
-    table
-        .slash_in(
-            &strict,
-            &alice,
-            "play",
-            &[
-                ("game", json!("konane")),
-                ("opponent", json!(bob.id.to_string())),
-            ],
-        )
-        .await;
-    let offer = table
-        .wait_message_in(&strict, before, "the challenge there", |m| {
-            m.ephemeral_for.is_none() && buttons(m).iter().any(|(_, d)| d.starts_with('a'))
-        })
-        .await;
+    let offer = offer_in(&table, &strict, &alice, &bob, "konane").await;
     let accept = buttons(&offer)
         .into_iter()
         .find(|(_, d)| d.starts_with('a'))

@@ -8,7 +8,6 @@ use std::time::Duration;
 use tabula_tests::discord_table::{self, Mode, challenge_in};
 use tabula_tests::said;
 use tabula_tests::table::ANSWER;
-use tabula_tests::telegram::FakeMessage;
 use tabula_tests::telegram_table::{self, callbacks, is_photo};
 
 /// The one-time code in a `link-code` message: the word of six capitals and digits.
@@ -27,16 +26,6 @@ fn code_in(text: &str) -> String {
         })
         .unwrap_or_else(|| panic!("no code in {text}"))
         .to_string()
-}
-
-/// The link buttons of a Telegram message.
-fn tg_links(message: &FakeMessage) -> Vec<String> {
-    message
-        .buttons()
-        .into_iter()
-        .flatten()
-        .filter_map(|b| b.url)
-        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -111,7 +100,7 @@ async fn a_linked_person_sees_the_games_of_both_platforms() {
         )
         .await
         .expect("the inbox");
-    let links = tg_links(&inbox);
+    let links = telegram_table::link_urls(&inbox);
     let group_id = group.id.to_string();
     let telegram_prefix = format!("https://t.me/c/{}/", group_id.trim_start_matches("-100"));
     let discord_prefix = format!("https://discord.com/channels/{guild}/{}/", channel.id);
@@ -133,13 +122,7 @@ async fn a_linked_person_sees_the_games_of_both_platforms() {
             m.ephemeral_for == Some(alice_dc.id) && said::says(&m.content, "mygames-heading")
         })
         .await;
-    let urls: Vec<String> = listed
-        .components
-        .iter()
-        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
-        .filter(|b| b["style"] == 5)
-        .filter_map(|b| b["url"].as_str().map(str::to_owned))
-        .collect();
+    let urls: Vec<String> = discord_table::link_urls(&listed);
     assert_eq!(urls.len(), 2, "{urls:?}");
     assert!(
         urls.iter().any(|l| l.starts_with(&telegram_prefix)),

@@ -9,7 +9,7 @@ use tabula_tests::bot_process::{BotProcess, free_port};
 use tabula_tests::said;
 use tabula_tests::telegram::{Failure, FakeMessage, TgChat, TgUser};
 use tabula_tests::telegram_table::{
-    ANSWER, Lcg, Table, callbacks, challenge, has_moves, is_photo, to_act,
+    ANSWER, Lcg, Table, callbacks, challenge, has_moves, is_photo, link_urls, to_act,
 };
 
 fn button(message: &FakeMessage, prefix: char) -> String {
@@ -868,12 +868,7 @@ async fn private_pings_reach_those_who_started_the_bot_and_a_hint_the_others() {
     assert_eq!(pings.len(), 1, "{pings:?}");
     let ping = &pings[0];
     assert!(is_photo(ping), "the board's picture");
-    let links: Vec<String> = ping
-        .buttons()
-        .into_iter()
-        .flatten()
-        .filter_map(|b| b.url)
-        .collect();
+    let links: Vec<String> = link_urls(ping);
     let channel = group.id.to_string();
     let channel = channel.trim_start_matches("-100");
     assert_eq!(
@@ -917,12 +912,7 @@ async fn private_pings_reach_those_who_started_the_bot_and_a_hint_the_others() {
             said::says(m.text(), "ping-unreachable")
         })
         .await;
-    let links: Vec<String> = hint
-        .buttons()
-        .into_iter()
-        .flatten()
-        .filter_map(|b| b.url)
-        .collect();
+    let links: Vec<String> = link_urls(&hint);
     assert_eq!(
         links.len(),
         1,
@@ -976,12 +966,7 @@ async fn private_pings_reach_those_who_started_the_bot_and_a_hint_the_others() {
         )
         .await
         .expect("the inbox");
-    let links: Vec<String> = inbox
-        .buttons()
-        .into_iter()
-        .flatten()
-        .filter_map(|b| b.url)
-        .collect();
+    let links: Vec<String> = link_urls(&inbox);
     let link = |chat: &TgChat, message: i64| {
         format!(
             "https://t.me/c/{}/{message}",
@@ -1062,12 +1047,7 @@ async fn the_daily_digest_comes_privately_at_its_time() {
         )
         .await
         .expect("today's digest");
-    let links: Vec<String> = digest
-        .buttons()
-        .into_iter()
-        .flatten()
-        .filter_map(|b| b.url)
-        .collect();
+    let links: Vec<String> = link_urls(&digest);
     let channel = group.id.to_string();
     assert_eq!(
         links,
@@ -1181,12 +1161,7 @@ async fn each_game_is_played_in_its_own_topic() {
         .await
         .expect("the group's line");
     assert_eq!(line.thread_id, None, "in the general topic");
-    let links: Vec<String> = line
-        .buttons()
-        .into_iter()
-        .flatten()
-        .filter_map(|b| b.url)
-        .collect();
+    let links: Vec<String> = link_urls(&line);
     assert_eq!(
         links,
         [format!("https://t.me/c/{short}/{}", topic.thread_id)]
