@@ -124,7 +124,7 @@ link-bad-code = `{ $given }` is not a code: codes have six letters and digits. /
 link-unknown = that code is unknown or has expired; send /link on the other platform for a new one.
 link-same-platform = this code was made here: type /link with it on { $platform }.
 link-already = you are already linked with { $name } on { $platform }; /unlink undoes it.
-link-they-are-linked = the account that made this code is already linked to another one.
+link-they-are-linked = the account that made this code is already linked to another account.
 unlink-not-linked = your account is not linked; /link links it with your account on the other platform.
 setting-threads = threads is on or off, not `{ $value }`.
 setting-threads-here = threads=on needs a Discord server's channel, or a Telegram group with topics turned on (in the group's settings); this chat is neither.

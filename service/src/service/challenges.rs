@@ -26,7 +26,7 @@ use crate::l10n::{Msg, Span};
 use crate::store::{
     Acceptance, Accepted, Challenge, ChallengeNo, ChallengeStatus, Conflict, GameDice, GameNo,
     GameRecord, GameStatus, Invitation, Invitee, Joined, NewChallenge, NewGame, OutboxId,
-    Settlement, StoreError, Timestamp, TurnStart, User, UserId,
+    Settlement, StoreError, ThreadState, Timestamp, TurnStart, User, UserId,
 };
 
 impl Service {
@@ -78,6 +78,24 @@ impl Service {
             record.move_millis,
             level.map(i64::from),
         );
+        // A game played in a thread of its own: the rematch is offered in its channel (the
+        // thread is closed), posted there through the outbox, and the presser told so.
+        if let Some(ThreadState::Open { home } | ThreadState::Closed { home }) =
+            self.store.thread_state(game).await?
+            && let Some(chat) = self.store.chat(home).await?
+        {
+            let title = chat.title.clone();
+            let mut there = ctx.clone();
+            there.chat = chat;
+            there.thread = None;
+            there.pressed = None;
+            let offer = self.challenge(&there, &command, others).await?;
+            self.board_not_posted(&offer).await?;
+            return Ok(super::spans_reply(vec![Span::Msg(
+                Msg::new("rematch-in-channel").text("chat", title),
+            )])
+            .to_actor());
+        }
         self.challenge(ctx, &command, others).await
     }
 

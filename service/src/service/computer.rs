@@ -344,19 +344,9 @@ impl Service {
         } else {
             Vec::new()
         };
-        // The first board of a game that wants a thread of its own opens it (the message
-        // pressed to start it is in the channel, and was answered then).
-        let open_thread = if start
-            && self.store.thread_state(game).await? == Some(crate::store::ThreadState::Wanted)
-        {
-            Some(Service::open_thread_of(&stored.record))
-        } else {
-            None
-        };
         let from = usize::try_from(from).unwrap_or(0);
         let mut reply = self.replayed_board(stored, from, header).await?;
-        reply.pressed = pressed.filter(|_| open_thread.is_none());
-        reply.open_thread = open_thread;
+        reply.pressed = pressed;
         Ok(Some(reply))
     }
 

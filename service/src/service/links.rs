@@ -25,6 +25,10 @@ impl Service {
         let Some(other) = other_platform(ctx.chat.platform) else {
             return Err(UserError::LinkNotHere.into());
         };
+        // Codes and the names of linked accounts are said where only the person sees them.
+        if !ctx.chat.platform.actor_sees_alone(ctx.group) {
+            return Err(UserError::LinkInPrivate.into());
+        }
         let code = text.map(str::trim).filter(|text| !text.is_empty());
         if let Some(partner) = self.store.linked(ctx.user.id).await? {
             let (name, platform) = self.identity(partner).await?;
@@ -71,6 +75,9 @@ impl Service {
 
     /// `/unlink`: parts the person's identities.
     pub(super) async fn unlink(&self, ctx: &Ctx) -> Handled<Reply> {
+        if !ctx.chat.platform.actor_sees_alone(ctx.group) {
+            return Err(UserError::LinkInPrivate.into());
+        }
         if self.store.linked(ctx.user.id).await?.is_none() {
             return Err(UserError::NotLinked.into());
         }
@@ -93,9 +100,6 @@ impl Service {
 
     /// A new code for the person, shown where only they see it.
     async fn new_code(&self, ctx: &Ctx, other: &'static str) -> Handled<Reply> {
-        if !ctx.chat.platform.actor_sees_alone(ctx.group) {
-            return Err(UserError::LinkInPrivate.into());
-        }
         self.not_repeated(ctx).await?;
         let code = fresh_code();
         let private_chat = self.own_private_chat(ctx).await?;

@@ -96,6 +96,7 @@ pub use scheduler::spawn_scheduler;
 pub use suggest::{MAX_SUGGESTION_CHARS, MAX_SUGGESTIONS};
 
 /// Who sent a request, where, and when.
+#[derive(Clone)]
 struct Ctx {
     chat: Chat,
     user: User,

@@ -138,19 +138,25 @@ impl Service {
             },
             // The computer's moves, and the announcements of people's requests (`from`).
             OutboxKind::Board => match (number("game").or(row.game.map(|g| g.0)), number("seq")) {
-                (Some(game), Some(seq)) => match number("from") {
-                    Some(from) => {
-                        let pressed = payload
-                            .get("pressed")
-                            .and_then(serde_json::Value::as_str)
-                            .map(str::to_owned);
-                        let flag = |name: &str| payload.get(name).is_some_and(|v| v == true);
-                        let (start, end) = (flag("start"), flag("end"));
-                        self.announced_board(GameNo(game), from, start, end, pressed)
-                            .await?
+                (Some(game), Some(seq)) => {
+                    let board = match number("from") {
+                        Some(from) => {
+                            let pressed = payload
+                                .get("pressed")
+                                .and_then(serde_json::Value::as_str)
+                                .map(str::to_owned);
+                            let flag = |name: &str| payload.get(name).is_some_and(|v| v == true);
+                            let (start, end) = (flag("start"), flag("end"));
+                            self.announced_board(GameNo(game), from, start, end, pressed)
+                                .await?
+                        }
+                        None => self.computer_board(GameNo(game), seq).await?,
+                    };
+                    match board {
+                        Some(board) => Some(self.board_in_thread(GameNo(game), board).await?),
+                        None => None,
                     }
-                    None => self.computer_board(GameNo(game), seq).await?,
-                },
+                }
                 _ => {
                     return Err(ServiceError::Corrupt(format!(
                         "outbox row {}: no game or seq",

@@ -60,7 +60,10 @@ impl Service {
         self.store.want_thread(game).await?;
         // The board's announcement, held by this process, goes to any dispatcher now.
         self.board_not_posted(board).await?;
-        let coming = Span::Msg(Msg::new("thread-coming").text("game", format!("#{game}")));
+        let coming = Span::Msg(
+            Msg::new(word(ctx.chat.platform, "thread-coming", "topic-coming"))
+                .text("game", format!("#{game}")),
+        );
         let pressed_here = ctx.pressed.is_some() && ctx.pressed == message;
         let mut reply = Reply {
             challenge: None,
@@ -84,6 +87,28 @@ impl Service {
             }
         }
         Ok(reply)
+    }
+
+    /// A board of `game` delivered through the outbox, as its thread asks: the first board
+    /// delivered while the game wants its thread opens it (whichever board it is: the computer's
+    /// first move may supersede the start's); a board of a game played in its thread takes no
+    /// message of the channel's (pressed there) off.
+    pub(super) async fn board_in_thread(
+        &self,
+        game: GameNo,
+        mut board: Reply,
+    ) -> Result<Reply, ServiceError> {
+        match self.store.thread_state(game).await? {
+            Some(ThreadState::Wanted) => {
+                if let Some(record) = self.store.game(game).await? {
+                    board.open_thread = Some(Service::open_thread_of(&record));
+                }
+                board.pressed = None;
+            }
+            Some(ThreadState::Open { .. } | ThreadState::Closed { .. }) => board.pressed = None,
+            Some(ThreadState::Refused) | None => {}
+        }
+        Ok(board)
     }
 
     /// What opens the thread of `record`, which wants one: its name, "Konane #12: Alice vs
@@ -242,10 +267,17 @@ impl Service {
         ) {
             return Ok(None);
         }
+        let button = || {
+            Msg::new(word(
+                thread.platform,
+                "button-open-thread",
+                "button-open-topic",
+            ))
+        };
         let goto = if start {
             Some(Goto {
                 label: String::new(),
-                label_msg: Some(Msg::new("button-open-thread")),
+                label_msg: Some(button()),
                 to: Place::Thread {
                     platform: thread.platform,
                     chat: thread.platform_chat_id.clone(),
@@ -253,12 +285,11 @@ impl Service {
                 },
             })
         } else {
-            self.board_link(&record, Msg::new("button-open-thread"))
-                .await?
+            self.board_link(&record, button()).await?
         };
         let spans = if start {
             vec![Span::Msg(
-                Msg::new("thread-started")
+                Msg::new(word(thread.platform, "thread-started", "topic-started"))
                     .text("game", format!("#{}", record.id))
                     .msg("name", game_msg(record.game))
                     .msg("seats", super::narration::sides_msg(&record)),
@@ -287,6 +318,20 @@ fn team_names(record: &GameRecord, team: u8) -> String {
         })
         .collect::<Vec<_>>()
         .join(" & ")
+}
+
+/// What a game's place of its own is called on `platform`: a forum topic on Telegram (the
+/// message `topic`), a thread elsewhere (`thread`).
+fn word(
+    platform: crate::store::Platform,
+    thread: &'static str,
+    topic: &'static str,
+) -> &'static str {
+    if platform == crate::store::Platform::Telegram {
+        topic
+    } else {
+        thread
+    }
 }
 
 /// `name` cut to a thread's longest name.

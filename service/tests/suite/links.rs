@@ -98,6 +98,17 @@ async fn linking(url: DatabaseUrl) {
     );
     // Privately (outside a group) it is.
     let first = code_of(&telegram.cmd("alice", "/link").await);
+    // Nor is a code taken, or an unlink answered, where everyone would see it.
+    for typed in [format!("/link {first}"), "/unlink".to_string()] {
+        let mut in_group = telegram.command("alice", &typed);
+        in_group.group = true;
+        let refused = telegram.send(&in_group).await;
+        assert!(
+            matches!(refused.refusal(), Some(UserError::LinkInPrivate)),
+            "{typed}: {:?}",
+            refused.kind
+        );
+    }
     assert_eq!(first.len(), 6);
     // Bad codes are refused with what to do, and change nothing.
     for bad in ["/link 12", "/link ABCDE0", "/link toolongcode"] {

@@ -137,7 +137,7 @@ async fn threads(url: DatabaseUrl) {
     // Bob accepts: he is told the board comes in its thread; no board in the channel.
     let accepted = challenge(&channel, "konane").await;
     assert!(
-        accepted.says("thread-coming").is_some(),
+        accepted.says("topic-coming").is_some(),
         "{}",
         text(&accepted)
     );
@@ -198,7 +198,7 @@ async fn threads(url: DatabaseUrl) {
 
     // The channel's line: the game, its players, a link to the thread.
     let lines = channel.tick().await;
-    let started = saying(&lines, "thread-started");
+    let started = saying(&lines, "topic-started");
     assert_eq!(
         started.len(),
         1,
@@ -280,6 +280,59 @@ async fn threads(url: DatabaseUrl) {
     assert_eq!(board.placement, Placement::NewBoard, "{}", text(&board));
     assert!(board.open_thread.is_none());
     assert_eq!(thread.active_games().await.len(), before + 1);
+
+    // Rematch, pressed under the result in the closed topic: offered in the channel.
+    let rematch = thread.press("bob", &format!("n{game}")).await;
+    assert!(rematch.is_done(), "{}", text(&rematch));
+    assert!(
+        rematch.says("rematch-in-channel").is_some(),
+        "{}",
+        text(&rematch)
+    );
+    assert_eq!(rematch.audience, tabula_service::service::Audience::Actor);
+    let posted = channel.tick().await;
+    assert!(
+        posted
+            .iter()
+            .any(|r| r.address.chat == "-1005550"
+                && common::table::challenge_button(r, 'a').is_some()),
+        "the rematch's challenge in the channel: {:?}",
+        posted.iter().map(text).collect::<Vec<_>>()
+    );
+
+    // Against the computer, when it moves first (its board supersedes the start's, waiting in
+    // the outbox): the first board delivered opens the game's topic all the same.
+    let forums = [
+        ("-1005551", "Forum 1"),
+        ("-1005552", "Forum 2"),
+        ("-1005553", "Forum 3"),
+        ("-1005554", "Forum 4"),
+        ("-1005555", "Forum 5"),
+        ("-1005556", "Forum 6"),
+    ];
+    let mut computer_first = false;
+    for (seed, place) in (7..).zip(forums) {
+        let mut vs_computer = forum(&store, seed, &clock);
+        vs_computer.chat = place;
+        vs_computer.community = Some(place);
+        threads_on(&vs_computer).await;
+        let started = vs_computer.cmd("carol", "/play konane computer").await;
+        assert!(started.says("topic-coming").is_some(), "{}", text(&started));
+        let computer_game = vs_computer.active_games().await[0].id;
+        let delivered = vs_computer.tick().await;
+        assert!(
+            delivered
+                .iter()
+                .any(|r| r.game == Some(computer_game) && r.open_thread.is_some()),
+            "{:?}",
+            delivered.iter().map(text).collect::<Vec<_>>()
+        );
+        if vs_computer.record(computer_game).await.seq > 0 {
+            computer_first = true;
+            break;
+        }
+    }
+    assert!(computer_first, "no seed gave the computer the first move");
     store.close().await;
 }
 
@@ -318,7 +371,7 @@ async fn refused(url: DatabaseUrl) {
         .await
         .expect("recorded");
     assert!(twice.is_none(), "said once");
-    // The game is played in the channel, by number or not.
+    // The game is played in the channel.
     let mut lcg = Lcg(6);
     let (_, next) = channel.random_move(game, &mut lcg).await.expect("a move");
     assert!(next.open_thread.is_none());
@@ -326,7 +379,7 @@ async fn refused(url: DatabaseUrl) {
     assert_eq!(record.chat, channel.chat_ids().await.0);
     // Nothing is told of a thread that was never opened.
     let later = channel.tick().await;
-    assert!(saying(&later, "thread-started").is_empty());
+    assert!(saying(&later, "topic-started").is_empty());
     assert!(!later.iter().any(|r| r.close_thread));
     store.close().await;
 }

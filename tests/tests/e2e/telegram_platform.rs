@@ -1143,7 +1143,7 @@ async fn each_game_is_played_in_its_own_topic() {
         .expect("the board in the topic");
     let challenge_post = fake.message(&forum, posted.message_id).expect("the offer");
     assert!(
-        said::says(challenge_post.text(), "thread-coming") && callbacks(&challenge_post).is_empty(),
+        said::says(challenge_post.text(), "topic-coming") && callbacks(&challenge_post).is_empty(),
         "the challenge says where the game went: {}",
         challenge_post.text()
     );
@@ -1154,7 +1154,7 @@ async fn each_game_is_played_in_its_own_topic() {
             |fake| {
                 fake.bot_messages(&forum)
                     .into_iter()
-                    .find(|m| said::says(m.text(), "thread-started"))
+                    .find(|m| said::says(m.text(), "topic-started"))
             },
             ANSWER,
         )

@@ -619,7 +619,8 @@ impl Deliver for Discord {
             }
         }
         // Sent elsewhere than the row's chat (a game's thread): a refusal there says nothing
-        // of the row's chat, which stays active; the row is tried again later.
+        // of the row's chat, which stays active, and the row is given up (the bot may not
+        // write in the thread, or it was deleted): kept, it would hold the channel's queue.
         let elsewhere = reply.address.chat != row.platform_chat_id;
         // A channel message cannot be for one person only.
         reply.audience = Audience::Chat;
@@ -638,10 +639,7 @@ impl Deliver for Discord {
             Err(error) => match classify(&error) {
                 DeliveryError::Gone { reason } if elsewhere => {
                     tracing::warn!(%reason, "cannot post in the game's thread");
-                    Err(DeliveryError::Retry {
-                        after: None,
-                        reason,
-                    })
+                    Err(DeliveryError::Drop { reason })
                 }
                 other => Err(other),
             },
