@@ -17,6 +17,7 @@ pub mod commands;
 pub mod dispatch;
 pub mod export;
 pub mod l10n;
+pub mod ratings;
 pub mod service;
 pub mod store;
 pub mod time;

@@ -158,7 +158,7 @@ thread-name = { $name } { $game }: { $first } vs { $second }
 thread-coming = Game { $game } begins: its board is coming in a thread of its own.
 thread-started = { $name } game { $game } has begun in its own thread: { $seats }.
 button-open-thread = Open its thread
-thread-refused-not-forum = Game { $game } is played here: this group has topics turned off, so it cannot have a topic of its own (a moderator can turn topics on in the group's settings, or turn this off with /config threads=off).
+thread-refused-not-forum = Game { $game } is played here: this group has topics turned off, so it cannot have a topic of its own (a moderator can turn topics on in the group's settings, or stop giving games topics of their own with /config threads=off).
 thread-refused-manage-topics = Game { $game } is played here: I cannot open a topic for it, because I need the administrator right “Manage topics” in this group.
 thread-refused-create-threads = Game { $game } is played here: I cannot open a thread for it, because I need the permissions “Create Public Threads” and “Send Messages in Threads” in this channel.
 said-in-chat = In { $chat }:{" "}
@@ -166,3 +166,4 @@ topic-coming = Game { $game } begins: its board is coming in a topic of its own.
 topic-started = { $name } game { $game } has begun in its own topic: { $seats }.
 button-open-topic = Open its topic
 rematch-in-channel = The rematch is offered in { $chat }: this game's thread is closed.
+rematch-in-group = The rematch is offered in { $chat }: this game's topic is closed.

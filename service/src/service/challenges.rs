@@ -92,7 +92,12 @@ impl Service {
             let offer = self.challenge(&there, &command, others).await?;
             self.board_not_posted(&offer).await?;
             return Ok(super::spans_reply(vec![Span::Msg(
-                Msg::new("rematch-in-channel").text("chat", title),
+                Msg::new(super::threads::word(
+                    ctx.chat.platform,
+                    "rematch-in-channel",
+                    "rematch-in-group",
+                ))
+                .text("chat", title),
             )])
             .to_actor());
         }

@@ -322,7 +322,7 @@ fn team_names(record: &GameRecord, team: u8) -> String {
 
 /// What a game's place of its own is called on `platform`: a forum topic on Telegram (the
 /// message `topic`), a thread elsewhere (`thread`).
-fn word(
+pub(super) fn word(
     platform: crate::store::Platform,
     thread: &'static str,
     topic: &'static str,

@@ -285,7 +285,7 @@ async fn threads(url: DatabaseUrl) {
     let rematch = thread.press("bob", &format!("n{game}")).await;
     assert!(rematch.is_done(), "{}", text(&rematch));
     assert!(
-        rematch.says("rematch-in-channel").is_some(),
+        rematch.says("rematch-in-group").is_some(),
         "{}",
         text(&rematch)
     );
