@@ -90,6 +90,14 @@ pub(super) enum Value<'q> {
     Int(Option<i64>),
     /// Text or null.
     Text(Option<Cow<'q, str>>),
+    /// A double-precision number (`REAL`, `DOUBLE PRECISION`): a rating.
+    Float(f64),
+}
+
+impl From<f64> for Value<'_> {
+    fn from(value: f64) -> Self {
+        Value::Float(value)
+    }
 }
 
 impl From<i64> for Value<'_> {
@@ -135,6 +143,7 @@ fn sqlite_arguments(values: Vec<Value<'_>>) -> Result<sqlx::sqlite::SqliteArgume
         match value {
             Value::Int(value) => arguments.add(value),
             Value::Text(value) => arguments.add(value.as_deref()),
+            Value::Float(value) => arguments.add(value),
         }
         .map_err(sqlx::Error::Encode)?;
     }
@@ -148,6 +157,7 @@ fn postgres_arguments(values: Vec<Value<'_>>) -> Result<sqlx::postgres::PgArgume
         match value {
             Value::Int(value) => arguments.add(value),
             Value::Text(value) => arguments.add(value.as_deref()),
+            Value::Float(value) => arguments.add(value),
         }
         .map_err(sqlx::Error::Encode)?;
     }

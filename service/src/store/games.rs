@@ -7,6 +7,7 @@ use super::Conflict;
 use super::challenges::settle_in;
 use super::executor::{Tx, Value, insert_values, query, query_as, query_scalar};
 use super::ledger::{pay_fines, settle_pot, take_stakes};
+use super::ratings::rate_game;
 use super::requests::record_request;
 use super::{
     ActionRecord, ActionRow, Announce, Append, Appended, ChatId, ClockRow, Ending, GameNo,
@@ -607,6 +608,7 @@ impl Store {
             let payout = append.payout.cloned().unwrap_or(Payout::Refund);
             let actor = append.actions.iter().rev().find_map(|action| action.actor);
             settle_pot(&mut tx, game.0, &payout, actor, now, OPERATION).await?;
+            rate_game(&mut tx, game, &payout, now, OPERATION).await?;
         }
         let announced = announce_if(&mut tx, game, announce, now, OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))?;
@@ -710,6 +712,9 @@ impl Store {
             OPERATION,
         )
         .await?;
+        if ending.end == super::GameEnd::Finished {
+            rate_game(&mut tx, game, &ending.payout, now, OPERATION).await?;
+        }
         let announced = announce_if(&mut tx, game, announce, now, OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))?;
         Ok((self.existing_game(game).await?, announced))

@@ -51,6 +51,7 @@ mod notify;
 mod outbox;
 mod people;
 mod postgres;
+mod ratings;
 mod records;
 mod requests;
 mod rows;
@@ -62,6 +63,7 @@ pub use boards::{BoardPosted, PostedBoard};
 pub use links::LinkClaim;
 pub use notify::{NotifyPlace, NotifySettings, Quiet};
 pub use postgres::PostgresStore;
+pub use ratings::RatingShown;
 pub use sqlite::SqliteStore;
 pub use threads::ThreadState;
 

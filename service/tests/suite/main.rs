@@ -28,6 +28,7 @@ mod open_challenges;
 mod outage;
 mod outbox;
 mod people;
+mod ratings;
 mod records;
 mod service;
 mod store_conformance;

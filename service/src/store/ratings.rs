@@ -1,0 +1,260 @@
+//! Glicko-2 ratings per game and per community (issue 39), updated in the transaction of a
+//! rated game's result ([`rate_game`]), from both sides' ratings before it
+//! ([`crate::ratings`]). Kept at full precision.
+//!
+//! A game is rated when it finished (not aborted) with a result, between people only (no
+//! seat held by the computer), not made casual (`games.rated`), and each side made a move.
+//! Two sides of two (Pachisi) are rated each person against the other side as one: its mean
+//! rating and the root mean square of its deviations (see `docs/ratings.md`).
+
+use tabula_core::{Game, GameId, Seat};
+
+use super::executor::{Tx, query, query_as, query_scalar};
+use super::rows::parse_game_id;
+use super::{CommunityId, GameNo, Payout, Store, StoreError, Timestamp, UserId, db};
+use crate::ratings::{Rating, Score};
+
+/// A day, in milliseconds.
+const DAY: f64 = 86_400_000.0;
+
+/// The game's community, kind and whether it is rated.
+const GAME: &str = "SELECT community_id, game, rated FROM games WHERE id = $1";
+
+/// The game's seats: seat, person, their platform.
+const SEATS: &str = "\
+SELECT s.seat, s.user_id, u.platform FROM seats s JOIN users u ON u.id = s.user_id
+WHERE s.game_id = $1 ORDER BY s.seat";
+
+/// The people who made a move in the game.
+const MOVERS: &str = "\
+SELECT DISTINCT actor_id FROM actions WHERE game_id = $1 AND actor_id IS NOT NULL";
+
+/// A person's rating in a game of a community, and when it was last rated.
+const RATING: &str = "\
+SELECT rating, deviation, volatility, rated_at FROM ratings
+WHERE community_id = $1 AND game = $2 AND user_id = $3";
+
+/// Sets a person's rating after a game.
+const SET_RATING: &str = "\
+INSERT INTO ratings (community_id, game, user_id, rating, deviation, volatility, games, rated_at)
+VALUES ($1, $2, $3, $4, $5, $6, 1, $7)
+ON CONFLICT (community_id, game, user_id) DO UPDATE SET rating = excluded.rating,
+    deviation = excluded.deviation, volatility = excluded.volatility,
+    games = ratings.games + 1, rated_at = excluded.rated_at";
+
+/// What a game changed of a person's rating.
+const CHANGE: &str = "\
+INSERT INTO rating_changes (game_id, user_id, rating_before, rating_after) VALUES ($1, $2, $3, $4)";
+
+/// A person's rating in one game of a community, as shown: the rating and deviation now (the
+/// deviation grown with the time since their last rated game), and how many rated games.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RatingShown {
+    /// The rating now.
+    pub rating: Rating,
+    /// Rated games played.
+    pub games: i64,
+}
+
+/// The side of a seat in a game of `id`.
+fn team_of(id: GameId, seat: u8) -> u8 {
+    tabula_core::with_game_type!(id, G => G::team_of(Seat(seat)).0)
+}
+
+/// A person's rating before a game at `now`: their last one with the deviation grown for the
+/// days since, or a new player's.
+async fn rating_before(
+    tx: &mut Tx,
+    community: i64,
+    game: &str,
+    user: i64,
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<Rating, StoreError> {
+    let row: Option<(f64, f64, f64, i64)> = query_as(RATING)
+        .bind(community)
+        .bind(game)
+        .bind(user)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    Ok(match row {
+        Some((rating, deviation, volatility, at)) => {
+            #[allow(clippy::cast_precision_loss)]
+            let days = (now.0 - at).max(0) as f64 / DAY;
+            Rating {
+                rating,
+                deviation,
+                volatility,
+            }
+            .after_days_away(days)
+        }
+        None => Rating::default(),
+    })
+}
+
+/// The one opponent a side is rated against: its rating when it is one person; for several,
+/// their mean rating, the root mean square of their deviations and their mean volatility.
+fn as_one(side: &[Rating]) -> Rating {
+    if let [one] = side {
+        return *one;
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let n = side.len().max(1) as f64;
+    Rating {
+        rating: side.iter().map(|r| r.rating).sum::<f64>() / n,
+        deviation: (side.iter().map(|r| r.deviation * r.deviation).sum::<f64>() / n).sqrt(),
+        volatility: side.iter().map(|r| r.volatility).sum::<f64>() / n,
+    }
+}
+
+/// Rates game `game`, which just finished with `payout`, in the transaction: each person's
+/// new rating from both sides' ratings before it (see the module). Nothing for a game that is
+/// not rated.
+pub(super) async fn rate_game(
+    tx: &mut Tx,
+    game: GameNo,
+    payout: &Payout,
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<(), StoreError> {
+    let (community, kind, rated): (i64, String, i64) = query_as(GAME)
+        .bind(game.0)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    if rated == 0 {
+        return Ok(());
+    }
+    let id = parse_game_id(&kind)?;
+    let seats: Vec<(i64, i64, String)> = query_as(SEATS)
+        .bind(game.0)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    if seats.iter().any(|(_, _, platform)| platform == "computer") {
+        return Ok(());
+    }
+    let movers: Vec<i64> = query_scalar(MOVERS)
+        .bind(game.0)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    // Each side's people, each once.
+    let mut sides: [Vec<i64>; 2] = [Vec::new(), Vec::new()];
+    for (seat, user, _) in &seats {
+        let team = usize::from(team_of(id, u8::try_from(*seat).unwrap_or(0)).min(1));
+        if !sides[team].contains(user) {
+            sides[team].push(*user);
+        }
+    }
+    if sides
+        .iter()
+        .any(|side| side.is_empty() || !side.iter().any(|user| movers.contains(user)))
+        || sides[0].iter().any(|user| sides[1].contains(user))
+    {
+        return Ok(());
+    }
+    let scores = match payout {
+        Payout::Winners(winners) => {
+            let won = |side: &[i64]| side.iter().any(|user| winners.contains(&UserId(*user)));
+            match (won(&sides[0]), won(&sides[1])) {
+                (true, false) => [Score::Win, Score::Loss],
+                (false, true) => [Score::Loss, Score::Win],
+                _ => return Ok(()),
+            }
+        }
+        Payout::Refund => [Score::Draw, Score::Draw],
+    };
+    let mut before: [Vec<Rating>; 2] = [Vec::new(), Vec::new()];
+    for (side, users) in sides.iter().enumerate() {
+        for user in users {
+            before[side].push(rating_before(tx, community, &kind, *user, now, operation).await?);
+        }
+    }
+    for side in 0..2 {
+        let opponent = as_one(&before[1 - side]);
+        for (user, rating) in sides[side].iter().zip(&before[side]) {
+            let after = rating.after_game(opponent, scores[side]);
+            query(SET_RATING)
+                .bind(community)
+                .bind(&kind)
+                .bind(*user)
+                .bind(after.rating)
+                .bind(after.deviation)
+                .bind(after.volatility)
+                .bind(now.0)
+                .execute(&mut *tx)
+                .await
+                .map_err(db(operation))?;
+            query(CHANGE)
+                .bind(game.0)
+                .bind(*user)
+                .bind(rating.rating)
+                .bind(after.rating)
+                .execute(&mut *tx)
+                .await
+                .map_err(db(operation))?;
+        }
+    }
+    Ok(())
+}
+
+impl Store {
+    /// `user`'s ratings in `community`, per game they played rated, as of now (by the
+    /// store's clock, which rated them).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn ratings_of(
+        &self,
+        community: CommunityId,
+        user: UserId,
+    ) -> Result<Vec<(GameId, RatingShown)>, StoreError> {
+        let now = Timestamp::now();
+        let rows: Vec<(String, f64, f64, f64, i64, i64)> = query_as(
+            "SELECT game, rating, deviation, volatility, games, rated_at FROM ratings \
+             WHERE community_id = $1 AND user_id = $2 ORDER BY game",
+        )
+        .bind(community.0)
+        .bind(user.0)
+        .fetch_all(self)
+        .await
+        .map_err(db("ratings_of"))?;
+        let mut shown = Vec::with_capacity(rows.len());
+        for (game, rating, deviation, volatility, games, at) in rows {
+            #[allow(clippy::cast_precision_loss)]
+            let days = (now.0 - at).max(0) as f64 / DAY;
+            let rating = Rating {
+                rating,
+                deviation,
+                volatility,
+            }
+            .after_days_away(days);
+            shown.push((parse_game_id(&game)?, RatingShown { rating, games }));
+        }
+        Ok(shown)
+    }
+
+    /// What game `game` changed of each person's rating: (person, before, after).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn rating_changes(
+        &self,
+        game: GameNo,
+    ) -> Result<Vec<(UserId, f64, f64)>, StoreError> {
+        let rows: Vec<(i64, f64, f64)> = query_as(
+            "SELECT user_id, rating_before, rating_after FROM rating_changes \
+             WHERE game_id = $1 ORDER BY user_id",
+        )
+        .bind(game.0)
+        .fetch_all(self)
+        .await
+        .map_err(db("rating_changes"))?;
+        Ok(rows
+            .into_iter()
+            .map(|(user, before, after)| (UserId(user), before, after))
+            .collect())
+    }
+}

@@ -1,0 +1,156 @@
+//! Glicko-2 ratings (issue 39) through the store, as games end: a rated game updates both
+//! sides from their ratings before it, in the result's transaction; games with the computer,
+//! aborted games and games that end before each side moved are not rated. On SQLite and
+//! PostgreSQL. (The arithmetic itself is checked against a reference in `ratings.rs`.)
+
+use crate::common;
+
+use common::connect;
+use common::table::{Lcg, Table, start, text};
+use tabula_core::GameId;
+use tabula_service::ratings::{Rating, Score};
+use tabula_service::store::{DatabaseUrl, GameNo, Platform, RatingShown, Store, UserId};
+
+on_both_databases! {
+    a_rated_game_updates_both_sides_from_their_ratings_before_it => rated;
+    computer_aborted_and_unplayed_games_are_not_rated => unrated;
+}
+
+async fn user(store: &Store, name: &str) -> UserId {
+    store
+        .user_by_platform_id(Platform::Local, name)
+        .await
+        .expect("a user")
+        .expect("known")
+        .id
+}
+
+async fn konane(store: &Store, table: &Table, name: &str) -> Option<RatingShown> {
+    let community = table.community().await;
+    store
+        .ratings_of(community, user(store, name).await)
+        .await
+        .expect("ratings")
+        .into_iter()
+        .find(|(game, _)| *game == GameId::Konane)
+        .map(|(_, shown)| shown)
+}
+
+/// Both players move once, then `loser` resigns: the game.
+async fn played_then_resigned(
+    table: &Table,
+    a: &str,
+    b: &str,
+    loser: &str,
+    lcg: &mut Lcg,
+) -> GameNo {
+    let game = start(table, a, b, "konane").await;
+    for _ in 0..2 {
+        table.random_move(game, lcg).await.expect("a move");
+    }
+    let ended = table.confirmed(loser, &format!("/resign #{game}")).await;
+    assert!(ended.is_done(), "{}", text(&ended));
+    game
+}
+
+async fn rated(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 50);
+    let mut lcg = Lcg(51);
+    let first = played_then_resigned(&table, "alice", "bob", "bob", &mut lcg).await;
+    let (alice, bob) = (
+        konane(&store, &table, "alice")
+            .await
+            .expect("Alice is rated"),
+        konane(&store, &table, "bob").await.expect("Bob is rated"),
+    );
+    // Both new players: as the arithmetic gives it, from 1500/500/0.09 each (the deviation
+    // grown a little since, with the time the test took).
+    let won = Rating::default().after_game(Rating::default(), Score::Win);
+    let lost = Rating::default().after_game(Rating::default(), Score::Loss);
+    assert!(
+        (alice.rating.rating - won.rating).abs() < 0.01,
+        "{alice:?} {won:?}"
+    );
+    assert!(
+        (bob.rating.rating - lost.rating).abs() < 0.01,
+        "{bob:?} {lost:?}"
+    );
+    assert!(alice.rating.rating > 1500.0 && bob.rating.rating < 1500.0);
+    assert!(alice.rating.provisional() && bob.rating.provisional());
+    assert_eq!((alice.games, bob.games), (1, 1));
+    let changes = store.rating_changes(first).await.expect("changes");
+    assert_eq!(changes.len(), 2);
+    for (_, before, after) in &changes {
+        assert!((before - 1500.0).abs() < 1e-9, "{changes:?}");
+        assert!((after - 1500.0).abs() > 1.0, "{changes:?}");
+    }
+    // A second game, Alice resigning: each side from its rating before it, at full precision.
+    let alice_before = alice.rating;
+    let bob_before = bob.rating;
+    played_then_resigned(&table, "alice", "bob", "alice", &mut lcg).await;
+    let alice_now = konane(&store, &table, "alice").await.expect("rated");
+    let bob_now = konane(&store, &table, "bob").await.expect("rated");
+    let expected_alice = alice_before.after_game(bob_before, Score::Loss);
+    let expected_bob = bob_before.after_game(alice_before, Score::Win);
+    assert!((alice_now.rating.rating - expected_alice.rating).abs() < 0.01);
+    assert!((bob_now.rating.rating - expected_bob.rating).abs() < 0.01);
+    assert_eq!(alice_now.games, 2);
+    store.close().await;
+}
+
+async fn unrated(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 60);
+    let mut lcg = Lcg(61);
+    // Resigned before each side moved.
+    let game = start(&table, "alice", "bob", "konane").await;
+    let ended = table.confirmed("bob", &format!("/resign #{game}")).await;
+    assert!(ended.is_done(), "{}", text(&ended));
+    assert!(
+        store
+            .rating_changes(game)
+            .await
+            .expect("changes")
+            .is_empty()
+    );
+    // Aborted (by a moderator) after both moved.
+    let game = start(&table, "alice", "carol", "konane").await;
+    for _ in 0..2 {
+        table.random_move(game, &mut lcg).await.expect("a move");
+    }
+    let aborted = table.confirmed("mod", &format!("/abort #{game}")).await;
+    assert!(aborted.is_done(), "{}", text(&aborted));
+    assert!(
+        store
+            .rating_changes(game)
+            .await
+            .expect("changes")
+            .is_empty()
+    );
+    // Against the computer.
+    let vs = table.cmd("dave", "/play konane computer").await;
+    let game = vs.game.expect("a game");
+    for _ in 0..3 {
+        table.tick().await;
+        if table.state(game).await.1.as_deref() == Some("dave") {
+            break;
+        }
+    }
+    let ended = table.confirmed("dave", &format!("/resign #{game}")).await;
+    assert!(ended.is_done(), "{}", text(&ended));
+    assert!(
+        store
+            .rating_changes(game)
+            .await
+            .expect("changes")
+            .is_empty()
+    );
+    for name in ["alice", "bob", "carol", "dave"] {
+        assert!(
+            konane(&store, &table, name).await.is_none(),
+            "{name} unrated"
+        );
+    }
+    store.close().await;
+}
