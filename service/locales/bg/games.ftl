@@ -170,3 +170,13 @@ topic-started = Партия { $game } на { $name } започна в отде
 button-open-topic = Отвори темата
 rematch-in-channel = Реваншът е предложен в чата „{ $chat }“: нишката на тази партия е затворена.
 rematch-in-group = Реваншът е предложен в чата „{ $chat }“: темата на тази партия е затворена.
+rating-line = { $person }: { $ratings }.
+rating-entry = { $name } { $rating }{ $provisional ->
+    [yes] ?
+   *[no] {""}
+} ({ $games ->
+    [one] { $games } рейтингова партия
+   *[other] { $games } рейтингови партии
+})
+rating-list = { $first }, { $rest }
+rating-none = { $person } все още няма рейтинг тук: рейтингът идва с рейтинговите партии (между хора, изиграни до резултат).

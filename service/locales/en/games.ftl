@@ -167,3 +167,13 @@ topic-started = { $name } game { $game } has begun in its own topic: { $seats }.
 button-open-topic = Open its topic
 rematch-in-channel = The rematch is offered in { $chat }: this game's thread is closed.
 rematch-in-group = The rematch is offered in { $chat }: this game's topic is closed.
+rating-line = { $person }: { $ratings }.
+rating-entry = { $name } { $rating }{ $provisional ->
+    [yes] ?
+   *[no] {""}
+} ({ $games ->
+    [one] { $games } rated game
+   *[other] { $games } rated games
+})
+rating-list = { $first }, { $rest }
+rating-none = { $person } has no rating here yet: ratings come with rated games (between people, played to a result).

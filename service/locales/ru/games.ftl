@@ -177,3 +177,14 @@ topic-started = Партия { $game } в { $name } началась в отде
 button-open-topic = Открыть тему
 rematch-in-channel = Реванш предложен в чате «{ $chat }»: ветка этой партии закрыта.
 rematch-in-group = Реванш предложен в чате «{ $chat }»: тема этой партии закрыта.
+rating-line = { $person }: { $ratings }.
+rating-entry = { $name } { $rating }{ $provisional ->
+    [yes] ?
+   *[no] {""}
+} ({ $games ->
+    [one] { $games } рейтинговая партия
+    [few] { $games } рейтинговые партии
+   *[many] { $games } рейтинговых партий
+})
+rating-list = { $first }, { $rest }
+rating-none = у игрока { $person } здесь ещё нет рейтинга: рейтинг появляется после рейтинговых партий (между людьми, сыгранных до результата).

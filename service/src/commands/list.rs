@@ -82,6 +82,8 @@ pub enum CommandId {
     Link,
     /// `/unlink`: part them.
     Unlink,
+    /// `/rating`: a person's Glicko-2 ratings here.
+    Rating,
 }
 
 /// Who may use a command.
@@ -594,6 +596,20 @@ pub static COMMANDS: &[CommandSpec] = &[
         access: Access::Anyone,
         options: &[],
     },
+    CommandSpec {
+        id: CommandId::Rating,
+        name: "rating",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "cmd-rating",
+        summary: "cmd-rating-about",
+        example: "/rating @bob konane",
+        access: Access::Anyone,
+        options: &[
+            opt("user", "cmd-rating-user", false, Kind::User),
+            opt("game", "cmd-rating-game", false, Kind::Game),
+        ],
+    },
 ];
 
 /// The command called `name` (lower case, without `/`), aliases included.
@@ -635,6 +651,7 @@ pub fn spec(id: CommandId) -> &'static CommandSpec {
         CommandId::MyGames => 24,
         CommandId::Link => 25,
         CommandId::Unlink => 26,
+        CommandId::Rating => 27,
     };
     &COMMANDS[index]
 }

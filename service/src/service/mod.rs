@@ -54,6 +54,7 @@ mod notify;
 mod people;
 mod pictures;
 mod play;
+mod ratings;
 mod routing;
 mod scheduler;
 mod seen;

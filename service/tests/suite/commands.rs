@@ -286,6 +286,7 @@ fn the_commands_are_each_listed_once() {
         "mygames",
         "link",
         "unlink",
+        "rating",
     ];
     let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
     assert_eq!(names, expected);

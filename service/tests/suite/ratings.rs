@@ -85,6 +85,31 @@ async fn rated(url: DatabaseUrl) {
         assert!((before - 1500.0).abs() < 1e-9, "{changes:?}");
         assert!((after - 1500.0).abs() > 1.0, "{changes:?}");
     }
+    // `/rating`: shown to the asker, the rating rounded right after the game, `?` while
+    // provisional; none in a game not played, none for someone unrated.
+    let shown = table.cmd("carol", "/rating @alice").await;
+    assert!(shown.is_done(), "{}", text(&shown));
+    assert_eq!(shown.audience, tabula_service::service::Audience::Actor);
+    let entry = common::said::said(&shown, "rating-entry");
+    assert_eq!(
+        common::said::num(entry, "rating"),
+        alice.rating.rating.round() as i64
+    );
+    assert_eq!(common::said::text_arg(entry, "provisional"), "yes");
+    assert_eq!(common::said::num(entry, "games"), 1);
+    let own = table.cmd("bob", "/rating konane").await;
+    assert_eq!(
+        common::said::num(common::said::said(&own, "rating-entry"), "rating"),
+        bob.rating.rating.round() as i64
+    );
+    for (who, asked) in [("alice", "/rating koan"), ("carol", "/rating")] {
+        let none = table.cmd(who, asked).await;
+        assert!(
+            none.says("rating-none").is_some(),
+            "{asked}: {}",
+            text(&none)
+        );
+    }
     // A second game, Alice resigning: each side from its rating before it, at full precision.
     let alice_before = alice.rating;
     let bob_before = bob.rating;

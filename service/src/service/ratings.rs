@@ -1,0 +1,54 @@
+//! `/rating [@person] [game]` (issue 39): a person's Glicko-2 ratings in this server or group,
+//! per game, each right after the game's name and marked `?` while provisional
+//! ([`crate::ratings`]); shown to the person who asked.
+
+use tabula_core::GameId;
+
+use super::people::Named;
+use super::{Ctx, Handled, Reply, Service, UserError, spans_reply};
+use crate::l10n::{Msg, Span, game_msg};
+
+impl Service {
+    /// `/rating`: the ratings of the person named (or the asker's), in `game` or in every game.
+    pub(super) async fn rating(&self, ctx: &Ctx, game: Option<GameId>) -> Handled<Reply> {
+        let person = match self.mentioned(ctx).await?.into_iter().next() {
+            Some(Named::User(user)) => user,
+            Some(Named::Username(username)) => {
+                return Err(UserError::UnknownPerson(crate::l10n::quote(&username)).into());
+            }
+            None => ctx.user.clone(),
+        };
+        let ratings: Vec<Msg> = self
+            .store
+            .ratings_of(ctx.chat.community, person.id)
+            .await?
+            .into_iter()
+            .filter(|(id, _)| game.is_none_or(|game| game == *id))
+            .map(|(id, shown)| {
+                #[allow(clippy::cast_possible_truncation)]
+                let rounded = shown.rating.rating.round() as i64;
+                Msg::new("rating-entry")
+                    .msg("name", game_msg(id))
+                    .num("rating", rounded)
+                    .text(
+                        "provisional",
+                        if shown.rating.provisional() {
+                            "yes"
+                        } else {
+                            "no"
+                        },
+                    )
+                    .num("games", shown.games)
+            })
+            .collect();
+        let name = Msg::new("person").msg("person", super::narration::name_msg(&person));
+        let said = if ratings.is_empty() {
+            Msg::new("rating-none").msg("person", name)
+        } else {
+            Msg::new("rating-line")
+                .msg("person", name)
+                .msg("ratings", Msg::list(ratings, "rating-list", "rating-list"))
+        };
+        Ok(spans_reply(vec![Span::Msg(said)]).to_actor())
+    }
+}
