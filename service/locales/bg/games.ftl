@@ -179,4 +179,6 @@ rating-entry = { $name } { $rating }{ $provisional ->
    *[other] { $games } рейтингови партии
 })
 rating-list = { $first }, { $rest }
-rating-none = { $person } все още няма рейтинг тук: рейтингът идва с рейтинговите партии (между хора, изиграни до резултат).
+rating-none = { $person } все още няма рейтинг тук: рейтинг се получава след рейтингови партии, т.е. изиграни между хора и завършили с резултат.
+rating-changes = Рейтинги: { $changes }.
+rating-change = { $person } { $rating } ({ $change })

@@ -118,6 +118,6 @@ usage-code = code
 cmd-unlink = Unlink your Telegram and Discord accounts
 cmd-unlink-about = Undoes /link: each account keeps its games and its current /notify settings, and /mygames lists this platform's games only again.
 cmd-rating = Show someone's ratings in each game here
-cmd-rating-about = Shows a person's Glicko-2 rating in each game they played rated in this server or group (yours when you name nobody), with a ? while it is provisional (until it has settled after enough games). Rated games are those between people that end with a result after each side moved.
+cmd-rating-about = Shows a person's Glicko-2 rating in each game they have played rated games of in this server or group (yours when you name nobody), with a ? while it is provisional (until it has settled after enough games). Rated games are those between people that end with a result after each side moved.
 cmd-rating-user = Whose ratings (yours when empty)
 cmd-rating-game = Only this game

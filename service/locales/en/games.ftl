@@ -177,3 +177,5 @@ rating-entry = { $name } { $rating }{ $provisional ->
 })
 rating-list = { $first }, { $rest }
 rating-none = { $person } has no rating here yet: ratings come with rated games (between people, played to a result).
+rating-changes = Ratings: { $changes }.
+rating-change = { $person } { $rating } ({ $change })

@@ -184,7 +184,9 @@ rating-entry = { $name } { $rating }{ $provisional ->
 } ({ $games ->
     [one] { $games } рейтинговая партия
     [few] { $games } рейтинговые партии
-   *[many] { $games } рейтинговых партий
+   *[other] { $games } рейтинговых партий
 })
 rating-list = { $first }, { $rest }
-rating-none = у игрока { $person } здесь ещё нет рейтинга: рейтинг появляется после рейтинговых партий (между людьми, сыгранных до результата).
+rating-none = У игрока { $person } здесь ещё нет рейтинга: он появится после рейтинговых партий, то есть сыгранных между людьми и закончившихся результатом.
+rating-changes = Рейтинги: { $changes }.
+rating-change = { $person } { $rating } ({ $change })

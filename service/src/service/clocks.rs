@@ -77,12 +77,13 @@ impl Service {
             Err(other) => return Err(other.into()),
         };
         let losers = team_of(id, seat.0);
-        let spans = ending_spans(
+        let mut spans = ending_spans(
             &ended,
             Verdict::Winner(my_team),
             Some(team_cause(&ended, losers, Did::RanOutOfTime)),
             loaded.moves(),
         );
+        spans.extend(self.rating_change_spans(&ended).await?);
         let picture = self.ended_picture(loaded, &ended).await?;
         Ok(Reply {
             game: Some(ended.id),

@@ -37,6 +37,7 @@ impl Service {
                     Outcome::Draw => Verdict::Draw,
                 };
                 spans.extend(ending_spans(record, verdict, None, loaded.moves()));
+                spans.extend(self.rating_change_spans(record).await?);
                 buttons = ending_buttons(record);
                 notify = people_to_notify(record);
             }
@@ -83,6 +84,7 @@ impl Service {
             (_, _) => {
                 let (verdict, cause, caption) = stored_verdict(record);
                 spans.extend(ending_spans(record, verdict, cause, loaded.moves()));
+                spans.extend(self.rating_change_spans(record).await?);
                 buttons = ending_buttons(record);
                 notify = people_to_notify(record);
                 title = Some(caption);

@@ -586,12 +586,13 @@ impl Service {
                 &Ending::win(&result, winners.clone(), ctx.user.id),
             )
             .await?;
-        let spans = ending_spans(
+        let mut spans = ending_spans(
             &record,
             Verdict::Winner(winner),
             Some(team_cause(&record, my_team, Did::Resigned)),
             loaded.moves(),
         );
+        spans.extend(self.rating_change_spans(&record).await?);
         // The picture's header tells the result, not whose turn it was.
         let picture = self.ended_picture(loaded, &record).await?;
         Ok(Reply {

@@ -5,8 +5,9 @@
 use tabula_core::GameId;
 
 use super::people::Named;
-use super::{Ctx, Handled, Reply, Service, UserError, spans_reply};
+use super::{Ctx, Handled, Reply, Service, ServiceError, UserError, spans_reply};
 use crate::l10n::{Msg, Span, game_msg};
+use crate::store::GameRecord;
 
 impl Service {
     /// `/rating`: the ratings of the person named (or the asker's), in `game` or in every game.
@@ -50,5 +51,50 @@ impl Service {
                 .msg("ratings", Msg::list(ratings, "rating-list", "rating-list"))
         };
         Ok(spans_reply(vec![Span::Msg(said)]).to_actor())
+    }
+}
+
+impl Service {
+    /// What a rated game that ended changed of its people's ratings, said after its result:
+    /// "Ratings: Alice 1662 (+162), Bob 1338 (−162)." Nothing for a game that was not rated.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub(super) async fn rating_change_spans(
+        &self,
+        record: &GameRecord,
+    ) -> Result<Vec<Span>, ServiceError> {
+        let changes = self.store.rating_changes(record.id).await?;
+        if changes.is_empty() {
+            return Ok(Vec::new());
+        }
+        let entries = changes
+            .into_iter()
+            .filter_map(|(user, before, after)| {
+                let person = super::seated(record, user)?;
+                #[allow(clippy::cast_possible_truncation)]
+                let (now, delta) = (
+                    after.round() as i64,
+                    (after.round() - before.round()) as i64,
+                );
+                let sign = if delta < 0 { "\u{2212}" } else { "+" };
+                Some(
+                    Msg::new("rating-change")
+                        .msg(
+                            "person",
+                            Msg::new("person").msg("person", super::narration::name_msg(person)),
+                        )
+                        .num("rating", now)
+                        .text("change", format!("{sign}{}", delta.abs())),
+                )
+            })
+            .collect();
+        Ok(vec![
+            Span::Text(" ".into()),
+            Span::Msg(
+                Msg::new("rating-changes")
+                    .msg("changes", Msg::list(entries, "rating-list", "rating-list")),
+            ),
+        ])
     }
 }

@@ -50,9 +50,35 @@ async fn played_then_resigned(
     }
     let ended = table.confirmed(loser, &format!("/resign #{game}")).await;
     assert!(ended.is_done(), "{}", text(&ended));
+    // The result says each side's new rating and change, the winner's up, the loser's down.
+    let changes: Vec<&str> = ended
+        .said
+        .iter()
+        .filter_map(|msg| msg.find("rating-changes"))
+        .flat_map(|msg| {
+            let mut found = Vec::new();
+            let mut stack = vec![msg];
+            while let Some(m) = stack.pop() {
+                if m.id == "rating-change" {
+                    found.push(common::said::text_arg(m, "change"));
+                }
+                for (_, arg) in &m.args {
+                    if let tabula_service::l10n::Arg::Msg(inner) = arg {
+                        stack.push(inner);
+                    }
+                }
+            }
+            found
+        })
+        .collect();
+    assert_eq!(changes.len(), 2, "{}", text(&ended));
+    assert!(changes.iter().any(|c| c.starts_with('+')), "{changes:?}");
+    assert!(
+        changes.iter().any(|c| c.starts_with('\u{2212}')),
+        "{changes:?}"
+    );
     game
 }
-
 async fn rated(url: DatabaseUrl) {
     let store = connect(&url).await;
     let table = Table::new(store.clone(), 50);
@@ -79,6 +105,7 @@ async fn rated(url: DatabaseUrl) {
     assert!(alice.rating.rating > 1500.0 && bob.rating.rating < 1500.0);
     assert!(alice.rating.provisional() && bob.rating.provisional());
     assert_eq!((alice.games, bob.games), (1, 1));
+    // The result said each side's new rating and change.
     let changes = store.rating_changes(first).await.expect("changes");
     assert_eq!(changes.len(), 2);
     for (_, before, after) in &changes {
