@@ -11,6 +11,7 @@
 //! commands   export   the commands (names, options, parser, help); game records and dice
 //! l10n       store    the message vocabulary (Lang, Msg, Span, Person); the database
 //! values     time     ids, moments, closed sets; the clock and calendar arithmetic
+//!            ratings  Glicko-2 ratings as lichess keeps them (above values, beside time)
 //! ```
 
 pub mod commands;
