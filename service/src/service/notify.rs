@@ -167,6 +167,16 @@ fn quiet_until(hours: &Quiet, at: Timestamp) -> Option<Timestamp> {
         .find(|moment| !quiet_at(hours, *moment))
 }
 
+/// When what is said privately to a person with `hours` at `now` may go: `None` at once
+/// (their hours do not hold), else when they end.
+pub(super) fn held_until(hours: &Quiet, now: Timestamp) -> Option<Timestamp> {
+    if quiet_at(hours, now) {
+        quiet_until(hours, now)
+    } else {
+        None
+    }
+}
+
 /// A line saying a turn of `record` waits for the reader (`id`: `ping-your-move`,
 /// `ping-line`): which game, in which chat, the time left and the deadline.
 fn turn_line(
@@ -366,38 +376,6 @@ impl Service {
         reply.toast = vec![Span::Msg(said)];
         reply.placement = Placement::UpdatePressed;
         Ok(reply)
-    }
-
-    /// The private reminders just written for `games` wait while their person's quiet hours
-    /// hold: they go out when the hours end.
-    ///
-    /// # Errors
-    /// Internal failures (the database).
-    pub(super) async fn hold_quiet_reminders(
-        &self,
-        games: &[GameNo],
-        now: Timestamp,
-    ) -> Result<(), crate::service::ServiceError> {
-        for game in games {
-            let Some(clock) = self
-                .store
-                .game(*game)
-                .await?
-                .and_then(|record| record.clock)
-            else {
-                continue;
-            };
-            let Some(hours) = self.store.notify_quiet(clock.user).await? else {
-                continue;
-            };
-            if !quiet_at(&hours, now) {
-                continue;
-            }
-            if let Some(until) = quiet_until(&hours, now) {
-                self.store.hold_private_reminders(*game, until).await?;
-            }
-        }
-        Ok(())
     }
 
     /// Whether `user`, to move in `record`, is told privately instead of by the board's

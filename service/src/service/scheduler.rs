@@ -67,11 +67,13 @@ impl Service {
         let mut written = self.store.expire_challenges_to_outbox(now).await?.len();
         for due in [Due::Reminder, Due::LastCall, Due::Timeout] {
             loop {
-                let games = self.store.claim_due_to_outbox(due, now, BATCH).await?;
+                // A reminder said privately waits for the end of its person's quiet hours.
+                let quiet = |hours: &crate::store::Quiet| super::notify::held_until(hours, now);
+                let games = self
+                    .store
+                    .claim_due_to_outbox(due, now, BATCH, &quiet)
+                    .await?;
                 written += games.len();
-                if due != Due::Timeout {
-                    self.hold_quiet_reminders(&games, now).await?;
-                }
                 if i64::try_from(games.len()).unwrap_or(0) < BATCH {
                     break;
                 }

@@ -163,12 +163,6 @@ WHERE g.status = 'active' AND g.pinged_at IS NULL AND g.turn_started_at <= $1
   AND COALESCE(cs.private_pings, 1) = 1 AND n.quiet_zone IS NOT NULL
 ORDER BY g.id LIMIT $2";
 
-/// The private reminders of game `$1` not yet taken wait until `$2`.
-const HOLD_PRIVATE_REMINDERS: &str = "\
-UPDATE outbox SET next_attempt_at = $2
-WHERE game_id = $1 AND kind = 'reminder' AND payload LIKE '%\"private\":true%'
-  AND sent_at IS NULL AND dropped_at IS NULL AND lease_owner IS NULL";
-
 /// Claims one turn's ping (`$2` game, `$1` now), if nobody did.
 const CLAIM_ONE_PING: &str = "UPDATE games SET pinged_at = $1 WHERE id = $2 AND pinged_at IS NULL";
 
@@ -293,6 +287,29 @@ pub(super) async fn announce_to(
     )
     .await
     .map(|_| ())
+}
+
+/// The quiet hours of `user`, read in the transaction, if they set some.
+pub(super) async fn quiet_hours_in(
+    tx: &mut Tx,
+    user: i64,
+    operation: &'static str,
+) -> Result<Option<Quiet>, StoreError> {
+    let row: Option<(i64, i64, String)> = query_as(QUIET)
+        .bind(user)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    Ok(row.map(quiet_of))
+}
+
+/// Quiet hours as [`QUIET`] reads them.
+fn quiet_of((start, end, zone): (i64, i64, String)) -> Quiet {
+    Quiet {
+        start: u16::try_from(start).unwrap_or(0),
+        end: u16::try_from(end).unwrap_or(0),
+        zone,
+    }
 }
 
 /// In the transaction, after `user`'s place was set (it was `before`, stored word): when they
@@ -429,25 +446,6 @@ impl Store {
         Ok(ids.into_iter().map(GameNo).collect())
     }
 
-    /// The private reminders of `game` not yet taken (a reminder or last call said privately)
-    /// wait until `until`: their person's quiet hours hold.
-    ///
-    /// # Errors
-    /// A database failure.
-    pub async fn hold_private_reminders(
-        &self,
-        game: GameNo,
-        until: Timestamp,
-    ) -> Result<(), StoreError> {
-        query(HOLD_PRIVATE_REMINDERS)
-            .bind(game.0)
-            .bind(until.0)
-            .execute(self)
-            .await
-            .map_err(db("hold_private_reminders"))?;
-        Ok(())
-    }
-
     /// The quiet hours of `user`, if they set some.
     ///
     /// # Errors
@@ -458,11 +456,7 @@ impl Store {
             .fetch_optional(self)
             .await
             .map_err(db("notify_quiet"))?;
-        Ok(row.map(|(start, end, zone)| Quiet {
-            start: u16::try_from(start).unwrap_or(0),
-            end: u16::try_from(end).unwrap_or(0),
-            zone,
-        }))
+        Ok(row.map(quiet_of))
     }
 
     /// Sets (`Some`) or ends (`None`) the quiet hours of `user`, recording `request`.

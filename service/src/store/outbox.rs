@@ -297,6 +297,7 @@ impl Store {
         due: Due,
         now: Timestamp,
         limit: i64,
+        quiet_until: &(dyn Fn(&super::Quiet) -> Option<Timestamp> + Sync),
     ) -> Result<Vec<GameNo>, StoreError> {
         const OPERATION: &str = "claim_due_to_outbox";
         let kind = match due {
@@ -340,7 +341,7 @@ impl Store {
                 payload.pop();
                 payload.push_str(r#","private":true}"#);
             }
-            insert_outbox(
+            let row = insert_outbox(
                 &mut tx,
                 &NewOutbox {
                     platform: Platform::parse(&game.platform)?,
@@ -354,6 +355,20 @@ impl Store {
                 OPERATION,
             )
             .await?;
+            // Said privately while the person's quiet hours hold: it waits for their end.
+            if private.is_some()
+                && let Some(user) = game.turn_user_id
+                && let Some(until) = super::notify::quiet_hours_in(&mut tx, user, OPERATION)
+                    .await?
+                    .and_then(|hours| quiet_until(&hours))
+            {
+                query("UPDATE outbox SET next_attempt_at = $2 WHERE id = $1")
+                    .bind(row.0)
+                    .bind(until.0)
+                    .execute(&mut tx)
+                    .await
+                    .map_err(db(OPERATION))?;
+            }
         }
         tx.commit().await.map_err(db(OPERATION))?;
         Ok(ids.into_iter().map(GameNo).collect())

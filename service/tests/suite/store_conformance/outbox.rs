@@ -39,7 +39,7 @@ pub async fn due_claims_write_their_outbox_rows(store: &Store) {
     let deadline = T0.plus_millis(DAY);
     let claim = |due: Due, now: Timestamp| async move {
         store
-            .claim_due_to_outbox(due, now, 10)
+            .claim_due_to_outbox(due, now, 10, &|_| None)
             .await
             .expect("claim")
     };
