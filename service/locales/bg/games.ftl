@@ -182,3 +182,6 @@ rating-list = { $first }, { $rest }
 rating-none = { $person } все още няма рейтинг тук: рейтинг се получава след рейтингови партии, т.е. изиграни между хора и завършили с резултат.
 rating-changes = Рейтинги: { $changes }.
 rating-change = { $person } { $rating } ({ $change })
+leaderboard-rating = Най-високите рейтинги на { $name } в „{ $community }“:
+leaderboard-rating-line = { $rating }
+leaderboard-rating-none = В „{ $community }“ все още никой няма установен рейтинг на { $name }: нужен е рейтинг, който вече не е предварителен, и { $games } рейтингови партии през последните шест месеца.

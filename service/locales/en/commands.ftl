@@ -46,8 +46,8 @@ cmd-games = List the active games here
 cmd-games-about = Lists the games being played in this chat, yours first.
 cmd-wallet = Show your coins here
 cmd-wallet-about = Shows your coins in this server or group, and what you have at stake.
-cmd-leaderboard = Show the richest players here
-cmd-leaderboard-about = Lists the ten richest people of this server or group.
+cmd-leaderboard = Show the richest players here, or the best rated in a game
+cmd-leaderboard-about = Lists the ten richest people of this server or group; with a game, the ten highest ratings in it of those whose rating is settled and who played at least 5 rated games of it in the last six months.
 cmd-config = Show the settings here, or change them
 cmd-config-about = Shows this server's or group's settings to anyone. Moderators change them with key=value pairs, all or none.
 cmd-config-settings = Settings to change, e.g. time=2d max_stake=500
@@ -121,3 +121,4 @@ cmd-rating = Show someone's ratings in each game here
 cmd-rating-about = Shows a person's Glicko-2 rating in each game they have played rated games of in this server or group (yours when you name nobody), with a ? while it is provisional (until it has settled after enough games). Rated games are those between people that end with a result after each side moved.
 cmd-rating-user = Whose ratings (yours when empty)
 cmd-rating-game = Only this game
+cmd-leaderboard-game = By rating in this game (the richest without one)

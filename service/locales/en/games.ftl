@@ -179,3 +179,6 @@ rating-list = { $first }, { $rest }
 rating-none = { $person } has no rating here yet: ratings come with rated games (between people, played to a result).
 rating-changes = Ratings: { $changes }.
 rating-change = { $person } { $rating } ({ $change })
+leaderboard-rating = The best rated at { $name } in { $community }:
+leaderboard-rating-line = { $rating }
+leaderboard-rating-none = Nobody in { $community } has a settled { $name } rating yet: it takes a rating that is no longer provisional and { $games } rated games in the last six months.

@@ -190,3 +190,6 @@ rating-list = { $first }, { $rest }
 rating-none = У игрока { $person } здесь ещё нет рейтинга: он появится после рейтинговых партий, то есть сыгранных между людьми и закончившихся результатом.
 rating-changes = Рейтинги: { $changes }.
 rating-change = { $person } { $rating } ({ $change })
+leaderboard-rating = Лучшие по рейтингу в { $name } в «{ $community }»:
+leaderboard-rating-line = { $rating }
+leaderboard-rating-none = В «{ $community }» пока ни у кого нет устоявшегося рейтинга в { $name }: для этого рейтинг должен перестать быть предварительным, а за последние полгода нужно сыграть { $games } рейтинговых партий.

@@ -453,9 +453,9 @@ pub static COMMANDS: &[CommandSpec] = &[
         hidden_aliases: &[],
         description: "cmd-leaderboard",
         summary: "cmd-leaderboard-about",
-        example: "/leaderboard",
+        example: "/leaderboard konane",
         access: Access::Anyone,
-        options: &[],
+        options: &[opt("game", "cmd-leaderboard-game", false, Kind::Game)],
     },
     CommandSpec {
         id: CommandId::Config,

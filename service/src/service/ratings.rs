@@ -9,7 +9,59 @@ use super::{Ctx, Handled, Reply, Service, ServiceError, UserError, spans_reply};
 use crate::l10n::{Msg, Span, game_msg};
 use crate::store::GameRecord;
 
+/// How many rated games a person must have finished in the last [`RECENT_DAYS`] days to be on
+/// a game's rating leaderboard.
+pub(super) const LEADERBOARD_GAMES: i64 = 5;
+
+/// How many days back the games that keep a person on the rating leaderboard count.
+pub(super) const RECENT_DAYS: i64 = 183;
+
+/// The most people on a rating leaderboard.
+const LEADERBOARD_SIZE: usize = 10;
+
 impl Service {
+    /// `/leaderboard <game>`: the highest settled ratings in `game` here, of people who
+    /// played at least [`LEADERBOARD_GAMES`] rated games of it in the last six months.
+    pub(super) async fn rating_leaderboard(&self, ctx: &Ctx, game: GameId) -> Handled<Reply> {
+        let since = crate::store::Timestamp::now().plus_millis(-RECENT_DAYS * 86_400_000);
+        let table = self
+            .store
+            .rating_leaderboard(
+                ctx.chat.community,
+                game,
+                since,
+                LEADERBOARD_GAMES,
+                LEADERBOARD_SIZE,
+            )
+            .await?;
+        if table.is_empty() {
+            return Ok(spans_reply(vec![Span::Msg(
+                Msg::new("leaderboard-rating-none")
+                    .msg("name", game_msg(game))
+                    .text("community", ctx.chat.community_title.clone())
+                    .num("games", LEADERBOARD_GAMES),
+            )]));
+        }
+        let mut spans = vec![Span::Msg(
+            Msg::new("leaderboard-rating")
+                .msg("name", game_msg(game))
+                .text("community", ctx.chat.community_title.clone()),
+        )];
+        for (rank, (user, rating)) in table.iter().enumerate() {
+            let name = match self.store.user(*user).await? {
+                Some(user) => user.display_name,
+                None => continue,
+            };
+            #[allow(clippy::cast_possible_truncation)]
+            let rounded = rating.rating.round() as i64;
+            spans.push(Span::Text(format!("\n{}. {name}: ", rank + 1)));
+            spans.push(Span::Msg(
+                Msg::new("leaderboard-rating-line").num("rating", rounded),
+            ));
+        }
+        Ok(spans_reply(spans))
+    }
+
     /// `/rating`: the ratings of the person named (or the asker's), in `game` or in every game.
     pub(super) async fn rating(&self, ctx: &Ctx, game: Option<GameId>) -> Handled<Reply> {
         let person = match self.mentioned(ctx).await?.into_iter().next() {

@@ -381,7 +381,11 @@ impl Service {
             }
             CommandId::Games => self.games(ctx).await,
             CommandId::Wallet => self.wallet(ctx).await,
-            CommandId::Leaderboard => self.leaderboard(ctx).await,
+            CommandId::Leaderboard => match command.game {
+                // By rating in one game; without one, the richest.
+                Some(game) => self.rating_leaderboard(ctx, game).await,
+                None => self.leaderboard(ctx).await,
+            },
             CommandId::Grant => self.adjust(ctx, &command, false).await,
             CommandId::Take => self.adjust(ctx, &command, true).await,
             CommandId::Config => self.config(ctx, &command.settings).await,

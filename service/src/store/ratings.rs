@@ -200,7 +200,59 @@ pub(super) async fn rate_game(
     Ok(())
 }
 
+/// The ratings of a game in a community, each with how many rated games its person finished
+/// there since `$3`.
+const TABLE: &str = "\
+SELECT r.user_id, r.rating, r.deviation, r.volatility, r.rated_at,
+       (SELECT COUNT(*) FROM rating_changes c JOIN games g ON g.id = c.game_id
+        WHERE c.user_id = r.user_id AND g.community_id = r.community_id AND g.game = r.game
+          AND g.updated_at >= $3)
+FROM ratings r WHERE r.community_id = $1 AND r.game = $2";
+
 impl Store {
+    /// The rating leaderboard of `game` in `community`: those whose rating is settled (not
+    /// provisional, as of now) and who finished at least `games` rated games since `since`,
+    /// the highest first, at most `limit`.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn rating_leaderboard(
+        &self,
+        community: CommunityId,
+        game: GameId,
+        since: Timestamp,
+        games: i64,
+        limit: usize,
+    ) -> Result<Vec<(UserId, Rating)>, StoreError> {
+        let now = Timestamp::now();
+        let rows: Vec<(i64, f64, f64, f64, i64, i64)> = query_as(TABLE)
+            .bind(community.0)
+            .bind(game.as_str())
+            .bind(since.0)
+            .fetch_all(self)
+            .await
+            .map_err(db("rating_leaderboard"))?;
+        let mut table: Vec<(UserId, Rating)> = rows
+            .into_iter()
+            .filter(|row| row.5 >= games)
+            .map(|(user, rating, deviation, volatility, at, _)| {
+                #[allow(clippy::cast_precision_loss)]
+                let days = (now.0 - at).max(0) as f64 / DAY;
+                let rating = Rating {
+                    rating,
+                    deviation,
+                    volatility,
+                }
+                .after_days_away(days);
+                (UserId(user), rating)
+            })
+            .filter(|(_, rating)| !rating.provisional())
+            .collect();
+        table.sort_by(|a, b| b.1.rating.total_cmp(&a.1.rating).then(a.0.0.cmp(&b.0.0)));
+        table.truncate(limit);
+        Ok(table)
+    }
+
     /// `user`'s ratings in `community`, per game they played rated, as of now (by the
     /// store's clock, which rated them).
     ///

@@ -14,6 +14,7 @@ use tabula_service::store::{DatabaseUrl, GameNo, Platform, RatingShown, Store, U
 on_both_databases! {
     a_rated_game_updates_both_sides_from_their_ratings_before_it => rated;
     computer_aborted_and_unplayed_games_are_not_rated => unrated;
+    the_rating_leaderboard_lists_settled_ratings_of_regular_players => leaderboard;
 }
 
 async fn user(store: &Store, name: &str) -> UserId {
@@ -204,5 +205,69 @@ async fn unrated(url: DatabaseUrl) {
             "{name} unrated"
         );
     }
+    store.close().await;
+}
+
+async fn leaderboard(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 70);
+    let mut lcg = Lcg(71);
+    let board = |reply: &tabula_service::service::Reply| -> Vec<i64> {
+        reply
+            .said
+            .iter()
+            .filter(|msg| msg.id == "leaderboard-rating-line")
+            .map(|msg| common::said::num(msg, "rating"))
+            .collect()
+    };
+    // Nobody yet.
+    let none = table.cmd("erin", "/leaderboard konane").await;
+    assert!(
+        none.says("leaderboard-rating-none").is_some(),
+        "{}",
+        text(&none)
+    );
+    // Without a game, the richest (as before).
+    let richest = table.cmd("erin", "/leaderboard").await;
+    assert!(
+        richest.says("leaderboard").is_some() || richest.says("leaderboard-empty").is_some(),
+        "{}",
+        text(&richest)
+    );
+    // Alice and Bob play many rated games; Carol and Dave two.
+    for n in 0..24 {
+        let loser = if n % 3 == 0 { "alice" } else { "bob" };
+        played_then_resigned(&table, "alice", "bob", loser, &mut lcg).await;
+    }
+    for _ in 0..2 {
+        played_then_resigned(&table, "carol", "dave", "dave", &mut lcg).await;
+    }
+    let mut expected = Vec::new();
+    for name in ["alice", "bob", "carol", "dave"] {
+        let shown = konane(&store, &table, name).await.expect("rated");
+        if !shown.rating.provisional() && shown.games >= 5 {
+            expected.push(shown.rating.rating.round() as i64);
+        }
+    }
+    expected.sort_unstable_by(|a, b| b.cmp(a));
+    assert_eq!(
+        expected.len(),
+        2,
+        "Alice and Bob are settled, Carol and Dave not"
+    );
+    let shown = table.cmd("erin", "/leaderboard konane").await;
+    assert!(
+        shown.says("leaderboard-rating").is_some(),
+        "{}",
+        text(&shown)
+    );
+    assert_eq!(board(&shown), expected, "{}", text(&shown));
+    // Another game's leaderboard is empty.
+    let koan = table.cmd("erin", "/leaderboard koan").await;
+    assert!(
+        koan.says("leaderboard-rating-none").is_some(),
+        "{}",
+        text(&koan)
+    );
     store.close().await;
 }
