@@ -182,6 +182,9 @@ rating-list = { $first }, { $rest }
 rating-none = { $person } все още няма рейтинг тук: рейтинг се получава след рейтингови партии, т.е. изиграни между хора и завършили с резултат.
 rating-changes = Рейтинги: { $changes }.
 rating-change = { $person } { $rating } ({ $change })
-leaderboard-rating = Най-високите рейтинги на { $name } в „{ $community }“:
+leaderboard-rating = Най-високите рейтинги в { $name } ({ $community }):
 leaderboard-rating-line = { $rating }
-leaderboard-rating-none = В „{ $community }“ все още никой няма установен рейтинг на { $name }: нужен е рейтинг, който вече не е предварителен, и { $games } рейтингови партии през последните шест месеца.
+leaderboard-rating-none = В { $community } все още никой не влиза в класацията по { $name }: нужни са установен (вече не предварителен) рейтинг и поне { $games ->
+    [one] { $games } рейтингова партия
+   *[other] { $games } рейтингови партии
+} в тази игра през последните шест месеца.

@@ -181,4 +181,4 @@ rating-changes = Ratings: { $changes }.
 rating-change = { $person } { $rating } ({ $change })
 leaderboard-rating = The best rated at { $name } in { $community }:
 leaderboard-rating-line = { $rating }
-leaderboard-rating-none = Nobody in { $community } has a settled { $name } rating yet: it takes a rating that is no longer provisional and { $games } rated games in the last six months.
+leaderboard-rating-none = Nobody in { $community } is on the { $name } leaderboard yet: it takes a settled rating (no longer provisional) and at least { $games } rated games of it in the last six months.

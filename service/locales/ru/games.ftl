@@ -190,6 +190,9 @@ rating-list = { $first }, { $rest }
 rating-none = У игрока { $person } здесь ещё нет рейтинга: он появится после рейтинговых партий, то есть сыгранных между людьми и закончившихся результатом.
 rating-changes = Рейтинги: { $changes }.
 rating-change = { $person } { $rating } ({ $change })
-leaderboard-rating = Лучшие по рейтингу в { $name } в «{ $community }»:
+leaderboard-rating = Лучшие по рейтингу в { $name } ({ $community }):
 leaderboard-rating-line = { $rating }
-leaderboard-rating-none = В «{ $community }» пока ни у кого нет устоявшегося рейтинга в { $name }: для этого рейтинг должен перестать быть предварительным, а за последние полгода нужно сыграть { $games } рейтинговых партий.
+leaderboard-rating-none = В { $community } пока никто не попал в таблицу лидеров по { $name }: нужен устоявшийся (уже не предварительный) рейтинг и не меньше { $games ->
+    [one] { $games } рейтинговой партии
+   *[other] { $games } рейтинговых партий
+} в эту игру за последние полгода.

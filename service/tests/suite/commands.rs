@@ -686,7 +686,6 @@ fn listings_take_nothing() {
     for (name, id) in [
         ("games", CommandId::Games),
         ("wallet", CommandId::Wallet),
-        ("leaderboard", CommandId::Leaderboard),
     ] {
         assert_eq!(command(&format!("/{name}")).id(), id);
         assert!(matches!(
@@ -694,6 +693,18 @@ fn listings_take_nothing() {
             ParseError::Unexpected { .. }
         ));
     }
+}
+
+#[test]
+fn leaderboard_reads_an_optional_game() {
+    let richest = command("/leaderboard");
+    assert_eq!(richest.id(), CommandId::Leaderboard);
+    assert_eq!(richest.game, None);
+    assert_eq!(command("/leaderboard Konane").game, Some(GameId::Konane));
+    assert!(matches!(
+        error("/leaderboard please"),
+        ParseError::UnknownGame { .. }
+    ));
 }
 
 #[test]
