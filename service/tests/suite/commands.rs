@@ -683,10 +683,7 @@ fn vacation_reads_days() {
 
 #[test]
 fn listings_take_nothing() {
-    for (name, id) in [
-        ("games", CommandId::Games),
-        ("wallet", CommandId::Wallet),
-    ] {
+    for (name, id) in [("games", CommandId::Games), ("wallet", CommandId::Wallet)] {
         assert_eq!(command(&format!("/{name}")).id(), id);
         assert!(matches!(
             error(&format!("/{name} please")),
