@@ -468,18 +468,7 @@ pub async fn offer_in(
     bob: &DcUser,
     game: &str,
 ) -> DcMessage {
-    let before = table.last_id_in(channel);
-    table
-        .slash_in(
-            channel,
-            alice,
-            "play",
-            &[
-                ("game", json!(game)),
-                ("opponent", json!(bob.id.to_string())),
-            ],
-        )
-        .await;
+    let before = play_in(table, channel, alice, bob, game).await;
     table
         .wait_message_in(channel, before, "the challenge", |m| {
             m.ephemeral_for.is_none() && buttons(m).iter().any(|(_, d)| d.starts_with('a'))
@@ -522,6 +511,18 @@ pub async fn challenge_in(
     bob: &DcUser,
     game: &str,
 ) -> DcMessage {
+    let before = play_in(table, channel, alice, bob, game).await;
+    table::accept_challenge(table, channel, bob, before).await
+}
+
+/// `alice` runs `/play game @bob` in `channel`: the newest message id before it.
+async fn play_in(
+    table: &Table,
+    channel: &DcChannel,
+    alice: &DcUser,
+    bob: &DcUser,
+    game: &str,
+) -> u64 {
     let before = table.last_id_in(channel);
     table
         .slash_in(
@@ -534,7 +535,7 @@ pub async fn challenge_in(
             ],
         )
         .await;
-    table::accept_challenge(table, channel, bob, before).await
+    before
 }
 
 /// Plays the game on `board` to its end, choosing moves at random (seeded) from the board's

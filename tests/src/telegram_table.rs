@@ -291,6 +291,28 @@ pub fn is_photo(message: &FakeMessage) -> bool {
         .is_some_and(|m| m.kind == MediaKind::Photo)
 }
 
+/// Waits for the bot's private message to `who` that says the catalogue's message `id`.
+///
+/// # Panics
+/// If none comes within `within`.
+pub async fn wait_private(
+    fake: &FakeTelegram,
+    who: &TgUser,
+    id: &str,
+    within: Duration,
+) -> FakeMessage {
+    fake.wait_for(
+        |fake| {
+            fake.private_bot_messages(who)
+                .into_iter()
+                .find(|m| crate::said::says(m.text(), id))
+        },
+        within,
+    )
+    .await
+    .unwrap_or_else(|_| panic!("no private message saying {id} within {within:?}"))
+}
+
 /// The web addresses of a message's link buttons, in order.
 pub fn link_urls(message: &FakeMessage) -> Vec<String> {
     message

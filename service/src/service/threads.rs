@@ -215,6 +215,7 @@ impl Service {
             None => Lang::choose(None, None, None),
         };
         notice.localize(lang);
+        super::limits::fit(&mut notice, lang);
         Ok(Some(notice))
     }
 

@@ -78,19 +78,28 @@ async fn rating_before(
         .fetch_optional(&mut *tx)
         .await
         .map_err(db(operation))?;
-    Ok(match row {
-        Some((rating, deviation, volatility, at)) => {
-            #[allow(clippy::cast_precision_loss)]
-            let days = (now.0 - at).max(0) as f64 / DAY;
-            Rating {
-                rating,
-                deviation,
-                volatility,
-            }
-            .after_days_away(days)
-        }
-        None => Rating::default(),
-    })
+    Ok(
+        row.map_or_else(Rating::default, |(rating, deviation, volatility, at)| {
+            as_of((rating, deviation, volatility), Timestamp(at), now)
+        }),
+    )
+}
+
+/// A stored rating (rating, deviation, volatility), last rated `at`, as it stands at `now`:
+/// its deviation grown for the days between.
+fn as_of(
+    (rating, deviation, volatility): (f64, f64, f64),
+    at: Timestamp,
+    now: Timestamp,
+) -> Rating {
+    #[allow(clippy::cast_precision_loss)]
+    let days = (now.0 - at.0).max(0) as f64 / DAY;
+    Rating {
+        rating,
+        deviation,
+        volatility,
+    }
+    .after_days_away(days)
 }
 
 /// The one opponent a side is rated against: its rating when it is one person; for several,
@@ -236,15 +245,10 @@ impl Store {
             .into_iter()
             .filter(|row| row.5 >= games)
             .map(|(user, rating, deviation, volatility, at, _)| {
-                #[allow(clippy::cast_precision_loss)]
-                let days = (now.0 - at).max(0) as f64 / DAY;
-                let rating = Rating {
-                    rating,
-                    deviation,
-                    volatility,
-                }
-                .after_days_away(days);
-                (UserId(user), rating)
+                (
+                    UserId(user),
+                    as_of((rating, deviation, volatility), Timestamp(at), now),
+                )
             })
             .filter(|(_, rating)| !rating.provisional())
             .collect();
@@ -275,14 +279,7 @@ impl Store {
         .map_err(db("ratings_of"))?;
         let mut shown = Vec::with_capacity(rows.len());
         for (game, rating, deviation, volatility, games, at) in rows {
-            #[allow(clippy::cast_precision_loss)]
-            let days = (now.0 - at).max(0) as f64 / DAY;
-            let rating = Rating {
-                rating,
-                deviation,
-                volatility,
-            }
-            .after_days_away(days);
+            let rating = as_of((rating, deviation, volatility), Timestamp(at), now);
             shown.push((parse_game_id(&game)?, RatingShown { rating, games }));
         }
         Ok(shown)

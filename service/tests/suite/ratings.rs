@@ -152,6 +152,12 @@ async fn rated(url: DatabaseUrl) {
     store.close().await;
 }
 
+/// `game` changed nobody's rating.
+async fn assert_unrated(store: &Store, game: GameNo) {
+    let changes = store.rating_changes(game).await.expect("changes");
+    assert!(changes.is_empty(), "game {game} was rated: {changes:?}");
+}
+
 async fn unrated(url: DatabaseUrl) {
     let store = connect(&url).await;
     let table = Table::new(store.clone(), 60);
@@ -160,13 +166,7 @@ async fn unrated(url: DatabaseUrl) {
     let game = start(&table, "alice", "bob", "konane").await;
     let ended = table.confirmed("bob", &format!("/resign #{game}")).await;
     assert!(ended.is_done(), "{}", text(&ended));
-    assert!(
-        store
-            .rating_changes(game)
-            .await
-            .expect("changes")
-            .is_empty()
-    );
+    assert_unrated(&store, game).await;
     // Aborted (by a moderator) after both moved.
     let game = start(&table, "alice", "carol", "konane").await;
     for _ in 0..2 {
@@ -174,13 +174,7 @@ async fn unrated(url: DatabaseUrl) {
     }
     let aborted = table.confirmed("mod", &format!("/abort #{game}")).await;
     assert!(aborted.is_done(), "{}", text(&aborted));
-    assert!(
-        store
-            .rating_changes(game)
-            .await
-            .expect("changes")
-            .is_empty()
-    );
+    assert_unrated(&store, game).await;
     // Against the computer.
     let vs = table.cmd("dave", "/play konane computer").await;
     let game = vs.game.expect("a game");
@@ -192,13 +186,7 @@ async fn unrated(url: DatabaseUrl) {
     }
     let ended = table.confirmed("dave", &format!("/resign #{game}")).await;
     assert!(ended.is_done(), "{}", text(&ended));
-    assert!(
-        store
-            .rating_changes(game)
-            .await
-            .expect("changes")
-            .is_empty()
-    );
+    assert_unrated(&store, game).await;
     for name in ["alice", "bob", "carol", "dave"] {
         assert!(
             konane(&store, &table, name).await.is_none(),

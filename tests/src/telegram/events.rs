@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use super::markup::{self, Entity};
 use super::state::{
     BotStanding, CallbackRecord, ChatKind, ChatRecord, Content, DEFAULT_TOPIC_COLOR, FakeMessage,
-    FakeTopic, unix_now,
+    FakeTopic, State, unix_now,
 };
 use super::{FakeTelegram, TgChat, TgUser};
 
@@ -330,17 +330,8 @@ impl FakeTelegram {
             };
             assert_ne!(topic.closed, close, "topic {thread_id} is already so");
             topic.closed = close;
-            let kind = if close {
-                "forum_topic_closed"
-            } else {
-                "forum_topic_reopened"
-            };
-            let mut service = Map::new();
-            service.insert(kind.to_owned(), json!({}));
-            let id = state.take_message_id(chat.id);
-            let message = service_message(chat.id, id, from, service, Some(thread_id));
+            let message = topic_toggled(&mut state, chat.id, thread_id, from, close);
             let json = state.message_json(&message, false);
-            state.messages.insert((chat.id, id), message);
             state.push_update("message", Some(chat.id), json.clone());
             json
         };
@@ -512,6 +503,28 @@ fn reaches_bot(state: &super::state::State, message: &FakeMessage) -> bool {
 
 /// A service message (no text; `service` holds its fields, e.g. `forum_topic_created`), in the
 /// topic `thread` if given. `from_bot` stays false even when the bot's action made it.
+/// Records the service message of topic `thread_id` of `chat` closed or reopened (`close`)
+/// by `from`, and returns it.
+pub(super) fn topic_toggled(
+    state: &mut State,
+    chat: i64,
+    thread_id: i64,
+    from: Option<i64>,
+    close: bool,
+) -> FakeMessage {
+    let kind = if close {
+        "forum_topic_closed"
+    } else {
+        "forum_topic_reopened"
+    };
+    let mut service = Map::new();
+    service.insert(kind.to_owned(), json!({}));
+    let id = state.take_message_id(chat);
+    let message = service_message(chat, id, from, service, Some(thread_id));
+    state.messages.insert((chat, id), message.clone());
+    message
+}
+
 pub(super) fn service_message(
     chat: i64,
     id: i64,

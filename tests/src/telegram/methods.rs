@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use super::Inner;
-use super::events::service_message;
+use super::events::{service_message, topic_toggled};
 use super::markup::{self, Entity};
 use super::server::{ApiError, Files};
 use super::state::{
@@ -776,16 +776,8 @@ fn toggle_topic(state: &mut State, p: &Params, close: bool) -> Result<Value, Api
     if topic.closed == close {
         return Err(ApiError::bad("TOPIC_NOT_MODIFIED"));
     }
-    let kind = if close {
-        "forum_topic_closed"
-    } else {
-        "forum_topic_reopened"
-    };
-    let mut service = Map::new();
-    service.insert(kind.to_owned(), json!({}));
-    let id = state.take_message_id(chat.id);
-    let message = service_message(chat.id, id, Some(state.bot_id), service, Some(thread_id));
-    state.messages.insert((chat.id, id), message);
+    let bot = state.bot_id;
+    topic_toggled(state, chat.id, thread_id, Some(bot), close);
     if let Some(t) = state
         .chats
         .get_mut(&chat.id)

@@ -76,30 +76,11 @@ async fn a_linked_person_sees_the_games_of_both_platforms() {
     tg.user_starts_bot(&alice_tg);
     let private = tg.private_chat(&alice_tg);
     tg.user_writes(&private, &alice_tg, &format!("/link {code}"));
-    tg.wait_for(
-        |fake| {
-            fake.private_bot_messages(&alice_tg)
-                .into_iter()
-                .find(|m| said::says(m.text(), "link-done"))
-        },
-        ANSWER,
-    )
-    .await
-    .expect("linked");
+    telegram_table::wait_private(&tg, &alice_tg, "link-done", ANSWER).await;
 
     // `/mygames` in that private chat: both games, each linked on its platform.
     tg.user_writes(&private, &alice_tg, "/mygames");
-    let inbox = tg
-        .wait_for(
-            |fake| {
-                fake.private_bot_messages(&alice_tg)
-                    .into_iter()
-                    .find(|m| said::says(m.text(), "mygames-heading"))
-            },
-            ANSWER,
-        )
-        .await
-        .expect("the inbox");
+    let inbox = telegram_table::wait_private(&tg, &alice_tg, "mygames-heading", ANSWER).await;
     let links = telegram_table::link_urls(&inbox);
     let group_id = group.id.to_string();
     let telegram_prefix = format!("https://t.me/c/{}/", group_id.trim_start_matches("-100"));
@@ -135,16 +116,7 @@ async fn a_linked_person_sees_the_games_of_both_platforms() {
 
     // `/unlink` on Telegram parts them: Discord's inbox has its own game only.
     tg.user_writes(&private, &alice_tg, "/unlink");
-    tg.wait_for(
-        |fake| {
-            fake.private_bot_messages(&alice_tg)
-                .into_iter()
-                .find(|m| said::says(m.text(), "unlink-done"))
-        },
-        ANSWER,
-    )
-    .await
-    .expect("unlinked");
+    telegram_table::wait_private(&tg, &alice_tg, "unlink-done", ANSWER).await;
     let before = discord.last_id();
     discord.slash(&alice_dc, "mygames", &[]).await;
     let alone = discord

@@ -9,7 +9,7 @@ use tabula_tests::bot_process::{BotProcess, free_port};
 use tabula_tests::said;
 use tabula_tests::telegram::{Failure, FakeMessage, TgChat, TgUser};
 use tabula_tests::telegram_table::{
-    ANSWER, Lcg, Table, callbacks, challenge, has_moves, is_photo, link_urls, to_act,
+    ANSWER, Lcg, Table, callbacks, challenge, has_moves, is_photo, link_urls, to_act, wait_private,
 };
 
 fn button(message: &FakeMessage, prefix: char) -> String {
@@ -955,17 +955,7 @@ async fn private_pings_reach_those_who_started_the_bot_and_a_hint_the_others() {
         .await;
     let private = fake.private_chat(alice);
     fake.user_writes(&private, alice, "/mygames");
-    let inbox = fake
-        .wait_for(
-            |fake| {
-                fake.private_bot_messages(alice)
-                    .into_iter()
-                    .find(|m| said::says(m.text(), "mygames-heading"))
-            },
-            ANSWER,
-        )
-        .await
-        .expect("the inbox");
+    let inbox = wait_private(&fake, alice, "mygames-heading", ANSWER).await;
     let links: Vec<String> = link_urls(&inbox);
     let link = |chat: &TgChat, message: i64| {
         format!(
@@ -998,16 +988,7 @@ async fn the_daily_digest_comes_privately_at_its_time() {
     fake.user_starts_bot(&alice);
     let private = fake.private_chat(&alice);
     fake.user_writes(&private, &alice, "/notify digest 00:00 UTC");
-    fake.wait_for(
-        |fake| {
-            fake.private_bot_messages(&alice)
-                .into_iter()
-                .find(|m| said::says(m.text(), "notify-saved"))
-        },
-        ANSWER,
-    )
-    .await
-    .expect("the digest chosen");
+    wait_private(&fake, &alice, "notify-saved", ANSWER).await;
     assert!(
         !fake
             .private_bot_messages(&alice)
@@ -1036,17 +1017,7 @@ async fn the_daily_digest_comes_privately_at_its_time() {
         "a digest reader is not mentioned: {:?}",
         board.mentioned()
     );
-    let digest = fake
-        .wait_for(
-            |fake| {
-                fake.private_bot_messages(&alice)
-                    .into_iter()
-                    .find(|m| said::says(m.text(), "digest-heading"))
-            },
-            Duration::from_secs(20),
-        )
-        .await
-        .expect("today's digest");
+    let digest = wait_private(&fake, &alice, "digest-heading", Duration::from_secs(20)).await;
     let links: Vec<String> = link_urls(&digest);
     let channel = group.id.to_string();
     assert_eq!(
