@@ -33,6 +33,7 @@ pub enum RenderError {
     Encode(String),
 }
 
+pub mod chart;
 pub mod coan_ki;
 pub mod koan;
 pub mod kolowis;

@@ -69,4 +69,5 @@ picture-won-on-time-team = Победа по време: { $winners }
 picture-won = Победа: { $winners }
 picture-won-team = Победа: { $winners }
 picture-drawn = Реми
+picture-drawn-agreed = Реми по споразумение
 picture-aborted = Прекратена без резултат

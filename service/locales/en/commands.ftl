@@ -12,6 +12,7 @@ cmd-play-opponent3 = A third person to challenge (Pachisi)
 cmd-play-options = Game options, e.g. size=10
 cmd-play-stake = Coins each player stakes (0: a friendly game)
 cmd-play-time = Time per move, e.g. 3d or 12h
+cmd-play-rated = Rated: yes (the default) or no for a casual game
 cmd-play-computer = The computer at this level (1-4): your opponent, or in Pachisi the empty seats
 cmd-accept = Accept a challenge
 cmd-accept-about = Accepts the challenge waiting for you; name its number when several are.
@@ -34,6 +35,8 @@ cmd-replay = Watch a game again as an animation
 cmd-replay-about = Posts a game as an animated picture: the start, then every move and roll in turn, the last one highlighted as on the boards.
 cmd-resign = Give up a game
 cmd-resign-about = Gives up your game: the other side wins, and takes the pot. You are asked to confirm first; in Pachisi, your partner confirms.
+cmd-draw = Offer a draw, or accept the one offered
+cmd-draw-about = Offers your opponent a draw, with buttons to accept or decline; typed while their offer stands, it accepts it. The offer stands until you move again. An agreed draw gives the stakes back and is rated as a draw.
 cmd-abort = Call a game off without a result
 cmd-abort-about = Calls a game off and returns the stakes. Players may abort before the first move, after confirming; moderators may abort any game.
 cmd-abort-reason = Why, for the record

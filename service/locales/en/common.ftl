@@ -70,6 +70,8 @@ button-claim = Claim the win
 button-replay = Replay
 button-record = Record
 button-rematch = Rematch
+button-accept-draw = Accept the draw
+button-decline-draw = Decline
 button-all-moves = All moves
 
 # Moves on buttons and in toasts, for Coan Ki and Pachisi (issue 37): $from is a cell or

@@ -27,6 +27,10 @@ cause-time = { $people } ({ $team }) { $count ->
 cause-aborted = { $person } aborted it
 cause-aborted-because = { $person } aborted it ({ $reason })
 cause-stored = it was { $result }
+draw-offered = { $person } offers a draw in game { $game } ({ $name }). { $opponent }: accept or decline with the buttons, or offer one back with /draw { $game }. The offer stands until { $person } moves again.
+draw-declined = { $person } declined the draw offered by { $maker } in game { $game }; play goes on.
+cause-draw-agreed = { $person } accepted the draw offered by { $maker }
+cause-agreed = the players agreed to a draw
 result-seed = The dice seed, now revealed: { $seed } (/export { $game } gives the record; `tabula verify` checks every roll).
 # Who played a game that ended, and for how long: "@alice (White) against @bob (Black): 42
 # moves in 3 days." $length is a length of time (duration-*).
@@ -40,6 +44,7 @@ result-played = { $sides }: { $moves ->
 # The computer, where a player's name goes; with its level where a game begins.
 computer-name = Computer
 person = { $person }
+person-rated = { $person } ({ $rating })
 people-and = { $first } and { $rest }
 someone = someone
 
@@ -50,6 +55,7 @@ challenge-open = { $challenger } offers a game of { $name }{ $options } to anyon
 challenge-named = { $challenger } challenges { $people } to { $name }{ $options }{ $beside } (challenge { $challenge }), { $terms }. /accept or /decline.
 challenge-computer-beside = , the computer (level { $level }) taking the other seats
 challenge-until = It waits for an answer until { $until } UTC.
+challenge-casual = Casual: this game is not rated.
 challenge-dice = The dice are fixed before anyone accepts: fingerprint { $commitment }. The seed is shown when the game ends, and /export then proves every roll.
 challenge-withdrawn = { $person } withdrew challenge { $challenge } ({ $name }).
 challenge-declined = { $person } declined challenge { $challenge } ({ $name }).
@@ -57,6 +63,7 @@ challenge-started = Challenge { $challenge } was accepted: game { $game } ({ $na
 game-begins = Game { $game } of { $name } begins. Seats by lot: { $seats }. { $terms }.
 game-begins-computer = The computer plays at level { $level }.
 game-begins-dice = Dice fixed in advance (fingerprint { $commitment }); /export { $game } proves every roll once the game is over.
+game-begins-casual = Casual: not rated.
 seat-held = { $seat } { $person }
 list-comma = { $first }, { $rest }
 clauses-or = { $first } or { $rest }

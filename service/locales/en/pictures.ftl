@@ -67,4 +67,5 @@ picture-won-on-time-team = { $winners } win on time
 picture-won = { $winners } wins
 picture-won-team = { $winners } win
 picture-drawn = A draw
+picture-drawn-agreed = Drawn by agreement
 picture-aborted = Aborted: no result

@@ -76,6 +76,8 @@ button-claim = Потребовать победу
 button-replay = Повтор
 button-record = Запись
 button-rematch = Реванш
+button-accept-draw = Согласиться на ничью
+button-decline-draw = Отклонить
 button-all-moves = Все ходы
 
 move-piece = { $from } → { $steps }

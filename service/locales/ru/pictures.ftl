@@ -70,4 +70,5 @@ picture-won-on-time-team = Победа по времени: { $winners }
 picture-won = Победа: { $winners }
 picture-won-team = Победа: { $winners }
 picture-drawn = Ничья
+picture-drawn-agreed = Ничья по соглашению
 picture-aborted = Прервана без результата

@@ -56,6 +56,7 @@ fn placeholder(option: &OptionSpec) -> Word {
         }
         (TextForm::Word { key, .. }, _) => Word::new(format!("{name} [{key}=<n>]"), None, ""),
         (TextForm::Keyed, Kind::Duration) => Word::new(format!("{name}=<3d|12h>"), None, ""),
+        (TextForm::Keyed, Kind::Switch) => Word::new(format!("{name}=<yes|no>"), None, ""),
         (TextForm::Keyed, Kind::Integer { .. }) => {
             Word::new(format!("{name}=<"), Some("usage-coins"), ">")
         }

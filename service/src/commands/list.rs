@@ -50,6 +50,8 @@ pub enum CommandId {
     Replay,
     /// `/resign`: give a game up.
     Resign,
+    /// `/draw`: offer a draw, or accept the opponent's.
+    Draw,
     /// `/abort`: call a game off without a result.
     Abort,
     /// `/claim`: win a game whose opponent ran out of time.
@@ -125,6 +127,9 @@ pub enum Kind {
     Text,
     /// The name of one of the listed commands (`/help play`).
     Command,
+    /// Yes or no: `yes`, `no` (also `on`/`off`, `true`/`false`), read as 1 or 0 among the
+    /// whole numbers (`rated=no`).
+    Switch,
 }
 
 /// How an option is written in a typed command.
@@ -261,6 +266,7 @@ pub static COMMANDS: &[CommandSpec] = &[
                 },
             ),
             keyed("time", "cmd-play-time", Kind::Duration),
+            keyed("rated", "cmd-play-rated", Kind::Switch),
         ],
     },
     CommandSpec {
@@ -380,6 +386,17 @@ pub static COMMANDS: &[CommandSpec] = &[
         description: "cmd-resign",
         summary: "cmd-resign-about",
         example: "/resign #2",
+        access: Access::Anyone,
+        options: &[WHICH_GAME],
+    },
+    CommandSpec {
+        id: CommandId::Draw,
+        name: "draw",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "cmd-draw",
+        summary: "cmd-draw-about",
+        example: "/draw #2",
         access: Access::Anyone,
         options: &[WHICH_GAME],
     },
@@ -635,23 +652,24 @@ pub fn spec(id: CommandId) -> &'static CommandSpec {
         CommandId::Export => 8,
         CommandId::Replay => 9,
         CommandId::Resign => 10,
-        CommandId::Abort => 11,
-        CommandId::Claim => 12,
-        CommandId::Vacation => 13,
-        CommandId::Games => 14,
-        CommandId::Wallet => 15,
-        CommandId::Leaderboard => 16,
-        CommandId::Config => 17,
-        CommandId::Grant => 18,
-        CommandId::Take => 19,
-        CommandId::Rules => 20,
-        CommandId::Help => 21,
-        CommandId::Language => 22,
-        CommandId::Notify => 23,
-        CommandId::MyGames => 24,
-        CommandId::Link => 25,
-        CommandId::Unlink => 26,
-        CommandId::Rating => 27,
+        CommandId::Draw => 11,
+        CommandId::Abort => 12,
+        CommandId::Claim => 13,
+        CommandId::Vacation => 14,
+        CommandId::Games => 15,
+        CommandId::Wallet => 16,
+        CommandId::Leaderboard => 17,
+        CommandId::Config => 18,
+        CommandId::Grant => 19,
+        CommandId::Take => 20,
+        CommandId::Rules => 21,
+        CommandId::Help => 22,
+        CommandId::Language => 23,
+        CommandId::Notify => 24,
+        CommandId::MyGames => 25,
+        CommandId::Link => 26,
+        CommandId::Unlink => 27,
+        CommandId::Rating => 28,
     };
     &COMMANDS[index]
 }

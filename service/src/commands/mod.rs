@@ -70,7 +70,7 @@ mod tests {
         assert_eq!(
             spec(CommandId::Play).usage(Lang::ENGLISH),
             "/play <game> [@user …] [computer [level=<1-4>]] [option=value …] \
-             [stake=<coins>] [time=<3d|12h>]"
+             [stake=<coins>] [time=<3d|12h>] [rated=<yes|no>]"
         );
         assert_eq!(
             spec(CommandId::Grant).usage(Lang::ENGLISH),
@@ -95,7 +95,7 @@ mod tests {
         assert_eq!(
             spec(CommandId::Play).usage(Lang::parse("ru").unwrap()),
             "/play <игра> [@имя …] [computer [level=<1-4>]] [параметр=значение …] \
-             [stake=<монеты>] [time=<3d|12h>]"
+             [stake=<монеты>] [time=<3d|12h>] [rated=<yes|no>]"
         );
         // Every option has its placeholder in the catalogue: no usage line shows an option's
         // English name for want of one.

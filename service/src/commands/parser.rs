@@ -198,6 +198,14 @@ pub enum ParseError {
         /// What was typed.
         value: String,
     },
+    /// A yes-or-no option given something else: `rated=maybe`.
+    #[error("`{option}` must be yes or no, not `{value}`")]
+    NotYesOrNo {
+        /// The option.
+        option: &'static str,
+        /// What was typed.
+        value: String,
+    },
     /// A game number that is not `#` and a positive whole number: `#x`, `#0`, `#`.
     #[error("`{value}` is not a game number; write it like #3")]
     BadGameNumber {
@@ -281,6 +289,12 @@ impl ParseError {
                 option: name,
                 value,
             } => Msg::new("parse-bad-duration")
+                .msg("option", option(name))
+                .text("value", value),
+            ParseError::NotYesOrNo {
+                option: name,
+                value,
+            } => Msg::new("parse-not-yes-or-no")
                 .msg("option", option(name))
                 .text("value", value),
             ParseError::BadGameNumber { value } => {
@@ -655,7 +669,7 @@ fn is_given(parsed: &ParsedCommand, option: &OptionSpec) -> bool {
                 .unwrap_or(0);
             parsed.mentions.len() > place
         }
-        Kind::Integer { .. } => parsed.integer(option.name).is_some(),
+        Kind::Integer { .. } | Kind::Switch => parsed.integer(option.name).is_some(),
         Kind::Duration => parsed.time_millis.is_some(),
         Kind::GameNumber => parsed.game_number.is_some(),
         Kind::Move | Kind::Text => parsed.text.is_some(),
@@ -676,6 +690,13 @@ fn set_value(
         Kind::Integer { .. } => {
             let value = parse_integer(option, word)?;
             parsed.integers.push((option.name, value));
+        }
+        Kind::Switch => {
+            let value = parse_switch(word).ok_or_else(|| ParseError::NotYesOrNo {
+                option: option.name,
+                value: quote(word),
+            })?;
+            parsed.integers.push((option.name, i64::from(value)));
         }
         Kind::Duration => {
             parsed.time_millis = Some(
@@ -719,6 +740,15 @@ pub fn parse_game(name: &str) -> Result<GameId, ParseError> {
                 || id.as_str().replace('-', "") == wanted
         })
         .ok_or_else(|| ParseError::UnknownGame { value: quote(name) })
+}
+
+/// Yes or no, in any case: `yes`/`no`, `on`/`off`, `true`/`false` (Discord's boolean).
+fn parse_switch(word: &str) -> Option<bool> {
+    match word.to_ascii_lowercase().as_str() {
+        "yes" | "on" | "true" => Some(true),
+        "no" | "off" | "false" => Some(false),
+        _ => None,
+    }
 }
 
 fn parse_game_number(word: &str) -> Result<i64, ParseError> {

@@ -14,6 +14,7 @@ use crate::l10n::{Lang, Msg};
 /// Discord's option types.
 const STRING: u8 = 3;
 const INTEGER: u8 = 4;
+const BOOLEAN: u8 = 5;
 const USER: u8 = 6;
 
 /// Discord's locales (`AvailableLocalesEnum` of its OpenAPI description), for the
@@ -78,6 +79,7 @@ fn discord_option(option: &OptionSpec) -> Value {
         Kind::User => json!({"type": USER}),
         Kind::Integer { min, max } => json!({"type": INTEGER, "min_value": min, "max_value": max}),
         Kind::GameNumber => json!({"type": INTEGER, "min_value": 1}),
+        Kind::Switch => json!({"type": BOOLEAN}),
         Kind::Duration => json!({"type": STRING, "max_length": 16}),
         Kind::Move => json!({"type": STRING, "autocomplete": true, "max_length": MAX_MOVE_CHARS}),
         Kind::Text => json!({"type": STRING, "max_length": MAX_TEXT_CHARS}),

@@ -16,6 +16,7 @@
 
 use tabula_core::{AnyGame, GameId, Status};
 
+use super::narration::{RatingTags, rated_person};
 use super::{
     Button, Change, Ctx, Failure, Handled, Loaded, Named, Placement, Played, Reply, Service,
     ServiceError, Terms, UserError, awaits, game_msg, invitees, is_computer, mention, played_spans,
@@ -71,13 +72,16 @@ impl Service {
             .filter_map(|option| option.split_once('='))
             .map(|(key, value)| (key.to_string(), value.to_string()))
             .collect();
-        let command = ParsedCommand::play(
+        let mut command = ParsedCommand::play(
             record.game,
             options,
             record.stake,
             record.move_millis,
             level.map(i64::from),
         );
+        if !record.rated {
+            command.integers.push(("rated", 0));
+        }
         // A game played in a thread of its own: the rematch is offered in its channel (the
         // thread is closed), posted there through the outbox, and the presser told so.
         if let Some(ThreadState::Open { home } | ThreadState::Closed { home }) =
@@ -156,6 +160,7 @@ impl Service {
             computer,
             invited: &invited_ids,
             usernames: &usernames,
+            rated: command.integer("rated") != Some(0),
         };
         self.refuse_same_challenge(ctx, &asked).await?;
         let wait = if named_people.is_empty() {
@@ -182,10 +187,21 @@ impl Service {
             move_millis: terms.move_millis,
             computer,
             dice_seed,
+            rated: asked.rated,
         };
         let more = invitees(&named_people);
+        let mut people = vec![&ctx.user];
+        people.extend(named_people.iter().filter_map(|named| match named {
+            Named::User(user) => Some(user),
+            Named::Username(_) => None,
+        }));
+        let tags = if computer.is_some() {
+            RatingTags::new()
+        } else {
+            self.rating_tags(ctx.chat.community, id, &people).await?
+        };
         let (challenge, announced) = self.create_challenge(ctx, &new, &more).await?;
-        let mut reply = challenge_post(&challenge, &ctx.user, &named_people);
+        let mut reply = challenge_post(&challenge, &ctx.user, &named_people, &tags);
         reply.announced = announced;
         Ok(reply)
     }
@@ -218,6 +234,7 @@ impl Service {
                 && waiting.stake == asked.stake
                 && waiting.move_millis == asked.move_millis
                 && waiting.computer == asked.computer
+                && waiting.rated == asked.rated
                 && waiting_people == people
                 && waiting_names == names
             {
@@ -278,7 +295,19 @@ impl Service {
                 Invitee::Username(name) => Named::Username(name.clone()),
             });
         }
-        Ok(Some(challenge_post(&challenge, &challenger, &named)))
+        let tags = match self.store.chat(challenge.chat).await? {
+            Some(chat) if challenge.computer.is_none() => {
+                let mut people = vec![&challenger];
+                people.extend(named.iter().filter_map(|named| match named {
+                    Named::User(user) => Some(user),
+                    Named::Username(_) => None,
+                }));
+                self.rating_tags(chat.community, challenge.game, &people)
+                    .await?
+            }
+            _ => RatingTags::new(),
+        };
+        Ok(Some(challenge_post(&challenge, &challenger, &named, &tags)))
     }
 
     /// The Start button of an open challenge: only its challenger may press it, and then it
@@ -951,7 +980,14 @@ impl Service {
                     .0,
             );
         }
-        let mut spans = begins_spans(&record);
+        let people: Vec<&User> = record.seats.iter().map(|holder| &holder.user).collect();
+        let tags = if people.iter().any(|user| is_computer(user)) {
+            RatingTags::new()
+        } else {
+            self.rating_tags(record.community, record.game, &people)
+                .await?
+        };
+        let mut spans = begins_spans(&record, &tags);
         let told = played_spans(&record, &played, consequences.as_ref());
         if !told.is_empty() {
             spans.push(Span::Text(" ".into()));
@@ -996,13 +1032,13 @@ fn challenge_started(record: &GameRecord, no: ChallengeNo) -> Msg {
 /// The first sentence of a game: its sides (each team's people and seats: "@bob and @dana
 /// (South and North) against @carol and Computer (East and West)"), its terms, the computer's
 /// level when it plays, and the commitment of its dice.
-pub(super) fn begins_spans(record: &GameRecord) -> Vec<Span> {
+pub(super) fn begins_spans(record: &GameRecord, tags: &RatingTags) -> Vec<Span> {
     let id = record.game;
     let mut spans = vec![Span::Msg(
         Msg::new("game-begins")
             .text("game", format!("#{}", record.id))
             .msg("name", game_msg(id))
-            .msg("seats", super::narration::sides_msg(record))
+            .msg("seats", super::narration::sides_msg_rated(record, tags))
             .msg("terms", Terms::of(record).describe_sentence()),
     )];
     if let Some(level) = record
@@ -1014,6 +1050,10 @@ pub(super) fn begins_spans(record: &GameRecord) -> Vec<Span> {
         spans.push(Span::Msg(
             Msg::new("game-begins-computer").num("level", i64::from(level)),
         ));
+    }
+    if !record.rated && !record.seats.iter().any(|h| is_computer(&h.user)) {
+        spans.push(Span::Text(" ".into()));
+        spans.push(Span::Msg(Msg::new("game-begins-casual")));
     }
     if let Some(dice) = &record.dice {
         spans.push(Span::Text(" ".into()));
@@ -1132,6 +1172,8 @@ struct Asked<'a> {
     computer: Option<u8>,
     invited: &'a [UserId],
     usernames: &'a [&'a str],
+    /// Rated (`rated=no`: casual).
+    rated: bool,
 }
 
 /// Refuses a challenge naming a number of players (the challenger included) the game does
@@ -1258,7 +1300,12 @@ pub(super) fn list_msg(items: Vec<Msg>) -> Msg {
 
 /// A challenge's post: who challenges whom to what, on which terms, with the dice committed
 /// and the buttons to answer; the people invited (`named`, in order) are notified.
-fn challenge_post(challenge: &Challenge, challenger: &User, named: &[Named]) -> Reply {
+fn challenge_post(
+    challenge: &Challenge,
+    challenger: &User,
+    named: &[Named],
+    tags: &RatingTags,
+) -> Reply {
     let id = challenge.game;
     let seats = id.seats().len();
     let terms = Terms {
@@ -1267,7 +1314,7 @@ fn challenge_post(challenge: &Challenge, challenger: &User, named: &[Named]) -> 
     };
     let said = |message: &'static str| {
         Msg::new(message)
-            .span("challenger", mention(challenger))
+            .msg("challenger", rated_person(challenger, tags))
             .msg("name", game_msg(id))
             .text("options", options_suffix(&challenge.options))
             .text("challenge", format!("#{}", challenge.id))
@@ -1281,7 +1328,7 @@ fn challenge_post(challenge: &Challenge, challenger: &User, named: &[Named]) -> 
         let people = named
             .iter()
             .map(|named| match named {
-                Named::User(user) => Msg::new("person").span("person", mention(user)),
+                Named::User(user) => rated_person(user, tags),
                 // Someone the bot has not seen yet: the platform notifies a typed @username
                 // by itself where it can.
                 Named::Username(username) => {
@@ -1304,6 +1351,10 @@ fn challenge_post(challenge: &Challenge, challenger: &User, named: &[Named]) -> 
         Span::Msg(Msg::new("challenge-until").moment("until", challenge.expires_at.0)),
     ];
     spans.extend(commitment_spans(challenge.dice_seed.as_deref()));
+    if !challenge.rated && challenge.computer.is_none() {
+        spans.push(Span::Text("\n".into()));
+        spans.push(Span::Msg(Msg::new("challenge-casual")));
+    }
     let no = challenge.id;
     Reply {
         challenge: Some(no),

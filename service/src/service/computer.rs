@@ -340,7 +340,7 @@ impl Service {
             return Ok(None);
         }
         let header = if start {
-            super::challenges::begins_spans(&stored.record)
+            super::challenges::begins_spans(&stored.record, &super::narration::RatingTags::new())
         } else {
             Vec::new()
         };

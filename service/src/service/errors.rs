@@ -113,6 +113,21 @@ pub enum UserError {
     /// Not a player of the game.
     #[error("you are not playing in game #{0}; anyone may look with /board #{0}")]
     NotAPlayer(GameNo),
+    /// A second draw offer while one's first stands.
+    #[error("you already offered a draw in game #{0}; it stands until you move again")]
+    DrawOffered(GameNo),
+    /// A draw offer answered that no longer stands.
+    #[error("that draw offer in game #{0} no longer stands; /draw #{0} offers one")]
+    DrawLapsed(GameNo),
+    /// One's own draw offer answered.
+    #[error("that is your own draw offer in game #{0}; your opponent answers it")]
+    OwnDrawOffer(GameNo),
+    /// A draw offered in a game of teams.
+    #[error("draws are agreed only in two-player games; play game #{0} on, or /resign #{0}")]
+    DrawTwoPlayers(GameNo),
+    /// A draw offered to the computer.
+    #[error("the computer does not agree draws; play game #{0} on, or /resign #{0}")]
+    DrawComputer(GameNo),
     /// Not the seat to act.
     #[error("it is not your turn in game #{game}: {} ({seat}) is to move", .name.as_deref().unwrap_or("the computer"))]
     NotYourTurn {
@@ -757,6 +772,11 @@ impl UserError {
                 .count("megabytes", *megabytes)
                 .count("limit", *limit),
             E::NotAPlayer(game) => Msg::new("not-a-player").text("game", number(game)),
+            E::DrawOffered(game) => Msg::new("draw-offered-already").text("game", number(game)),
+            E::DrawLapsed(game) => Msg::new("draw-lapsed").text("game", number(game)),
+            E::OwnDrawOffer(game) => Msg::new("draw-own").text("game", number(game)),
+            E::DrawTwoPlayers(game) => Msg::new("draw-two-players").text("game", number(game)),
+            E::DrawComputer(game) => Msg::new("draw-computer").text("game", number(game)),
             E::NotYourTurn { game, name, seat } => Msg::new("not-your-turn")
                 .text("game", number(game))
                 .msg(

@@ -15,6 +15,8 @@
 //! - `play`: loading and replaying games, moves, dice, resigning, the list of games;
 //! - `narration`: how boards, results, money and buttons are told;
 //! - `clocks`: `/claim`, `/abort`, `/vacation` and the time left on a board;
+//! - `draws`: `/draw`, draw offers and their answers;
+//! - `ratings`: `/rating`, the rating leaderboard, ratings beside names and after results;
 //! - `scheduler`: reminders, time-outs and expired challenges;
 //! - `announce`: every change announced through the outbox, boards recorded as posted;
 //! - `money` and `config`: wallets, `/grant`, `/take`, settings and the terms of a challenge;
@@ -40,6 +42,7 @@ mod confirm;
 mod contract;
 mod cooldown;
 mod dice;
+mod draws;
 mod errors;
 mod events;
 mod export;

@@ -227,10 +227,22 @@ pub(super) fn ending_spans(
 /// A game's sides, each team's people mentioned with its seats: "@alice (White) against @bob
 /// (Black)", "@bob and @dana (South and North) against @carol and Computer (East and West)".
 pub(super) fn sides_msg(record: &GameRecord) -> Msg {
+    sides_msg_rated(record, &RatingTags::new())
+}
+
+/// People's ratings in one game as shown beside their names (`1620?`), by person: see
+/// [`Service::rating_tags`].
+pub(super) type RatingTags = std::collections::HashMap<UserId, String>;
+
+/// [`sides_msg`], each person's rating beside their name when `tags` has it: "@bob (1620?)".
+pub(super) fn sides_msg_rated(record: &GameRecord, tags: &RatingTags) -> Msg {
     let sides = (0..2u8)
         .map(|team| {
             Msg::new("result-side")
-                .msg("people", people_msg(record, &team_users(record, team)))
+                .msg(
+                    "people",
+                    people_msg_rated(record, &team_users(record, team), tags),
+                )
                 .msg("team", seat_msg(team_label(record.game, team)))
         })
         .collect();
@@ -345,8 +357,13 @@ pub(super) fn team_cause(record: &GameRecord, team: u8, did: Did) -> Msg {
 
 /// Mentions of people of a game, joined by "and".
 pub(super) fn people_msg(record: &GameRecord, users: &[UserId]) -> Msg {
+    people_msg_rated(record, users, &RatingTags::new())
+}
+
+/// [`people_msg`], with each person's rating when `tags` has it.
+fn people_msg_rated(record: &GameRecord, users: &[UserId], tags: &RatingTags) -> Msg {
     let person = |user: &UserId| match seated(record, *user) {
-        Some(user) => Msg::new("person").span("person", mention(user)),
+        Some(user) => rated_person(user, tags),
         None => Msg::new("someone"),
     };
     Msg::list(
@@ -399,6 +416,13 @@ pub(super) fn stored_verdict(record: &GameRecord) -> (Verdict, Option<Msg>, Msg)
     }
     if result == "draw" {
         return (Verdict::Draw, None, Msg::new("picture-drawn"));
+    }
+    if result == super::draws::AGREED_DRAW {
+        return (
+            Verdict::Draw,
+            Some(Msg::new("cause-agreed")),
+            Msg::new("picture-drawn-agreed"),
+        );
     }
     let cause =
         (!result.is_empty()).then(|| Msg::new("cause-stored").text("result", brief(result)));
@@ -712,6 +736,16 @@ pub(super) fn mention(user: &User) -> Span {
         name: user.display_name.clone(),
         username: user.username.clone(),
     })
+}
+
+/// A person, mentioned, with their rating beside the name when `tags` has it: "@bob (1620?)".
+pub(super) fn rated_person(user: &User, tags: &RatingTags) -> Msg {
+    match tags.get(&user.id) {
+        Some(tag) => Msg::new("person-rated")
+            .span("person", mention(user))
+            .text("rating", tag.clone()),
+        None => Msg::new("person").span("person", mention(user)),
+    }
 }
 
 /// How a player is named where nobody is notified: their name, or the computer's in the

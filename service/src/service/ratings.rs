@@ -4,10 +4,23 @@
 
 use tabula_core::GameId;
 
+use super::narration::RatingTags;
 use super::people::Named;
 use super::{Ctx, Handled, Reply, Service, ServiceError, UserError, spans_reply};
 use crate::l10n::{Msg, Span, game_msg};
-use crate::store::GameRecord;
+use crate::ratings::Rating;
+use crate::store::{CommunityId, GameRecord, User};
+
+/// A rating as shown beside a name: rounded, with `?` while provisional (`1620?`).
+pub(super) fn rating_tag(rating: Rating) -> String {
+    #[allow(clippy::cast_possible_truncation)]
+    let rounded = rating.rating.round() as i64;
+    if rating.provisional() {
+        format!("{rounded}?")
+    } else {
+        rounded.to_string()
+    }
+}
 
 /// How many rated games a person must have finished in the last [`RECENT_DAYS`] days to be on
 /// a game's rating leaderboard.
@@ -107,6 +120,36 @@ impl Service {
 }
 
 impl Service {
+    /// The ratings in `game` of `people` in this community, as shown beside their names
+    /// (`1620?`; a person without a rated game of it shows a newcomer's `1500?`). The
+    /// computer has none.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub(super) async fn rating_tags(
+        &self,
+        community: CommunityId,
+        game: GameId,
+        people: &[&User],
+    ) -> Result<RatingTags, ServiceError> {
+        let mut tags = RatingTags::new();
+        for person in people {
+            if super::is_computer(person) || tags.contains_key(&person.id) {
+                continue;
+            }
+            let rating = self
+                .store
+                .ratings_of(community, person.id)
+                .await?
+                .into_iter()
+                .find(|(id, _)| *id == game)
+                .map(|(_, shown)| shown.rating)
+                .unwrap_or_default();
+            tags.insert(person.id, rating_tag(rating));
+        }
+        Ok(tags)
+    }
+
     /// What a rated game that ended changed of its people's ratings, said after its result:
     /// "Ratings: Alice 1662 (+162), Bob 1338 (−162)." Nothing for a game that was not rated.
     ///

@@ -379,6 +379,11 @@ impl Service {
                 let game = self.pick_game(ctx, number, false).await?;
                 self.ask_resign(ctx, game).await
             }
+            CommandId::Draw => {
+                // Never guessed among several games: which one is asked with a button each.
+                let game = self.pick_game(ctx, number, false).await?;
+                self.offer_draw(ctx, game).await
+            }
             CommandId::Games => self.games(ctx).await,
             CommandId::Wallet => self.wallet(ctx).await,
             CommandId::Leaderboard => match command.game {
@@ -522,6 +527,11 @@ impl Service {
                 };
                 self.answer(ctx, answer).await
             }
+            // Accept or Decline under a draw offer made by `offerer`.
+            ('i' | 'j', &[game, offerer]) => {
+                self.answer_draw(ctx, GameNo(game), UserId(offerer), kind == 'i')
+                    .await
+            }
             ('k', &[game, asker]) => self.keep_playing(ctx, GameNo(game), UserId(asker)).await,
             ('g', &[game, index]) => self.picked_game(ctx, game, index).await,
             ('o', &[owner, code]) => self.notify_pressed(ctx, owner, code).await,
@@ -540,7 +550,7 @@ impl Service {
 /// The commands about one game that ask "which game?" with a button per game when a person
 /// has several and does not say which (`g<game>.<index>`: the command at `index` for `game`).
 /// `/move` is not among them: its move is not kept on a button.
-const PICKABLE: [CommandId; 8] = [
+const PICKABLE: [CommandId; 9] = [
     CommandId::Board,
     CommandId::Moves,
     CommandId::History,
@@ -549,6 +559,7 @@ const PICKABLE: [CommandId; 8] = [
     CommandId::Resign,
     CommandId::Abort,
     CommandId::Claim,
+    CommandId::Draw,
 ];
 
 impl Service {

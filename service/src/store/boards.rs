@@ -24,7 +24,7 @@ use crate::values::DAY_MILLIS;
 /// Locks game `$1`'s row until the transaction ends (PostgreSQL; SQLite's one writer
 /// serializes the transactions anyway), so that two boards of one game are recorded one
 /// after the other and each sees the other.
-const LOCK_GAME_POSTGRES: &str = "SELECT id FROM games WHERE id = $1 FOR UPDATE";
+pub(super) const LOCK_GAME_POSTGRES: &str = "SELECT id FROM games WHERE id = $1 FOR UPDATE";
 
 /// A message of game `$1` (`$2` its id, `$3` as a number, `$4` the actions it shows or null,
 /// `$5` 1 if it shows buttons, `$6` now); kept as it is when already recorded.

@@ -15,8 +15,8 @@ use super::{
 
 const INSERT_CHALLENGE: &str = "\
 INSERT INTO challenges (chat_id, game, options, challenger_id, status, created_at, expires_at,
-                        stake, move_millis, computer_level, dice_seed)
-VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10)
+                        stake, move_millis, computer_level, dice_seed, rated)
+VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9, $10, $11)
 RETURNING id";
 
 /// `$3` user or `$4` username (exactly one of them not null).
@@ -27,7 +27,7 @@ INSERT INTO challenge_invitees (challenge_id, position, user_id, username) VALUE
 const CHALLENGE: &str = "\
 SELECT c.id, c.chat_id, c.game, c.options, c.challenger_id, c.status, c.created_at,
        c.expires_at, c.settled_by, c.settled_at, g.id AS game_id, c.stake, c.move_millis,
-       c.computer_level, c.dice_seed
+       c.computer_level, c.dice_seed, c.rated
 FROM challenges c LEFT JOIN games g ON g.challenge_id = c.id
 WHERE c.id = $1";
 
@@ -35,7 +35,7 @@ WHERE c.id = $1";
 const PENDING_CHALLENGES: &str = "\
 SELECT c.id, c.chat_id, c.game, c.options, c.challenger_id, c.status, c.created_at,
        c.expires_at, c.settled_by, c.settled_at, g.id AS game_id, c.stake, c.move_millis,
-       c.computer_level, c.dice_seed
+       c.computer_level, c.dice_seed, c.rated
 FROM challenges c LEFT JOIN games g ON g.challenge_id = c.id
 WHERE c.chat_id = $1 AND c.status = 'pending' ORDER BY c.id";
 
@@ -439,6 +439,7 @@ impl Store {
             .bind(new.move_millis)
             .bind(new.computer.map(i64::from))
             .bind(new.dice_seed.as_deref())
+            .bind(i64::from(new.rated))
             .fetch_one(&mut tx)
             .await
             .map_err(db(OPERATION))?;

@@ -19,8 +19,9 @@ use super::{
 const INSERT_GAME: &str = "\
 INSERT INTO games (chat_id, challenge_id, game, options, start_position, status, seq,
                    created_at, updated_at, community_id, stake, move_millis, dice_seed,
-                   dice_nonce)
-VALUES ($1, $2, $3, $4, $5, 'active', 0, $6, $6, $7, $8, $9, $10, $11)
+                   dice_nonce, rated)
+VALUES ($1, $2, $3, $4, $5, 'active', 0, $6, $6, $7, $8, $9, $10, $11,
+        COALESCE((SELECT rated FROM challenges WHERE id = $2), 1))
 RETURNING id";
 
 const INSERT_SEAT: &str = "INSERT INTO seats (game_id, seat, user_id) VALUES ($1, $2, $3)";
@@ -72,7 +73,7 @@ const GAME: &str = "\
 SELECT id, chat_id, challenge_id, game, options, start_position, status, result, seq,
        snapshot_position, snapshot_seq, created_at, updated_at, community_id, stake,
        move_millis, turn_user_id, turn_started_at, remind_at, deadline_at, reminded_at,
-       timeout_announced_at, settled_at, dice_seed, dice_nonce
+       timeout_announced_at, settled_at, dice_seed, dice_nonce, rated
 FROM games WHERE id = $1";
 
 /// The seats of game `$1`, in order.
@@ -87,7 +88,7 @@ const ACTIVE_GAMES_IN_CHAT: &str = "\
 SELECT id, chat_id, challenge_id, game, options, start_position, status, result, seq,
        snapshot_position, snapshot_seq, created_at, updated_at, community_id, stake,
        move_millis, turn_user_id, turn_started_at, remind_at, deadline_at, reminded_at,
-       timeout_announced_at, settled_at, dice_seed, dice_nonce
+       timeout_announced_at, settled_at, dice_seed, dice_nonce, rated
 FROM games WHERE chat_id = $1 AND status = 'active' ORDER BY id";
 
 /// The seats of the active games of chat `$1`.
@@ -110,7 +111,7 @@ const ACTIVE_GAMES_OF_USER: &str = "\
 SELECT id, chat_id, challenge_id, game, options, start_position, status, result, seq,
        snapshot_position, snapshot_seq, created_at, updated_at, community_id, stake,
        move_millis, turn_user_id, turn_started_at, remind_at, deadline_at, reminded_at,
-       timeout_announced_at, settled_at, dice_seed, dice_nonce
+       timeout_announced_at, settled_at, dice_seed, dice_nonce, rated
 FROM games WHERE status = 'active' AND ($2 IS NULL OR chat_id = $2)
   AND id IN (SELECT game_id FROM seats WHERE user_id = $1)
 ORDER BY id";

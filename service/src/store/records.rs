@@ -431,6 +431,9 @@ pub struct NewChallenge<'a> {
     /// The secret seed of a game with chance (64 hex digits), whose commitment the challenge
     /// shows ([`crate::export`]); `None`: its rolls are drawn, not derived.
     pub dice_seed: Option<String>,
+    /// Whether its game is rated (`rated=no`: a casual game). A game with the computer is
+    /// never rated, whatever this says.
+    pub rated: bool,
 }
 
 /// A stored challenge.
@@ -474,6 +477,8 @@ pub struct Challenge {
     pub computer: Option<u8>,
     /// The secret seed of a game with chance (64 hex digits); see [`NewChallenge::dice_seed`].
     pub dice_seed: Option<String>,
+    /// Whether its game is rated; see [`NewChallenge::rated`].
+    pub rated: bool,
 }
 
 impl Challenge {
@@ -674,6 +679,10 @@ pub struct GameRecord {
     /// Its committed dice: `None` for a game without chance, or one started before committed
     /// dice (its rolls were drawn and cannot be checked).
     pub dice: Option<GameDice>,
+    /// Whether it is to be rated: its challenge's choice (`rated=no`: casual). Games with the
+    /// computer, aborted games and games that end before each side moved are not rated
+    /// whatever this says.
+    pub rated: bool,
 }
 
 impl GameRecord {

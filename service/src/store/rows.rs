@@ -85,6 +85,7 @@ pub(super) struct ChallengeRow {
     pub(super) move_millis: i64,
     pub(super) computer_level: Option<i64>,
     pub(super) dice_seed: Option<String>,
+    pub(super) rated: i64,
 }
 
 impl ChallengeRow {
@@ -133,6 +134,7 @@ impl ChallengeRow {
                 })
                 .transpose()?,
             dice_seed: self.dice_seed,
+            rated: self.rated != 0,
         })
     }
 }
@@ -192,6 +194,7 @@ pub(super) struct GameRow {
     pub(super) settled_at: Option<i64>,
     pub(super) dice_seed: Option<String>,
     pub(super) dice_nonce: Option<String>,
+    pub(super) rated: i64,
 }
 
 impl GameRow {
@@ -245,6 +248,7 @@ impl GameRow {
                 seed,
                 nonce: self.dice_nonce,
             }),
+            rated: self.rated != 0,
         })
     }
 }

@@ -78,7 +78,8 @@ fn discord_commands_fit_discord_rules() {
                 "{name} {option_name}"
             );
             let kind = option["type"].as_u64().expect("type");
-            assert!([3, 4, 6].contains(&kind), "{name} {option_name}");
+            // STRING, INTEGER, BOOLEAN, USER.
+            assert!([3, 4, 5, 6].contains(&kind), "{name} {option_name}");
             let required = option["required"].as_bool().expect("required");
             if required {
                 assert!(
@@ -155,6 +156,7 @@ fn discord_play_has_exactly_its_options() {
             ("options", 3, false),
             ("stake", 4, false),
             ("time", 3, false),
+            ("rated", 5, false),
         ]
     );
     let game = &play["options"][0];
@@ -270,6 +272,7 @@ fn the_commands_are_each_listed_once() {
         "export",
         "replay",
         "resign",
+        "draw",
         "abort",
         "claim",
         "vacation",

@@ -15,6 +15,7 @@ mod computer;
 mod confirm;
 mod cooldown;
 mod dispatcher;
+mod draws;
 mod economy;
 mod endings;
 mod envelope;

@@ -204,6 +204,9 @@ fn slash_values(options: &[CommandDataOption]) -> Vec<(String, SlashValue)> {
                     SlashValue::Integer(number.round() as i64)
                 }
                 CommandDataOptionValue::User(id) => SlashValue::User(id.to_string()),
+                CommandDataOptionValue::Boolean(yes) => {
+                    SlashValue::Text(if *yes { "yes" } else { "no" }.to_string())
+                }
                 CommandDataOptionValue::Autocomplete { value, .. } => {
                     SlashValue::Text(value.clone())
                 }

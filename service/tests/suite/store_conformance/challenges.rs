@@ -18,6 +18,7 @@ pub async fn challenge_lifecycle(store: &Store) {
         move_millis: DAY,
         computer: None,
         dice_seed: None,
+        rated: true,
     };
 
     let invited = store
@@ -150,6 +151,7 @@ pub async fn committed_dice_are_kept(store: &Store) {
             move_millis: DAY,
             computer: None,
             dice_seed: Some(seed.clone()),
+            rated: true,
         })
         .await
         .expect("create");
@@ -230,6 +232,7 @@ pub async fn concurrent_accepts_exactly_one_wins(store: &Store) {
                 move_millis: DAY,
                 computer: None,
                 dice_seed: None,
+                rated: true,
             })
             .await
             .expect("create")
@@ -333,6 +336,7 @@ pub async fn open_challenges_gather_joiners(store: &Store) {
             move_millis: DAY,
             computer: None,
             dice_seed: None,
+            rated: true,
         })
         .await
         .expect("create");
@@ -417,6 +421,7 @@ pub async fn open_challenges_gather_joiners(store: &Store) {
             move_millis: DAY,
             computer: None,
             dice_seed: None,
+            rated: true,
         })
         .await
         .expect("create");
@@ -455,6 +460,7 @@ pub async fn invitees_accept_one_by_one(store: &Store) {
             move_millis: DAY,
             computer: None,
             dice_seed: None,
+            rated: true,
         })
         .await
         .expect("create");
@@ -529,6 +535,7 @@ pub async fn invitees_accept_one_by_one(store: &Store) {
                 move_millis: DAY,
                 computer: None,
                 dice_seed: None,
+                rated: true,
             })
             .await
             .expect("create");
@@ -571,6 +578,7 @@ pub async fn keyed_challenge_changes_are_applied_once(store: &Store) {
         move_millis: DAY,
         computer: None,
         dice_seed: None,
+        rated: true,
     };
     let play = key("play");
     let challenge = store
@@ -704,6 +712,7 @@ pub async fn username_invitee_binds_to_the_first_matching_user(store: &Store) {
                 move_millis: DAY,
                 computer: None,
                 dice_seed: None,
+                rated: true,
             },
             &[
                 Invitee::Username("@Cy".to_string()),
@@ -862,6 +871,7 @@ pub async fn accepting_and_creating_the_game_is_atomic(store: &Store) {
             move_millis: DAY,
             computer: None,
             dice_seed: None,
+            rated: true,
         })
         .await
         .expect("create");
@@ -983,6 +993,7 @@ pub async fn accepting_and_creating_the_game_is_atomic(store: &Store) {
             move_millis: DAY,
             computer: None,
             dice_seed: None,
+            rated: true,
         })
         .await
         .expect("create");

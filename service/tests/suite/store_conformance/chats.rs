@@ -281,6 +281,7 @@ async fn challenge_in(
             move_millis: DAY,
             computer: None,
             dice_seed: None,
+            rated: true,
         })
         .await
         .expect("challenge")

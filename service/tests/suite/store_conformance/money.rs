@@ -305,6 +305,7 @@ pub async fn stakes_go_into_one_pot_or_nothing_is_written(store: &Store) {
             move_millis: DAY,
             computer: None,
             dice_seed: None,
+            rated: true,
         })
         .await
         .expect("challenge");

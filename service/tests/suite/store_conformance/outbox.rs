@@ -126,6 +126,7 @@ pub async fn due_claims_write_their_outbox_rows(store: &Store) {
             move_millis: DAY,
             computer: None,
             dice_seed: None,
+            rated: true,
         })
         .await
         .expect("challenge");

@@ -1,0 +1,15 @@
+-- Tabula storage, version 18 (postgres). Keep in step with migrations/sqlite/0018_offers.sql.
+-- Whether a challenge's game is rated (issue 39): `rated=no` makes it casual. A game takes
+-- its challenge's choice when it starts (games.rated, version 17).
+ALTER TABLE challenges ADD COLUMN rated BIGINT NOT NULL DEFAULT 1;
+-- A player's standing offer in a game (issue 39): a draw ('draw') or a takeback
+-- ('takeback'), one of each kind per game. `seq` is the game's sequence number when it was
+-- made: a draw offer lapses when its maker moves after it, a takeback when anyone does.
+CREATE TABLE game_offers (
+    game_id    BIGINT NOT NULL REFERENCES games (id),
+    kind       TEXT    NOT NULL,
+    user_id    BIGINT NOT NULL REFERENCES users (id),
+    seq        BIGINT NOT NULL,
+    offered_at BIGINT NOT NULL,
+    PRIMARY KEY (game_id, kind)
+);
