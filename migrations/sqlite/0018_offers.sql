@@ -13,3 +13,6 @@ CREATE TABLE game_offers (
     offered_at INTEGER NOT NULL,
     PRIMARY KEY (game_id, kind)
 );
+-- The deviation after each rated game, for the rating-history chart (`/rating @person game`);
+-- null for the games rated before this version.
+ALTER TABLE rating_changes ADD COLUMN deviation_after REAL;

@@ -187,6 +187,11 @@ rating-entry = { $name } { $rating }{ $provisional ->
 })
 rating-list = { $first }, { $rest }
 rating-none = { $person } все още няма рейтинг тук: рейтинг се получава след рейтингови партии, т.е. изиграни между хора и завършили с резултат.
+rating-chart-title = { $person } · { $name }
+rating-chart-subtitle = { $rating } след { $games ->
+    [one] { $games } игра с рейтинг
+   *[other] { $games } игри с рейтинг
+}; лентата е рейтингът ± отклонението му
 rating-changes = Рейтинги: { $changes }.
 rating-change = { $person } { $rating } ({ $change })
 leaderboard-rating = Най-високите рейтинги в { $name } ({ $community }):

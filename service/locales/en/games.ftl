@@ -184,6 +184,11 @@ rating-entry = { $name } { $rating }{ $provisional ->
 })
 rating-list = { $first }, { $rest }
 rating-none = { $person } has no rating here yet: ratings come with rated games (between people, played to a result).
+rating-chart-title = { $person } · { $name }
+rating-chart-subtitle = { $rating } after { $games ->
+    [one] { $games } rated game
+   *[other] { $games } rated games
+}; the band is the rating ± its deviation
 rating-changes = Ratings: { $changes }.
 rating-change = { $person } { $rating } ({ $change })
 leaderboard-rating = The best rated at { $name } in { $community }:

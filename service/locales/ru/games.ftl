@@ -195,6 +195,11 @@ rating-entry = { $name } { $rating }{ $provisional ->
 })
 rating-list = { $first }, { $rest }
 rating-none = У игрока { $person } здесь ещё нет рейтинга: он появится после рейтинговых партий, то есть сыгранных между людьми и закончившихся результатом.
+rating-chart-title = { $person } · { $name }
+rating-chart-subtitle = { $rating } после { $games ->
+    [one] { $games } рейтинговой партии
+   *[other] { $games } рейтинговых партий
+}; полоса: рейтинг ± его отклонение
 rating-changes = Рейтинги: { $changes }.
 rating-change = { $person } { $rating } ({ $change })
 leaderboard-rating = Лучшие по рейтингу в { $name } ({ $community }):

@@ -980,13 +980,7 @@ impl Service {
                     .0,
             );
         }
-        let people: Vec<&User> = record.seats.iter().map(|holder| &holder.user).collect();
-        let tags = if people.iter().any(|user| is_computer(user)) {
-            RatingTags::new()
-        } else {
-            self.rating_tags(record.community, record.game, &people)
-                .await?
-        };
+        let tags = self.game_rating_tags(&record).await?;
         let mut spans = begins_spans(&record, &tags);
         let told = played_spans(&record, &played, consequences.as_ref());
         if !told.is_empty() {

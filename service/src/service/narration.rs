@@ -118,7 +118,10 @@ impl Service {
         let state = loaded.state.clone();
         let recent = loaded.recent.clone();
         let lang = self.chat_lang(loaded.record.chat).await?;
-        let words = PictureWords::new(lang).with_players(&loaded.record);
+        let tags = self.game_rating_tags(&loaded.record).await?;
+        let words = PictureWords::new(lang)
+            .with_players(&loaded.record)
+            .with_ratings(&loaded.record, &tags);
         let title = title.map(|title| title.to_text(lang));
         let png = tokio::task::spawn_blocking(move || {
             tabula_render::render_in(&state, &recent, title.as_deref(), &words)

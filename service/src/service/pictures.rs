@@ -39,6 +39,24 @@ impl PictureWords {
         self
     }
 
+    /// These words with each player's rating beside their name, when `tags` has it:
+    /// "Bob (1620?)".
+    pub(crate) fn with_ratings(
+        mut self,
+        record: &GameRecord,
+        tags: &super::narration::RatingTags,
+    ) -> PictureWords {
+        for holder in &record.seats {
+            if let (Some(Some(name)), Some(tag)) = (
+                self.players.get_mut(usize::from(holder.seat)),
+                tags.get(&holder.user.id),
+            ) {
+                *name = format!("{name} ({tag})");
+            }
+        }
+        self
+    }
+
     fn say(&self, msg: Msg) -> String {
         msg.to_text(self.lang)
     }

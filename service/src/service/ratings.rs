@@ -9,6 +9,7 @@ use super::people::Named;
 use super::{Ctx, Handled, Reply, Service, ServiceError, UserError, spans_reply};
 use crate::l10n::{Msg, Span, game_msg};
 use crate::ratings::Rating;
+use tabula_render::chart::{ChartLabels, ChartPoint, rating_chart};
 use crate::store::{CommunityId, GameRecord, User};
 
 /// A rating as shown beside a name: rounded, with `?` while provisional (`1620?`).
@@ -115,7 +116,61 @@ impl Service {
                 .msg("person", name)
                 .msg("ratings", Msg::list(ratings, "rating-list", "rating-list"))
         };
-        Ok(spans_reply(vec![Span::Msg(said)]).to_actor())
+        let mut reply = spans_reply(vec![Span::Msg(said)]).to_actor();
+        // One game asked about: the history of the rating in it, drawn.
+        if let Some(game) = game {
+            reply.picture = self.rating_chart(ctx, &person, game).await?;
+        }
+        Ok(reply)
+    }
+
+    /// The chart of `person`'s rating in `game` here after each rated game, with its
+    /// deviation as a band (when pictures are on and they played one).
+    async fn rating_chart(
+        &self,
+        ctx: &Ctx,
+        person: &User,
+        game: GameId,
+    ) -> Handled<Option<Vec<u8>>> {
+        if !self.pictures {
+            return Ok(None);
+        }
+        let history = self
+            .store
+            .rating_history(ctx.chat.community, game, person.id)
+            .await?;
+        let Some(&(_, last, deviation)) = history.last() else {
+            return Ok(None);
+        };
+        let lang = ctx.lang_for(super::Audience::Actor);
+        let now = Rating {
+            rating: last,
+            deviation,
+            ..Rating::default()
+        };
+        let labels = ChartLabels {
+            title: Msg::new("rating-chart-title")
+                .text("person", person.display_name.clone())
+                .msg("name", game_msg(game))
+                .to_text(lang),
+            subtitle: Msg::new("rating-chart-subtitle")
+                .text("rating", rating_tag(now))
+                .count("games", history.len())
+                .to_text(lang),
+        };
+        let points: Vec<ChartPoint> = history
+            .iter()
+            .map(|(at, rating, deviation)| ChartPoint {
+                at_millis: at.0,
+                rating: *rating,
+                deviation: *deviation,
+            })
+            .collect();
+        let png = tokio::task::spawn_blocking(move || rating_chart(&points, &labels))
+            .await
+            .map_err(ServiceError::from)?
+            .map_err(ServiceError::from)?;
+        Ok(Some(png))
     }
 }
 
@@ -148,6 +203,23 @@ impl Service {
             tags.insert(person.id, rating_tag(rating));
         }
         Ok(tags)
+    }
+
+    /// The ratings of a game's people in its game, as shown beside their names; none in a
+    /// game with the computer.
+    ///
+    /// # Errors
+    /// Internal failures (the database).
+    pub(super) async fn game_rating_tags(
+        &self,
+        record: &GameRecord,
+    ) -> Result<RatingTags, ServiceError> {
+        let people: Vec<&User> = record.seats.iter().map(|holder| &holder.user).collect();
+        if people.iter().any(|user| super::is_computer(user)) {
+            return Ok(RatingTags::new());
+        }
+        self.rating_tags(record.community, record.game, &people)
+            .await
     }
 
     /// What a rated game that ended changed of its people's ratings, said after its result:

@@ -44,7 +44,8 @@ ON CONFLICT (community_id, game, user_id) DO UPDATE SET rating = excluded.rating
 
 /// What a game changed of a person's rating.
 const CHANGE: &str = "\
-INSERT INTO rating_changes (game_id, user_id, rating_before, rating_after) VALUES ($1, $2, $3, $4)";
+INSERT INTO rating_changes (game_id, user_id, rating_before, rating_after, deviation_after)
+VALUES ($1, $2, $3, $4, $5)";
 
 /// A person's rating in one game of a community, as shown: the rating and deviation now (the
 /// deviation grown with the time since their last rated game), and how many rated games.
@@ -201,6 +202,7 @@ pub(super) async fn rate_game(
                 .bind(*user)
                 .bind(rating.rating)
                 .bind(after.rating)
+                .bind(after.deviation)
                 .execute(&mut *tx)
                 .await
                 .map_err(db(operation))?;
@@ -304,6 +306,36 @@ impl Store {
         Ok(rows
             .into_iter()
             .map(|(user, before, after)| (UserId(user), before, after))
+            .collect())
+    }
+
+    /// `user`'s rating after each rated game of `game` in `community`, oldest first: when the
+    /// game ended, the rating and the deviation (0 for games rated before deviations were
+    /// kept with the history).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn rating_history(
+        &self,
+        community: CommunityId,
+        game: GameId,
+        user: UserId,
+    ) -> Result<Vec<(Timestamp, f64, f64)>, StoreError> {
+        let rows: Vec<(i64, f64, Option<f64>)> = query_as(
+            "SELECT g.updated_at, c.rating_after, c.deviation_after FROM rating_changes c \
+             JOIN games g ON g.id = c.game_id \
+             WHERE g.community_id = $1 AND g.game = $2 AND c.user_id = $3 \
+             ORDER BY g.updated_at, g.id",
+        )
+        .bind(community.0)
+        .bind(game.as_str())
+        .bind(user.0)
+        .fetch_all(self)
+        .await
+        .map_err(db("rating_history"))?;
+        Ok(rows
+            .into_iter()
+            .map(|(at, rating, deviation)| (Timestamp(at), rating, deviation.unwrap_or(0.0)))
             .collect())
     }
 }

@@ -15,6 +15,7 @@ on_both_databases! {
     a_rated_game_updates_both_sides_from_their_ratings_before_it => rated;
     computer_aborted_and_unplayed_games_are_not_rated => unrated;
     the_rating_leaderboard_lists_settled_ratings_of_regular_players => leaderboard;
+    the_rating_history_in_a_game_is_drawn => chart;
 }
 
 async fn user(store: &Store, name: &str) -> UserId {
@@ -257,5 +258,50 @@ async fn leaderboard(url: DatabaseUrl) {
         "{}",
         text(&koan)
     );
+    store.close().await;
+}
+
+/// The width and height of a PNG, from its header.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "a PNG");
+    let be = |at: usize| u32::from_be_bytes([png[at], png[at + 1], png[at + 2], png[at + 3]]);
+    (be(16), be(20))
+}
+
+async fn chart(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let clock = tabula_service::time::Clock::manual(common::table::T0);
+    let table = Table::with_service(
+        tabula_service::service::Service::new(store.clone(), common::table::scripted_dice(92))
+            .with_cooldown(None)
+            .with_clock(clock.clone()),
+        clock,
+    );
+    let mut lcg = Lcg(93);
+    for loser in ["bob", "alice", "bob"] {
+        played_then_resigned(&table, "alice", "bob", loser, &mut lcg).await;
+    }
+    // One game asked about: its history drawn, as a picture.
+    let shown = table.cmd("carol", "/rating @alice konane").await;
+    assert!(shown.is_done(), "{}", text(&shown));
+    let png = shown.picture.as_deref().expect("a chart");
+    assert_eq!(png_size(png), (800, 450));
+    // Every game: words only; and no chart of a game not played.
+    let all = table.cmd("carol", "/rating @alice").await;
+    assert!(all.picture.is_none());
+    let none = table.cmd("carol", "/rating @alice koan").await;
+    assert!(none.picture.is_none());
+    // The history holds each game's rating after it, in order, as the changes said.
+    let community = table.community().await;
+    let alice = user(&store, "alice").await;
+    let history = store
+        .rating_history(community, GameId::Konane, alice)
+        .await
+        .expect("history");
+    assert_eq!(history.len(), 3);
+    let latest = konane(&store, &table, "alice").await.expect("rated");
+    assert!((history[2].1 - latest.rating.rating).abs() < 0.01);
+    assert!(history[0].1 > 1500.0 && history[1].1 < history[0].1);
+    assert!(history.iter().all(|(_, _, deviation)| *deviation > 45.0));
     store.close().await;
 }
