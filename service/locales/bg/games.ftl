@@ -200,3 +200,21 @@ leaderboard-rating-none = В { $community } все още никой не вли
     [one] { $games } рейтингова партия
    *[other] { $games } рейтингови партии
 } в тази игра през последните шест месеца.
+stats-header = { $person } в { $community }:
+stats-game = { $name }: партии: { $games }, победи: { $wins }, загуби: { $losses }, реми: { $draws }
+stats-streak = Текуща серия: { $result ->
+    [win] { $count ->
+        [one] { $count } победа
+       *[other] { $count } поредни победи
+    }
+    [loss] { $count ->
+        [one] { $count } загуба
+       *[other] { $count } поредни загуби
+    }
+   *[draw] { $count ->
+        [one] { $count } реми
+       *[other] { $count } поредни ремита
+    }
+}.
+stats-against = { $person } срещу { $other }: партии: { $games }, победи: { $wins }, загуби: { $losses }, реми: { $draws }.
+stats-none = { $person } все още няма завършени партии с хора тук.

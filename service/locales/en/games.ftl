@@ -194,3 +194,45 @@ rating-change = { $person } { $rating } ({ $change })
 leaderboard-rating = The best rated at { $name } in { $community }:
 leaderboard-rating-line = { $rating }
 leaderboard-rating-none = Nobody in { $community } is on the { $name } leaderboard yet: it takes a settled rating (no longer provisional) and at least { $games } rated games of it in the last six months.
+stats-header = { $person } in { $community }:
+stats-game = { $name }: { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+}, { $wins ->
+    [one] { $wins } win
+   *[other] { $wins } wins
+}, { $losses ->
+    [one] { $losses } loss
+   *[other] { $losses } losses
+}, { $draws ->
+    [one] { $draws } draw
+   *[other] { $draws } draws
+}
+stats-streak = Current streak: { $result ->
+    [win] { $count ->
+        [one] { $count } win
+       *[other] { $count } wins in a row
+    }
+    [loss] { $count ->
+        [one] { $count } loss
+       *[other] { $count } losses in a row
+    }
+   *[draw] { $count ->
+        [one] { $count } draw
+       *[other] { $count } draws in a row
+    }
+}.
+stats-against = { $person } against { $other }: { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+}, { $wins ->
+    [one] { $wins } win
+   *[other] { $wins } wins
+}, { $losses ->
+    [one] { $losses } loss
+   *[other] { $losses } losses
+}, { $draws ->
+    [one] { $draws } draw
+   *[other] { $draws } draws
+}.
+stats-none = { $person } has finished no game with people here yet.

@@ -208,3 +208,24 @@ leaderboard-rating-none = В { $community } пока никто не попал 
     [one] { $games } рейтинговой партии
    *[other] { $games } рейтинговых партий
 } в эту игру за последние полгода.
+stats-header = { $person } в { $community }:
+stats-game = { $name }: партий: { $games }, побед: { $wins }, поражений: { $losses }, ничьих: { $draws }
+stats-streak = Текущая серия: { $result ->
+    [win] { $count ->
+        [one] { $count } победа
+        [few] { $count } победы подряд
+       *[other] { $count } побед подряд
+    }
+    [loss] { $count ->
+        [one] { $count } поражение
+        [few] { $count } поражения подряд
+       *[other] { $count } поражений подряд
+    }
+   *[draw] { $count ->
+        [one] { $count } ничья
+        [few] { $count } ничьи подряд
+       *[other] { $count } ничьих подряд
+    }
+}.
+stats-against = { $person } против { $other }: партий: { $games }, побед: { $wins }, поражений: { $losses }, ничьих: { $draws }.
+stats-none = У игрока { $person } здесь ещё нет законченных партий с людьми.

@@ -86,6 +86,8 @@ pub enum CommandId {
     Unlink,
     /// `/rating`: a person's Glicko-2 ratings here.
     Rating,
+    /// `/stats`: a person's results here, and a head-to-head.
+    Stats,
 }
 
 /// Who may use a command.
@@ -627,6 +629,20 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("game", "cmd-rating-game", false, Kind::Game),
         ],
     },
+    CommandSpec {
+        id: CommandId::Stats,
+        name: "stats",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "cmd-stats",
+        summary: "cmd-stats-about",
+        example: "/stats @bob @carol",
+        access: Access::Anyone,
+        options: &[
+            opt("user", "cmd-stats-user", false, Kind::User),
+            opt("other", "cmd-stats-other", false, Kind::User),
+        ],
+    },
 ];
 
 /// The command called `name` (lower case, without `/`), aliases included.
@@ -670,6 +686,7 @@ pub fn spec(id: CommandId) -> &'static CommandSpec {
         CommandId::Link => 26,
         CommandId::Unlink => 27,
         CommandId::Rating => 28,
+        CommandId::Stats => 29,
     };
     &COMMANDS[index]
 }

@@ -17,6 +17,7 @@
 //! - `clocks`: `/claim`, `/abort`, `/vacation` and the time left on a board;
 //! - `draws`: `/draw`, draw offers and their answers;
 //! - `ratings`: `/rating`, the rating leaderboard, ratings beside names and after results;
+//! - `stats`: `/stats`, a person's results per game, streak and head-to-head;
 //! - `scheduler`: reminders, time-outs and expired challenges;
 //! - `announce`: every change announced through the outbox, boards recorded as posted;
 //! - `money` and `config`: wallets, `/grant`, `/take`, settings and the terms of a challenge;
@@ -61,6 +62,7 @@ mod ratings;
 mod routing;
 mod scheduler;
 mod seen;
+mod stats;
 mod suggest;
 mod text;
 mod threads;

@@ -9,8 +9,8 @@ use super::people::Named;
 use super::{Ctx, Handled, Reply, Service, ServiceError, UserError, spans_reply};
 use crate::l10n::{Msg, Span, game_msg};
 use crate::ratings::Rating;
-use tabula_render::chart::{ChartLabels, ChartPoint, rating_chart};
 use crate::store::{CommunityId, GameRecord, User};
+use tabula_render::chart::{ChartLabels, ChartPoint, rating_chart};
 
 /// A rating as shown beside a name: rounded, with `?` while provisional (`1620?`).
 pub(super) fn rating_tag(rating: Rating) -> String {

@@ -339,3 +339,85 @@ impl Store {
             .collect())
     }
 }
+
+/// A finished game, as `/stats` counts it: its game, stored result, when it ended, and who
+/// held each seat (seat, person, whether the computer).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FinishedGame {
+    /// Its number.
+    pub id: GameNo,
+    /// The game.
+    pub game: GameId,
+    /// The stored result (`winner White (resigned)`, `draw`, `draw (agreed)`).
+    pub result: String,
+    /// When it ended.
+    pub ended_at: Timestamp,
+    /// The seats: seat, person, and whether the person is the computer.
+    pub seats: Vec<(u8, UserId, bool)>,
+}
+
+/// The finished games of community `$1` in which `$2` holds a seat, in the order they ended.
+const FINISHED_OF: &str = "\
+SELECT g.id, g.game, g.result, g.updated_at FROM games g
+WHERE g.community_id = $1 AND g.status = 'finished'
+  AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = $2)
+ORDER BY g.updated_at, g.id";
+
+/// The seats of [`FINISHED_OF`]'s games.
+const FINISHED_SEATS_OF: &str = "\
+SELECT s.game_id, s.seat, s.user_id, u.platform FROM seats s JOIN users u ON u.id = s.user_id
+WHERE s.game_id IN (SELECT g.id FROM games g
+                    WHERE g.community_id = $1 AND g.status = 'finished'
+                      AND EXISTS (SELECT 1 FROM seats t WHERE t.game_id = g.id
+                                  AND t.user_id = $2))
+ORDER BY s.game_id, s.seat";
+
+impl Store {
+    /// The finished games (not aborted ones) of `community` in which `user` holds a seat,
+    /// oldest first, read in one snapshot.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn finished_games_of(
+        &self,
+        community: CommunityId,
+        user: UserId,
+    ) -> Result<Vec<FinishedGame>, StoreError> {
+        const OPERATION: &str = "finished_games_of";
+        let mut tx = self.begin_read(OPERATION).await?;
+        let games: Vec<(i64, String, Option<String>, i64)> = query_as(FINISHED_OF)
+            .bind(community.0)
+            .bind(user.0)
+            .fetch_all(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        let seats: Vec<(i64, i64, i64, String)> = query_as(FINISHED_SEATS_OF)
+            .bind(community.0)
+            .bind(user.0)
+            .fetch_all(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        tx.commit().await.map_err(db(OPERATION))?;
+        let mut finished = Vec::with_capacity(games.len());
+        for (id, game, result, ended_at) in games {
+            finished.push(FinishedGame {
+                id: GameNo(id),
+                game: parse_game_id(&game)?,
+                result: result.unwrap_or_default(),
+                ended_at: Timestamp(ended_at),
+                seats: seats
+                    .iter()
+                    .filter(|(game, ..)| *game == id)
+                    .map(|(_, seat, user, platform)| {
+                        (
+                            u8::try_from(*seat).unwrap_or(u8::MAX),
+                            UserId(*user),
+                            platform == "computer",
+                        )
+                    })
+                    .collect(),
+            });
+        }
+        Ok(finished)
+    }
+}

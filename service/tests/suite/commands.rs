@@ -290,6 +290,7 @@ fn the_commands_are_each_listed_once() {
         "link",
         "unlink",
         "rating",
+        "stats",
     ];
     let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
     assert_eq!(names, expected);

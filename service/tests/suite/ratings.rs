@@ -16,6 +16,7 @@ on_both_databases! {
     computer_aborted_and_unplayed_games_are_not_rated => unrated;
     the_rating_leaderboard_lists_settled_ratings_of_regular_players => leaderboard;
     the_rating_history_in_a_game_is_drawn => chart;
+    stats_count_results_per_game_with_streak_and_head_to_head => stats;
 }
 
 async fn user(store: &Store, name: &str) -> UserId {
@@ -303,5 +304,50 @@ async fn chart(url: DatabaseUrl) {
     assert!((history[2].1 - latest.rating.rating).abs() < 0.01);
     assert!(history[0].1 > 1500.0 && history[1].1 < history[0].1);
     assert!(history.iter().all(|(_, _, deviation)| *deviation > 45.0));
+    store.close().await;
+}
+
+async fn stats(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 94);
+    let mut lcg = Lcg(95);
+    // Alice against Bob: Bob resigns twice, Alice once; a draw agreed; then Carol beats
+    // Alice; a game against the computer does not count.
+    for loser in ["bob", "alice", "bob"] {
+        played_then_resigned(&table, "alice", "bob", loser, &mut lcg).await;
+    }
+    let game = start(&table, "alice", "bob", "konane").await;
+    table.cmd("alice", "/draw").await;
+    let drawn = table.cmd("bob", &format!("/draw #{game}")).await;
+    assert!(
+        drawn.says("cause-draw-agreed").is_some(),
+        "{}",
+        text(&drawn)
+    );
+    played_then_resigned(&table, "carol", "alice", "alice", &mut lcg).await;
+    let tally = |msg: &tabula_service::l10n::Msg| -> [i64; 4] {
+        ["games", "wins", "losses", "draws"].map(|key| common::said::num(msg, key))
+    };
+    let shown = table.cmd("dave", "/stats @alice @bob").await;
+    assert!(shown.is_done(), "{}", text(&shown));
+    assert_eq!(shown.audience, tabula_service::service::Audience::Actor);
+    assert_eq!(
+        tally(common::said::said(&shown, "stats-game")),
+        [5, 2, 2, 1],
+        "{}",
+        text(&shown)
+    );
+    assert_eq!(
+        tally(common::said::said(&shown, "stats-against")),
+        [4, 2, 1, 1]
+    );
+    let streak = common::said::said(&shown, "stats-streak");
+    assert_eq!(common::said::text_arg(streak, "result"), "loss");
+    assert_eq!(common::said::num(streak, "count"), 1);
+    // Their own, without a name; nobody's yet.
+    let own = table.cmd("bob", "/stats").await;
+    assert_eq!(tally(common::said::said(&own, "stats-game")), [4, 1, 2, 1]);
+    let none = table.cmd("erin", "/stats").await;
+    assert!(none.says("stats-none").is_some(), "{}", text(&none));
     store.close().await;
 }
