@@ -80,14 +80,13 @@ pub(super) fn result_for(game: &FinishedGame, user: UserId) -> Option<Result3> {
     })
 }
 
+/// What `/stats` counts of one person: see [`tally`].
+type Counted = (Vec<(GameId, Tally)>, Option<(Result3, usize)>, Tally);
+
 /// Per game, in the games' order, the tallies of `user`'s results; their current streak
 /// (the last result and how many in a row); and, against `other`, the head-to-head tally
 /// (games where the two were on opposite sides).
-pub(super) fn tally(
-    games: &[FinishedGame],
-    user: UserId,
-    other: Option<UserId>,
-) -> (Vec<(GameId, Tally)>, Option<(Result3, usize)>, Tally) {
+pub(super) fn tally(games: &[FinishedGame], user: UserId, other: Option<UserId>) -> Counted {
     let mut per_game: Vec<(GameId, Tally)> = Vec::new();
     let mut streak: Option<(Result3, usize)> = None;
     let mut against = Tally::default();
