@@ -16,3 +16,7 @@ CREATE TABLE game_offers (
 -- The deviation after each rated game, for the rating-history chart (`/rating @person game`);
 -- null for the games rated before this version.
 ALTER TABLE rating_changes ADD COLUMN deviation_after DOUBLE PRECISION;
+-- Who is on a game's rating leaderboard (issue 39), as moderators set it: a settled rating
+-- and at least `leaderboard_games` rated games in the last `leaderboard_months` months.
+ALTER TABLE community_settings ADD COLUMN leaderboard_games BIGINT NOT NULL DEFAULT 5;
+ALTER TABLE community_settings ADD COLUMN leaderboard_months BIGINT NOT NULL DEFAULT 6;

@@ -70,8 +70,8 @@ button-claim = Поискай победата
 button-replay = Повторение
 button-record = Запис
 button-rematch = Реванш
-button-accept-draw = Приемам реми
-button-decline-draw = Отказвам
+button-accept-draw = Приеми реми
+button-decline-draw = Откажи
 button-all-moves = Всички ходове
 
 move-piece = { $from } → { $steps }

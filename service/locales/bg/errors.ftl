@@ -50,7 +50,7 @@ game-over = партия { $game } е приключила.
 replay-too-large = повторението на партия { $game } би било { $megabytes } MB, повече, отколкото чатът приема ({ $limit } MB); /export { $game } изпраща записа ѝ, а `tabula rules replay` прави анимацията от него.
 not-a-player = не играете в партия { $game }; всеки може да я види с /board { $game }.
 draw-offered-already = вече предложихте реми в партия { $game }; предложението важи, докато не направите следващия си ход.
-draw-lapsed = това предложение за реми в партия { $game } вече не важи: предложилият е направил ход оттогава или вече е получил отговор. /draw { $game } предлага реми.
+draw-lapsed = това предложение за реми в партия { $game } вече не важи: предложилият вече е направил ход или на предложението вече е отговорено. /draw { $game } предлага реми.
 draw-own = това е вашето собствено предложение за реми в партия { $game }; отговаря противникът ви.
 draw-two-players = реми се договаря само в партии на двама играчи, а партия { $game } се играе в отбори: продължете играта или /resign { $game }.
 draw-computer = компютърът не приема реми: продължете партия { $game } или /resign { $game }.
@@ -124,6 +124,7 @@ setting-reminders = reminders е on или off, а не `{ $value }`.
 setting-pings = pings е on или off, а не `{ $value }`.
 setting-staked-games = staked_games е everyone или moderators, а не `{ $value }`.
 setting-vacation = vacation е брой дни на месец от 0 до { $max }, а не `{ $value }`.
+setting-count = { $key } е цяло число от { $min } до { $max }, а не `{ $value }`.
 setting-language = language е един от { $known } или none (английски), а не `{ $value }`.
 setting-unknown-key = няма настройка `{ $key }`; настройките са: { $keys }.
 setting-stake-above-max = залогът по подразбиране ({ $stake }) е над най-големия ({ $max }); сменете двата наведнъж, например /config stake={ $example } max_stake={ $example }.

@@ -52,7 +52,7 @@ challenge-open = { $challenger } предлага партия { $name }{ $optio
 challenge-named = { $challenger } кани { $people } на партия { $name }{ $options }{ $beside } (покана { $challenge }), { $terms }. /accept или /decline.
 challenge-computer-beside = , а компютърът (ниво { $level }) заема останалите места
 challenge-until = Поканата чака отговор до { $until } UTC.
-challenge-casual = Игра без рейтинг.
+challenge-casual = Партия без рейтинг.
 challenge-dice = Хвърлянията на заровете са определени предварително, преди някой да приеме: отпечатък { $commitment }. Семето ще бъде показано в края на партията и тогава /export ще докаже всяко хвърляне.
 challenge-withdrawn = { $person } оттегли поканата { $challenge } ({ $name }).
 challenge-declined = { $person } отказа поканата { $challenge } ({ $name }).
@@ -189,8 +189,8 @@ rating-list = { $first }, { $rest }
 rating-none = { $person } все още няма рейтинг тук: рейтинг се получава след рейтингови партии, т.е. изиграни между хора и завършили с резултат.
 rating-chart-title = { $person } · { $name }
 rating-chart-subtitle = { $rating } след { $games ->
-    [one] { $games } игра с рейтинг
-   *[other] { $games } игри с рейтинг
+    [one] { $games } рейтингова партия
+   *[other] { $games } рейтингови партии
 }; лентата е рейтингът ± отклонението му
 rating-changes = Рейтинги: { $changes }.
 rating-change = { $person } { $rating } ({ $change })
@@ -199,9 +199,12 @@ leaderboard-rating-line = { $rating }
 leaderboard-rating-none = В { $community } все още никой не влиза в класацията по { $name }: нужни са установен (вече не предварителен) рейтинг и поне { $games ->
     [one] { $games } рейтингова партия
    *[other] { $games } рейтингови партии
-} в тази игра през последните шест месеца.
+} в тази игра през { $months ->
+    [one] последния месец
+   *[other] последните { $months } месеца
+}.
 stats-header = { $person } в { $community }:
-stats-game = { $name }: партии: { $games }, победи: { $wins }, загуби: { $losses }, реми: { $draws }
+stats-game = { $name }: партии: { $games }, победи: { $wins }, загуби: { $losses }, ремита: { $draws }
 stats-streak = Текуща серия: { $result ->
     [win] { $count ->
         [one] { $count } победа
@@ -216,5 +219,5 @@ stats-streak = Текуща серия: { $result ->
        *[other] { $count } поредни ремита
     }
 }.
-stats-against = { $person } срещу { $other }: партии: { $games }, победи: { $wins }, загуби: { $losses }, реми: { $draws }.
+stats-against = { $person } срещу { $other }: партии: { $games }, победи: { $wins }, загуби: { $losses }, ремита: { $draws }.
 stats-none = { $person } все още няма завършени партии с хора тук.

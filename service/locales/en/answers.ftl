@@ -16,6 +16,8 @@ config-staked-games = who may start staked games (everyone/moderators)
 config-vacation = vacation days per person per month
 config-language = the language of what the whole chat sees ({ $languages }; none: English)
 config-open-wait = how long an open challenge waits for people to accept (e.g. 1d, 12h); one naming people waits as long as its time per move, a day at least
+config-leaderboard-games = how many rated games of a game, in the months below, put a person with a settled rating on its leaderboard
+config-leaderboard-months = how many months back those rated games count
 
 export-record = The record of game { $game } ({ $name }): { $actions ->
     [one] { $actions } action

@@ -109,6 +109,7 @@ setting-reminders = reminders is on or off, not `{ $value }`.
 setting-pings = pings is on or off, not `{ $value }`.
 setting-staked-games = staked_games is everyone or moderators, not `{ $value }`.
 setting-vacation = vacation is a number of days per month from 0 to { $max }, not `{ $value }`.
+setting-count = { $key } is a whole number from { $min } to { $max }, not `{ $value }`.
 setting-language = language is one of { $known }, or none (English), not `{ $value }`.
 setting-unknown-key = there is no setting `{ $key }`; the keys: { $keys }.
 setting-stake-above-max = the default stake ({ $stake }) is above the largest stake ({ $max }); change both at once, e.g. /config stake={ $example } max_stake={ $example }.

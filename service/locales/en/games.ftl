@@ -193,7 +193,10 @@ rating-changes = Ratings: { $changes }.
 rating-change = { $person } { $rating } ({ $change })
 leaderboard-rating = The best rated at { $name } in { $community }:
 leaderboard-rating-line = { $rating }
-leaderboard-rating-none = Nobody in { $community } is on the { $name } leaderboard yet: it takes a settled rating (no longer provisional) and at least { $games } rated games of it in the last six months.
+leaderboard-rating-none = Nobody in { $community } is on the { $name } leaderboard yet: it takes a settled rating (no longer provisional) and at least { $games } rated games of it in the last { $months ->
+    [one] month
+   *[other] { $months } months
+}.
 stats-header = { $person } in { $community }:
 stats-game = { $name }: { $games ->
     [one] { $games } game
@@ -235,4 +238,4 @@ stats-against = { $person } against { $other }: { $games ->
     [one] { $draws } draw
    *[other] { $draws } draws
 }.
-stats-none = { $person } has finished no game with people here yet.
+stats-none = { $person } has not finished a game against people here yet.

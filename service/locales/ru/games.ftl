@@ -28,8 +28,8 @@ cause-aborted = { $person } прерывает её
 cause-aborted-because = { $person } прерывает её ({ $reason })
 cause-stored = она { $result }
 draw-offered = { $person } предлагает ничью в партии { $game } ({ $name }). { $opponent }: примите или отклоните предложение кнопками либо предложите ничью в ответ: /draw { $game }. Предложение действует, пока { $person } не сделает следующий ход.
-draw-declined = { $person } отклоняет ничью, предложенную { $maker }, в партии { $game }; игра продолжается.
-cause-draw-agreed = { $person } принимает ничью, предложенную { $maker }
+draw-declined = { $person } отклоняет предложение ничьей от игрока { $maker } в партии { $game }; игра продолжается.
+cause-draw-agreed = { $person } принимает предложение ничьей от игрока { $maker }
 cause-agreed = игроки согласились на ничью
 result-seed = Зерно костей теперь раскрыто: { $seed } (/export { $game } присылает запись; `tabula verify` проверяет каждый бросок).
 result-side = { $people } ({ $team })
@@ -207,22 +207,29 @@ leaderboard-rating-line = { $rating }
 leaderboard-rating-none = В { $community } пока никто не попал в таблицу лидеров по { $name }: нужен устоявшийся (уже не предварительный) рейтинг и не меньше { $games ->
     [one] { $games } рейтинговой партии
    *[other] { $games } рейтинговых партий
-} в эту игру за последние полгода.
+} в эту игру за { $months ->
+    [one] последний месяц
+    [few] последние { $months } месяца
+   *[other] последние { $months } месяцев
+}.
 stats-header = { $person } в { $community }:
 stats-game = { $name }: партий: { $games }, побед: { $wins }, поражений: { $losses }, ничьих: { $draws }
 stats-streak = Текущая серия: { $result ->
     [win] { $count ->
-        [one] { $count } победа
+        [1] { $count } победа
+        [one] { $count } победа подряд
         [few] { $count } победы подряд
        *[other] { $count } побед подряд
     }
     [loss] { $count ->
-        [one] { $count } поражение
+        [1] { $count } поражение
+        [one] { $count } поражение подряд
         [few] { $count } поражения подряд
        *[other] { $count } поражений подряд
     }
    *[draw] { $count ->
-        [one] { $count } ничья
+        [1] { $count } ничья
+        [one] { $count } ничья подряд
         [few] { $count } ничьи подряд
        *[other] { $count } ничьих подряд
     }

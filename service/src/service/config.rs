@@ -71,6 +71,8 @@ const KEYS: &[(&str, &str)] = &[
     ("vacation", "config-vacation"),
     ("language", "config-language"),
     ("open_wait", "config-open-wait"),
+    ("leaderboard_games", "config-leaderboard-games"),
+    ("leaderboard_months", "config-leaderboard-months"),
 ];
 
 /// The languages of the catalogue, as `/config language=` and `/language` take them.
@@ -307,6 +309,8 @@ fn show(community: &str, settings: &Settings) -> Msg {
         "threads" => if settings.threads { "on" } else { "off" }.to_string(),
         "staked_games" => settings.staked_games.as_str().to_string(),
         "vacation" => settings.vacation_days.to_string(),
+        "leaderboard_games" => settings.leaderboard_games.to_string(),
+        "leaderboard_months" => settings.leaderboard_months.to_string(),
         "language" => settings
             .language
             .clone()
@@ -327,6 +331,12 @@ fn show(community: &str, settings: &Settings) -> Msg {
     lines.push(Msg::new("settings-footer"));
     Msg::list(lines, "lines", "lines")
 }
+
+/// The most rated games `leaderboard_games` may ask for.
+const MAX_LEADERBOARD_GAMES: i64 = 1000;
+
+/// The most months `leaderboard_months` may look back.
+const MAX_LEADERBOARD_MONTHS: i64 = 120;
 
 /// Applies one `key=value` to the settings.
 fn set(settings: &mut Settings, key: &str, value: &str) -> Result<(), UserError> {
@@ -434,6 +444,28 @@ fn set(settings: &mut Settings, key: &str, value: &str) -> Result<(), UserError>
                     bad(SettingError::Vacation {
                         value: quoted(),
                         max: MAX_VACATION_DAYS,
+                    })
+                })?;
+        }
+        "leaderboard_games" => {
+            settings.leaderboard_games =
+                parse_amount(value, 0, MAX_LEADERBOARD_GAMES).ok_or_else(|| {
+                    bad(SettingError::Count {
+                        key: "leaderboard_games",
+                        value: quoted(),
+                        min: 0,
+                        max: MAX_LEADERBOARD_GAMES,
+                    })
+                })?;
+        }
+        "leaderboard_months" => {
+            settings.leaderboard_months = parse_amount(value, 1, MAX_LEADERBOARD_MONTHS)
+                .ok_or_else(|| {
+                    bad(SettingError::Count {
+                        key: "leaderboard_months",
+                        value: quoted(),
+                        min: 1,
+                        max: MAX_LEADERBOARD_MONTHS,
                     })
                 })?;
         }

@@ -446,6 +446,18 @@ pub enum SettingError {
         /// The most days.
         max: i64,
     },
+    /// A whole number out of its bounds (`leaderboard_games=`, `leaderboard_months=`).
+    #[error("{key} is a whole number from {min} to {max}, not `{value}`")]
+    Count {
+        /// The setting.
+        key: &'static str,
+        /// What was typed (quoted).
+        value: String,
+        /// The least.
+        min: i64,
+        /// The most.
+        max: i64,
+    },
     /// `language=` not a language of the catalogue.
     #[error(
         "language is one of {known}, or `none` for English with each person's own, not `{value}`"
@@ -534,6 +546,16 @@ impl SettingError {
             S::StakedGames(value) => Msg::new("setting-staked-games").text("value", value.clone()),
             S::Vacation { value, max } => Msg::new("setting-vacation")
                 .text("value", value.clone())
+                .num("max", *max),
+            S::Count {
+                key,
+                value,
+                min,
+                max,
+            } => Msg::new("setting-count")
+                .text("key", *key)
+                .text("value", value.clone())
+                .num("min", *min)
                 .num("max", *max),
             S::Language { value, known } => Msg::new("setting-language")
                 .text("value", value.clone())

@@ -9,7 +9,7 @@ use super::people::Named;
 use super::{Ctx, Handled, Reply, Service, ServiceError, UserError, spans_reply};
 use crate::l10n::{Msg, Span, game_msg};
 use crate::ratings::Rating;
-use crate::store::{CommunityId, GameRecord, User};
+use crate::store::{CommunityId, DAY_MILLIS, GameRecord, User};
 use tabula_render::chart::{ChartLabels, ChartPoint, rating_chart};
 
 /// A rating as shown beside a name: rounded, with `?` while provisional (`1620?`).
@@ -23,28 +23,25 @@ pub(super) fn rating_tag(rating: Rating) -> String {
     }
 }
 
-/// How many rated games a person must have finished in the last [`RECENT_DAYS`] days to be on
-/// a game's rating leaderboard.
-pub(super) const LEADERBOARD_GAMES: i64 = 5;
-
-/// How many days back the games that keep a person on the rating leaderboard count.
-pub(super) const RECENT_DAYS: i64 = 183;
-
 /// The most people on a rating leaderboard.
 const LEADERBOARD_SIZE: usize = 10;
 
 impl Service {
     /// `/leaderboard <game>`: the highest settled ratings in `game` here, of people who
-    /// played at least [`LEADERBOARD_GAMES`] rated games of it in the last six months.
+    /// played at least the community's `leaderboard_games` rated games of it in its last
+    /// `leaderboard_months` months (5 in 6 unless moderators changed them).
     pub(super) async fn rating_leaderboard(&self, ctx: &Ctx, game: GameId) -> Handled<Reply> {
-        let since = crate::store::Timestamp::now().plus_millis(-RECENT_DAYS * 86_400_000);
+        let settings = self.store.settings(ctx.chat.community).await?;
+        // A month of the leaderboard's is a twelfth of a year.
+        let since = crate::store::Timestamp::now()
+            .plus_millis(-settings.leaderboard_months * 365 * DAY_MILLIS / 12);
         let table = self
             .store
             .rating_leaderboard(
                 ctx.chat.community,
                 game,
                 since,
-                LEADERBOARD_GAMES,
+                settings.leaderboard_games,
                 LEADERBOARD_SIZE,
             )
             .await?;
@@ -53,7 +50,8 @@ impl Service {
                 Msg::new("leaderboard-rating-none")
                     .msg("name", game_msg(game))
                     .text("community", ctx.chat.community_title.clone())
-                    .num("games", LEADERBOARD_GAMES),
+                    .num("games", settings.leaderboard_games)
+                    .num("months", settings.leaderboard_months),
             )]));
         }
         let mut spans = vec![Span::Msg(

@@ -22,7 +22,7 @@ use super::{
 pub(super) const SETTINGS: &str = "\
 SELECT enabled_games, default_stake, max_stake, starting_grant, default_move_millis,
        max_move_millis, reminders, staked_games, vacation_days, language, open_wait_millis,
-       private_pings, threads
+       private_pings, threads, leaderboard_games, leaderboard_months
 FROM community_settings WHERE community_id = $1";
 
 /// A person's own language (`$1`) and their community's (`$2`), each NULL when not chosen.
@@ -41,8 +41,9 @@ pub(super) const CLEAR_USER_LANGUAGE: &str = "DELETE FROM user_languages WHERE u
 pub(super) const UPSERT_SETTINGS: &str = "\
 INSERT INTO community_settings (community_id, enabled_games, default_stake, max_stake,
     starting_grant, default_move_millis, max_move_millis, reminders, staked_games,
-    vacation_days, updated_by, updated_at, language, open_wait_millis, private_pings, threads)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+    vacation_days, updated_by, updated_at, language, open_wait_millis, private_pings, threads,
+    leaderboard_games, leaderboard_months)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
 ON CONFLICT (community_id) DO UPDATE SET
     enabled_games = excluded.enabled_games, default_stake = excluded.default_stake,
     max_stake = excluded.max_stake, starting_grant = excluded.starting_grant,
@@ -51,7 +52,9 @@ ON CONFLICT (community_id) DO UPDATE SET
     staked_games = excluded.staked_games, vacation_days = excluded.vacation_days,
     updated_by = excluded.updated_by, updated_at = excluded.updated_at,
     language = excluded.language, open_wait_millis = excluded.open_wait_millis,
-    private_pings = excluded.private_pings, threads = excluded.threads";
+    private_pings = excluded.private_pings, threads = excluded.threads,
+    leaderboard_games = excluded.leaderboard_games,
+    leaderboard_months = excluded.leaderboard_months";
 
 /// Takes the row lock of a user (a no-op write), so that one person's vacations are taken one
 /// at a time.
@@ -183,6 +186,8 @@ pub(super) struct SettingsRow {
     open_wait_millis: i64,
     private_pings: i64,
     threads: i64,
+    leaderboard_games: i64,
+    leaderboard_months: i64,
 }
 
 impl TryFrom<SettingsRow> for Settings {
@@ -206,6 +211,8 @@ impl TryFrom<SettingsRow> for Settings {
             open_wait_millis: row.open_wait_millis,
             private_pings: row.private_pings != 0,
             threads: row.threads != 0,
+            leaderboard_games: row.leaderboard_games,
+            leaderboard_months: row.leaderboard_months,
         })
     }
 }
@@ -305,6 +312,8 @@ impl Store {
             .bind(settings.open_wait_millis)
             .bind(i64::from(settings.private_pings))
             .bind(i64::from(settings.threads))
+            .bind(settings.leaderboard_games)
+            .bind(settings.leaderboard_months)
             .execute(&mut tx)
             .await
             .map_err(db(OPERATION))?;

@@ -99,6 +99,11 @@ pub struct Settings {
     /// Whether each new game started in a channel gets a thread (Discord) or forum topic
     /// (Telegram) of its own (`/config threads=on`).
     pub threads: bool,
+    /// How many rated games of a game a person must have finished in the last
+    /// [`Settings::leaderboard_months`] to be on its rating leaderboard.
+    pub leaderboard_games: i64,
+    /// How many months back those games count.
+    pub leaderboard_months: i64,
 }
 
 impl Default for Settings {
@@ -117,6 +122,8 @@ impl Default for Settings {
             open_wait_millis: DAY_MILLIS,
             private_pings: true,
             threads: false,
+            leaderboard_games: 5,
+            leaderboard_months: 6,
         }
     }
 }

@@ -489,7 +489,8 @@ async fn settings(url: DatabaseUrl) {
         .cmd(
             "mod",
             "/config games=konane,koan stake=20 max_stake=100 grant=500 time=2d max_time=5d \
-             reminders=off staked_games=moderators vacation=2 language=BG open_wait=6h pings=off",
+             reminders=off staked_games=moderators vacation=2 language=BG open_wait=6h pings=off \
+             leaderboard_games=3 leaderboard_months=12",
         )
         .await;
     assert!(reply.is_done(), "{}", text(&reply));
@@ -507,6 +508,8 @@ async fn settings(url: DatabaseUrl) {
         open_wait_millis: 6 * 3_600_000,
         private_pings: false,
         threads: false,
+        leaderboard_games: 3,
+        leaderboard_months: 12,
     };
     let community = table.community().await;
     assert_eq!(store.settings(community).await.ok(), Some(expected.clone()));
@@ -523,12 +526,14 @@ async fn settings(url: DatabaseUrl) {
         "vacation=2",
         "open_wait=6h",
         "pings=off",
+        "leaderboard_games=3",
+        "leaderboard_months=12",
     ] {
         assert!(shown.contains(line), "{line} in {shown}");
     }
 
     assert_eq!(table.balance("carol").await, 500, "the new starting grant");
-    let cases: [(&str, &str, Check); 15] = [
+    let cases: [(&str, &str, Check); 17] = [
         ("alice", "/play kolowis @bob", |e| {
             matches!(
                 e,
@@ -602,6 +607,25 @@ async fn settings(url: DatabaseUrl) {
         }),
         ("mod", "/config language=klingon", |e| {
             matches!(e, UserError::BadSetting(SettingError::Language { .. }))
+        }),
+        ("mod", "/config leaderboard_months=0", |e| {
+            matches!(
+                e,
+                UserError::BadSetting(SettingError::Count {
+                    key: "leaderboard_months",
+                    min: 1,
+                    ..
+                })
+            )
+        }),
+        ("mod", "/config leaderboard_games=many", |e| {
+            matches!(
+                e,
+                UserError::BadSetting(SettingError::Count {
+                    key: "leaderboard_games",
+                    ..
+                })
+            )
         }),
     ];
     for (user, command, check) in cases {

@@ -194,6 +194,8 @@ pub async fn chats_of_a_community_share_it_and_its_settings(store: &Store) {
         open_wait_millis: 2 * HOUR,
         private_pings: false,
         threads: true,
+        leaderboard_games: 3,
+        leaderboard_months: 12,
     };
     store
         .save_settings(general.community, &custom, moderator.id, None)
@@ -219,6 +221,8 @@ pub async fn chats_of_a_community_share_it_and_its_settings(store: &Store) {
         open_wait_millis: 3 * DAY,
         private_pings: true,
         threads: false,
+        leaderboard_games: 0,
+        leaderboard_months: 1,
     };
     let key = RequestKey {
         platform: Platform::Discord,
