@@ -20,3 +20,15 @@ ALTER TABLE rating_changes ADD COLUMN deviation_after DOUBLE PRECISION;
 -- and at least `leaderboard_games` rated games in the last `leaderboard_months` months.
 ALTER TABLE community_settings ADD COLUMN leaderboard_games BIGINT NOT NULL DEFAULT 5;
 ALTER TABLE community_settings ADD COLUMN leaderboard_months BIGINT NOT NULL DEFAULT 6;
+-- A moderator's reset of a person's rating in one game (issue 39): the rating it had, kept.
+CREATE TABLE rating_resets (
+    community_id BIGINT NOT NULL REFERENCES communities (id),
+    game         TEXT    NOT NULL,
+    user_id      BIGINT NOT NULL REFERENCES users (id),
+    reset_by     BIGINT NOT NULL REFERENCES users (id),
+    rating       DOUBLE PRECISION NOT NULL,
+    deviation    DOUBLE PRECISION NOT NULL,
+    volatility   DOUBLE PRECISION NOT NULL,
+    games        BIGINT NOT NULL,
+    reset_at     BIGINT NOT NULL
+);

@@ -20,3 +20,15 @@ ALTER TABLE rating_changes ADD COLUMN deviation_after REAL;
 -- and at least `leaderboard_games` rated games in the last `leaderboard_months` months.
 ALTER TABLE community_settings ADD COLUMN leaderboard_games INTEGER NOT NULL DEFAULT 5;
 ALTER TABLE community_settings ADD COLUMN leaderboard_months INTEGER NOT NULL DEFAULT 6;
+-- A moderator's reset of a person's rating in one game (issue 39): the rating it had, kept.
+CREATE TABLE rating_resets (
+    community_id INTEGER NOT NULL REFERENCES communities (id),
+    game         TEXT    NOT NULL,
+    user_id      INTEGER NOT NULL REFERENCES users (id),
+    reset_by     INTEGER NOT NULL REFERENCES users (id),
+    rating       REAL NOT NULL,
+    deviation    REAL NOT NULL,
+    volatility   REAL NOT NULL,
+    games        INTEGER NOT NULL,
+    reset_at     INTEGER NOT NULL
+);

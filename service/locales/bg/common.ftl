@@ -23,6 +23,7 @@ moderators-change-settings = променят настройките
 moderators-grant = дават монети
 moderators-take = отнемат монети
 moderators-abort = прекратяват чужди партии
+moderators-reset-rating = нулират рейтинги
 
 button-join = Включи се
 button-start = Започни

@@ -79,6 +79,7 @@ too-poor = имате { $balance } и не можете да заложите { 
 cannot-afford = { $name } има { $balance } и не може да заложи { $stake }, затова партията не започва; поканата { $challenge } остава отворена.
 bad-time = времето за ход тук е от 1 час до { $max }, например time=3d или time=12h.
 not-moderator = само модераторите на този сървър или група могат да { $action }.
+no-rating-to-reset = { $person } няма рейтинг в { $name } тук, няма какво да се нулира.
 bad-setting = { $reason }
 bad-amount = сумата е цяло число монети от 1 до { $max }.
 take-too-much = { $name } има само { $balance }; вземете най-много толкова.

@@ -221,3 +221,7 @@ stats-streak = Текуща серия: { $result ->
 }.
 stats-against = { $person } срещу { $other }: партии: { $games }, победи: { $wins }, загуби: { $losses }, ремита: { $draws }.
 stats-none = { $person } все още няма завършени партии с хора тук.
+rating-reset = { $moderator } нулира рейтинга на { $person } в { $name }{ $was ->
+    [none] {""}
+   *[other] {" "}(беше { $was })
+}: от следващата рейтингова партия той започва отново от { $start }.

@@ -23,6 +23,7 @@ moderators-change-settings = change the settings
 moderators-grant = grant coins
 moderators-take = take coins
 moderators-abort = abort games they do not play
+moderators-reset-rating = reset ratings
 
 button-join = Join
 button-start = Start

@@ -70,6 +70,7 @@ too-poor = you have { $balance } and cannot stake { $stake }; /wallet shows your
 cannot-afford = { $name } has { $balance } and cannot stake { $stake }, so the game does not start; challenge { $challenge } stays open.
 bad-time = the time per move must be from 1 hour to { $max } here, e.g. time=3d or time=12h.
 not-moderator = only moderators of this server or group may { $action }.
+no-rating-to-reset = { $person } has no { $name } rating here to reset.
 bad-setting = { $reason }
 bad-amount = the amount must be a whole number of coins from 1 to { $max }.
 take-too-much = { $name } has only { $balance }; take at most that.

@@ -239,3 +239,7 @@ stats-against = { $person } against { $other }: { $games ->
    *[other] { $draws } draws
 }.
 stats-none = { $person } has not finished a game against people here yet.
+rating-reset = { $moderator } reset the { $name } rating of { $person }{ $was ->
+    [none] {""}
+   *[other] {" "}(it was { $was })
+}: their next rated game starts it again from { $start }.

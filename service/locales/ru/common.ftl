@@ -23,6 +23,7 @@ moderators-change-settings = менять настройки
 moderators-grant = выдавать монеты
 moderators-take = забирать монеты
 moderators-abort = прерывать чужие партии
+moderators-reset-rating = сбрасывать рейтинги
 
 button-join = Присоединиться
 button-start = Начать

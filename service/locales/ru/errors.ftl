@@ -80,6 +80,7 @@ too-poor = у вас { $balance }, и поставить { $stake } нельзя
 cannot-afford = у игрока { $name } { $balance }, а ставка — { $stake }, поэтому партия не начинается; вызов { $challenge } остаётся открытым.
 bad-time = время на ход здесь — от 1 часа до { $max }, например time=3d или time=12h.
 not-moderator = только модераторы этого сервера или группы могут { $action }.
+no-rating-to-reset = у игрока { $person } здесь нет рейтинга в { $name }, сбрасывать нечего.
 bad-setting = { $reason }
 bad-amount = сумма — целое число монет от 1 до { $max }.
 take-too-much = у пользователя { $name } только { $balance }; забрать можно не больше этой суммы.

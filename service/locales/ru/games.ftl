@@ -236,3 +236,7 @@ stats-streak = Текущая серия: { $result ->
 }.
 stats-against = { $person } против { $other }: партий: { $games }, побед: { $wins }, поражений: { $losses }, ничьих: { $draws }.
 stats-none = У игрока { $person } здесь ещё нет законченных партий с людьми.
+rating-reset = { $moderator } сбрасывает рейтинг игрока { $person } в { $name }{ $was ->
+    [none] {""}
+   *[other] {" "}(был { $was })
+}: со следующей рейтинговой партии он начнётся заново с { $start }.

@@ -88,6 +88,8 @@ pub enum CommandId {
     Rating,
     /// `/stats`: a person's results here, and a head-to-head.
     Stats,
+    /// `/resetrating`: start a person's rating in a game again (moderators).
+    ResetRating,
 }
 
 /// Who may use a command.
@@ -643,6 +645,20 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("other", "cmd-stats-other", false, Kind::User),
         ],
     },
+    CommandSpec {
+        id: CommandId::ResetRating,
+        name: "resetrating",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "cmd-resetrating",
+        summary: "cmd-resetrating-about",
+        example: "/resetrating @bob konane",
+        access: Access::Moderators,
+        options: &[
+            opt("user", "cmd-resetrating-user", true, Kind::User),
+            opt("game", "cmd-resetrating-game", true, Kind::Game),
+        ],
+    },
 ];
 
 /// The command called `name` (lower case, without `/`), aliases included.
@@ -687,6 +703,7 @@ pub fn spec(id: CommandId) -> &'static CommandSpec {
         CommandId::Unlink => 27,
         CommandId::Rating => 28,
         CommandId::Stats => 29,
+        CommandId::ResetRating => 30,
     };
     &COMMANDS[index]
 }

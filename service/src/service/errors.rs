@@ -125,6 +125,14 @@ pub enum UserError {
     /// A draw offered in a game of teams.
     #[error("draws are agreed only in two-player games; play game #{0} on, or /resign #{0}")]
     DrawTwoPlayers(GameNo),
+    /// A rating reset for someone without one.
+    #[error("{name} has no {game} rating here to reset")]
+    NoRatingToReset {
+        /// Their name.
+        name: String,
+        /// The game.
+        game: GameId,
+    },
     /// A draw offered to the computer.
     #[error("the computer does not agree draws; play game #{0} on, or /resign #{0}")]
     DrawComputer(GameNo),
@@ -710,6 +718,8 @@ pub enum ModeratorAction {
     Take,
     /// Abort games they do not play.
     AbortOthers,
+    /// Reset a person's rating.
+    ResetRating,
 }
 
 impl std::fmt::Display for ModeratorAction {
@@ -719,6 +729,7 @@ impl std::fmt::Display for ModeratorAction {
             ModeratorAction::Grant => "grant coins",
             ModeratorAction::Take => "take coins",
             ModeratorAction::AbortOthers => "abort games they do not play",
+            ModeratorAction::ResetRating => "reset ratings",
         })
     }
 }
@@ -799,6 +810,9 @@ impl UserError {
             E::OwnDrawOffer(game) => Msg::new("draw-own").text("game", number(game)),
             E::DrawTwoPlayers(game) => Msg::new("draw-two-players").text("game", number(game)),
             E::DrawComputer(game) => Msg::new("draw-computer").text("game", number(game)),
+            E::NoRatingToReset { name, game } => Msg::new("no-rating-to-reset")
+                .msg("person", Msg::new("verbatim").text("text", name.clone()))
+                .msg("name", game_msg(*game)),
             E::NotYourTurn { game, name, seat } => Msg::new("not-your-turn")
                 .text("game", number(game))
                 .msg(
@@ -872,6 +886,7 @@ impl UserError {
                     ModeratorAction::Grant => "moderators-grant",
                     ModeratorAction::Take => "moderators-take",
                     ModeratorAction::AbortOthers => "moderators-abort",
+                    ModeratorAction::ResetRating => "moderators-reset-rating",
                 }),
             ),
             E::BadSetting(error) => error.msg(),

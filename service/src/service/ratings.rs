@@ -6,10 +6,11 @@ use tabula_core::GameId;
 
 use super::narration::RatingTags;
 use super::people::Named;
-use super::{Ctx, Handled, Reply, Service, ServiceError, UserError, spans_reply};
+use super::{Ctx, Handled, ModeratorAction, Reply, Service, ServiceError, UserError, spans_reply};
+use crate::commands::CommandId;
 use crate::l10n::{Msg, Span, game_msg};
 use crate::ratings::Rating;
-use crate::store::{CommunityId, DAY_MILLIS, GameRecord, User};
+use crate::store::{CommunityId, DAY_MILLIS, GameRecord, RatingReset, User, UserId};
 use tabula_render::chart::{ChartLabels, ChartPoint, rating_chart};
 
 /// A rating as shown beside a name: rounded, with `?` while provisional (`1620?`).
@@ -262,4 +263,89 @@ impl Service {
             ),
         ])
     }
+}
+
+impl Service {
+    /// `/resetrating @person <game>` (moderators): the person's rating in `game` here starts
+    /// again, as a newcomer's; the rating it had is recorded with who reset it. Said in the
+    /// chat, announced with the change.
+    pub(super) async fn reset_rating(&self, ctx: &Ctx, game: Option<GameId>) -> Handled<Reply> {
+        if !ctx.moderator {
+            return Err(UserError::NotModerator(ModeratorAction::ResetRating).into());
+        }
+        self.not_repeated(ctx).await?;
+        let Some(game) = game else {
+            return Err(UserError::Usage(CommandId::ResetRating).into());
+        };
+        let person = self.known_person(ctx, CommandId::ResetRating).await?;
+        let reset = RatingReset {
+            community: ctx.chat.community,
+            game,
+            user: person.id,
+            by: ctx.user.id,
+            request: &ctx.key,
+        };
+        let payload = serde_json::json!({
+            "rating_reset": person.id.0,
+            "by": ctx.user.id.0,
+            "game": game.as_str(),
+        });
+        let pending = self.pending_payload(payload, None);
+        let announce = pending
+            .as_ref()
+            .map(|pending| (ctx.chat.id, pending.as_announce()));
+        let Some((was, announced)) = self
+            .store
+            .reset_rating(&reset, announce.as_ref().map(|(chat, a)| (*chat, a)))
+            .await?
+        else {
+            return Err(UserError::NoRatingToReset {
+                name: person.display_name.clone(),
+                game,
+            }
+            .into());
+        };
+        let mut reply = reset_reply(&ctx.user, &person, game, Some(was));
+        reply.announced = announced;
+        Ok(reply)
+    }
+
+    /// The reply to a reset whose process died before posting it, from its announcement's
+    /// payload (`rating_reset`: whose, `by`, `game`).
+    pub(super) async fn reset_post_of(
+        &self,
+        payload: &serde_json::Value,
+    ) -> Result<Option<Reply>, ServiceError> {
+        let number = |key: &str| payload.get(key).and_then(serde_json::Value::as_i64);
+        let game = payload
+            .get("game")
+            .and_then(serde_json::Value::as_str)
+            .and_then(|name| crate::commands::parse_game(name).ok());
+        let (Some(whose), Some(by), Some(game)) = (number("rating_reset"), number("by"), game)
+        else {
+            return Ok(None);
+        };
+        let (Some(person), Some(moderator)) = (
+            self.store.user(UserId(whose)).await?,
+            self.store.user(UserId(by)).await?,
+        ) else {
+            return Ok(None);
+        };
+        Ok(Some(reset_reply(&moderator, &person, game, None)))
+    }
+}
+
+/// "@mod reset @bob's Konane rating (it was 1620): the next rated game starts it again from
+/// 1500?." `was`: the rating before, when known.
+fn reset_reply(by: &User, person: &User, game: GameId, was: Option<Rating>) -> Reply {
+    let mut msg = Msg::new("rating-reset")
+        .span("moderator", super::mention(by))
+        .span("person", super::mention(person))
+        .msg("name", game_msg(game))
+        .text("start", rating_tag(Rating::default()));
+    msg = match was {
+        Some(was) => msg.text("was", rating_tag(was)),
+        None => msg.text("was", "none"),
+    };
+    spans_reply(vec![Span::Msg(msg)])
 }

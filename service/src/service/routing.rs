@@ -424,6 +424,7 @@ impl Service {
             CommandId::Unlink => self.unlink(ctx).await,
             CommandId::Rating => self.rating(ctx, command.game).await,
             CommandId::Stats => self.stats(ctx).await,
+            CommandId::ResetRating => self.reset_rating(ctx, command.game).await,
             CommandId::Rules => match command.game {
                 None => Err(UserError::Usage(CommandId::Rules).into()),
                 Some(id) => Ok(spans_reply(vec![Span::Msg(text::rules(id))]).to_actor()),

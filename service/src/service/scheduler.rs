@@ -186,6 +186,8 @@ impl Service {
                     self.challenge_update_of(&payload).await?
                 } else if payload.get("configured").is_some() {
                     self.settings_post_of(row.chat, &payload).await?
+                } else if payload.get("rating_reset").is_some() {
+                    self.reset_post_of(&payload).await?
                 } else if payload.get("vacation").is_some() {
                     self.vacation_post_of(row.chat, &payload).await?
                 } else {

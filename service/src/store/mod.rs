@@ -65,7 +65,7 @@ pub use links::LinkClaim;
 pub use notify::{NotifyPlace, NotifySettings, Quiet};
 pub use offers::{Offer, OfferKind, Offered};
 pub use postgres::PostgresStore;
-pub use ratings::{FinishedGame, RatingShown};
+pub use ratings::{FinishedGame, RatingReset, RatingShown};
 pub use sqlite::SqliteStore;
 pub use threads::ThreadState;
 

@@ -309,9 +309,9 @@ impl Store {
             .collect())
     }
 
-    /// `user`'s rating after each rated game of `game` in `community`, oldest first: when the
-    /// game ended, the rating and the deviation (0 for games rated before deviations were
-    /// kept with the history).
+    /// `user`'s rating after each rated game of `game` in `community` since a moderator last
+    /// reset it, oldest first: when the game ended, the rating and the deviation (0 for games
+    /// rated before deviations were kept with the history).
     ///
     /// # Errors
     /// A database failure.
@@ -325,6 +325,8 @@ impl Store {
             "SELECT g.updated_at, c.rating_after, c.deviation_after FROM rating_changes c \
              JOIN games g ON g.id = c.game_id \
              WHERE g.community_id = $1 AND g.game = $2 AND c.user_id = $3 \
+               AND g.updated_at > COALESCE((SELECT MAX(r.reset_at) FROM rating_resets r \
+                   WHERE r.community_id = $1 AND r.game = $2 AND r.user_id = $3), -1) \
              ORDER BY g.updated_at, g.id",
         )
         .bind(community.0)
@@ -419,5 +421,96 @@ impl Store {
             });
         }
         Ok(finished)
+    }
+}
+
+/// `$1` community, `$2` game, `$3` person: their rating row.
+const RATING_ROW: &str = "\
+SELECT rating, deviation, volatility, games FROM ratings
+WHERE community_id = $1 AND game = $2 AND user_id = $3";
+
+/// Forgets the rating of [`RATING_ROW`]'s person.
+const DELETE_RATING: &str =
+    "DELETE FROM ratings WHERE community_id = $1 AND game = $2 AND user_id = $3";
+
+/// Records a reset: community, game, person, by whom, the rating, deviation, volatility and
+/// rated games it had, when.
+const INSERT_RESET: &str = "\
+INSERT INTO rating_resets (community_id, game, user_id, reset_by, rating, deviation, volatility,
+                           games, reset_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+
+/// A moderator's reset of a person's rating in one game of a community.
+#[derive(Debug, Clone, Copy)]
+pub struct RatingReset<'a> {
+    /// The community.
+    pub community: CommunityId,
+    /// The game.
+    pub game: GameId,
+    /// Whose rating.
+    pub user: UserId,
+    /// The moderator.
+    pub by: UserId,
+    /// The request that asked, applied once.
+    pub request: &'a super::RequestKey,
+}
+
+impl Store {
+    /// Resets a person's rating in one game of a community: the next rated game starts them
+    /// again as a newcomer. The rating it had is recorded (`rating_resets`) with who reset it,
+    /// in the same transaction, with `announce` when given. `None`: they had no rating (then
+    /// nothing is written).
+    ///
+    /// # Errors
+    /// [`super::Conflict::Duplicate`] for a request already applied; a database failure.
+    pub async fn reset_rating(
+        &self,
+        reset: &RatingReset<'_>,
+        announce: Option<(super::ChatId, &super::Announce<'_>)>,
+    ) -> Result<Option<(Rating, Option<super::OutboxId>)>, StoreError> {
+        const OPERATION: &str = "reset_rating";
+        let now = Timestamp::now();
+        let mut tx = self.begin_write(OPERATION).await?;
+        super::requests::record_request(&mut tx, Some(reset.request), None, now, OPERATION).await?;
+        let row: Option<(f64, f64, f64, i64)> = query_as(RATING_ROW)
+            .bind(reset.community.0)
+            .bind(reset.game.as_str())
+            .bind(reset.user.0)
+            .fetch_optional(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        let Some((rating, deviation, volatility, games)) = row else {
+            return Ok(None);
+        };
+        query(DELETE_RATING)
+            .bind(reset.community.0)
+            .bind(reset.game.as_str())
+            .bind(reset.user.0)
+            .execute(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        query(INSERT_RESET)
+            .bind(reset.community.0)
+            .bind(reset.game.as_str())
+            .bind(reset.user.0)
+            .bind(reset.by.0)
+            .bind(rating)
+            .bind(deviation)
+            .bind(volatility)
+            .bind(games)
+            .bind(now.0)
+            .execute(&mut tx)
+            .await
+            .map_err(db(OPERATION))?;
+        let announced = super::outbox::announce_if_any(&mut tx, announce, now, OPERATION).await?;
+        tx.commit().await.map_err(db(OPERATION))?;
+        Ok(Some((
+            Rating {
+                rating,
+                deviation,
+                volatility,
+            },
+            announced,
+        )))
     }
 }

@@ -291,6 +291,7 @@ fn the_commands_are_each_listed_once() {
         "unlink",
         "rating",
         "stats",
+        "resetrating",
     ];
     let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
     assert_eq!(names, expected);

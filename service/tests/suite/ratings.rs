@@ -252,6 +252,19 @@ async fn leaderboard(url: DatabaseUrl) {
         text(&shown)
     );
     assert_eq!(board(&shown), expected, "{}", text(&shown));
+    // Moderators ask for more games: nobody has as many.
+    let set = table.cmd("mod", "/config leaderboard_games=30").await;
+    assert!(set.is_done(), "{}", text(&set));
+    let none = table.cmd("erin", "/leaderboard konane").await;
+    let said = common::said::said(&none, "leaderboard-rating-none");
+    assert_eq!(common::said::num(said, "games"), 30);
+    assert_eq!(common::said::num(said, "months"), 6);
+    let set = table.cmd("mod", "/config leaderboard_games=5").await;
+    assert!(set.is_done(), "{}", text(&set));
+    assert_eq!(
+        board(&table.cmd("erin", "/leaderboard konane").await),
+        expected
+    );
     // Another game's leaderboard is empty.
     let koan = table.cmd("erin", "/leaderboard koan").await;
     assert!(
@@ -304,6 +317,58 @@ async fn chart(url: DatabaseUrl) {
     assert!((history[2].1 - latest.rating.rating).abs() < 0.01);
     assert!(history[0].1 > 1500.0 && history[1].1 < history[0].1);
     assert!(history.iter().all(|(_, _, deviation)| *deviation > 45.0));
+    // A moderator resets Alice's Konane rating: only a moderator, said in the chat; she
+    // starts again as a newcomer, her chart from then on.
+    let refused = table.cmd("bob", "/resetrating @alice konane").await;
+    assert!(
+        matches!(
+            refused.kind,
+            tabula_service::service::Kind::Refused(
+                tabula_service::service::UserError::NotModerator(_)
+            )
+        ),
+        "{}",
+        text(&refused)
+    );
+    let reset = table.cmd("mod", "/resetrating @alice konane").await;
+    assert!(reset.is_done(), "{}", text(&reset));
+    assert_eq!(reset.audience, tabula_service::service::Audience::Chat);
+    let said = common::said::said(&reset, "rating-reset");
+    assert_eq!(
+        common::said::text_arg(said, "was"),
+        format!("{}", latest.rating.rating.round() as i64)
+            + if latest.rating.provisional() { "?" } else { "" }
+    );
+    assert!(konane(&store, &table, "alice").await.is_none());
+    assert!(konane(&store, &table, "bob").await.is_some(), "Bob's stays");
+    let history = store
+        .rating_history(community, GameId::Konane, alice)
+        .await
+        .expect("history");
+    assert!(history.is_empty());
+    let again = table.cmd("mod", "/resetrating @alice konane").await;
+    assert!(
+        matches!(
+            again.kind,
+            tabula_service::service::Kind::Refused(
+                tabula_service::service::UserError::NoRatingToReset { .. }
+            )
+        ),
+        "{}",
+        text(&again)
+    );
+    // Her next rated game starts from a newcomer's rating.
+    played_then_resigned(&table, "alice", "bob", "bob", &mut lcg).await;
+    let after = konane(&store, &table, "alice").await.expect("rated again");
+    assert_eq!(after.games, 1);
+    assert_eq!(
+        store
+            .rating_history(community, GameId::Konane, alice)
+            .await
+            .expect("history")
+            .len(),
+        1
+    );
     store.close().await;
 }
 
