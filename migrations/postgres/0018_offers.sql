@@ -32,3 +32,13 @@ CREATE TABLE rating_resets (
     games        BIGINT NOT NULL,
     reset_at     BIGINT NOT NULL
 );
+-- Takebacks (issue 39): the actions a player took back with the opponent's consent, undone
+-- from the log (which keeps `seq` of them), recorded here for /history and the record.
+CREATE TABLE takebacks (
+    game_id     BIGINT NOT NULL REFERENCES games (id),
+    seq         BIGINT NOT NULL,
+    undone      TEXT    NOT NULL,
+    user_id     BIGINT NOT NULL REFERENCES users (id),
+    accepted_by BIGINT NOT NULL REFERENCES users (id),
+    taken_at    BIGINT NOT NULL
+);

@@ -32,3 +32,13 @@ CREATE TABLE rating_resets (
     games        INTEGER NOT NULL,
     reset_at     INTEGER NOT NULL
 );
+-- Takebacks (issue 39): the actions a player took back with the opponent's consent, undone
+-- from the log (which keeps `seq` of them), recorded here for /history and the record.
+CREATE TABLE takebacks (
+    game_id     INTEGER NOT NULL REFERENCES games (id),
+    seq         INTEGER NOT NULL,
+    undone      TEXT    NOT NULL,
+    user_id     INTEGER NOT NULL REFERENCES users (id),
+    accepted_by INTEGER NOT NULL REFERENCES users (id),
+    taken_at    INTEGER NOT NULL
+);

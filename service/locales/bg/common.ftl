@@ -73,6 +73,8 @@ button-record = Запис
 button-rematch = Реванш
 button-accept-draw = Приеми реми
 button-decline-draw = Откажи
+button-accept-takeback = Приеми връщането
+button-decline-takeback = Откажи
 button-all-moves = Всички ходове
 
 move-piece = { $from } → { $steps }

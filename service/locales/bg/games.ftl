@@ -31,6 +31,12 @@ draw-offered = { $person } предлага реми в партия { $game } (
 draw-declined = { $person } отказа предложеното от { $maker } реми в партия { $game }; играта продължава.
 cause-draw-agreed = { $person } прие предложеното от { $maker } реми
 cause-agreed = играчите се съгласиха на реми
+takeback-asked = { $person } моли да върне { $count ->
+    [one] последния си ход
+   *[other] последните си { $count } хода
+} в партия { $game } ({ $name }): { $moves }. { $opponent }: приемете или откажете с бутоните. Молбата отпада, щом някой направи ход.
+takeback-declined = { $person } отказа на { $asker } връщане на хода в партия { $game }; играта продължава.
+takeback-done = { $person } прие: { $asker } връща { $moves } в партия { $game } и отново е на ход.
 result-seed = Семето на заровете вече е разкрито: { $seed } (/export { $game } изпраща записа; `tabula verify` проверява всяко хвърляне).
 result-side = { $people } ({ $team })
 result-against = { $first } срещу { $rest }

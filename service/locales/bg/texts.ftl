@@ -17,6 +17,7 @@ moves-legal = Партия { $game }: { $count ->
 moves-rolling = Партия { $game }: хвърлят се заровете.
 history-empty = Партия { $game } ({ $name }): още няма ходове.
 history-heading = Партия { $game } ({ $name }):
+history-takeback = Върнато след действие { $seq }: { $moves } от { $asker }, прието от { $accepter }.
 history-earlier = { " " }ходове от { $first } до { $last } (бутонът „По-рано“ показва тези преди { $first }; /export { $game } изпраща целия запис като файл).
 history-dice = зарове
 history-roll-off = хвърляне за първи ход: { $first } срещу { $second }

@@ -73,6 +73,8 @@ button-record = Record
 button-rematch = Rematch
 button-accept-draw = Accept the draw
 button-decline-draw = Decline
+button-accept-takeback = Accept the takeback
+button-decline-takeback = Decline
 button-all-moves = All moves
 
 # Moves on buttons and in toasts, for Coan Ki and Pachisi (issue 37): $from is a cell or

@@ -31,6 +31,12 @@ draw-offered = { $person } offers a draw in game { $game } ({ $name }). { $oppon
 draw-declined = { $person } declined the draw offered by { $maker } in game { $game }; play goes on.
 cause-draw-agreed = { $person } accepted the draw offered by { $maker }
 cause-agreed = the players agreed to a draw
+takeback-asked = { $person } asks to take back { $count ->
+    [one] their last move
+   *[other] their last { $count } moves
+} in game { $game } ({ $name }): { $moves }. { $opponent }: accept or decline with the buttons. The request lapses when anyone moves.
+takeback-declined = { $person } declined the takeback asked by { $asker } in game { $game }; play goes on.
+takeback-done = { $person } accepted: { $asker } takes back { $moves } in game { $game } and is to move again.
 result-seed = The dice seed, now revealed: { $seed } (/export { $game } gives the record; `tabula verify` checks every roll).
 # Who played a game that ended, and for how long: "@alice (White) against @bob (Black): 42
 # moves in 3 days." $length is a length of time (duration-*).

@@ -17,6 +17,7 @@ moves-legal = Game { $game }: { $count ->
 moves-rolling = Game { $game }: dice are being rolled.
 history-empty = Game { $game } ({ $name }): no moves yet.
 history-heading = Game { $game } ({ $name }):
+history-takeback = Taken back after action { $seq }: { $moves } by { $asker }, accepted by { $accepter }.
 history-earlier = { " " }moves { $first } to { $last } (the Earlier button shows those before { $first }; /export { $game } sends the whole record as a file).
 history-dice = dice
 history-roll-off = threw { $first } against { $second } in the roll-off

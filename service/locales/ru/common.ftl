@@ -79,6 +79,8 @@ button-record = Запись
 button-rematch = Реванш
 button-accept-draw = Согласиться на ничью
 button-decline-draw = Отклонить
+button-accept-takeback = Согласиться на отмену
+button-decline-takeback = Отказаться
 button-all-moves = Все ходы
 
 move-piece = { $from } → { $steps }

@@ -31,6 +31,12 @@ draw-offered = { $person } предлагает ничью в партии { $ga
 draw-declined = { $person } отклоняет предложение ничьей от игрока { $maker } в партии { $game }; игра продолжается.
 cause-draw-agreed = { $person } принимает предложение ничьей от игрока { $maker }
 cause-agreed = игроки согласились на ничью
+takeback-asked = { $person } просит отменить { $count ->
+    [one] свой последний ход
+   *[other] свои последние ходы ({ $count })
+} в партии { $game } ({ $name }): { $moves }. { $opponent }: согласитесь или откажитесь кнопками. Просьба теряет силу, как только кто-нибудь сходит.
+takeback-declined = { $person } отказывает игроку { $asker } в отмене хода в партии { $game }; игра продолжается.
+takeback-done = { $person } соглашается: игрок { $asker } отменяет { $moves } в партии { $game } и снова ходит.
 result-seed = Зерно костей теперь раскрыто: { $seed } (/export { $game } присылает запись; `tabula verify` проверяет каждый бросок).
 result-side = { $people } ({ $team })
 result-against = { $first } против { $rest }

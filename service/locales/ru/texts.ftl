@@ -18,6 +18,7 @@ moves-legal = Партия { $game }: { $count ->
 moves-rolling = Партия { $game }: бросаются кости.
 history-empty = Партия { $game } ({ $name }): ходов ещё нет.
 history-heading = Партия { $game } ({ $name }):
+history-takeback = Отменено после действия { $seq }: { $moves } (игрок { $asker }, согласие дал { $accepter }).
 history-earlier = { " " }ходы с { $first } по { $last } (кнопка «Раньше» показывает ходы до { $first }; /export { $game } присылает всю запись файлом).
 history-dice = кости
 history-roll-off = бросок за первый ход: { $first } против { $second }

@@ -133,6 +133,25 @@ pub enum UserError {
         /// The game.
         game: GameId,
     },
+    /// A takeback with nothing of one's own at the end of the game's log.
+    #[error(
+        "you have no move to take back in game #{0}: only your last move, before anyone else acts (and never a roll)"
+    )]
+    NothingToTakeBack(GameNo),
+    /// A second takeback request while the first stands.
+    #[error("you already asked to take back your move in game #{0}; your opponent answers it")]
+    TakebackAsked(GameNo),
+    /// A takeback answered that no longer stands.
+    #[error(
+        "that takeback request in game #{0} no longer stands: a move was made since, or it was answered"
+    )]
+    TakebackLapsed(GameNo),
+    /// One's own (or a partner's) takeback answered.
+    #[error("that takeback request in game #{0} is your side's; the other side answers it")]
+    OwnTakeback(GameNo),
+    /// A takeback asked in a game with the computer.
+    #[error("takebacks are asked of people; the computer does not give them in game #{0}")]
+    TakebackComputer(GameNo),
     /// A draw offered to the computer.
     #[error("the computer does not agree draws; play game #{0} on, or /resign #{0}")]
     DrawComputer(GameNo),
@@ -810,6 +829,11 @@ impl UserError {
             E::OwnDrawOffer(game) => Msg::new("draw-own").text("game", number(game)),
             E::DrawTwoPlayers(game) => Msg::new("draw-two-players").text("game", number(game)),
             E::DrawComputer(game) => Msg::new("draw-computer").text("game", number(game)),
+            E::NothingToTakeBack(game) => Msg::new("takeback-nothing").text("game", number(game)),
+            E::TakebackAsked(game) => Msg::new("takeback-already").text("game", number(game)),
+            E::TakebackLapsed(game) => Msg::new("takeback-lapsed").text("game", number(game)),
+            E::OwnTakeback(game) => Msg::new("takeback-own").text("game", number(game)),
+            E::TakebackComputer(game) => Msg::new("takeback-computer").text("game", number(game)),
             E::NoRatingToReset { name, game } => Msg::new("no-rating-to-reset")
                 .msg("person", Msg::new("verbatim").text("text", name.clone()))
                 .msg("name", game_msg(*game)),

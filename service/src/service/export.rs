@@ -13,12 +13,34 @@ use crate::store::{ActionRecord, GameNo, GameRecord, GameStatus, History};
 use crate::time::rfc3339;
 
 impl Service {
-    /// `/export [#game]`: the record of `game` as a text file, posted to the chat. A running
-    /// game's record leaves its seed out.
+    /// `/export [#game]`: the record of `game` as a text file, posted to the chat, with a
+    /// `Takebacks` header when moves were taken back. A running game's record leaves its seed
+    /// out.
     pub(super) async fn export(&self, ctx: &Ctx, game: GameNo) -> Handled<Reply> {
         let full = self.whole_log(ctx, game).await?;
         let record = &full.record;
-        let text = record_of(record, &full.actions).to_string();
+        let mut file = record_of(record, &full.actions);
+        // The takebacks the players agreed: what was undone, after how many actions, by whom.
+        let takebacks = self.store.takebacks(game).await?;
+        if !takebacks.is_empty() {
+            let name = |user| {
+                super::seated(record, user).map_or_else(String::new, |u| u.display_name.clone())
+            };
+            let told: Vec<String> = takebacks
+                .iter()
+                .map(|taken| {
+                    format!(
+                        "{}: {} by {}, accepted by {}",
+                        taken.seq,
+                        taken.undone,
+                        name(taken.by),
+                        name(taken.accepted_by)
+                    )
+                })
+                .collect();
+            file.header("Takebacks", told.join("; "));
+        }
+        let text = file.to_string();
         let check = if record.dice.is_some() {
             if record.status == GameStatus::Active {
                 "export-seed-later"

@@ -15,7 +15,7 @@
 //! - `play`: loading and replaying games, moves, dice, resigning, the list of games;
 //! - `narration`: how boards, results, money and buttons are told;
 //! - `clocks`: `/claim`, `/abort`, `/vacation` and the time left on a board;
-//! - `draws`: `/draw`, draw offers and their answers;
+//! - `draws` and `takebacks`: `/draw` and `/takeback`, the requests and their answers;
 //! - `ratings`: `/rating`, the rating leaderboard, ratings beside names and after results;
 //! - `stats`: `/stats`, a person's results per game, streak and head-to-head;
 //! - `scheduler`: reminders, time-outs and expired challenges;
@@ -64,6 +64,7 @@ mod scheduler;
 mod seen;
 mod stats;
 mod suggest;
+mod takebacks;
 mod text;
 mod threads;
 

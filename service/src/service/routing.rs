@@ -384,6 +384,10 @@ impl Service {
                 let game = self.pick_game(ctx, number, false).await?;
                 self.offer_draw(ctx, game).await
             }
+            CommandId::Takeback => {
+                let game = self.pick_game(ctx, number, false).await?;
+                self.ask_takeback(ctx, game).await
+            }
             CommandId::Games => self.games(ctx).await,
             CommandId::Wallet => self.wallet(ctx).await,
             CommandId::Leaderboard => match command.game {
@@ -534,6 +538,12 @@ impl Service {
                 self.answer_draw(ctx, GameNo(game), UserId(offerer), kind == 'i')
                     .await
             }
+            // Accept or Decline under a takeback asked when the game had `seq` actions.
+            ('t' | 'z', &[game, seq]) => {
+                let seq = u32::try_from(seq).map_err(|_| UserError::BadButton)?;
+                self.answer_takeback(ctx, GameNo(game), seq, kind == 't')
+                    .await
+            }
             ('k', &[game, asker]) => self.keep_playing(ctx, GameNo(game), UserId(asker)).await,
             ('g', &[game, index]) => self.picked_game(ctx, game, index).await,
             ('o', &[owner, code]) => self.notify_pressed(ctx, owner, code).await,
@@ -552,7 +562,7 @@ impl Service {
 /// The commands about one game that ask "which game?" with a button per game when a person
 /// has several and does not say which (`g<game>.<index>`: the command at `index` for `game`).
 /// `/move` is not among them: its move is not kept on a button.
-const PICKABLE: [CommandId; 9] = [
+const PICKABLE: [CommandId; 10] = [
     CommandId::Board,
     CommandId::Moves,
     CommandId::History,
@@ -562,6 +572,7 @@ const PICKABLE: [CommandId; 9] = [
     CommandId::Abort,
     CommandId::Claim,
     CommandId::Draw,
+    CommandId::Takeback,
 ];
 
 impl Service {
@@ -569,7 +580,24 @@ impl Service {
     /// `before`, with an Earlier button for the page before when there is one.
     async fn history_page(&self, ctx: &Ctx, game: GameNo, before: Option<u32>) -> Handled<Reply> {
         let full = self.whole_log(ctx, game).await?;
-        let (page, earlier) = text::history(&full.record, &full.actions, before);
+        let (mut page, earlier) = text::history(&full.record, &full.actions, before);
+        // The latest page tells the takebacks the players agreed.
+        if before.is_none() {
+            for taken in self.store.takebacks(game).await? {
+                let name = |user| {
+                    super::seated(&full.record, user)
+                        .map_or_else(|| Msg::new("someone"), super::narration::name_msg)
+                };
+                page.push(Span::Text("\n".into()));
+                page.push(Span::Msg(
+                    Msg::new("history-takeback")
+                        .num("seq", i64::from(taken.seq))
+                        .span("moves", Span::Code(taken.undone.replace(' ', ", ")))
+                        .msg("asker", name(taken.by))
+                        .msg("accepter", name(taken.accepted_by)),
+                ));
+            }
+        }
         let mut reply = spans_reply(page).about(game);
         if let Some(first) = earlier {
             reply.buttons = vec![vec![said_button(

@@ -149,7 +149,7 @@ UPDATE games SET seq = $3, status = $4, result = COALESCE($5, result),
 WHERE id = $1 AND seq = $2 AND status = 'active'
 RETURNING id";
 
-const GAME_STATE: &str = "SELECT status, seq FROM games WHERE id = $1";
+pub(super) const GAME_STATE: &str = "SELECT status, seq FROM games WHERE id = $1";
 
 /// Followed by one `(game, seq, action, actor, now)` tuple per action.
 const INSERT_ACTIONS: &str = "INSERT INTO actions (game_id, seq, action, actor_id, created_at) ";
@@ -164,7 +164,7 @@ WHERE id = $1 AND status = 'active' AND ($5 IS NULL OR seq = $5)
 
 /// In a writing transaction: starts (`Some`) or stops the clock of `game` for a turn of
 /// `user` from `at`; the clock as stored.
-async fn set_clock(
+pub(super) async fn set_clock(
     tx: &mut Tx,
     game: GameNo,
     user: Option<UserId>,

@@ -63,7 +63,7 @@ mod url;
 pub use boards::{BoardPosted, PostedBoard};
 pub use links::LinkClaim;
 pub use notify::{NotifyPlace, NotifySettings, Quiet};
-pub use offers::{Offer, OfferKind, Offered};
+pub use offers::{Offer, OfferKind, Offered, TakeBack, TakenBack};
 pub use postgres::PostgresStore;
 pub use ratings::{FinishedGame, RatingReset, RatingShown};
 pub use sqlite::SqliteStore;

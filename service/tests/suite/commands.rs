@@ -273,6 +273,7 @@ fn the_commands_are_each_listed_once() {
         "replay",
         "resign",
         "draw",
+        "takeback",
         "abort",
         "claim",
         "vacation",

@@ -33,6 +33,7 @@ mod ratings;
 mod records;
 mod service;
 mod store_conformance;
+mod takebacks;
 mod threads;
 mod voice;
 mod waiting;
