@@ -340,7 +340,8 @@ impl Service {
             return Ok(None);
         }
         let header = if start {
-            super::challenges::begins_spans(&stored.record, &super::narration::RatingTags::new())
+            let tags = self.game_rating_tags(&stored.record).await?;
+            super::challenges::begins_spans(&stored.record, &tags)
         } else {
             Vec::new()
         };
