@@ -312,6 +312,60 @@ async fn out_of_turn_and_autocomplete(name: &str, mode: Mode) {
         "the panel shows the switch made: {:?}",
         table.fake.message(panel.id)
     );
+
+    // Issue 39, in the first game (#1, Konane), where `actor` moved last: `/takeback`, the
+    // other accepts with the request's button and the board comes again; then `/draw`, which
+    // `actor` accepts, ends it drawn. A casual challenge by the `rated` option (a boolean).
+    let answer = |message: &DcMessage, kind: char| {
+        buttons(message)
+            .into_iter()
+            .find(|(_, id)| id.starts_with(kind))
+            .map(|(_, id)| id)
+            .unwrap_or_else(|| panic!("no {kind} button: {message:?}"))
+    };
+    let public = |id: &'static str| {
+        move |m: &DcMessage| m.ephemeral_for.is_none() && said::says(&m.content, id)
+    };
+    let before = table.last_id();
+    table.slash(&actor, "takeback", &[("game", json!(1))]).await;
+    let asked = table
+        .wait_message(before, "the takeback request", public("takeback-asked"))
+        .await;
+    let before = table.last_id();
+    table.press(&other, asked.id, &answer(&asked, 't')).await;
+    let again = table
+        .wait_message(before, "the board again", |m| {
+            is_board(m) && said::says(&m.content, "takeback-done")
+        })
+        .await;
+    assert_eq!(to_act(&again, &players).map(|u| u.id), Some(actor.id));
+    let before = table.last_id();
+    table.slash(&other, "draw", &[("game", json!(1))]).await;
+    let offer = table
+        .wait_message(before, "the draw offer", public("draw-offered"))
+        .await;
+    let before = table.last_id();
+    table.press(&actor, offer.id, &answer(&offer, 'i')).await;
+    table
+        .wait_message(before, "the drawn ending", |m| {
+            is_board(m) && said::says(&m.content, "cause-draw-agreed")
+        })
+        .await;
+    let before = table.last_id();
+    table
+        .slash(
+            &carol,
+            "play",
+            &[
+                ("game", json!("kolowis")),
+                ("opponent", json!(alice.id.to_string())),
+                ("rated", json!(false)),
+            ],
+        )
+        .await;
+    table
+        .wait_message(before, "a casual challenge", public("challenge-casual"))
+        .await;
     table.stop().await;
     table.assert_clean();
 }

@@ -76,8 +76,10 @@ async fn a_short_game_within_telegrams_documented_limits() {
     table.start().await;
     let (group, players, mut board) = challenge(&table, "konane").await;
     let mut lcg = Lcg(9);
+    let mut mover = None;
     for _ in 0..4 {
         let actor = to_act(&board, &players).expect("someone to act").clone();
+        mover = Some(actor.clone());
         let choices: Vec<_> = callbacks(&board)
             .into_iter()
             .filter(|(_, d)| d.starts_with('m'))
@@ -90,6 +92,64 @@ async fn a_short_game_within_telegrams_documented_limits() {
             .expect("press a move");
         board = table.wait_new(&group, last, "next board", is_photo).await;
     }
+    // Issue 39: the last mover types /takeback; the other accepts with the request's button,
+    // and the board comes again with the mover to move. Then the other offers a draw, which
+    // the first accepts: the game ends drawn.
+    let mover = mover.expect("a move was made");
+    let other = players
+        .iter()
+        .map(|(user, _)| user)
+        .find(|user| user.id != mover.id)
+        .expect("two players")
+        .clone();
+    let answer = |message: &FakeMessage, kind: char| {
+        callbacks(message)
+            .into_iter()
+            .find(|(_, data)| data.starts_with(kind))
+            .map(|(_, data)| data)
+            .unwrap_or_else(|| panic!("no {kind} button: {}", message.text()))
+    };
+    let last = table.newest(&group, |_| true).map_or(0, |m| m.message_id);
+    table.fake.user_writes(&group, &mover, "/takeback");
+    let asked = table
+        .wait_new(&group, last, "the takeback request", |m| {
+            said::says(m.text(), "takeback-asked")
+        })
+        .await;
+    let last = table.newest(&group, |_| true).map_or(0, |m| m.message_id);
+    table
+        .fake
+        .press(&group, &other, asked.message_id, &answer(&asked, 't'))
+        .expect("accept the takeback");
+    let board = table
+        .wait_new(&group, last, "the board again", is_photo)
+        .await;
+    assert!(
+        said::says(board.text(), "takeback-done"),
+        "{}",
+        board.text()
+    );
+    assert_eq!(to_act(&board, &players).map(|u| u.id), Some(mover.id));
+    let last = table.newest(&group, |_| true).map_or(0, |m| m.message_id);
+    table.fake.user_writes(&group, &other, "/draw");
+    let offer = table
+        .wait_new(&group, last, "the draw offer", |m| {
+            said::says(m.text(), "draw-offered")
+        })
+        .await;
+    let last = table.newest(&group, |_| true).map_or(0, |m| m.message_id);
+    table
+        .fake
+        .press(&group, &mover, offer.message_id, &answer(&offer, 'i'))
+        .expect("accept the draw");
+    let ended = table
+        .wait_new(&group, last, "the final board", is_photo)
+        .await;
+    assert!(
+        said::says(ended.text(), "cause-draw-agreed"),
+        "{}",
+        ended.text()
+    );
     table.stop().await;
     table.assert_clean();
     let refused: Vec<_> = table
