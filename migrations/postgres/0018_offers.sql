@@ -42,3 +42,30 @@ CREATE TABLE takebacks (
     accepted_by BIGINT NOT NULL REFERENCES users (id),
     taken_at    BIGINT NOT NULL
 );
+-- Round-robin seasons (issue 39): a moderator opens one in a chat for a two-player game;
+-- people join until it begins ('open'); then every pair plays one game ('running'); it is
+-- 'over' when its games are or its days have passed.
+CREATE TABLE seasons (
+    id           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    chat_id      BIGINT NOT NULL REFERENCES chats (id),
+    community_id BIGINT NOT NULL REFERENCES communities (id),
+    game         TEXT    NOT NULL,
+    size         BIGINT NOT NULL,
+    days         BIGINT NOT NULL,
+    move_millis  BIGINT NOT NULL,
+    status       TEXT    NOT NULL,
+    created_by   BIGINT NOT NULL REFERENCES users (id),
+    created_at   BIGINT NOT NULL,
+    started_at   BIGINT,
+    ends_at      BIGINT
+);
+CREATE TABLE season_players (
+    season_id BIGINT NOT NULL REFERENCES seasons (id),
+    user_id   BIGINT NOT NULL REFERENCES users (id),
+    joined_at BIGINT NOT NULL,
+    PRIMARY KEY (season_id, user_id)
+);
+CREATE TABLE season_games (
+    season_id BIGINT NOT NULL REFERENCES seasons (id),
+    game_id   BIGINT NOT NULL PRIMARY KEY REFERENCES games (id)
+);

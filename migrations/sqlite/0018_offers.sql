@@ -42,3 +42,30 @@ CREATE TABLE takebacks (
     accepted_by INTEGER NOT NULL REFERENCES users (id),
     taken_at    INTEGER NOT NULL
 );
+-- Round-robin seasons (issue 39): a moderator opens one in a chat for a two-player game;
+-- people join until it begins ('open'); then every pair plays one game ('running'); it is
+-- 'over' when its games are or its days have passed.
+CREATE TABLE seasons (
+    id           INTEGER PRIMARY KEY,
+    chat_id      INTEGER NOT NULL REFERENCES chats (id),
+    community_id INTEGER NOT NULL REFERENCES communities (id),
+    game         TEXT    NOT NULL,
+    size         INTEGER NOT NULL,
+    days         INTEGER NOT NULL,
+    move_millis  INTEGER NOT NULL,
+    status       TEXT    NOT NULL,
+    created_by   INTEGER NOT NULL REFERENCES users (id),
+    created_at   INTEGER NOT NULL,
+    started_at   INTEGER,
+    ends_at      INTEGER
+);
+CREATE TABLE season_players (
+    season_id INTEGER NOT NULL REFERENCES seasons (id),
+    user_id   INTEGER NOT NULL REFERENCES users (id),
+    joined_at INTEGER NOT NULL,
+    PRIMARY KEY (season_id, user_id)
+);
+CREATE TABLE season_games (
+    season_id INTEGER NOT NULL REFERENCES seasons (id),
+    game_id   INTEGER NOT NULL PRIMARY KEY REFERENCES games (id)
+);

@@ -40,6 +40,7 @@ pub mod kolowis;
 pub mod konane;
 pub mod layout;
 pub mod pachisi;
+pub mod table;
 
 use tabula_core::{AnyApplied, AnyGame};
 

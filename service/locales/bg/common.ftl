@@ -24,6 +24,9 @@ moderators-grant = дават монети
 moderators-take = отнемат монети
 moderators-abort = прекратяват чужди партии
 moderators-reset-rating = нулират рейтинги
+button-join-season = Запиши се
+button-begin-season = Започни
+moderators-seasons = отварят и започват сезони
 
 button-join = Включи се
 button-start = Започни

@@ -85,6 +85,13 @@ cannot-afford = { $name } има { $balance } и не може да заложи
 bad-time = времето за ход тук е от 1 час до { $max }, например time=3d или time=12h.
 not-moderator = само модераторите на този сървър или група могат да { $action }.
 no-rating-to-reset = { $person } няма рейтинг в { $name } тук, няма какво да се нулира.
+season-none = тук още няма сезон; модератор отваря такъв с /season konane days=30 size=8.
+season-running = сезон { $season } вече е отворен или тече тук; /season го показва.
+season-two-players = сезони се играят в игри за двама, а не в { $name }.
+season-not-open = сезон { $season } вече не приема играчи; /season го показва.
+season-joined = вече сте записани в сезон { $season }.
+season-full = сезон { $season } е пълен.
+season-too-few = сезон { $season } започва с поне 3 играчи; засега са се записали { $count }.
 bad-setting = { $reason }
 bad-amount = сумата е цяло число монети от 1 до { $max }.
 take-too-much = { $name } има само { $balance }; вземете най-много толкова.

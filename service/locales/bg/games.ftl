@@ -231,3 +231,18 @@ rating-reset = { $moderator } нулира рейтинга на { $person } в 
     [none] {""}
    *[other] {" "}(беше { $was })
 }: от следващата рейтингова партия той започва отново от { $start }.
+season-open = Сезон { $season } в { $name }: места — { $size }, дни след началото — { $days }, време за ход — { $time }; всяка двойка играе по една рейтингова партия. Запишете се с бутона: сезонът започва, когато всички места са заети или когато модератор натисне „Започни“ (поне { $min } играчи). { $count ->
+    [0] Още никой не се е записал.
+   *[other] Записани ({ $count }): { $people }.
+}
+season-begun = Сезон { $season } в { $name } започна: партии — { $games }, по една за всяка двойка, до { $until } UTC. { $people }: отваряйте партиите си с /board и номера им; /season показва класирането.
+season-standings = Сезон { $season } в { $name } ({ $state }):
+season-state-running = { $left ->
+    [0] всички партии са изиграни
+   *[other] още текат партии: { $left }
+}, до { $until } UTC
+season-state-over = приключил
+season-winner = Победител е { $person }.
+season-line = точки: { $points } (изиграни: { $played }; победи: { $wins }, ремита: { $draws }, загуби: { $losses }; ЗБ { $sb })
+season-table-title = Сезон { $season } · { $name }
+season-table-header = # | Играч | Изиграни | Победи | Ремита | Загуби | Точки | ЗБ

@@ -24,6 +24,9 @@ moderators-grant = grant coins
 moderators-take = take coins
 moderators-abort = abort games they do not play
 moderators-reset-rating = reset ratings
+button-join-season = Join
+button-begin-season = Begin
+moderators-seasons = open and begin seasons
 
 button-join = Join
 button-start = Start

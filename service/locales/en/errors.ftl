@@ -76,6 +76,13 @@ cannot-afford = { $name } has { $balance } and cannot stake { $stake }, so the g
 bad-time = the time per move must be from 1 hour to { $max } here, e.g. time=3d or time=12h.
 not-moderator = only moderators of this server or group may { $action }.
 no-rating-to-reset = { $person } has no { $name } rating here to reset.
+season-none = there is no season here yet; a moderator opens one with /season konane days=30 size=8.
+season-running = season { $season } is already open or running here; /season shows it.
+season-two-players = seasons are played in two-player games, not { $name }.
+season-not-open = season { $season } no longer takes players; /season shows it.
+season-joined = you are in season { $season } already.
+season-full = season { $season } is full.
+season-too-few = season { $season } begins with 3 players at least; { $count } joined so far.
 bad-setting = { $reason }
 bad-amount = the amount must be a whole number of coins from 1 to { $max }.
 take-too-much = { $name } has only { $balance }; take at most that.

@@ -249,3 +249,22 @@ rating-reset = { $moderator } reset the { $name } rating of { $person }{ $was ->
     [none] {""}
    *[other] {" "}(it was { $was })
 }: their next rated game starts it again from { $start }.
+season-open = Season { $season } of { $name }: { $size } places, { $days } days once it begins, { $time } per move; every pair plays one game, rated. Join with the button: it begins when every place is taken, or when a moderator presses Begin ({ $min } players at least). { $count ->
+    [0] Nobody has joined yet.
+   *[other] Joined ({ $count }): { $people }.
+}
+season-begun = Season { $season } of { $name } has begun: { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+}, one for every pair, until { $until } UTC. { $people }: open your games with /board and their number; /season shows the standings.
+season-standings = Season { $season } of { $name } ({ $state }):
+season-state-running = { $left ->
+    [0] every game played
+    [one] { $left } game still running
+   *[other] { $left } games still running
+}, until { $until } UTC
+season-state-over = over
+season-winner = { $person } wins it.
+season-line = { $points } points ({ $played } played: { $wins } won, { $draws } drawn, { $losses } lost; SB { $sb })
+season-table-title = Season { $season } · { $name }
+season-table-header = # | Player | Played | Won | Drawn | Lost | Points | SB

@@ -24,6 +24,9 @@ moderators-grant = выдавать монеты
 moderators-take = забирать монеты
 moderators-abort = прерывать чужие партии
 moderators-reset-rating = сбрасывать рейтинги
+button-join-season = Записаться
+button-begin-season = Начать
+moderators-seasons = открывать и начинать сезоны
 
 button-join = Присоединиться
 button-start = Начать

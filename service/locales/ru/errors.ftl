@@ -86,6 +86,13 @@ cannot-afford = у игрока { $name } { $balance }, а ставка — { $s
 bad-time = время на ход здесь — от 1 часа до { $max }, например time=3d или time=12h.
 not-moderator = только модераторы этого сервера или группы могут { $action }.
 no-rating-to-reset = у игрока { $person } здесь нет рейтинга в { $name }, сбрасывать нечего.
+season-none = здесь ещё нет сезона; модератор открывает его командой /season konane days=30 size=8.
+season-running = сезон { $season } здесь уже открыт или идёт; /season его показывает.
+season-two-players = сезоны играют в играх для двоих, а не в { $name }.
+season-not-open = сезон { $season } больше не принимает игроков; /season его показывает.
+season-joined = вы уже записаны в сезон { $season }.
+season-full = в сезоне { $season } нет свободных мест.
+season-too-few = для начала сезона { $season } нужно не меньше 3 игроков; пока записались: { $count }.
 bad-setting = { $reason }
 bad-amount = сумма — целое число монет от 1 до { $max }.
 take-too-much = у пользователя { $name } только { $balance }; забрать можно не больше этой суммы.

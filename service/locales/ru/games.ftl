@@ -246,3 +246,18 @@ rating-reset = { $moderator } сбрасывает рейтинг игрока {
     [none] {""}
    *[other] {" "}(был { $was })
 }: со следующей рейтинговой партии он начнётся заново с { $start }.
+season-open = Сезон { $season } в { $name }: мест — { $size }, дней после начала — { $days }, на ход — { $time }; каждая пара играет одну рейтинговую партию. Записывайтесь кнопкой: сезон начнётся, когда все места займут, или когда модератор нажмёт «Начать» (нужно не меньше { $min } игроков). { $count ->
+    [0] Пока никто не записался.
+   *[other] Записались ({ $count }): { $people }.
+}
+season-begun = Сезон { $season } в { $name } начался: партий — { $games }, по одной на каждую пару, до { $until } UTC. { $people }: открывайте свои партии командой /board с их номером; /season показывает таблицу.
+season-standings = Сезон { $season } в { $name } ({ $state }):
+season-state-running = { $left ->
+    [0] все партии сыграны
+   *[other] ещё идёт партий: { $left }
+}, до { $until } UTC
+season-state-over = окончен
+season-winner = Победитель — { $person }.
+season-line = очков: { $points } (сыграно: { $played }; побед: { $wins }, ничьих: { $draws }, поражений: { $losses }; ЗБ { $sb })
+season-table-title = Сезон { $season } · { $name }
+season-table-header = # | Игрок | Сыграно | Победы | Ничьи | Поражения | Очки | ЗБ

@@ -92,6 +92,8 @@ pub enum CommandId {
     Stats,
     /// `/resetrating`: start a person's rating in a game again (moderators).
     ResetRating,
+    /// `/season`: a round-robin season's standings, or a new one (moderators).
+    Season,
 }
 
 /// Who may use a command.
@@ -672,6 +674,26 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("game", "cmd-resetrating-game", true, Kind::Game),
         ],
     },
+    CommandSpec {
+        id: CommandId::Season,
+        name: "season",
+        aliases: &[],
+        hidden_aliases: &[],
+        description: "cmd-season",
+        summary: "cmd-season-about",
+        example: "/season konane days=30 size=8 time=2d",
+        access: Access::Partly,
+        options: &[
+            opt("game", "cmd-season-game", false, Kind::Game),
+            keyed(
+                "days",
+                "cmd-season-days",
+                Kind::Integer { min: 1, max: 365 },
+            ),
+            keyed("size", "cmd-season-size", Kind::Integer { min: 3, max: 16 }),
+            keyed("time", "cmd-play-time", Kind::Duration),
+        ],
+    },
 ];
 
 /// The command called `name` (lower case, without `/`), aliases included.
@@ -718,6 +740,7 @@ pub fn spec(id: CommandId) -> &'static CommandSpec {
         CommandId::Rating => 29,
         CommandId::Stats => 30,
         CommandId::ResetRating => 31,
+        CommandId::Season => 32,
     };
     &COMMANDS[index]
 }

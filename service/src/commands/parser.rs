@@ -352,6 +352,13 @@ pub fn parse(text: &str, bot_username: Option<&str>) -> Parse {
         command.greeting = true;
         return Parse::Command(command);
     }
+    // `/season start konane …` reads as `/season konane …`.
+    let args = match (spec.id, words(args).first()) {
+        (CommandId::Season, Some((at, word))) if word.eq_ignore_ascii_case("start") => {
+            &args[at + word.len()..]
+        }
+        _ => args,
+    };
     match parse_args(spec, args) {
         Ok(command) => Parse::Command(command),
         Err(error) => Parse::Invalid {

@@ -125,6 +125,32 @@ pub enum UserError {
     /// A draw offered in a game of teams.
     #[error("draws are agreed only in two-player games; play game #{0} on, or /resign #{0}")]
     DrawTwoPlayers(GameNo),
+    /// `/season` where none was ever started.
+    #[error("there is no season here; a moderator starts one with /season konane days=30")]
+    NoSeason,
+    /// A season started beside one open or running.
+    #[error("season #{0} is already open or running here; /season shows it")]
+    SeasonRunning(i64),
+    /// A season of a game of teams.
+    #[error("seasons are for two-player games, not {0}")]
+    SeasonTwoPlayers(GameId),
+    /// A season's button pressed once it no longer takes players.
+    #[error("season #{0} no longer takes players; /season shows it")]
+    SeasonNotOpen(i64),
+    /// Joining twice.
+    #[error("you are in season #{0} already")]
+    SeasonJoined(i64),
+    /// Joining a full season.
+    #[error("season #{0} is full")]
+    SeasonFull(i64),
+    /// Begun with too few.
+    #[error("season #{season} begins with 3 players at least; {count} joined")]
+    SeasonTooFew {
+        /// The season.
+        season: i64,
+        /// How many joined.
+        count: usize,
+    },
     /// A rating reset for someone without one.
     #[error("{name} has no {game} rating here to reset")]
     NoRatingToReset {
@@ -739,6 +765,8 @@ pub enum ModeratorAction {
     AbortOthers,
     /// Reset a person's rating.
     ResetRating,
+    /// Start and begin seasons.
+    Seasons,
 }
 
 impl std::fmt::Display for ModeratorAction {
@@ -749,6 +777,7 @@ impl std::fmt::Display for ModeratorAction {
             ModeratorAction::Take => "take coins",
             ModeratorAction::AbortOthers => "abort games they do not play",
             ModeratorAction::ResetRating => "reset ratings",
+            ModeratorAction::Seasons => "start seasons",
         })
     }
 }
@@ -834,6 +863,17 @@ impl UserError {
             E::TakebackLapsed(game) => Msg::new("takeback-lapsed").text("game", number(game)),
             E::OwnTakeback(game) => Msg::new("takeback-own").text("game", number(game)),
             E::TakebackComputer(game) => Msg::new("takeback-computer").text("game", number(game)),
+            E::NoSeason => Msg::new("season-none"),
+            E::SeasonRunning(season) => Msg::new("season-running").text("season", number(season)),
+            E::SeasonTwoPlayers(game) => {
+                Msg::new("season-two-players").msg("name", game_msg(*game))
+            }
+            E::SeasonNotOpen(season) => Msg::new("season-not-open").text("season", number(season)),
+            E::SeasonJoined(season) => Msg::new("season-joined").text("season", number(season)),
+            E::SeasonFull(season) => Msg::new("season-full").text("season", number(season)),
+            E::SeasonTooFew { season, count } => Msg::new("season-too-few")
+                .text("season", number(season))
+                .count("count", *count),
             E::NoRatingToReset { name, game } => Msg::new("no-rating-to-reset")
                 .msg("person", Msg::new("verbatim").text("text", name.clone()))
                 .msg("name", game_msg(*game)),
@@ -911,6 +951,7 @@ impl UserError {
                     ModeratorAction::Take => "moderators-take",
                     ModeratorAction::AbortOthers => "moderators-abort",
                     ModeratorAction::ResetRating => "moderators-reset-rating",
+                    ModeratorAction::Seasons => "moderators-seasons",
                 }),
             ),
             E::BadSetting(error) => error.msg(),

@@ -18,6 +18,7 @@
 //! - `draws` and `takebacks`: `/draw` and `/takeback`, the requests and their answers;
 //! - `ratings`: `/rating`, the rating leaderboard, ratings beside names and after results;
 //! - `stats`: `/stats`, a person's results per game, streak and head-to-head;
+//! - `seasons`: `/season`, round-robin seasons, their games and standings;
 //! - `scheduler`: reminders, time-outs and expired challenges;
 //! - `announce`: every change announced through the outbox, boards recorded as posted;
 //! - `money` and `config`: wallets, `/grant`, `/take`, settings and the terms of a challenge;
@@ -61,6 +62,7 @@ mod play;
 mod ratings;
 mod routing;
 mod scheduler;
+mod seasons;
 mod seen;
 mod stats;
 mod suggest;

@@ -429,6 +429,7 @@ impl Service {
             CommandId::Rating => self.rating(ctx, command.game).await,
             CommandId::Stats => self.stats(ctx).await,
             CommandId::ResetRating => self.reset_rating(ctx, command.game).await,
+            CommandId::Season => self.season_command(ctx, &command).await,
             CommandId::Rules => match command.game {
                 None => Err(UserError::Usage(CommandId::Rules).into()),
                 Some(id) => Ok(spans_reply(vec![Span::Msg(text::rules(id))]).to_actor()),
@@ -544,6 +545,9 @@ impl Service {
                 self.answer_takeback(ctx, GameNo(game), seq, kind == 't')
                     .await
             }
+            // A season's Join and Begin.
+            ('J', &[season]) => self.join_season(ctx, season).await,
+            ('B', &[season]) => self.begin_pressed(ctx, season).await,
             ('k', &[game, asker]) => self.keep_playing(ctx, GameNo(game), UserId(asker)).await,
             ('g', &[game, index]) => self.picked_game(ctx, game, index).await,
             ('o', &[owner, code]) => self.notify_pressed(ctx, owner, code).await,

@@ -82,6 +82,7 @@ impl Service {
         written += self.claim_pings().await?;
         written += self.claim_digests().await?;
         written += self.claim_thread_endings().await?;
+        written += self.end_seasons(now).await?;
         Ok(written)
     }
 
@@ -186,6 +187,10 @@ impl Service {
                     self.challenge_update_of(&payload).await?
                 } else if payload.get("configured").is_some() {
                     self.settings_post_of(row.chat, &payload).await?
+                } else if payload.get("season_begun").is_some()
+                    || payload.get("season_over").is_some()
+                {
+                    self.season_post_of(&payload).await?
                 } else if payload.get("rating_reset").is_some() {
                     self.reset_post_of(&payload).await?
                 } else if payload.get("vacation").is_some() {

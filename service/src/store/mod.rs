@@ -56,6 +56,7 @@ mod ratings;
 mod records;
 mod requests;
 mod rows;
+mod seasons;
 mod sqlite;
 mod threads;
 mod url;
@@ -66,6 +67,7 @@ pub use notify::{NotifyPlace, NotifySettings, Quiet};
 pub use offers::{Offer, OfferKind, Offered, TakeBack, TakenBack};
 pub use postgres::PostgresStore;
 pub use ratings::{FinishedGame, RatingReset, RatingShown};
+pub use seasons::{NewSeason, Season, SeasonStatus};
 pub use sqlite::SqliteStore;
 pub use threads::ThreadState;
 

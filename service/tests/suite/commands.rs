@@ -293,6 +293,7 @@ fn the_commands_are_each_listed_once() {
         "rating",
         "stats",
         "resetrating",
+        "season",
     ];
     let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
     assert_eq!(names, expected);

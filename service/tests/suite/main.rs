@@ -31,6 +31,7 @@ mod outbox;
 mod people;
 mod ratings;
 mod records;
+mod seasons;
 mod service;
 mod store_conformance;
 mod takebacks;
