@@ -85,7 +85,7 @@ cannot-afford = { $name } има { $balance } и не може да заложи
 bad-time = времето за ход тук е от 1 час до { $max }, например time=3d или time=12h.
 not-moderator = само модераторите на този сървър или група могат да { $action }.
 no-rating-to-reset = { $person } няма рейтинг в { $name } тук, няма какво да се нулира.
-season-none = тук още няма сезон; модератор отваря такъв с /season konane days=30 size=8.
+season-none = тук още няма сезон; модератор може да отвори сезон с /season konane days=30 size=8.
 season-running = сезон { $season } вече е отворен или тече тук; /season го показва.
 season-two-players = сезони се играят в игри за двама, а не в { $name }.
 season-not-open = сезон { $season } вече не приема играчи; /season го показва.

@@ -35,7 +35,7 @@ takeback-asked = { $person } моли да върне { $count ->
     [one] последния си ход
    *[other] последните си { $count } хода
 } в партия { $game } ({ $name }): { $moves }. { $opponent }: приемете или откажете с бутоните. Молбата отпада, щом някой направи ход.
-takeback-declined = { $person } отказа на { $asker } връщане на хода в партия { $game }; играта продължава.
+takeback-declined = { $person } отказа на { $asker } да върне хода си в партия { $game }; играта продължава.
 takeback-done = { $person } прие: { $asker } връща { $moves } в партия { $game } и отново е на ход.
 result-seed = Семето на заровете вече е разкрито: { $seed } (/export { $game } изпраща записа; `tabula verify` проверява всяко хвърляне).
 result-side = { $people } ({ $team })
@@ -230,7 +230,7 @@ stats-none = { $person } все още няма завършени партии 
 rating-reset = { $moderator } нулира рейтинга на { $person } в { $name }{ $was ->
     [none] {""}
    *[other] {" "}(беше { $was })
-}: от следващата рейтингова партия той започва отново от { $start }.
+}: от следващата рейтингова партия рейтингът започва отново от { $start }.
 season-open = Сезон { $season } в { $name }: места — { $size }, дни след началото — { $days }, време за ход — { $time }; всяка двойка играе по една рейтингова партия. Запишете се с бутона: сезонът започва, когато всички места са заети или когато модератор натисне „Започни“ (поне { $min } играчи). { $count ->
     [0] Още никой не се е записал.
    *[other] Записани ({ $count }): { $people }.
@@ -239,10 +239,14 @@ season-begun = Сезон { $season } в { $name } започна: партии 
 season-standings = Сезон { $season } в { $name } ({ $state }):
 season-state-running = { $left ->
     [0] всички партии са изиграни
-   *[other] още текат партии: { $left }
+   *[other] неприключили партии: { $left }
 }, до { $until } UTC
 season-state-over = приключил
 season-winner = Победител е { $person }.
-season-line = точки: { $points } (изиграни: { $played }; победи: { $wins }, ремита: { $draws }, загуби: { $losses }; ЗБ { $sb })
+season-line = точки: { $points } (изиграни: { $played }; победи: { $wins }, ремита: { $draws }, загуби: { $losses }; Бергер: { $sb })
 season-table-title = Сезон { $season } · { $name }
-season-table-header = # | Играч | Изиграни | Победи | Ремита | Загуби | Точки | ЗБ
+season-table-header = # | Играч | Изиграни | Победи | Ремита | Загуби | Точки | Бергер
+decimal = { $whole }{ $fraction ->
+    [none] {""}
+   *[other] ,{ $fraction }
+}

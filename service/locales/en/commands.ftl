@@ -52,7 +52,7 @@ cmd-games-about = Lists the games being played in this chat, yours first.
 cmd-wallet = Show your coins here
 cmd-wallet-about = Shows your coins in this server or group, and what you have at stake.
 cmd-leaderboard = Show the richest players here, or the best rated in a game
-cmd-leaderboard-about = Lists the ten richest people of this server or group; with a game, the ten highest ratings in it of those whose rating is settled and who played at least 5 rated games of it in the last six months.
+cmd-leaderboard-about = Lists the ten richest people of this server or group; with a game, the ten highest ratings in it of those whose rating is settled and who played enough rated games of it lately (5 in six months unless the moderators set otherwise with /config).
 cmd-config = Show the settings here, or change them
 cmd-config-about = Shows this server's or group's settings to anyone. Moderators change them with key=value pairs, all or none.
 cmd-config-settings = Settings to change, e.g. time=2d max_stake=500

@@ -265,6 +265,10 @@ season-state-running = { $left ->
 }, until { $until } UTC
 season-state-over = over
 season-winner = { $person } wins it.
-season-line = { $points } points ({ $played } played: { $wins } won, { $draws } drawn, { $losses } lost; SB { $sb })
+season-line = { $points } points ({ $played } played: { $wins } won, { $draws } drawn, { $losses } lost; Sonneborn–Berger { $sb })
 season-table-title = Season { $season } · { $name }
 season-table-header = # | Player | Played | Won | Drawn | Lost | Points | SB
+decimal = { $whole }{ $fraction ->
+    [none] {""}
+   *[other] .{ $fraction }
+}

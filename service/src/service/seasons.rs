@@ -529,8 +529,8 @@ impl Service {
                         line.wins.to_string(),
                         line.draws.to_string(),
                         line.losses.to_string(),
-                        halves(line.halves),
-                        quarters(line.sb_quarters),
+                        halves(line.halves).to_text(lang),
+                        quarters(line.sb_quarters).to_text(lang),
                     ],
                     highlight: rank == 0 && line.halves > 0,
                 })
@@ -550,12 +550,12 @@ impl Service {
             )));
             spans.push(Span::Msg(
                 Msg::new("season-line")
-                    .text("points", halves(line.halves))
+                    .msg("points", halves(line.halves))
                     .count("played", line.played)
                     .count("wins", line.wins)
                     .count("draws", line.draws)
                     .count("losses", line.losses)
-                    .text("sb", quarters(line.sb_quarters)),
+                    .msg("sb", quarters(line.sb_quarters)),
             ));
         }
         let mut reply = spans_reply(spans);
@@ -594,23 +594,27 @@ impl Service {
     }
 }
 
-/// Points counted in halves, as said: `2`, `2.5`.
-fn halves(halves: i64) -> String {
-    if halves % 2 == 0 {
-        (halves / 2).to_string()
-    } else {
-        format!("{}.5", halves / 2)
-    }
+/// Points counted in halves, as said: `2`, `2.5` (`2,5` in Russian and Bulgarian).
+fn halves(halves: i64) -> Msg {
+    decimal(halves / 2, if halves % 2 == 0 { "none" } else { "5" })
 }
 
 /// Quarters as said: `4`, `4.25`, `4.5`, `4.75`.
-fn quarters(quarters: i64) -> String {
-    match quarters % 4 {
-        0 => (quarters / 4).to_string(),
-        1 => format!("{}.25", quarters / 4),
-        2 => format!("{}.5", quarters / 4),
-        _ => format!("{}.75", quarters / 4),
-    }
+fn quarters(quarters: i64) -> Msg {
+    let fraction = match quarters % 4 {
+        0 => "none",
+        1 => "25",
+        2 => "5",
+        _ => "75",
+    };
+    decimal(quarters / 4, fraction)
+}
+
+/// A number with a fraction (`none`, or its digits), with the language's decimal sign.
+fn decimal(whole: i64, fraction: &str) -> Msg {
+    Msg::new("decimal")
+        .num("whole", whole)
+        .text("fraction", fraction)
 }
 
 #[cfg(test)]
@@ -660,11 +664,14 @@ mod tests {
     }
 
     #[test]
-    fn halves_and_quarters_are_said_plainly() {
-        assert_eq!(halves(5), "2.5");
-        assert_eq!(halves(4), "2");
-        assert_eq!(quarters(9), "2.25");
-        assert_eq!(quarters(10), "2.5");
-        assert_eq!(quarters(8), "2");
+    fn halves_and_quarters_are_said_with_the_languages_decimal_sign() {
+        let english = crate::l10n::Lang::ENGLISH;
+        let russian = crate::l10n::Lang::parse("ru").expect("ru");
+        assert_eq!(halves(5).to_text(english), "2.5");
+        assert_eq!(halves(5).to_text(russian), "2,5");
+        assert_eq!(halves(4).to_text(english), "2");
+        assert_eq!(quarters(9).to_text(english), "2.25");
+        assert_eq!(quarters(10).to_text(russian), "2,5");
+        assert_eq!(quarters(8).to_text(english), "2");
     }
 }

@@ -168,9 +168,13 @@ async fn played_through(url: DatabaseUrl) {
     let points: Vec<f64> = lines
         .iter()
         .map(|line| {
-            common::said::text_arg(line, "points")
-                .parse::<f64>()
-                .expect("points")
+            let points = common::said::sub(line, "points");
+            let whole = common::said::num(points, "whole") as f64;
+            match common::said::text_arg(points, "fraction") {
+                "none" => whole,
+                "5" => whole + 0.5,
+                other => panic!("half points only: {other}"),
+            }
         })
         .collect();
     assert!(
