@@ -77,21 +77,9 @@ impl Service {
             Err(other) => return Err(other.into()),
         };
         let losers = team_of(id, seat.0);
-        let mut spans = ending_spans(
-            &ended,
-            Verdict::Winner(my_team),
-            Some(team_cause(&ended, losers, Did::RanOutOfTime)),
-            loaded.moves(),
-        );
-        spans.extend(self.rating_change_spans(&ended).await?);
-        let picture = self.ended_picture(loaded, &ended).await?;
-        Ok(Reply {
-            game: Some(ended.id),
-            spans,
-            picture,
-            ..Reply::default()
-        }
-        .into_final_board(&ended, announced))
+        let cause = team_cause(&ended, losers, Did::RanOutOfTime);
+        self.ended_board(loaded, &ended, Verdict::Winner(my_team), cause, announced)
+            .await
     }
 
     /// `/abort [#game] [reason]`: the game stops without a result and the stakes are

@@ -7,7 +7,7 @@
 //! game was read (`expected_seq`), so an acceptance and a move at once leave one of them, and
 //! two acceptances end the game once.
 
-use super::narration::{Verdict, ending_spans, name_msg};
+use super::narration::{Verdict, mentions_msg, name_msg};
 use super::{
     Ctx, Handled, Loaded, Placement, Reply, Service, UserError, is_computer, mention, said_button,
 };
@@ -38,10 +38,6 @@ impl Service {
                     .map(|holder| &holder.user)
                     .filter(|user| user.id != ctx.user.id)
                     .collect();
-                let named = opponents
-                    .iter()
-                    .map(|user| Msg::new("person").span("person", mention(user)))
-                    .collect();
                 Ok(Reply {
                     game: Some(game),
                     spans: vec![Span::Msg(
@@ -49,7 +45,7 @@ impl Service {
                             .span("person", mention(&ctx.user))
                             .text("game", format!("#{game}"))
                             .msg("name", game_msg(record.game))
-                            .msg("opponent", super::challenges::list_msg(named)),
+                            .msg("opponent", mentions_msg(opponents.iter().copied())),
                     )],
                     notify: opponents
                         .iter()
@@ -159,15 +155,7 @@ impl Service {
         let cause = Msg::new("cause-draw-agreed")
             .span("person", mention(&ctx.user))
             .msg("maker", maker.map_or_else(|| Msg::new("someone"), name_msg));
-        let mut spans = ending_spans(&record, Verdict::Draw, Some(cause), loaded.moves());
-        spans.extend(self.rating_change_spans(&record).await?);
-        let picture = self.ended_picture(loaded, &record).await?;
-        Ok(Reply {
-            game: Some(record.id),
-            spans,
-            picture,
-            ..Reply::default()
-        }
-        .into_final_board(&record, announced))
+        self.ended_board(loaded, &record, Verdict::Draw, cause, announced)
+            .await
     }
 }

@@ -150,6 +150,31 @@ impl Service {
         Ok(Lang::choose(language.as_deref(), None, None))
     }
 
+    /// The final board of a game just ended outside of play (a resignation, a claim on time,
+    /// an agreed draw): `record` as ended, its result said with `verdict` and `cause`, the
+    /// rating changes after it, the picture titled with the result, the buttons under a
+    /// result; announced by `announced` when the service writes announcements.
+    pub(super) async fn ended_board(
+        &self,
+        loaded: Loaded,
+        record: &GameRecord,
+        verdict: Verdict,
+        cause: Msg,
+        announced: Option<crate::store::OutboxId>,
+    ) -> Handled<Reply> {
+        let mut spans = ending_spans(record, verdict, Some(cause), loaded.moves());
+        spans.extend(self.rating_change_spans(record).await?);
+        // The picture's header tells the result, not whose turn it was.
+        let picture = self.ended_picture(loaded, record).await?;
+        Ok(Reply {
+            game: Some(record.id),
+            spans,
+            picture,
+            ..Reply::default()
+        }
+        .into_final_board(record, announced))
+    }
+
     /// The picture of a game just ended by resignation, time or abort (`record`, as ended):
     /// its header tells the result.
     pub(super) async fn ended_picture(
@@ -739,6 +764,16 @@ pub(super) fn mention(user: &User) -> Span {
         name: user.display_name.clone(),
         username: user.username.clone(),
     })
+}
+
+/// People mentioned, joined by commas: "@bob, @carol" (those an offer or a season calls).
+pub(super) fn mentions_msg<'a>(people: impl IntoIterator<Item = &'a User>) -> Msg {
+    super::challenges::list_msg(
+        people
+            .into_iter()
+            .map(|user| Msg::new("person").span("person", mention(user)))
+            .collect(),
+    )
 }
 
 /// A person, mentioned, with their rating beside the name when `tags` has it: "@bob (1620?)".

@@ -5,9 +5,9 @@ use tabula_core::{AnyGame, GameId, Outcome, Seat, Status};
 
 use super::{
     Audience, Change, Consequences, Ctx, Did, Failure, Handled, Kind, Loaded, Placement, Played,
-    Reply, Service, ServiceError, UserError, Verdict, brief_to, ending_spans, game_msg, holder,
-    is_computer, move_button, move_msg, piece_groups, played_spans, rows, said_button, seat_label,
-    seat_msg, team_cause, team_label, team_name, team_of, team_users,
+    Reply, Service, ServiceError, UserError, Verdict, brief_to, game_msg, holder, is_computer,
+    move_button, move_msg, piece_groups, played_spans, rows, said_button, seat_label, seat_msg,
+    team_cause, team_label, team_name, team_of, team_users,
 };
 use crate::l10n::{Msg, Span};
 use crate::store::{
@@ -586,22 +586,9 @@ impl Service {
                 &Ending::win(&result, winners.clone(), ctx.user.id),
             )
             .await?;
-        let mut spans = ending_spans(
-            &record,
-            Verdict::Winner(winner),
-            Some(team_cause(&record, my_team, Did::Resigned)),
-            loaded.moves(),
-        );
-        spans.extend(self.rating_change_spans(&record).await?);
-        // The picture's header tells the result, not whose turn it was.
-        let picture = self.ended_picture(loaded, &record).await?;
-        Ok(Reply {
-            game: Some(record.id),
-            spans,
-            picture,
-            ..Reply::default()
-        }
-        .into_final_board(&record, announced))
+        let cause = team_cause(&record, my_team, Did::Resigned);
+        self.ended_board(loaded, &record, Verdict::Winner(winner), cause, announced)
+            .await
     }
 
     /// Ends a game for the request of `ctx` ([`Store::end_game_once`]), writing its

@@ -156,6 +156,12 @@ impl Service {
                 .text("rating", rating_tag(now))
                 .count("games", history.len())
                 .to_text(lang),
+            // ISO dates, UTC: the same in every language.
+            date: |millis| {
+                let (year, month, day) =
+                    crate::time::civil_from_days(millis.div_euclid(DAY_MILLIS));
+                format!("{year:04}-{month:02}-{day:02}")
+            },
         };
         let points: Vec<ChartPoint> = history
             .iter()

@@ -15,7 +15,7 @@ use tabula_core::{AnyGame, GameId, Status};
 use super::stats::{Result3, result_for};
 use super::{
     Ctx, Handled, ModeratorAction, Placement, Played, Reply, Service, ServiceError, UserError,
-    mention, said_button, spans_reply,
+    said_button, spans_reply,
 };
 use crate::commands::ParsedCommand;
 use crate::l10n::{Msg, Span, game_msg};
@@ -419,10 +419,6 @@ impl Service {
                 lines.push(format!("#{game} {}", names.join(" – ")));
             }
         }
-        let mentions = people
-            .iter()
-            .map(|user| Msg::new("person").span("person", mention(user)))
-            .collect();
         Ok(Reply {
             spans: vec![
                 Span::Msg(
@@ -431,7 +427,7 @@ impl Service {
                         .msg("name", game_msg(season.game))
                         .count("games", season.games.len())
                         .moment("until", season.ends_at.map_or(0, |at| at.0))
-                        .msg("people", super::challenges::list_msg(mentions)),
+                        .msg("people", super::narration::mentions_msg(&people)),
                 ),
                 Span::Text(format!("\n{}", lines.join("\n"))),
             ],

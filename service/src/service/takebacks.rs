@@ -67,10 +67,6 @@ impl Service {
                 }
                 people
             });
-        let named = opponents
-            .iter()
-            .map(|user| Msg::new("person").span("person", mention(user)))
-            .collect();
         let seq = record.seq;
         Ok(Reply {
             game: Some(game),
@@ -81,7 +77,10 @@ impl Service {
                     .msg("name", game_msg(record.game))
                     .span("moves", Span::Code(undone))
                     .count("count", count)
-                    .msg("opponent", super::challenges::list_msg(named)),
+                    .msg(
+                        "opponent",
+                        super::narration::mentions_msg(opponents.iter().copied()),
+                    ),
             )],
             notify: opponents
                 .iter()

@@ -41,13 +41,6 @@ async fn sides(
     if to_move == a { (a, b) } else { (b, a) }
 }
 
-fn refusal(reply: &Reply) -> Option<&UserError> {
-    match &reply.kind {
-        Kind::Refused(error) => Some(error),
-        _ => None,
-    }
-}
-
 async fn agreed(url: DatabaseUrl) {
     let store = connect(&url).await;
     let table = Table::new(store.clone(), 81);
@@ -67,13 +60,13 @@ async fn agreed(url: DatabaseUrl) {
     let (accept, _) = answers(&offer);
     // Offering again while it stands changes nothing.
     let again = table.cmd(first, &format!("/draw #{game}")).await;
-    assert_eq!(refusal(&again), Some(&UserError::DrawOffered(game)));
+    assert_eq!(again.refusal(), Some(&UserError::DrawOffered(game)));
     // Its maker cannot accept it.
     let own = table.press(first, &accept).await;
-    assert_eq!(refusal(&own), Some(&UserError::OwnDrawOffer(game)));
+    assert_eq!(own.refusal(), Some(&UserError::OwnDrawOffer(game)));
     // Someone else cannot either.
     let other = table.press("carol", &accept).await;
-    assert_eq!(refusal(&other), Some(&UserError::NotAPlayer(game)));
+    assert_eq!(other.refusal(), Some(&UserError::NotAPlayer(game)));
     assert_eq!(table.record(game).await.status, GameStatus::Active);
     // Accepted: drawn by agreement, the final board, the stakes back, rated as a draw.
     let ended = table.press(second, &accept).await;
@@ -103,7 +96,7 @@ async fn agreed(url: DatabaseUrl) {
     assert!(ended.says("rating-changes").is_some(), "{}", text(&ended));
     // Too late now.
     let late = table.press(second, &accept).await;
-    assert_eq!(refusal(&late), Some(&UserError::GameOver(game)));
+    assert_eq!(late.refusal(), Some(&UserError::GameOver(game)));
 
     // Offering one back accepts the standing offer.
     let game = start(&table, "alice", "bob", "koan").await;
@@ -129,9 +122,9 @@ async fn lapses(url: DatabaseUrl) {
         .await
         .expect("first moves");
     let lapsed = table.press(second, &accept).await;
-    assert_eq!(refusal(&lapsed), Some(&UserError::DrawLapsed(game)));
+    assert_eq!(lapsed.refusal(), Some(&UserError::DrawLapsed(game)));
     let lapsed = table.press(second, &decline).await;
-    assert_eq!(refusal(&lapsed), Some(&UserError::DrawLapsed(game)));
+    assert_eq!(lapsed.refusal(), Some(&UserError::DrawLapsed(game)));
     assert_eq!(table.record(game).await.status, GameStatus::Active);
     // The opponent's move does not lapse it: made by the one not to move, then the other
     // moves, it still stands. Declined: said in place of the offer, its maker notified.
@@ -153,7 +146,7 @@ async fn lapses(url: DatabaseUrl) {
     assert_eq!(declined.notify, vec![first.to_string()]);
     // Declined, it is gone.
     let gone = table.press(second, &accept).await;
-    assert_eq!(refusal(&gone), Some(&UserError::DrawLapsed(game)));
+    assert_eq!(gone.refusal(), Some(&UserError::DrawLapsed(game)));
     assert_eq!(table.record(game).await.status, GameStatus::Active);
     // Offered again after the opponent's move, and accepted.
     let offer = table.cmd(first, "/draw").await;
@@ -248,16 +241,16 @@ async fn refused_cases(url: DatabaseUrl) {
         .expect("Pachisi")
         .id;
     let teams = table.cmd("alice", &format!("/draw #{game}")).await;
-    assert_eq!(refusal(&teams), Some(&UserError::DrawTwoPlayers(game)));
+    assert_eq!(teams.refusal(), Some(&UserError::DrawTwoPlayers(game)));
     // The computer does not agree draws.
     let vs = table.cmd("erin", "/play konane computer").await;
     let game = vs.game.expect("a game");
     let computer = table.cmd("erin", &format!("/draw #{game}")).await;
-    assert_eq!(refusal(&computer), Some(&UserError::DrawComputer(game)));
+    assert_eq!(computer.refusal(), Some(&UserError::DrawComputer(game)));
     // Nobody else's draw to offer.
     let game = start(&table, "frank", "grace", "koan").await;
     let outsider = table.cmd("erin", &format!("/draw #{game}")).await;
-    assert_eq!(refusal(&outsider), Some(&UserError::NotAPlayer(game)));
+    assert_eq!(outsider.refusal(), Some(&UserError::NotAPlayer(game)));
     store.close().await;
 }
 

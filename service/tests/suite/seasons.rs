@@ -8,19 +8,12 @@ use crate::common;
 
 use common::connect;
 use common::table::{Lcg, T0, Table, text};
-use tabula_service::service::{Kind, Placement, Reply, UserError};
+use tabula_service::service::{Placement, Reply, UserError};
 use tabula_service::store::{DatabaseUrl, GameStatus, SeasonStatus};
 use tabula_service::time::Clock;
 
 on_both_databases! {
     a_season_of_four_is_played_through_to_its_standings => played_through;
-}
-
-fn refusal(reply: &Reply) -> Option<&UserError> {
-    match &reply.kind {
-        Kind::Refused(error) => Some(error),
-        _ => None,
-    }
 }
 
 const DAY: i64 = 86_400_000;
@@ -32,16 +25,16 @@ async fn played_through(url: DatabaseUrl) {
     let mut lcg = Lcg(112);
     // Nothing yet; only moderators open one; not for Pachisi's teams.
     let none = table.cmd("alice", "/season").await;
-    assert_eq!(refusal(&none), Some(&UserError::NoSeason));
+    assert_eq!(none.refusal(), Some(&UserError::NoSeason));
     let refused = table.cmd("alice", "/season konane").await;
     assert!(
-        matches!(refusal(&refused), Some(UserError::NotModerator(_))),
+        matches!(refused.refusal(), Some(UserError::NotModerator(_))),
         "{}",
         text(&refused)
     );
     let teams = table.cmd("mod", "/season pachisi").await;
     assert!(
-        matches!(refusal(&teams), Some(UserError::SeasonTwoPlayers(_))),
+        matches!(teams.refusal(), Some(UserError::SeasonTwoPlayers(_))),
         "{}",
         text(&teams)
     );
@@ -63,7 +56,7 @@ async fn played_through(url: DatabaseUrl) {
         .clone();
     let again = table.cmd("mod", "/season koan").await;
     assert!(
-        matches!(refusal(&again), Some(UserError::SeasonRunning(_))),
+        matches!(again.refusal(), Some(UserError::SeasonRunning(_))),
         "{}",
         text(&again)
     );
@@ -71,11 +64,11 @@ async fn played_through(url: DatabaseUrl) {
     let joined = table.press("alice", &join).await;
     assert_eq!(joined.placement, Placement::UpdatePressed);
     let twice = table.press("alice", &join).await;
-    assert!(matches!(refusal(&twice), Some(UserError::SeasonJoined(_))));
+    assert!(matches!(twice.refusal(), Some(UserError::SeasonJoined(_))));
     let early = table.press("mod", &begin).await;
     assert!(
         matches!(
-            refusal(&early),
+            early.refusal(),
             Some(UserError::SeasonTooFew { count: 1, .. })
         ),
         "{}",
@@ -85,7 +78,7 @@ async fn played_through(url: DatabaseUrl) {
     table.press("carol", &join).await;
     let not_mod = table.press("carol", &begin).await;
     assert!(matches!(
-        refusal(&not_mod),
+        not_mod.refusal(),
         Some(UserError::NotModerator(_))
     ));
     // The fourth fills it: every pair's game at once, told in one message.
@@ -95,7 +88,7 @@ async fn played_through(url: DatabaseUrl) {
     assert_eq!(common::said::num(said, "games"), 6);
     assert_eq!(begun.notify.len(), 4);
     let late = table.press("erin", &join).await;
-    assert!(matches!(refusal(&late), Some(UserError::SeasonNotOpen(_))));
+    assert!(matches!(late.refusal(), Some(UserError::SeasonNotOpen(_))));
     let (chat, _) = table.chat_ids().await;
     let season = store
         .season_of_chat(chat)

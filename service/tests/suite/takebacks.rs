@@ -8,7 +8,7 @@ use crate::common;
 
 use common::connect;
 use common::table::{Lcg, Table, start, text};
-use tabula_service::service::{Kind, Placement, Reply, UserError};
+use tabula_service::service::{Placement, Reply, UserError};
 use tabula_service::store::{ActionRecord, DatabaseUrl, GameNo, GameStatus, History, Store};
 
 on_both_databases! {
@@ -16,13 +16,6 @@ on_both_databases! {
     a_takeback_lapses_with_a_move_and_can_be_declined => lapses;
     racing_answers_to_a_takeback_apply_once => races;
     a_roll_is_never_taken_back => dice;
-}
-
-fn refusal(reply: &Reply) -> Option<&UserError> {
-    match &reply.kind {
-        Kind::Refused(error) => Some(error),
-        _ => None,
-    }
 }
 
 /// The Accept and Decline buttons of a takeback request.
@@ -61,7 +54,7 @@ async fn accepted(url: DatabaseUrl) {
     assert_eq!(before.len(), 2);
     // Only the last mover has a move to take back.
     let nothing = table.cmd(opponent, &format!("/takeback #{game}")).await;
-    assert_eq!(refusal(&nothing), Some(&UserError::NothingToTakeBack(game)));
+    assert_eq!(nothing.refusal(), Some(&UserError::NothingToTakeBack(game)));
     // Asked: what will be undone, the opponent notified, two buttons.
     let asked = table.cmd(&mover, "/takeback").await;
     let said = asked.says("takeback-asked").expect("asked");
@@ -69,11 +62,11 @@ async fn accepted(url: DatabaseUrl) {
     assert_eq!(asked.notify, vec![opponent.to_string()]);
     let (accept, _) = answers(&asked);
     let again = table.cmd(&mover, "/takeback").await;
-    assert_eq!(refusal(&again), Some(&UserError::TakebackAsked(game)));
+    assert_eq!(again.refusal(), Some(&UserError::TakebackAsked(game)));
     let own = table.press(&mover, &accept).await;
-    assert_eq!(refusal(&own), Some(&UserError::OwnTakeback(game)));
+    assert_eq!(own.refusal(), Some(&UserError::OwnTakeback(game)));
     let outsider = table.press("carol", &accept).await;
-    assert_eq!(refusal(&outsider), Some(&UserError::NotAPlayer(game)));
+    assert_eq!(outsider.refusal(), Some(&UserError::NotAPlayer(game)));
     // Accepted: one action fewer, the mover to move again from when their turn began, the
     // board posted again; stakes untouched.
     let done = table.press(opponent, &accept).await;
@@ -97,7 +90,7 @@ async fn accepted(url: DatabaseUrl) {
     let late = table.press(opponent, &accept).await;
     assert!(
         matches!(
-            refusal(&late),
+            late.refusal(),
             Some(UserError::TakebackLapsed(_) | UserError::Conflict(_))
         ),
         "{}",
@@ -133,9 +126,9 @@ async fn lapses(url: DatabaseUrl) {
         .await
         .expect("the opponent moves");
     let lapsed = table.press(opponent, &accept).await;
-    assert_eq!(refusal(&lapsed), Some(&UserError::TakebackLapsed(game)));
+    assert_eq!(lapsed.refusal(), Some(&UserError::TakebackLapsed(game)));
     let lapsed = table.press(opponent, &decline).await;
-    assert_eq!(refusal(&lapsed), Some(&UserError::TakebackLapsed(game)));
+    assert_eq!(lapsed.refusal(), Some(&UserError::TakebackLapsed(game)));
     assert_eq!(table.record(game).await.seq, 2);
     // Declined: in place of the request, its asker notified; then gone.
     let (mover, _) = table.random_move(game, &mut lcg).await.expect("a move");
@@ -151,13 +144,13 @@ async fn lapses(url: DatabaseUrl) {
     assert_eq!(declined.placement, Placement::UpdatePressed);
     assert_eq!(declined.notify, vec![mover.clone()]);
     let gone = table.press(opponent, &accept).await;
-    assert_eq!(refusal(&gone), Some(&UserError::TakebackLapsed(game)));
+    assert_eq!(gone.refusal(), Some(&UserError::TakebackLapsed(game)));
     assert_eq!(table.record(game).await.seq, 3);
     // Not with the computer.
     let vs = table.cmd("erin", "/play konane computer").await;
     let game = vs.game.expect("a game");
     let refused = table.cmd("erin", &format!("/takeback #{game}")).await;
-    assert_eq!(refusal(&refused), Some(&UserError::TakebackComputer(game)));
+    assert_eq!(refused.refusal(), Some(&UserError::TakebackComputer(game)));
     store.close().await;
 }
 
@@ -233,7 +226,7 @@ async fn dice(url: DatabaseUrl) {
         "the next roll follows the move: {last:?}"
     );
     let refused = table.cmd(&mover, &format!("/takeback #{game}")).await;
-    assert_eq!(refusal(&refused), Some(&UserError::NothingToTakeBack(game)));
+    assert_eq!(refused.refusal(), Some(&UserError::NothingToTakeBack(game)));
     // Pachisi between two: play until someone's last actions are moves after a roll, take
     // them back, and the log ends with that roll again.
     let game = start(&table, "carol", "dave", "pachisi").await;
