@@ -16,6 +16,7 @@ on_both_databases! {
     a_takeback_lapses_with_a_move_and_can_be_declined => lapses;
     racing_answers_to_a_takeback_apply_once => races;
     a_roll_is_never_taken_back => dice;
+    kolowis_takes_back_and_draws_like_the_others => kolowis;
 }
 
 /// The Accept and Decline buttons of a takeback request.
@@ -274,5 +275,35 @@ async fn dice(url: DatabaseUrl) {
         }
     }
     assert!(taken, "no Pachisi move to take back in 200 actions");
+    store.close().await;
+}
+
+/// Kolowis: a takeback and an agreed draw, as in the other games of two.
+async fn kolowis(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 109);
+    let mut lcg = Lcg(110);
+    let game = start(&table, "alice", "bob", "kolowis").await;
+    table.random_move(game, &mut lcg).await.expect("a move");
+    let (mover, _) = table.random_move(game, &mut lcg).await.expect("a move");
+    let opponent = other(&mover, "alice", "bob");
+    let asked = table.cmd(&mover, &format!("/takeback #{game}")).await;
+    let (accept, _) = answers(&asked);
+    let done = table.press(opponent, &accept).await;
+    assert!(done.says("takeback-done").is_some(), "{}", text(&done));
+    assert_eq!(table.record(game).await.seq, 1);
+    assert_eq!(table.state(game).await.1.as_deref(), Some(mover.as_str()));
+    table
+        .random_move(game, &mut lcg)
+        .await
+        .expect("the move again");
+    let offer = table.cmd(opponent, &format!("/draw #{game}")).await;
+    assert!(offer.says("draw-offered").is_some(), "{}", text(&offer));
+    let back = table.cmd(&mover, &format!("/draw #{game}")).await;
+    assert!(back.says("cause-draw-agreed").is_some(), "{}", text(&back));
+    let record = table.record(game).await;
+    assert_eq!(record.status, GameStatus::Finished);
+    assert_eq!(record.result.as_deref(), Some("draw (agreed)"));
+    assert_eq!(store.rating_changes(game).await.expect("changes").len(), 2);
     store.close().await;
 }
