@@ -4,9 +4,10 @@
 //! and grows again with time away (0.21436 rating periods a day, as lichess), up to 500; a
 //! rating is provisional (shown with `?`) while its deviation is 110 or more.
 //!
-//! Pure: the store keeps the numbers at full precision and the service says them. Not yet
-//! wired to the end of games (issue 39 is under way): this is its arithmetic, checked against
-//! an independent reference computation written from Glickman's paper (the tests).
+//! Pure: the store keeps the numbers at full precision (updating both sides of a rated game in
+//! its result's transaction) and the service says them. Checked against an independent
+//! reference computation written from Glickman's paper, in the service's test suite
+//! (`tests/suite/ratings.rs`), both directly and with results replayed through the service.
 
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
@@ -121,144 +122,6 @@ impl From<Rating> for Glicko2Rating {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Glickman's Glicko-2 as "Example of the Glicko-2 system" (2013) writes it, step by step,
-    /// for one player against several opponents in one rating period; written here from the
-    /// paper, independently of the crate.
-    fn reference(
-        player: (f64, f64, f64),
-        games: &[((f64, f64), f64)],
-        tau: f64,
-    ) -> (f64, f64, f64) {
-        let (r, rd, sigma) = player;
-        // Step 2: to the Glicko-2 scale.
-        let mu = (r - 1500.0) / SCALE;
-        let phi = rd / SCALE;
-        let g =
-            |phi_j: f64| 1.0 / (1.0 + 3.0 * phi_j * phi_j / (std::f64::consts::PI.powi(2))).sqrt();
-        let e = |mu_j: f64, phi_j: f64| 1.0 / (1.0 + (-g(phi_j) * (mu - mu_j)).exp());
-        // Step 3: the estimated variance v; step 4: the improvement Δ.
-        let mut v_inv = 0.0;
-        let mut sum = 0.0;
-        for &((r_j, rd_j), s) in games {
-            let (mu_j, phi_j) = ((r_j - 1500.0) / SCALE, rd_j / SCALE);
-            let (gj, ej) = (g(phi_j), e(mu_j, phi_j));
-            v_inv += gj * gj * ej * (1.0 - ej);
-            sum += gj * (s - ej);
-        }
-        let v = 1.0 / v_inv;
-        let delta = v * sum;
-        // Step 5: the new volatility, by the Illinois algorithm.
-        let a = (sigma * sigma).ln();
-        let f = |x: f64| {
-            let ex = x.exp();
-            ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex).powi(2))
-                - (x - a) / (tau * tau)
-        };
-        let mut big_a = a;
-        let mut big_b = if delta * delta > phi * phi + v {
-            (delta * delta - phi * phi - v).ln()
-        } else {
-            let mut k = 1.0;
-            while f(a - k * tau) < 0.0 {
-                k += 1.0;
-            }
-            a - k * tau
-        };
-        let (mut f_a, mut f_b) = (f(big_a), f(big_b));
-        while (big_b - big_a).abs() > 0.000_001 {
-            let big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a);
-            let f_c = f(big_c);
-            if f_c * f_b <= 0.0 {
-                big_a = big_b;
-                f_a = f_b;
-            } else {
-                f_a /= 2.0;
-            }
-            big_b = big_c;
-            f_b = f_c;
-        }
-        let sigma_new = (big_a / 2.0).exp();
-        // Steps 6 to 8.
-        let phi_star = (phi * phi + sigma_new * sigma_new).sqrt();
-        let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
-        let mu_new = mu + phi_new * phi_new * sum;
-        (mu_new * SCALE + 1500.0, phi_new * SCALE, sigma_new)
-    }
-
-    #[test]
-    fn the_reference_gives_the_papers_worked_example() {
-        // The paper's example: 1500/200/0.06 against 1400/30 (won), 1550/100 (lost) and
-        // 1700/300 (lost), τ = 0.5: about 1464.06, 151.52 and 0.05999.
-        let (r, rd, sigma) = reference(
-            (1500.0, 200.0, 0.06),
-            &[
-                ((1400.0, 30.0), 1.0),
-                ((1550.0, 100.0), 0.0),
-                ((1700.0, 300.0), 0.0),
-            ],
-            0.5,
-        );
-        assert!((r - 1464.06).abs() < 0.01, "{r}");
-        assert!((rd - 151.52).abs() < 0.01, "{rd}");
-        assert!((sigma - 0.05999).abs() < 0.00001, "{sigma}");
-    }
-
-    #[test]
-    fn one_game_as_the_reference_computes_it() {
-        // A fixed list of games between four people, each its own rating period.
-        let mut people = [Rating::default(); 4];
-        let games = [
-            (0, 1, Score::Win),
-            (2, 3, Score::Draw),
-            (0, 2, Score::Loss),
-            (1, 3, Score::Win),
-            (3, 0, Score::Win),
-            (1, 2, Score::Draw),
-            (0, 1, Score::Win),
-            (2, 0, Score::Loss),
-        ];
-        for (a, b, score) in games {
-            let (before_a, before_b) = (people[a], people[b]);
-            let points = |score: Score| match score {
-                Score::Win => 1.0,
-                Score::Draw => 0.5,
-                Score::Loss => 0.0,
-            };
-            let other = match score {
-                Score::Win => Score::Loss,
-                Score::Draw => Score::Draw,
-                Score::Loss => Score::Win,
-            };
-            for (me, them, mine) in [(a, before_b, score), (b, before_a, other)] {
-                let before = people[me];
-                let rated = before.after_game(them, mine);
-                let expected = reference(
-                    (before.rating, before.deviation, before.volatility),
-                    &[((them.rating, them.deviation), points(mine))],
-                    TAU,
-                );
-                assert!(
-                    (rated.rating - expected.0).abs() < 0.01,
-                    "{rated:?} {expected:?}"
-                );
-                assert!(
-                    (rated.deviation - expected.1.max(MIN_DEVIATION)).abs() < 0.01,
-                    "{rated:?} {expected:?}"
-                );
-                assert!((rated.volatility - expected.2).abs() < 0.0001, "{rated:?}");
-                people[me] = rated;
-            }
-        }
-        // Both are updated from their ratings before the game: the winner gains, the loser
-        // loses, about as much when they were alike.
-        let (winner, loser) = (
-            Rating::default().after_game(Rating::default(), Score::Win),
-            Rating::default().after_game(Rating::default(), Score::Loss),
-        );
-        assert!((winner.rating - 1500.0 - (1500.0 - loser.rating)).abs() < 1e-9);
-        assert!(winner.rating > 1500.0);
-    }
 
     #[test]
     fn deviation_grows_with_time_away_and_settles_to_its_floor() {

@@ -8,7 +8,7 @@ use crate::common;
 use common::connect;
 use common::table::{Lcg, Table, start, text};
 use tabula_core::GameId;
-use tabula_service::ratings::{Rating, Score};
+use tabula_service::ratings::{MIN_DEVIATION, Rating, Score, TAU};
 use tabula_service::store::{DatabaseUrl, GameNo, Platform, RatingShown, Store, UserId};
 
 on_both_databases! {
@@ -17,7 +17,11 @@ on_both_databases! {
     the_rating_leaderboard_lists_settled_ratings_of_regular_players => leaderboard;
     the_rating_history_in_a_game_is_drawn => chart;
     stats_count_results_per_game_with_streak_and_head_to_head => stats;
+    a_fixed_list_of_results_replayed_through_the_service_gives_the_references_ratings => replayed;
 }
+
+/// The Glicko-2 scale factor (400 / ln 10), as the paper has it.
+const SCALE: f64 = 173.7178;
 
 async fn user(store: &Store, name: &str) -> UserId {
     store
@@ -414,5 +418,209 @@ async fn stats(url: DatabaseUrl) {
     assert_eq!(tally(common::said::said(&own, "stats-game")), [4, 1, 2, 1]);
     let none = table.cmd("erin", "/stats").await;
     assert!(none.says("stats-none").is_some(), "{}", text(&none));
+    store.close().await;
+}
+
+/// Glickman's Glicko-2 as "Example of the Glicko-2 system" (2013) writes it, step by step,
+/// for one player against several opponents in one rating period; written here from the
+/// paper, independently of the crate.
+fn reference(player: (f64, f64, f64), games: &[((f64, f64), f64)], tau: f64) -> (f64, f64, f64) {
+    let (r, rd, sigma) = player;
+    // Step 2: to the Glicko-2 scale.
+    let mu = (r - 1500.0) / SCALE;
+    let phi = rd / SCALE;
+    let g = |phi_j: f64| 1.0 / (1.0 + 3.0 * phi_j * phi_j / (std::f64::consts::PI.powi(2))).sqrt();
+    let e = |mu_j: f64, phi_j: f64| 1.0 / (1.0 + (-g(phi_j) * (mu - mu_j)).exp());
+    // Step 3: the estimated variance v; step 4: the improvement Δ.
+    let mut v_inv = 0.0;
+    let mut sum = 0.0;
+    for &((r_j, rd_j), s) in games {
+        let (mu_j, phi_j) = ((r_j - 1500.0) / SCALE, rd_j / SCALE);
+        let (gj, ej) = (g(phi_j), e(mu_j, phi_j));
+        v_inv += gj * gj * ej * (1.0 - ej);
+        sum += gj * (s - ej);
+    }
+    let v = 1.0 / v_inv;
+    let delta = v * sum;
+    // Step 5: the new volatility, by the Illinois algorithm.
+    let a = (sigma * sigma).ln();
+    let f = |x: f64| {
+        let ex = x.exp();
+        ex * (delta * delta - phi * phi - v - ex) / (2.0 * (phi * phi + v + ex).powi(2))
+            - (x - a) / (tau * tau)
+    };
+    let mut big_a = a;
+    let mut big_b = if delta * delta > phi * phi + v {
+        (delta * delta - phi * phi - v).ln()
+    } else {
+        let mut k = 1.0;
+        while f(a - k * tau) < 0.0 {
+            k += 1.0;
+        }
+        a - k * tau
+    };
+    let (mut f_a, mut f_b) = (f(big_a), f(big_b));
+    while (big_b - big_a).abs() > 0.000_001 {
+        let big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a);
+        let f_c = f(big_c);
+        if f_c * f_b <= 0.0 {
+            big_a = big_b;
+            f_a = f_b;
+        } else {
+            f_a /= 2.0;
+        }
+        big_b = big_c;
+        f_b = f_c;
+    }
+    let sigma_new = (big_a / 2.0).exp();
+    // Steps 6 to 8.
+    let phi_star = (phi * phi + sigma_new * sigma_new).sqrt();
+    let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
+    let mu_new = mu + phi_new * phi_new * sum;
+    (mu_new * SCALE + 1500.0, phi_new * SCALE, sigma_new)
+}
+
+#[test]
+fn the_reference_gives_the_papers_worked_example() {
+    // The paper's example: 1500/200/0.06 against 1400/30 (won), 1550/100 (lost) and
+    // 1700/300 (lost), τ = 0.5: about 1464.06, 151.52 and 0.05999.
+    let (r, rd, sigma) = reference(
+        (1500.0, 200.0, 0.06),
+        &[
+            ((1400.0, 30.0), 1.0),
+            ((1550.0, 100.0), 0.0),
+            ((1700.0, 300.0), 0.0),
+        ],
+        0.5,
+    );
+    assert!((r - 1464.06).abs() < 0.01, "{r}");
+    assert!((rd - 151.52).abs() < 0.01, "{rd}");
+    assert!((sigma - 0.05999).abs() < 0.00001, "{sigma}");
+}
+
+#[test]
+fn the_crates_arithmetic_is_the_references_game_by_game() {
+    // A fixed list of games between four people, each its own rating period.
+    let mut people = [Rating::default(); 4];
+    let games = [
+        (0, 1, Score::Win),
+        (2, 3, Score::Draw),
+        (0, 2, Score::Loss),
+        (1, 3, Score::Win),
+        (3, 0, Score::Win),
+        (1, 2, Score::Draw),
+        (0, 1, Score::Win),
+        (2, 0, Score::Loss),
+    ];
+    for (a, b, score) in games {
+        let (before_a, before_b) = (people[a], people[b]);
+        let points = |score: Score| match score {
+            Score::Win => 1.0,
+            Score::Draw => 0.5,
+            Score::Loss => 0.0,
+        };
+        let other = match score {
+            Score::Win => Score::Loss,
+            Score::Draw => Score::Draw,
+            Score::Loss => Score::Win,
+        };
+        for (me, them, mine) in [(a, before_b, score), (b, before_a, other)] {
+            let before = people[me];
+            let rated = before.after_game(them, mine);
+            let expected = reference(
+                (before.rating, before.deviation, before.volatility),
+                &[((them.rating, them.deviation), points(mine))],
+                TAU,
+            );
+            assert!(
+                (rated.rating - expected.0).abs() < 0.01,
+                "{rated:?} {expected:?}"
+            );
+            assert!(
+                (rated.deviation - expected.1.max(MIN_DEVIATION)).abs() < 0.01,
+                "{rated:?} {expected:?}"
+            );
+            assert!((rated.volatility - expected.2).abs() < 0.0001, "{rated:?}");
+            people[me] = rated;
+        }
+    }
+    // Both are updated from their ratings before the game: the winner gains, the loser
+    // loses, about as much when they were alike.
+    let (winner, loser) = (
+        Rating::default().after_game(Rating::default(), Score::Win),
+        Rating::default().after_game(Rating::default(), Score::Loss),
+    );
+    assert!((winner.rating - 1500.0 - (1500.0 - loser.rating)).abs() < 1e-9);
+    assert!(winner.rating > 1500.0);
+}
+
+/// Points of a result.
+fn points(score: Score) -> f64 {
+    match score {
+        Score::Win => 1.0,
+        Score::Draw => 0.5,
+        Score::Loss => 0.0,
+    }
+}
+
+async fn replayed(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 120);
+    let mut lcg = Lcg(121);
+    let names = ["alice", "bob", "carol", "dave"];
+    // A fixed list of results among four people: (first, second, the first's result). Each is
+    // played through the service (both move, then a resignation or an agreed draw).
+    let results = [
+        (0, 1, Score::Win),
+        (2, 3, Score::Draw),
+        (0, 2, Score::Loss),
+        (1, 3, Score::Win),
+        (3, 0, Score::Win),
+        (1, 2, Score::Draw),
+        (0, 1, Score::Win),
+        (2, 0, Score::Loss),
+    ];
+    let mut expected = [(1500.0, 500.0, 0.09); 4];
+    for (a, b, score) in results {
+        let game = start(&table, names[a], names[b], "konane").await;
+        for _ in 0..2 {
+            table.random_move(game, &mut lcg).await.expect("a move");
+        }
+        match score {
+            Score::Win => {
+                table.confirmed(names[b], &format!("/resign #{game}")).await;
+            }
+            Score::Loss => {
+                table.confirmed(names[a], &format!("/resign #{game}")).await;
+            }
+            Score::Draw => {
+                table.cmd(names[a], &format!("/draw #{game}")).await;
+                table.cmd(names[b], &format!("/draw #{game}")).await;
+            }
+        }
+        assert_eq!(store.rating_changes(game).await.expect("changes").len(), 2);
+        // The reference: each side from both sides' ratings before the game.
+        let (before_a, before_b) = (expected[a], expected[b]);
+        let other = 1.0 - points(score);
+        for (me, them, mine) in [(a, before_b, points(score)), (b, before_a, other)] {
+            let (r, rd, sigma) = reference(expected[me], &[((them.0, them.1), mine)], TAU);
+            expected[me] = (r, rd.max(MIN_DEVIATION), sigma);
+        }
+    }
+    for (who, (r, rd, sigma)) in names.iter().zip(expected) {
+        let shown = konane(&store, &table, who).await.expect("rated");
+        assert!(
+            (shown.rating.rating - r).abs() < 0.01,
+            "{who}: {shown:?} {r}"
+        );
+        assert!(
+            (shown.rating.deviation - rd).abs() < 0.01,
+            "{who}: {shown:?} {rd}"
+        );
+        assert!(
+            (shown.rating.volatility - sigma).abs() < 0.0001,
+            "{who}: {shown:?} {sigma}"
+        );
+    }
     store.close().await;
 }
