@@ -514,3 +514,33 @@ impl Store {
         )))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A settled rating, rated at `T0`, read as of later moments (the store's reads and the
+    /// rating before a game both go through `as_of`): the deviation grows with the days away
+    /// as lichess's 0.21436 rating periods a day give it, the rating stays, and a long absence
+    /// makes it provisional again.
+    #[test]
+    fn a_rating_read_later_has_grown_its_deviation_with_the_days_away() {
+        const T0: Timestamp = Timestamp(1_799_582_400_000);
+        let stored = (1700.0, 60.0, 0.06);
+        let now = as_of(stored, T0, T0);
+        assert_eq!((now.rating, now.deviation), (1700.0, 60.0));
+        assert!(!now.provisional());
+        let day = 86_400_000;
+        let month = as_of(stored, T0, Timestamp(T0.0 + 30 * day));
+        let scale: f64 = 173.7178;
+        let phi = 60.0 / scale;
+        let grown = (phi * phi + 30.0 * 0.21436 * 0.06 * 0.06).sqrt() * scale;
+        assert!((month.deviation - grown).abs() < 1e-6, "{month:?} {grown}");
+        assert_eq!(month.rating, 1700.0);
+        let years = as_of(stored, T0, Timestamp(T0.0 + 5 * 365 * day));
+        assert!(years.provisional(), "{years:?}");
+        assert!(years.deviation <= crate::ratings::MAX_DEVIATION);
+        // A clock that went back reads no growth.
+        assert_eq!(as_of(stored, T0, Timestamp(T0.0 - day)).deviation, 60.0);
+    }
+}
