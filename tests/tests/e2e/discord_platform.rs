@@ -366,6 +366,50 @@ async fn out_of_turn_and_autocomplete(name: &str, mode: Mode) {
     table
         .wait_message(before, "a casual challenge", public("challenge-casual"))
         .await;
+    // A moderator (Manage Server) opens a season of three with `/season`'s options; the three
+    // join with its button, and the last join begins it: the post tells one game a pair.
+    let moderator = table.fake.user("Mo");
+    table.fake.join(
+        &table.platform.guild,
+        &moderator,
+        tabula_tests::discord::DEFAULT_MEMBER_PERMISSIONS | (1 << 5),
+    );
+    let before = table.last_id();
+    table
+        .slash(
+            &moderator,
+            "season",
+            &[
+                ("game", json!("koan")),
+                ("size", json!(3)),
+                ("days", json!(10)),
+            ],
+        )
+        .await;
+    let season = table
+        .wait_message(before, "the season's post", public("season-open"))
+        .await;
+    let join = answer(&season, 'J');
+    for who in [&players[0], &players[1], &carol] {
+        table.press(who, season.id, &join).await;
+    }
+    let begun = <tabula_tests::discord_table::Discord as tabula_tests::table::Platform>::wait_for(
+        &table.fake,
+        tabula_tests::table::ANSWER,
+        |fake| {
+            fake.message(season.id)
+                .filter(|m| said::says(&m.content, "season-begun"))
+        },
+    )
+    .await
+    .unwrap_or_else(|| panic!("the season begins: {:?}", table.fake.message(season.id)));
+    // Discord's markdown would make `#` at a line's start a heading: the bot escapes it.
+    let games = begun
+        .content
+        .lines()
+        .filter(|line| line.trim_start_matches('\\').starts_with('#'))
+        .count();
+    assert_eq!(games, 3, "one game for every pair: {}", begun.content);
     table.stop().await;
     table.assert_clean();
 }

@@ -637,6 +637,40 @@ async fn the_groups_administrators_moderate_it() {
             );
         }
     }
+    // Issue 39: an administrator opens a season of three; the three join with its button,
+    // and the last join begins it: the post now tells the games, one for every pair.
+    fake.user_writes(&group, &admin, "/season start konane size=3 days=10");
+    let season = table
+        .wait_new(&group, last, "the season's post", |m| {
+            said::says(m.text(), "season-open")
+        })
+        .await;
+    let join = season
+        .buttons()
+        .into_iter()
+        .flatten()
+        .find_map(|b| b.callback_data.filter(|d| d.starts_with('J')))
+        .expect("Join");
+    for who in [&owner, &admin, &member] {
+        fake.press(&group, who, season.message_id, &join)
+            .expect("join the season");
+    }
+    let begun = fake
+        .wait_for(
+            |f| {
+                f.message(&group, season.message_id)
+                    .filter(|m| said::says(m.text(), "season-begun"))
+            },
+            ANSWER,
+        )
+        .await
+        .expect("the season begins when its last place is taken");
+    let games = begun
+        .text()
+        .lines()
+        .filter(|line| line.starts_with('#'))
+        .count();
+    assert_eq!(games, 3, "one game for every pair: {}", begun.text());
     table.stop().await;
     table.assert_clean();
 }
