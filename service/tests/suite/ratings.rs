@@ -18,6 +18,7 @@ on_both_databases! {
     the_rating_history_in_a_game_is_drawn => chart;
     stats_count_results_per_game_with_streak_and_head_to_head => stats;
     a_fixed_list_of_results_replayed_through_the_service_gives_the_references_ratings => replayed;
+    pachisi_partners_are_each_rated_against_the_other_side_as_one => teams;
 }
 
 /// The Glicko-2 scale factor (400 / ln 10), as the paper has it.
@@ -620,6 +621,121 @@ async fn replayed(url: DatabaseUrl) {
         assert!(
             (shown.rating.volatility - sigma).abs() < 0.0001,
             "{who}: {shown:?} {sigma}"
+        );
+    }
+    store.close().await;
+}
+
+/// A person's Pachisi rating.
+async fn pachisi(store: &Store, table: &Table, name: &str) -> Option<Rating> {
+    let community = table.community().await;
+    store
+        .ratings_of(community, user(store, name).await)
+        .await
+        .expect("ratings")
+        .into_iter()
+        .find(|(game, _)| *game == GameId::Pachisi)
+        .map(|(_, shown)| shown.rating)
+}
+
+async fn teams(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 122);
+    let mut lcg = Lcg(123);
+    // Alice first plays two Pachisi games against Erin alone (a side of one person each), so
+    // that her rating and deviation differ from a newcomer's.
+    for _ in 0..2 {
+        let reply = table.cmd("alice", "/play pachisi @erin").await;
+        assert!(reply.is_done(), "{}", text(&reply));
+        let started = table.cmd("erin", "/accept").await;
+        let game = started.game.expect("a game");
+        for _ in 0..12 {
+            table.random_move(game, &mut lcg).await;
+        }
+        let asked = table.cmd("erin", &format!("/resign #{game}")).await;
+        let confirm = asked.buttons[0][0].data.clone();
+        let ended = table.press("erin", &confirm).await;
+        assert!(ended.is_done(), "{}", text(&ended));
+    }
+    let alice = pachisi(&store, &table, "alice")
+        .await
+        .expect("Alice is rated");
+    assert!(alice.rating > 1500.0 && alice.deviation < 500.0);
+    // Two against two: each person is rated against the other side as one player: its mean
+    // rating, the root mean square of its deviations, its mean volatility.
+    let reply = table.cmd("alice", "/play pachisi @bob @carol @dave").await;
+    let challenge = common::table::challenge_no(&reply);
+    let mut game = None;
+    for name in ["bob", "carol", "dave"] {
+        game = table
+            .cmd(name, &format!("/accept #{challenge}"))
+            .await
+            .game
+            .or(game);
+    }
+    let game = game.expect("the game starts");
+    let record = table.record(game).await;
+    let team_of = |name: &str| {
+        record
+            .seats
+            .iter()
+            .find(|h| h.user.platform_user_id == name)
+            .map(|h| {
+                use tabula_core::Game;
+                tabula_core::pachisi::Pachisi::team_of(tabula_core::Seat(h.seat)).0
+            })
+            .expect("seated")
+    };
+    let partner = ["bob", "carol", "dave"]
+        .into_iter()
+        .find(|name| team_of(name) == team_of("alice"))
+        .expect("a partner");
+    let others: Vec<&str> = ["bob", "carol", "dave"]
+        .into_iter()
+        .filter(|name| team_of(name) != team_of("alice"))
+        .collect();
+    // Every side moves, then Alice's side resigns (her partner confirms).
+    for _ in 0..16 {
+        table.random_move(game, &mut lcg).await;
+    }
+    let asked = table.cmd("alice", &format!("/resign #{game}")).await;
+    let confirm = asked.buttons[0][0].data.clone();
+    let ended = table.press(partner, &confirm).await;
+    assert!(ended.is_done(), "{}", text(&ended));
+    assert_eq!(store.rating_changes(game).await.expect("changes").len(), 4);
+    let newcomer = Rating::default();
+    let as_one = |a: Rating, b: Rating| Rating {
+        rating: (a.rating + b.rating) / 2.0,
+        deviation: ((a.deviation.powi(2) + b.deviation.powi(2)) / 2.0).sqrt(),
+        volatility: (a.volatility + b.volatility) / 2.0,
+    };
+    let winners_side = newcomer; // two newcomers as one
+    let losers_side = as_one(alice, newcomer);
+    let check = |got: Rating, want: Rating, who: &str| {
+        assert!(
+            (got.rating - want.rating).abs() < 0.01,
+            "{who}: {got:?} {want:?}"
+        );
+        assert!(
+            (got.deviation - want.deviation).abs() < 0.01,
+            "{who}: {got:?} {want:?}"
+        );
+    };
+    check(
+        pachisi(&store, &table, "alice").await.expect("rated"),
+        alice.after_game(winners_side, Score::Loss),
+        "alice",
+    );
+    check(
+        pachisi(&store, &table, partner).await.expect("rated"),
+        newcomer.after_game(winners_side, Score::Loss),
+        partner,
+    );
+    for name in others {
+        check(
+            pachisi(&store, &table, name).await.expect("rated"),
+            newcomer.after_game(losers_side, Score::Win),
+            name,
         );
     }
     store.close().await;
