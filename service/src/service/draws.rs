@@ -147,6 +147,7 @@ impl Service {
             actor: Some(ctx.user.id),
             expected_seq: Some(loaded.record.seq),
             deadline_passed: None,
+            rated_at: None,
         };
         let (record, announced) = self
             .end_game_announcing(ctx, &loaded.record, &ending)

@@ -510,6 +510,8 @@ impl Service {
             turn: consequences.turn,
             fines: &consequences.fines,
             payout: consequences.payout.as_ref(),
+            // The ratings, when it ends, as of the service's clock.
+            rated_at: Some(now),
         };
         let appended = match announce {
             Some(announce) => {
@@ -600,6 +602,11 @@ impl Service {
         ending: &Ending<'_>,
     ) -> Result<(GameRecord, Option<OutboxId>), StoreError> {
         let pressed = ctx.pressed.as_deref();
+        // Its ratings, if it is rated, as of the service's clock.
+        let ending = &Ending {
+            rated_at: ending.rated_at.or(Some(ctx.now)),
+            ..ending.clone()
+        };
         let change = Change::End {
             game: record.id,
             seq: record.seq,

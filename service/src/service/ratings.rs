@@ -86,7 +86,7 @@ impl Service {
         };
         let ratings: Vec<Msg> = self
             .store
-            .ratings_of(ctx.chat.community, person.id)
+            .ratings_as_of(ctx.chat.community, person.id, ctx.now)
             .await?
             .into_iter()
             .filter(|(id, _)| game.is_none_or(|game| game == *id))
@@ -199,7 +199,7 @@ impl Service {
             }
             let rating = self
                 .store
-                .ratings_of(community, person.id)
+                .ratings_as_of(community, person.id, self.clock.now())
                 .await?
                 .into_iter()
                 .find(|(id, _)| *id == game)

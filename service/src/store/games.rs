@@ -609,7 +609,8 @@ impl Store {
             let payout = append.payout.cloned().unwrap_or(Payout::Refund);
             let actor = append.actions.iter().rev().find_map(|action| action.actor);
             settle_pot(&mut tx, game.0, &payout, actor, now, OPERATION).await?;
-            rate_game(&mut tx, game, &payout, now, OPERATION).await?;
+            let rated_at = append.rated_at.unwrap_or(now);
+            rate_game(&mut tx, game, &payout, rated_at, OPERATION).await?;
         }
         let announced = announce_if(&mut tx, game, announce, now, OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))?;
@@ -714,7 +715,8 @@ impl Store {
         )
         .await?;
         if ending.end == super::GameEnd::Finished {
-            rate_game(&mut tx, game, &ending.payout, now, OPERATION).await?;
+            let rated_at = ending.rated_at.unwrap_or(now);
+            rate_game(&mut tx, game, &ending.payout, rated_at, OPERATION).await?;
         }
         let announced = announce_if(&mut tx, game, announce, now, OPERATION).await?;
         tx.commit().await.map_err(db(OPERATION))?;

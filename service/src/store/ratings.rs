@@ -269,7 +269,20 @@ impl Store {
         community: CommunityId,
         user: UserId,
     ) -> Result<Vec<(GameId, RatingShown)>, StoreError> {
-        let now = Timestamp::now();
+        self.ratings_as_of(community, user, Timestamp::now()).await
+    }
+
+    /// [`Store::ratings_of`] as of `now`, by the caller's clock (the deviations grown with the
+    /// time away until then).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn ratings_as_of(
+        &self,
+        community: CommunityId,
+        user: UserId,
+        now: Timestamp,
+    ) -> Result<Vec<(GameId, RatingShown)>, StoreError> {
         let rows: Vec<(String, f64, f64, f64, i64, i64)> = query_as(
             "SELECT game, rating, deviation, volatility, games, rated_at FROM ratings \
              WHERE community_id = $1 AND user_id = $2 ORDER BY game",

@@ -247,6 +247,9 @@ pub struct Ending<'a> {
     pub expected_seq: Option<u32>,
     /// Only if the game's clock ran out at or before this moment (a claim on time).
     pub deadline_passed: Option<Timestamp>,
+    /// The moment its ratings are worked out at, by the caller's clock (see
+    /// [`Append::rated_at`]); `None`: the store's.
+    pub rated_at: Option<Timestamp>,
 }
 
 impl<'a> Ending<'a> {
@@ -259,6 +262,7 @@ impl<'a> Ending<'a> {
             actor: Some(actor),
             expected_seq: None,
             deadline_passed: None,
+            rated_at: None,
         }
     }
 
@@ -271,6 +275,7 @@ impl<'a> Ending<'a> {
             actor: Some(actor),
             expected_seq: None,
             deadline_passed: None,
+            rated_at: None,
         }
     }
 }
@@ -800,6 +805,9 @@ pub struct Append<'a> {
     pub fines: &'a [Fine],
     /// With [`Append::finish`]: what happens to the pot.
     pub payout: Option<&'a Payout>,
+    /// With [`Append::finish`]: the moment its ratings are worked out at (the deviations
+    /// grown with the time away until then), by the caller's clock; `None`: the store's.
+    pub rated_at: Option<Timestamp>,
 }
 
 /// What [`Store::append_actions`] wrote.

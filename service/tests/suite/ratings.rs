@@ -19,6 +19,7 @@ on_both_databases! {
     stats_count_results_per_game_with_streak_and_head_to_head => stats;
     a_fixed_list_of_results_replayed_through_the_service_gives_the_references_ratings => replayed;
     pachisi_partners_are_each_rated_against_the_other_side_as_one => teams;
+    a_deviation_grows_with_time_away_by_the_services_clock => away;
 }
 
 /// The Glicko-2 scale factor (400 / ln 10), as the paper has it.
@@ -738,5 +739,61 @@ async fn teams(url: DatabaseUrl) {
             name,
         );
     }
+    store.close().await;
+}
+
+async fn away(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let clock = tabula_service::time::Clock::manual(common::table::T0);
+    let table = Table::with_clock(store.clone(), 124, clock.clone());
+    let mut lcg = Lcg(125);
+    played_then_resigned(&table, "alice", "bob", "bob", &mut lcg).await;
+    let community = table.community().await;
+    let (alice, bob) = (user(&store, "alice").await, user(&store, "bob").await);
+    let konane_as_of = |who: UserId| {
+        let store = store.clone();
+        let clock = clock.clone();
+        async move {
+            store
+                .ratings_as_of(community, who, clock.now())
+                .await
+                .expect("ratings")
+                .into_iter()
+                .find(|(game, _)| *game == GameId::Konane)
+                .map(|(_, shown)| shown.rating)
+                .expect("rated")
+        }
+    };
+    let (alice_then, bob_then) = (konane_as_of(alice).await, konane_as_of(bob).await);
+    // A year away, by the service's clock: read now, the deviations have grown as lichess's
+    // 0.21436 rating periods a day give it.
+    clock.advance(365 * 86_400_000);
+    let grown = alice_then.after_days_away(365.0);
+    let read = konane_as_of(alice).await;
+    assert!(
+        (read.deviation - grown.deviation).abs() < 0.01,
+        "{read:?} {grown:?}"
+    );
+    assert!(read.deviation > alice_then.deviation);
+    // The next game rates both from their grown deviations: a returning player's rating moves
+    // faster.
+    played_then_resigned(&table, "alice", "bob", "alice", &mut lcg).await;
+    let expected = alice_then
+        .after_days_away(365.0)
+        .after_game(bob_then.after_days_away(365.0), Score::Loss);
+    let now = konane_as_of(alice).await;
+    assert!(
+        (now.rating - expected.rating).abs() < 0.01,
+        "{now:?} {expected:?}"
+    );
+    assert!(
+        (now.deviation - expected.deviation).abs() < 0.01,
+        "{now:?} {expected:?}"
+    );
+    let without = alice_then.after_game(bob_then, Score::Loss);
+    assert!(
+        (alice_then.rating - now.rating) > (alice_then.rating - without.rating) + 1.0,
+        "the year away makes the loss cost more: {now:?} {without:?}"
+    );
     store.close().await;
 }

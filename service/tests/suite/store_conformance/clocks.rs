@@ -489,6 +489,7 @@ pub async fn ending_on_time_checks_the_seq_and_the_deadline(store: &Store) {
         actor: Some(bob.id),
         expected_seq,
         deadline_passed: Some(now),
+        rated_at: None,
     };
     assert_eq!(
         conflict(store.end_game(game.id, &claim(Some(1), deadline)).await),

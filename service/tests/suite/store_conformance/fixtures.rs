@@ -28,6 +28,7 @@ pub fn ending(end: GameEnd, result: &str) -> Ending<'_> {
         actor: None,
         expected_seq: None,
         deadline_passed: None,
+        rated_at: None,
     }
 }
 
