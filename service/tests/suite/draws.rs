@@ -19,6 +19,7 @@ on_both_databases! {
     draws_are_refused_with_teams_and_the_computer => refused_cases;
     a_casual_challenge_is_not_rated_and_its_rematch_neither => casual;
     ratings_are_shown_beside_names_in_challenges_and_starts => tags;
+    a_draw_is_agreed_in_coan_ki_between_the_throws => coan_ki;
 }
 
 /// The Accept and Decline buttons of a draw offer.
@@ -364,5 +365,34 @@ async fn tags(url: DatabaseUrl) {
     assert_eq!(shown_tags(&koan), ["1500?", "1500?"], "{}", text(&koan));
     let vs = table.cmd("dave", "/play konane computer").await;
     assert!(shown_tags(&vs).is_empty(), "{}", text(&vs));
+    store.close().await;
+}
+
+/// Coan Ki: a draw agreed between the throws, rated as one.
+async fn coan_ki(url: DatabaseUrl) {
+    let store = connect(&url).await;
+    let table = Table::new(store.clone(), 95);
+    let mut lcg = Lcg(96);
+    let game = start(&table, "alice", "bob", "coan-ki stake=10").await;
+    let before = table.balance("alice").await + table.balance("bob").await;
+    for _ in 0..2 {
+        table.random_move(game, &mut lcg).await.expect("a move");
+    }
+    let offer = table.cmd("bob", &format!("/draw #{game}")).await;
+    let (accept, _) = answers(&offer);
+    let ended = table.press("alice", &accept).await;
+    assert!(
+        ended.says("cause-draw-agreed").is_some(),
+        "{}",
+        text(&ended)
+    );
+    let record = table.record(game).await;
+    assert_eq!(record.result.as_deref(), Some("draw (agreed)"));
+    assert_eq!(
+        table.balance("alice").await + table.balance("bob").await,
+        before + 20,
+        "both stakes back"
+    );
+    assert_eq!(store.rating_changes(game).await.expect("changes").len(), 2);
     store.close().await;
 }
