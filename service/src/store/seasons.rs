@@ -37,6 +37,13 @@ impl SeasonStatus {
     }
 }
 
+/// The running seasons over at `$1` (every game over, or their days passed), at most `$2`.
+const DUE_SEASONS: &str = "\
+SELECT s.id FROM seasons s WHERE s.status = 'running' AND (s.ends_at <= $1
+   OR NOT EXISTS (SELECT 1 FROM season_games sg JOIN games g ON g.id = sg.game_id
+                  WHERE sg.season_id = s.id AND g.status = 'active'))
+ORDER BY s.id LIMIT $2";
+
 /// A season.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Season {
@@ -313,18 +320,17 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<i64>, StoreError> {
         const OPERATION: &str = "claim_ended_seasons";
+        // Most ticks find nothing: looked for without taking the write lock first.
+        let due: Vec<i64> = query_scalar(DUE_SEASONS)
+            .bind(now.0)
+            .bind(limit)
+            .fetch_all(self)
+            .await
+            .map_err(db(OPERATION))?;
+        if due.is_empty() {
+            return Ok(Vec::new());
+        }
         let mut tx = self.begin_write(OPERATION).await?;
-        let due: Vec<i64> = query_scalar(
-            "SELECT s.id FROM seasons s WHERE s.status = 'running' AND (s.ends_at <= $1 \
-               OR NOT EXISTS (SELECT 1 FROM season_games sg JOIN games g ON g.id = sg.game_id \
-                              WHERE sg.season_id = s.id AND g.status = 'active')) \
-             ORDER BY s.id LIMIT $2",
-        )
-        .bind(now.0)
-        .bind(limit)
-        .fetch_all(&mut tx)
-        .await
-        .map_err(db(OPERATION))?;
         let mut claimed = Vec::with_capacity(due.len());
         for id in due {
             let row: Option<(i64, String)> = query_as(
