@@ -1051,7 +1051,9 @@ async fn the_daily_digest_comes_privately_at_its_time() {
         "a digest reader is not mentioned: {:?}",
         board.mentioned()
     );
-    let digest = wait_private(&fake, &alice, "digest-heading", Duration::from_secs(20)).await;
+    // The scheduler ticks every second; the wait is long for a whole run that keeps both
+    // cores busy with many bots (20 s was once too short there).
+    let digest = wait_private(&fake, &alice, "digest-heading", Duration::from_secs(45)).await;
     let links: Vec<String> = link_urls(&digest);
     let channel = group.id.to_string();
     assert_eq!(
