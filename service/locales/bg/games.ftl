@@ -236,6 +236,7 @@ season-open = Сезон { $season } в { $name }: места — { $size }, д�
    *[other] Записани ({ $count }): { $people }.
 }
 season-begun = Сезон { $season } в { $name } започна: партии — { $games }, по една за всяка двойка, до { $until } UTC. { $people }: отваряйте партиите си с /board и номера им; /season показва класирането.
+season-pairing = { $game } { $first } – { $second }
 season-standings = Сезон { $season } в { $name } ({ $state }):
 season-state-running = { $left ->
     [0] всички партии са изиграни

@@ -257,6 +257,7 @@ season-begun = Season { $season } of { $name } has begun: { $games ->
     [one] { $games } game
    *[other] { $games } games
 }, one for every pair, until { $until } UTC. { $people }: open your games with /board and their number; /season shows the standings.
+season-pairing = { $game } { $first } – { $second }
 season-standings = Season { $season } of { $name } ({ $state }):
 season-state-running = { $left ->
     [0] every game played

@@ -252,6 +252,7 @@ season-open = Сезон { $season } в { $name }: мест — { $size }, дн�
    *[other] Записались ({ $count }): { $people }.
 }
 season-begun = Сезон { $season } в { $name } начался: партий — { $games }, по одной на каждую пару, до { $until } UTC. { $people }: открывайте свои партии командой /board с их номером; /season показывает таблицу.
+season-pairing = { $game } { $first } – { $second }
 season-standings = Сезон { $season } в { $name } ({ $state }):
 season-state-running = { $left ->
     [0] все партии сыграны

@@ -411,26 +411,33 @@ impl Service {
         let mut lines = Vec::new();
         for game in &season.games {
             if let Some(record) = self.store.game(*game).await? {
-                let names: Vec<String> = record
+                let mut names = record
                     .seats
                     .iter()
-                    .map(|holder| holder.user.display_name.clone())
-                    .collect();
-                lines.push(format!("#{game} {}", names.join(" – ")));
+                    .map(|holder| super::narration::name_msg(&holder.user));
+                if let (Some(first), Some(second)) = (names.next(), names.next()) {
+                    lines.push(Span::Text("\n".into()));
+                    lines.push(Span::Msg(
+                        Msg::new("season-pairing")
+                            .text("game", format!("#{game}"))
+                            .msg("first", first)
+                            .msg("second", second),
+                    ));
+                }
             }
         }
         Ok(Reply {
-            spans: vec![
-                Span::Msg(
-                    Msg::new("season-begun")
-                        .text("season", format!("#{}", season.id))
-                        .msg("name", game_msg(season.game))
-                        .count("games", season.games.len())
-                        .moment("until", season.ends_at.map_or(0, |at| at.0))
-                        .msg("people", super::narration::mentions_msg(&people)),
-                ),
-                Span::Text(format!("\n{}", lines.join("\n"))),
-            ],
+            spans: vec![Span::Msg(
+                Msg::new("season-begun")
+                    .text("season", format!("#{}", season.id))
+                    .msg("name", game_msg(season.game))
+                    .count("games", season.games.len())
+                    .moment("until", season.ends_at.map_or(0, |at| at.0))
+                    .msg("people", super::narration::mentions_msg(&people)),
+            )]
+            .into_iter()
+            .chain(lines)
+            .collect(),
             notify: people.iter().map(|u| u.platform_user_id.clone()).collect(),
             ..Reply::default()
         })

@@ -22,6 +22,18 @@ on_both_databases! {
     a_deviation_grows_with_time_away_by_the_services_clock => away;
 }
 
+/// A fixed list of results among four people: (first, second, the first's result).
+const RESULTS: [(usize, usize, Score); 8] = [
+    (0, 1, Score::Win),
+    (2, 3, Score::Draw),
+    (0, 2, Score::Loss),
+    (1, 3, Score::Win),
+    (3, 0, Score::Win),
+    (1, 2, Score::Draw),
+    (0, 1, Score::Win),
+    (2, 0, Score::Loss),
+];
+
 /// The Glicko-2 scale factor (400 / ln 10), as the paper has it.
 const SCALE: f64 = 173.7178;
 
@@ -504,23 +516,8 @@ fn the_reference_gives_the_papers_worked_example() {
 fn the_crates_arithmetic_is_the_references_game_by_game() {
     // A fixed list of games between four people, each its own rating period.
     let mut people = [Rating::default(); 4];
-    let games = [
-        (0, 1, Score::Win),
-        (2, 3, Score::Draw),
-        (0, 2, Score::Loss),
-        (1, 3, Score::Win),
-        (3, 0, Score::Win),
-        (1, 2, Score::Draw),
-        (0, 1, Score::Win),
-        (2, 0, Score::Loss),
-    ];
-    for (a, b, score) in games {
+    for (a, b, score) in RESULTS {
         let (before_a, before_b) = (people[a], people[b]);
-        let points = |score: Score| match score {
-            Score::Win => 1.0,
-            Score::Draw => 0.5,
-            Score::Loss => 0.0,
-        };
         let other = match score {
             Score::Win => Score::Loss,
             Score::Draw => Score::Draw,
@@ -572,18 +569,8 @@ async fn replayed(url: DatabaseUrl) {
     let names = ["alice", "bob", "carol", "dave"];
     // A fixed list of results among four people: (first, second, the first's result). Each is
     // played through the service (both move, then a resignation or an agreed draw).
-    let results = [
-        (0, 1, Score::Win),
-        (2, 3, Score::Draw),
-        (0, 2, Score::Loss),
-        (1, 3, Score::Win),
-        (3, 0, Score::Win),
-        (1, 2, Score::Draw),
-        (0, 1, Score::Win),
-        (2, 0, Score::Loss),
-    ];
     let mut expected = [(1500.0, 500.0, 0.09); 4];
-    for (a, b, score) in results {
+    for (a, b, score) in RESULTS {
         let game = start(&table, names[a], names[b], "konane").await;
         for _ in 0..2 {
             table.random_move(game, &mut lcg).await.expect("a move");
