@@ -5,6 +5,7 @@
 
 pub mod adapters;
 pub mod local;
+pub mod ops;
 pub mod run;
 
 pub use tabula_service::{commands, dispatch, export, l10n, service, store};

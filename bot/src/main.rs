@@ -10,6 +10,8 @@ use tabula_bot::local::Session;
 use tabula_bot::service::{Clock, Dice, Service};
 use tabula_bot::store::{DatabaseUrl, Store};
 
+mod logs;
+mod operate;
 mod rules_cli;
 
 /// Tabula: traditional board games in Discord and Telegram.
@@ -36,6 +38,14 @@ enum Command {
         /// The record file.
         file: PathBuf,
     },
+    /// Apply the database's pending migrations and say which (the database of `tabula run`:
+    /// DATABASE_URL, .env, or the SQLite default). With --check, only list the pending ones
+    /// and exit 1 when there are any.
+    Migrate(operate::MigrateArgs),
+    /// Write a consistent copy of the SQLite database to FILE while the bot runs (SQLite's
+    /// VACUUM INTO), and check it; for PostgreSQL, run pg_dump when it is installed, or say
+    /// how to.
+    Backup(operate::BackupArgs),
     /// The languages of the message catalogue and what each lacks against English (messages
     /// missing or stale, variables that differ, files that cannot be read). Exit 0 when every
     /// language (or the one named) is complete, 1 when one lacks something.
@@ -84,11 +94,27 @@ fn main() -> ExitCode {
         Err(error) => return usage_error(&error),
     };
     // `tabula run` says at start what it runs; the other commands only warn.
-    let default_level = match cli.command {
-        Command::Run(_) => tracing::Level::INFO,
-        _ => tracing::Level::WARN,
+    let settings = match &cli.command {
+        Command::Run(args) => logs::Settings {
+            default: "info",
+            filter: args.log.clone(),
+            json: args.log_format.as_deref() == Some("json"),
+            secrets: logs::secrets(&[
+                args.telegram_bot_token.as_deref(),
+                args.discord_bot_token.as_deref(),
+                args.telegram_webhook_secret.as_deref(),
+                Some(args.database.as_str()),
+            ]),
+        },
+        _ => logs::Settings {
+            default: "warn",
+            filter: std::env::var("TABULA_LOG").ok(),
+            json: std::env::var("TABULA_LOG_FORMAT").is_ok_and(|f| f == "json"),
+            secrets: logs::secrets(&[std::env::var("DATABASE_URL").ok().as_deref()]),
+        },
     };
-    init_logs(default_level);
+    let json = settings.json;
+    logs::init(settings);
     if let Err(error) = dotenv
         && !error.not_found()
     {
@@ -96,7 +122,9 @@ fn main() -> ExitCode {
     }
     match cli.command {
         Command::Rules(args) => rules_cli::run(&args),
-        Command::Run(args) => run(&args),
+        Command::Run(args) => run(&args, json),
+        Command::Migrate(args) => operate::migrate(&args),
+        Command::Backup(args) => operate::backup(&args),
         Command::Verify { file } => verify(&file),
         Command::Locales { code } => locales(code.as_deref()),
         Command::Local(args) => match local(&args) {
@@ -165,20 +193,6 @@ fn usage_error(error: &clap::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Logs go to stderr, at the level of `TABULA_LOG` (`error`, `warn`, `info`, `debug`, `trace`;
-/// default `warn`, `info` for `tabula run`), so stdout stays the command's own output.
-fn init_logs(default: tracing::Level) {
-    let level = std::env::var("TABULA_LOG")
-        .ok()
-        .and_then(|l| l.parse::<tracing::Level>().ok())
-        .unwrap_or(default);
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_max_level(level)
-        .with_target(false)
-        .init();
-}
-
 fn local(args: &LocalArgs) -> anyhow::Result<()> {
     // `DATABASE_URL=` (set but empty) means the default, like an unset one.
     let url: DatabaseUrl = if args.database.trim().is_empty() {
@@ -223,7 +237,15 @@ fn local(args: &LocalArgs) -> anyhow::Result<()> {
 
 /// `tabula run`: exit 0 after a shutdown by signal, 2 for a missing or wrong setting, 1 when
 /// the bot cannot start or go on.
-fn run(args: &tabula_bot::run::RunArgs) -> ExitCode {
+fn run(args: &tabula_bot::run::RunArgs, json: bool) -> ExitCode {
+    // In JSON mode every line is the logger's; otherwise the last word is a plain line.
+    let say = |message: &str| {
+        if json {
+            tracing::error!("tabula run: {message}");
+        } else {
+            eprintln!("tabula run: {message}");
+        }
+    };
     use tabula_bot::run::RunError;
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -231,7 +253,7 @@ fn run(args: &tabula_bot::run::RunArgs) -> ExitCode {
     {
         Ok(runtime) => runtime,
         Err(error) => {
-            eprintln!("tabula run: cannot start the async runtime: {error}");
+            say(&format!("cannot start the async runtime: {error}"));
             return ExitCode::FAILURE;
         }
     };
@@ -241,11 +263,11 @@ fn run(args: &tabula_bot::run::RunArgs) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(RunError::Settings(message)) => {
-            eprintln!("tabula run: {message}");
+            say(&message);
             ExitCode::from(2)
         }
         Err(RunError::Failed(message)) => {
-            eprintln!("tabula run: {message}");
+            say(&message);
             ExitCode::FAILURE
         }
     }

@@ -13,9 +13,10 @@ use tokio_util::sync::CancellationToken;
 use crate::adapters::Secret;
 use crate::adapters::discord::{self, Discord, DiscordSettings, Gateway};
 use crate::adapters::telegram::{self, Mode, Receiver, Telegram, TelegramSettings};
+use crate::ops::{Health, Link};
 use tabula_service::dispatch::{DispatchSettings, Dispatcher};
 use tabula_service::service::{Dice, Service};
-use tabula_service::store::{DatabaseUrl, Platform, Store};
+use tabula_service::store::{DatabaseUrl, MigrateOnStart, Platform, Store};
 
 /// The settings of `tabula run`, each also an environment variable (read from `.env` too).
 #[derive(Debug, Clone, clap::Args)]
@@ -66,10 +67,31 @@ pub struct RunArgs {
     /// Unset: globally.
     #[arg(long, env = "DISCORD_GUILD_ID")]
     pub discord_guild_id: Option<String>,
-    /// Where the HTTP listener for webhooks and the Discord interactions endpoint listens
-    /// (host:port).
-    #[arg(long, env = "TABULA_LISTEN", default_value = "0.0.0.0:8080")]
-    pub listen: String,
+    /// Discord: the gateway shards this process runs, `FIRST-LAST` or one number (for
+    /// example 0-1), with DISCORD_SHARD_COUNT; other processes run the others. Unset: every
+    /// shard, as many as Discord recommends.
+    #[arg(long, env = "DISCORD_SHARDS")]
+    pub discord_shards: Option<String>,
+    /// Discord: how many gateway shards the bot has in all, with DISCORD_SHARDS.
+    #[arg(long, env = "DISCORD_SHARD_COUNT")]
+    pub discord_shard_count: Option<String>,
+    /// Where the HTTP listener listens (host:port): /healthz, /readyz and /metrics in every
+    /// mode, the Telegram webhook and the Discord interactions endpoint when used. Default
+    /// 0.0.0.0:8080; when it is not set and only health and metrics need it, a port already
+    /// in use is a warning, not a failure.
+    #[arg(long, env = "TABULA_LISTEN")]
+    pub listen: Option<String>,
+    /// Migrations at start: `auto` applies the pending ones (the default); `manual` refuses
+    /// to start while any is pending (run `tabula migrate`).
+    #[arg(long, env = "TABULA_MIGRATE", default_value = "auto", value_parser = ["auto", "manual"])]
+    pub migrate: String,
+    /// The log's level filter: error, warn, info (the default), debug or trace, or
+    /// directives such as `info,tabula_service=debug`.
+    #[arg(long = "log", env = "TABULA_LOG")]
+    pub log: Option<String>,
+    /// The log's format: `text` (the default, for people) or `json` (one object per line).
+    #[arg(long = "log-format", env = "TABULA_LOG_FORMAT", value_parser = ["text", "json"])]
+    pub log_format: Option<String>,
     /// How often the scheduler looks for reminders, time-outs and expired challenges, in
     /// seconds.
     #[arg(long, env = "TABULA_SCHEDULER_SECONDS", default_value_t = 30)]
@@ -103,7 +125,9 @@ struct Checked {
     database: DatabaseUrl,
     telegram: Option<TelegramSettings>,
     discord: Option<DiscordSettings>,
-    listen: String,
+    listen: Option<String>,
+    migrate: MigrateOnStart,
+    shards: Option<discord::Shards>,
     scheduler: Duration,
     challenge_ttl: Option<Duration>,
     lease: Duration,
@@ -128,6 +152,14 @@ fn check(args: &RunArgs) -> Result<Checked, RunError> {
         Some(token) => Some(telegram_settings(args, token)?),
     };
     let discord = discord_settings(args)?;
+    let shards = shards(args)?;
+    if shards.is_some() && discord.as_ref().is_none_or(|d| d.public_key.is_some()) {
+        return Err(RunError::Settings(
+            "DISCORD_SHARDS is for Discord's gateway: set DISCORD_BOT_TOKEN and \
+             DISCORD_APPLICATION_ID, without DISCORD_PUBLIC_KEY"
+                .into(),
+        ));
+    }
     if telegram.is_none() && discord.is_none() {
         return Err(RunError::Settings(
             "no chat platform is configured: set TELEGRAM_BOT_TOKEN (a Telegram bot token from \
@@ -153,11 +185,58 @@ fn check(args: &RunArgs) -> Result<Checked, RunError> {
         database,
         telegram,
         discord,
-        listen: args.listen.clone(),
+        listen: given(args.listen.as_ref()).map(str::to_string),
+        migrate: if args.migrate == "manual" {
+            MigrateOnStart::Manual
+        } else {
+            MigrateOnStart::Apply
+        },
+        shards,
         scheduler: Duration::from_secs(args.scheduler_seconds),
         challenge_ttl: args.challenge_seconds.map(Duration::from_secs),
         lease: Duration::from_secs(args.outbox_lease_seconds),
     })
+}
+
+/// `DISCORD_SHARDS` and `DISCORD_SHARD_COUNT`, both or neither.
+fn shards(args: &RunArgs) -> Result<Option<discord::Shards>, RunError> {
+    let wrong = |what: &str| {
+        RunError::Settings(format!(
+            "{what}: DISCORD_SHARDS is FIRST-LAST or one number (for example 0-1), below \
+             DISCORD_SHARD_COUNT, the number of shards in all (for example 4)"
+        ))
+    };
+    let range = given(args.discord_shards.as_ref());
+    let count = given(args.discord_shard_count.as_ref());
+    let (range, count) = match (range, count) {
+        (None, None) => return Ok(None),
+        (Some(_), None) => {
+            return Err(wrong("DISCORD_SHARD_COUNT is required with DISCORD_SHARDS"));
+        }
+        (None, Some(_)) => {
+            return Err(wrong("DISCORD_SHARDS is required with DISCORD_SHARD_COUNT"));
+        }
+        (Some(range), Some(count)) => (range, count),
+    };
+    let number = |text: &str| text.trim().parse::<u32>().ok();
+    let count = number(count).filter(|count| *count >= 1).ok_or_else(|| {
+        wrong(&format!(
+            "DISCORD_SHARD_COUNT={count} is not a number of shards"
+        ))
+    })?;
+    let (first, last) = match range.split_once('-') {
+        Some((first, last)) => (number(first), number(last)),
+        None => (number(range), number(range)),
+    };
+    match (first, last) {
+        (Some(first), Some(last)) if first <= last && last < count => Ok(Some(discord::Shards {
+            range: first..last + 1,
+            count,
+        })),
+        _ => Err(wrong(&format!(
+            "DISCORD_SHARDS={range} with DISCORD_SHARD_COUNT={count}"
+        ))),
+    }
 }
 
 fn telegram_settings(args: &RunArgs, token: &str) -> Result<TelegramSettings, RunError> {
@@ -310,13 +389,15 @@ pub async fn run(args: &RunArgs) -> Result<(), RunError> {
     let checked = check(args)?;
     let shutdown = CancellationToken::new();
     spawn_signal_handler(shutdown.clone());
-    let store = Store::connect(&checked.database).await.map_err(|error| {
-        RunError::Failed(format!(
-            "cannot open the database ({}): {}",
-            describe(&checked.database),
-            tabula_service::service::error_chain(&error)
-        ))
-    })?;
+    let store = Store::connect_with(&checked.database, checked.migrate)
+        .await
+        .map_err(|error| {
+            RunError::Failed(format!(
+                "cannot open the database ({}): {}",
+                describe(&checked.database),
+                tabula_service::service::error_chain(&error)
+            ))
+        })?;
     // Every change a request makes is announced through the outbox, held by this process
     // while it posts the reply itself; a process that dies leaves it to any dispatcher within
     // the hold (issue 36).
@@ -331,7 +412,8 @@ pub async fn run(args: &RunArgs) -> Result<(), RunError> {
     ));
     // In the background: the platforms connect meanwhile.
     tokio::spawn(warm_up_pictures());
-    let result = run_platforms(&checked, &service, &shutdown).await;
+    let health = Health::new(store.clone());
+    let result = run_platforms(&checked, &service, &health, &shutdown).await;
     shutdown.cancel();
     store.close().await;
     result
@@ -371,6 +453,10 @@ struct Wiring {
     receivers: Vec<Receiver>,
     /// Discord over the gateway, or over HTTP interactions (whose route is in the router).
     discord: Option<(Arc<Discord>, DiscordMode)>,
+    /// What `/readyz` checks.
+    health: Arc<Health>,
+    /// The gateway's link, when Discord uses it.
+    gateway_link: Option<Link>,
 }
 
 /// How Discord reaches the bot.
@@ -381,7 +467,7 @@ enum DiscordMode {
 }
 
 impl Wiring {
-    fn new(checked: &Checked) -> Wiring {
+    fn new(checked: &Checked, health: &Arc<Health>) -> Wiring {
         Wiring {
             dispatch: DispatchSettings {
                 lease: checked.lease,
@@ -393,6 +479,8 @@ impl Wiring {
             platforms: Vec::new(),
             receivers: Vec::new(),
             discord: None,
+            health: Arc::clone(health),
+            gateway_link: None,
         }
     }
 
@@ -417,6 +505,7 @@ impl Wiring {
             .register()
             .await
             .map_err(|error| RunError::Failed(error.to_string()))?;
+        self.health.add(receiver.link());
         if let Some((path, route)) = receiver.webhook_route() {
             self.add_route(&path, route);
             self.platforms.push(format!(
@@ -441,6 +530,7 @@ impl Wiring {
     async fn add_discord(
         &mut self,
         settings: &DiscordSettings,
+        shards: Option<&discord::Shards>,
         service: &Arc<Service>,
         shutdown: &CancellationToken,
     ) -> Result<(), RunError> {
@@ -451,6 +541,7 @@ impl Wiring {
         let mode =
             if let Some(route) = discord::endpoint_route(Arc::clone(&discord), shutdown.clone()) {
                 self.add_route(discord::ENDPOINT_PATH, route);
+                self.health.add(&Link::configured("discord"));
                 self.platforms.push(format!(
                     "Discord {} (interactions endpoint {})",
                     discord.username(),
@@ -458,8 +549,19 @@ impl Wiring {
                 ));
                 DiscordMode::Interactions
             } else {
-                self.platforms
-                    .push(format!("Discord {} (gateway)", discord.username()));
+                let link = Link::shards("discord", shards.map(|shards| shards.range.clone()));
+                self.health.add(&link);
+                self.gateway_link = Some(link);
+                self.platforms.push(match shards {
+                    Some(shards) => format!(
+                        "Discord {} (gateway, shards {}-{} of {})",
+                        discord.username(),
+                        shards.range.start,
+                        shards.range.end - 1,
+                        shards.count
+                    ),
+                    None => format!("Discord {} (gateway)", discord.username()),
+                });
                 DiscordMode::Gateway
             };
         // Discord allows about 5 messages per 5 seconds in a channel.
@@ -477,34 +579,41 @@ impl Wiring {
         self.routes += 1;
     }
 
-    /// The listener on `TABULA_LISTEN`, when some platform needs a route.
+    /// The listener on `TABULA_LISTEN`, in every mode (health and metrics). When it is not
+    /// set and no platform needs a route, a default address already in use is a warning.
     async fn listen(&self, checked: &Checked) -> Result<Option<tokio::net::TcpListener>, RunError> {
-        if self.routes == 0 {
-            return Ok(None);
+        let address = checked.listen.as_deref().unwrap_or(DEFAULT_LISTEN);
+        match tokio::net::TcpListener::bind(address).await {
+            Ok(listener) => Ok(Some(listener)),
+            Err(error) if checked.listen.is_none() && self.routes == 0 => {
+                tracing::warn!(
+                    %error,
+                    "cannot listen on {address}: /healthz, /readyz and /metrics are not served; \
+                     set TABULA_LISTEN to a free host:port"
+                );
+                Ok(None)
+            }
+            Err(error) => Err(RunError::Failed(format!(
+                "cannot listen on TABULA_LISTEN={address}: {error}"
+            ))),
         }
-        tokio::net::TcpListener::bind(&checked.listen)
-            .await
-            .map(Some)
-            .map_err(|error| {
-                RunError::Failed(format!(
-                    "cannot listen on TABULA_LISTEN={}: {error}",
-                    checked.listen
-                ))
-            })
     }
 }
 
 async fn run_platforms(
     checked: &Checked,
     service: &Arc<Service>,
+    health: &Arc<Health>,
     shutdown: &CancellationToken,
 ) -> Result<(), RunError> {
-    let mut wiring = Wiring::new(checked);
+    let mut wiring = Wiring::new(checked, health);
     if let Some(settings) = &checked.telegram {
         wiring.add_telegram(settings, service, shutdown).await?;
     }
     if let Some(settings) = &checked.discord {
-        wiring.add_discord(settings, service, shutdown).await?;
+        wiring
+            .add_discord(settings, checked.shards.as_ref(), service, shutdown)
+            .await?;
     }
     let listener = wiring.listen(checked).await?;
     tracing::info!(
@@ -516,15 +625,52 @@ async fn run_platforms(
             .and_then(|l| l.local_addr().ok())
             .map_or(String::new(), |addr| format!("; listening on {addr}"))
     );
-    let tasks = spawn_tasks(wiring, listener, checked, service, shutdown);
-    join_tasks(tasks, shutdown).await
+    // The listener outlives the other tasks: from the shutdown's start `/readyz` says 503
+    // while it still answers, until the updates in hand are finished.
+    let stop_listening = CancellationToken::new();
+    let served = listener.map(|listener| {
+        let router = std::mem::take(&mut wiring.router).merge(crate::ops::routes(health));
+        let stop = stop_listening.clone();
+        tokio::spawn(async move {
+            axum::serve(listener, router)
+                .with_graceful_shutdown(stop.cancelled_owned())
+                .await
+        })
+    });
+    {
+        let health = Arc::clone(health);
+        let shutdown = shutdown.clone();
+        tokio::spawn(async move {
+            shutdown.cancelled().await;
+            health.stopping();
+        });
+    }
+    let tasks = spawn_tasks(wiring, checked, service, shutdown);
+    let result = join_tasks(tasks, shutdown).await;
+    stop_listening.cancel();
+    if let Some(served) = served {
+        match tokio::time::timeout(Duration::from_secs(5), served).await {
+            Ok(Ok(Err(error))) if result.is_ok() => {
+                return Err(RunError::Failed(format!(
+                    "the HTTP listener failed: {error}"
+                )));
+            }
+            _ => {}
+        }
+    }
+    result
 }
+
+/// `TABULA_LISTEN`'s default.
+const DEFAULT_LISTEN: &str = "0.0.0.0:8080";
+
+/// How often Telegram is asked whether it answers, in webhook mode.
+const PROBE_PERIOD: Duration = Duration::from_secs(10);
 
 /// The long-lived tasks of `tabula run`: the dispatcher, the scheduler, the computer, the HTTP
 /// listener, and each platform's receiver. A receiver that cannot go on stops the whole bot.
 fn spawn_tasks(
     wiring: Wiring,
-    listener: Option<tokio::net::TcpListener>,
     checked: &Checked,
     service: &Arc<Service>,
     shutdown: &CancellationToken,
@@ -532,9 +678,9 @@ fn spawn_tasks(
     let Wiring {
         dispatch,
         deliverers,
-        router,
         receivers,
         discord,
+        gateway_link,
         ..
     } = wiring;
     let dispatcher = deliverers.settings(dispatch).build(service.store().clone());
@@ -564,20 +710,13 @@ fn spawn_tasks(
             Ok(())
         });
     }
-    if let Some(listener) = listener {
-        let shutdown = shutdown.clone();
-        tasks.spawn(async move {
-            axum::serve(listener, router)
-                .with_graceful_shutdown(shutdown.cancelled_owned())
-                .await
-                .map_err(|error| RunError::Failed(format!("the HTTP listener failed: {error}")))
-        });
-    }
     match discord {
         Some((discord, DiscordMode::Gateway)) => {
             let shutdown = shutdown.clone();
+            let shards = checked.shards.clone();
+            let link = gateway_link.unwrap_or_else(|| Link::shards("discord", None));
             tasks.spawn(async move {
-                let result = Gateway::run(discord, shutdown.clone())
+                let result = Gateway::run(discord, shards, link, shutdown.clone())
                     .await
                     .map_err(|error| RunError::Failed(error.to_string()));
                 // A gateway that cannot go on stops the whole bot.
@@ -599,7 +738,18 @@ fn spawn_tasks(
         let shutdown = shutdown.clone();
         tasks.spawn(async move {
             let result = if receiver.webhook_route().is_some() {
-                shutdown.cancelled().await;
+                // Telegram is asked now and then whether it answers (`/readyz`).
+                let mut probe = tokio::time::interval(PROBE_PERIOD);
+                probe.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                loop {
+                    tokio::select! {
+                        () = shutdown.cancelled() => break,
+                        () = async {
+                            probe.tick().await;
+                            receiver.probe(PROBE_PERIOD).await;
+                        } => {}
+                    }
+                }
                 receiver.finish().await;
                 Ok(())
             } else {

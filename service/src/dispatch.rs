@@ -23,6 +23,7 @@ use std::time::Duration;
 
 use tokio::task::JoinSet;
 
+use crate::metrics::Delivery;
 use crate::store::{OutboxRow, Platform, Store, StoreError, Timestamp};
 
 /// Sends one outbox row to its platform: implemented by each platform's adapter (with the
@@ -53,6 +54,7 @@ pub async fn render(
         .map_err(|error| DeliveryError::Retry {
             after: None,
             reason: crate::service::error_chain(&error),
+            cause: Cause::Internal,
         })?
         .ok_or_else(|| DeliveryError::Drop {
             reason: "no longer applies".into(),
@@ -77,6 +79,8 @@ pub enum DeliveryError {
         after: Option<Duration>,
         /// What happened.
         reason: String,
+        /// What kind of failure it was (counted by `/metrics`).
+        cause: Cause,
     },
     /// The chat is gone, or the bot was removed or blocked: the chat is marked inactive (its
     /// rows wait until someone writes there again) and this row is dropped.
@@ -91,6 +95,21 @@ pub enum DeliveryError {
         /// Why.
         reason: String,
     },
+}
+
+/// What kind of passing failure a [`DeliveryError::Retry`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// The platform asked to slow down (429).
+    RateLimited,
+    /// The platform failed (5xx, an unreadable answer).
+    Server,
+    /// No answer, or no connection.
+    Network,
+    /// The chat moved (Telegram's group became a supergroup): sent again to its new id.
+    Moved,
+    /// The bot could not prepare the message.
+    Internal,
 }
 
 /// The object-safe form of [`Deliver`], so that one dispatcher holds deliverers of different
@@ -437,6 +456,7 @@ impl Dispatcher {
             None => Err(DeliveryError::Retry {
                 after: None,
                 reason: format!("no deliverer for platform {}", row.platform),
+                cause: Cause::Internal,
             }),
             Some(deliverer) => {
                 // Give up a little before the lease ends, so that no other dispatcher sends
@@ -447,10 +467,25 @@ impl Dispatcher {
                     Err(_) => Err(DeliveryError::Retry {
                         after: None,
                         reason: format!("no answer within {} ms", limit.as_millis()),
+                        cause: Cause::Network,
                     }),
                 }
             }
         };
+        crate::metrics::metrics().delivery(
+            row.platform.as_str(),
+            match &result {
+                Ok(_) => Delivery::sent,
+                Err(DeliveryError::Gone { .. }) => Delivery::gone,
+                Err(DeliveryError::Drop { .. }) => Delivery::refused,
+                Err(DeliveryError::Retry { cause, .. }) => match cause {
+                    Cause::RateLimited => Delivery::rate_limited,
+                    Cause::Server => Delivery::server_error,
+                    Cause::Network => Delivery::network,
+                    Cause::Internal | Cause::Moved => Delivery::internal,
+                },
+            },
+        );
         let store = &inner.store;
         let owner = inner.owner.as_str();
         let now = Timestamp::now();
@@ -465,7 +500,7 @@ impl Dispatcher {
                 )
                 .await
                 .map(|held| if held { Fate::Sent } else { Fate::Lost }),
-            Err(DeliveryError::Retry { after, reason }) => {
+            Err(DeliveryError::Retry { after, reason, .. }) => {
                 let wait = settings.backoff(row.attempts, after);
                 tracing::warn!(%reason, wait_ms = millis(wait), "outbox delivery failed");
                 store

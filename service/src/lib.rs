@@ -10,14 +10,15 @@
 //! service             the façade and its concerns; the contract (requests, replies, refusals)
 //! commands   export   the commands (names, options, parser, help); game records and dice
 //! l10n       store    the message vocabulary (Lang, Msg, Span, Person); the database
-//! values     time     ids, moments, closed sets; the clock and calendar arithmetic
-//!            ratings  Glicko-2 ratings as lichess keeps them (above values, beside time)
+//! time       ratings  the clock and calendar arithmetic; Glicko-2 ratings as lichess keeps them
+//! values     metrics  ids, moments, closed sets; the process's counters for Prometheus
 //! ```
 
 pub mod commands;
 pub mod dispatch;
 pub mod export;
 pub mod l10n;
+pub mod metrics;
 pub mod ratings;
 pub mod service;
 pub mod store;

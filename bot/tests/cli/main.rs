@@ -9,5 +9,6 @@ mod common;
 
 mod first_minutes;
 mod local;
+mod operations;
 mod readme_examples;
 mod rules_cli;

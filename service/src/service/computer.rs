@@ -229,6 +229,7 @@ impl Service {
                 return Ok(false);
             }
         };
+        crate::metrics::metrics().computer_move(record.game.as_str(), started.elapsed());
         tracing::info!(
             game = game.0,
             level = level as u8,

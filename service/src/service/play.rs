@@ -521,6 +521,10 @@ impl Service {
             }
             None => self.store.append_actions(record.id, &append).await?,
         };
+        crate::metrics::metrics().moves(
+            record.game.as_str(),
+            u64::try_from(played.actions.len()).unwrap_or(u64::MAX),
+        );
         record.seq = appended.seq;
         record.clock = appended.clock;
         record.updated_at = appended.at;

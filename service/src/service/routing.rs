@@ -10,6 +10,7 @@ use super::{
 };
 use crate::commands::{self, CommandId, Parse, ParsedCommand};
 use crate::l10n::{Lang, Msg, Person, Span};
+use crate::metrics::Outcome;
 use crate::store::{
     ChallengeNo, Chat, Conflict, GameNo, MovedChat, Platform, RequestKey, Settlement, Timestamp,
     User, UserId,
@@ -31,18 +32,7 @@ impl Service {
             user = %request.actor.id,
             key = %request.request_key,
         );
-        let result = self.handle_inner(request).instrument(span.clone()).await;
-        if let Err(error) = &result {
-            let _entered = span.enter();
-            tracing::error!(error = %error_chain(error), "internal failure");
-        }
-        result
-    }
-
-    pub(super) async fn handle_inner(
-        &self,
-        request: &Request,
-    ) -> Result<Option<Reply>, ServiceError> {
+        let started = std::time::Instant::now();
         // Commands are read by the one catalogue: what is not for us gets no answer.
         let parsed = match &request.input {
             Input::Command(text) => match commands::parse(text, request.bot_username.as_deref()) {
@@ -51,6 +41,44 @@ impl Service {
             },
             Input::Button(_) => None,
         };
+        let command = match &parsed {
+            None => "button",
+            Some(Parse::Command(command)) => command.spec.name,
+            Some(Parse::Invalid { command, .. }) => command.name,
+            Some(Parse::Unknown { .. } | Parse::NotForUs) => "unknown",
+        };
+        let result = self
+            .handle_inner(request, parsed)
+            .instrument(span.clone())
+            .await;
+        let outcome = match &result {
+            Err(error) => {
+                let _entered = span.enter();
+                tracing::error!(error = %error_chain(error), "internal failure");
+                Some(Outcome::failed)
+            }
+            Ok(None) => None,
+            Ok(Some(reply)) => Some(match reply.kind {
+                Kind::Refused(_) | Kind::AlreadyHandled | Kind::Stale => Outcome::refused,
+                Kind::Done => Outcome::done,
+            }),
+        };
+        if let Some(outcome) = outcome {
+            crate::metrics::metrics().request(
+                request.platform.as_str(),
+                command,
+                outcome,
+                started.elapsed(),
+            );
+        }
+        result
+    }
+
+    async fn handle_inner(
+        &self,
+        request: &Request,
+        parsed: Option<Parse>,
+    ) -> Result<Option<Reply>, ServiceError> {
         let ctx = self.ctx_of(request).await?;
         let result = match (&request.input, parsed) {
             (Input::Command(_), Some(parsed)) => self.command(&ctx, parsed).await,

@@ -151,7 +151,7 @@ impl Store {
     pub async fn board_posted(&self, posted: &PostedBoard<'_>) -> Result<BoardPosted, StoreError> {
         const OPERATION: &str = "board_posted";
         let mut tx = self.begin_write(OPERATION).await?;
-        if matches!(tx, Tx::Postgres(_)) {
+        if tx.is_postgres() {
             query(LOCK_GAME_POSTGRES)
                 .bind(posted.game.0)
                 .execute(&mut tx)

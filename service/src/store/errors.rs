@@ -92,6 +92,37 @@ pub enum StoreError {
         #[source]
         source: sqlx::Error,
     },
+    /// The database was written by a newer Tabula: it holds migrations this binary does not
+    /// know, and is left untouched.
+    #[error(
+        "the database was written by a newer Tabula: it has migration {versions:?}, and this \
+         binary knows migrations up to {known}; run the newer Tabula (or restore a backup made \
+         before the upgrade)"
+    )]
+    Newer {
+        /// The applied versions this binary does not know.
+        versions: Vec<i64>,
+        /// The newest version this binary knows.
+        known: i64,
+    },
+    /// Migrations are pending and `TABULA_MIGRATE=manual` says not to apply them at start.
+    #[error(
+        "the database has pending migrations {versions:?} and TABULA_MIGRATE=manual: run \
+         `tabula migrate` first (after a backup: `tabula backup FILE`), or unset TABULA_MIGRATE"
+    )]
+    Pending {
+        /// The pending versions.
+        versions: Vec<i64>,
+    },
+    /// A backup of this kind needs a SQLite database.
+    #[error("this is not a SQLite database")]
+    NotSqlite,
+    /// A backup could not be made or does not check.
+    #[error("backup failed: {reason}")]
+    Backup {
+        /// Why.
+        reason: String,
+    },
     /// The migrations could not be applied.
     #[error("cannot migrate the {backend} database")]
     Migrate {

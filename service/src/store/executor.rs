@@ -20,39 +20,67 @@ use sqlx::{
 
 use super::{Store, StoreError};
 
-/// A transaction on either backend.
+/// A transaction on either backend, with when it began and for which store operation (its
+/// time to commit is counted by `/metrics`).
 #[derive(Debug)]
-pub(super) enum Tx {
+pub(super) struct Tx {
+    pub(super) backend: TxOn,
+    started: std::time::Instant,
+    operation: &'static str,
+}
+
+/// The backend's transaction.
+#[derive(Debug)]
+pub(super) enum TxOn {
     Sqlite(Transaction<'static, Sqlite>),
     Postgres(Transaction<'static, Postgres>),
 }
 
 impl Tx {
+    fn new(backend: TxOn, operation: &'static str) -> Tx {
+        Tx {
+            backend,
+            started: std::time::Instant::now(),
+            operation,
+        }
+    }
+
+    /// Whether this is a PostgreSQL transaction.
+    pub(super) fn is_postgres(&self) -> bool {
+        matches!(self.backend, TxOn::Postgres(_))
+    }
+
     /// Commits the transaction. (Dropped without it, it rolls back.)
     pub(super) async fn commit(self) -> Result<(), sqlx::Error> {
-        match self {
-            Tx::Sqlite(tx) => tx.commit().await,
-            Tx::Postgres(tx) => tx.commit().await,
+        let committed = match self.backend {
+            TxOn::Sqlite(tx) => tx.commit().await,
+            TxOn::Postgres(tx) => tx.commit().await,
+        };
+        if committed.is_ok() {
+            crate::metrics::metrics().transaction(self.operation, self.started.elapsed());
         }
+        committed
     }
 }
 
 impl Store {
     /// Starts a transaction whose reads all see one snapshot (see the backend modules).
     pub(super) async fn begin_read(&self, operation: &'static str) -> Result<Tx, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.begin_read(operation).await.map(Tx::Sqlite),
-            Store::Postgres(store) => store.begin_read(operation).await.map(Tx::Postgres),
-        }
+        let backend = match self {
+            Store::Sqlite(store) => store.begin_read(operation).await.map(TxOn::Sqlite)?,
+            Store::Postgres(store) => store.begin_read(operation).await.map(TxOn::Postgres)?,
+        };
+        Ok(Tx::new(backend, operation))
     }
 
     /// Starts a transaction whose compare-and-set statements see the latest committed rows
     /// (see the backend modules).
     pub(super) async fn begin_write(&self, operation: &'static str) -> Result<Tx, StoreError> {
-        match self {
-            Store::Sqlite(store) => store.begin_write(operation).await.map(Tx::Sqlite),
-            Store::Postgres(store) => store.begin_write(operation).await.map(Tx::Postgres),
-        }
+        let backend = match self {
+            Store::Sqlite(store) => store.begin_write(operation).await.map(TxOn::Sqlite)?,
+            Store::Postgres(store) => store.begin_write(operation).await.map(TxOn::Postgres)?,
+        };
+        Ok(Tx::new(backend, operation))
     }
 }
 
@@ -76,9 +104,9 @@ impl<'c> From<&'c Store> for Conn<'c> {
 
 impl<'c> From<&'c mut Tx> for Conn<'c> {
     fn from(tx: &'c mut Tx) -> Conn<'c> {
-        match tx {
-            Tx::Sqlite(tx) => Conn::Sqlite(tx),
-            Tx::Postgres(tx) => Conn::Postgres(tx),
+        match &mut tx.backend {
+            TxOn::Sqlite(tx) => Conn::Sqlite(tx),
+            TxOn::Postgres(tx) => Conn::Postgres(tx),
         }
     }
 }

@@ -13,7 +13,7 @@
 //! only by the transaction that sets the game's `settled_at` from null.
 
 use super::community::settings_in;
-use super::executor::{Tx, query, query_as, query_scalar};
+use super::executor::{Tx, TxOn, query, query_as, query_scalar};
 use super::outbox::announce_if_any;
 use super::requests::record_request;
 use super::{
@@ -160,10 +160,10 @@ async fn lock_accounts(
     let mut ids = accounts.to_vec();
     ids.sort_unstable();
     ids.dedup();
-    match tx {
-        Tx::Sqlite(_) => Ok(()),
+    match &mut tx.backend {
+        TxOn::Sqlite(_) => Ok(()),
         // The one statement with an array bind, which only PostgreSQL has.
-        Tx::Postgres(tx) => sqlx::query(LOCK_ACCOUNTS_POSTGRES)
+        TxOn::Postgres(tx) => sqlx::query(LOCK_ACCOUNTS_POSTGRES)
             .bind(&ids)
             .fetch_all(&mut **tx)
             .await

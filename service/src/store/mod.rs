@@ -49,6 +49,7 @@ mod ledger;
 mod links;
 mod notify;
 mod offers;
+mod operations;
 mod outbox;
 mod people;
 mod postgres;
@@ -65,6 +66,7 @@ pub use boards::{BoardPosted, PostedBoard};
 pub use links::LinkClaim;
 pub use notify::{NotifyPlace, NotifySettings, Quiet};
 pub use offers::{Offer, OfferKind, Offered, TakeBack, TakenBack};
+pub use operations::{Gauges, MigrateOnStart, MigrationInfo, MigrationStatus};
 pub use postgres::PostgresStore;
 pub use ratings::{FinishedGame, RatingReset, RatingShown};
 pub use seasons::{NewSeason, Season, SeasonStatus};
@@ -95,10 +97,7 @@ impl Store {
     /// # Errors
     /// An unsupported scheme, an unreachable or refusing server, or a failed migration.
     pub async fn connect(url: &DatabaseUrl) -> Result<Store, StoreError> {
-        match url.backend()? {
-            Backend::Sqlite => SqliteStore::connect(url).await.map(Store::Sqlite),
-            Backend::Postgres => PostgresStore::connect(url).await.map(Store::Postgres),
-        }
+        Store::connect_with(url, MigrateOnStart::Apply).await
     }
 
     /// Which database this is.

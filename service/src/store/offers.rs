@@ -153,7 +153,7 @@ impl Store {
     ) -> Result<Offered, StoreError> {
         const OPERATION: &str = "make_offer";
         let mut tx = self.begin_write(OPERATION).await?;
-        if matches!(tx, Tx::Postgres(_)) {
+        if tx.is_postgres() {
             query(LOCK_GAME_POSTGRES)
                 .bind(game.0)
                 .execute(&mut tx)

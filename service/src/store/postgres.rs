@@ -18,6 +18,11 @@ use super::{Backend, DatabaseUrl, StoreError, db};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
 
+/// This binary's migrations for PostgreSQL.
+pub(super) fn migrator() -> &'static sqlx::migrate::Migrator {
+    &MIGRATOR
+}
+
 /// The most connections the store opens.
 const MAX_CONNECTIONS: u32 = 16;
 
@@ -36,6 +41,22 @@ impl PostgresStore {
     /// # Errors
     /// A malformed URL, an unreachable or refusing server, or a failed migration.
     pub async fn connect(url: &DatabaseUrl) -> Result<PostgresStore, StoreError> {
+        let store = PostgresStore::open(url).await?;
+        MIGRATOR
+            .run(&store.pool)
+            .await
+            .map_err(|source| StoreError::Migrate {
+                backend: Backend::Postgres,
+                source,
+            })?;
+        Ok(store)
+    }
+
+    /// Connects to the database of a `postgres:` URL, without migrating it.
+    ///
+    /// # Errors
+    /// A malformed URL, or an unreachable or refusing server.
+    pub async fn open(url: &DatabaseUrl) -> Result<PostgresStore, StoreError> {
         let connect_error = |source| StoreError::Connect {
             backend: Backend::Postgres,
             source,
@@ -49,13 +70,6 @@ impl PostgresStore {
             .connect_with(options)
             .await
             .map_err(connect_error)?;
-        MIGRATOR
-            .run(&pool)
-            .await
-            .map_err(|source| StoreError::Migrate {
-                backend: Backend::Postgres,
-                source,
-            })?;
         Ok(PostgresStore { pool })
     }
 

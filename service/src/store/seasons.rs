@@ -237,7 +237,7 @@ impl Store {
     ) -> Result<(Season, bool), StoreError> {
         const OPERATION: &str = "join_season";
         let mut tx = self.begin_write(OPERATION).await?;
-        if matches!(tx, super::executor::Tx::Postgres(_)) {
+        if tx.is_postgres() {
             query("SELECT id FROM seasons WHERE id = $1 FOR UPDATE")
                 .bind(id)
                 .execute(&mut tx)

@@ -16,6 +16,11 @@ use super::{Backend, DatabaseUrl, StoreError, db};
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
 
+/// This binary's migrations for SQLite.
+pub(super) fn migrator() -> &'static sqlx::migrate::Migrator {
+    &MIGRATOR
+}
+
 /// How long a connection waits for another one's write lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -34,6 +39,22 @@ impl SqliteStore {
     /// # Errors
     /// A malformed URL, a file that cannot be opened, or a failed migration.
     pub async fn connect(url: &DatabaseUrl) -> Result<SqliteStore, StoreError> {
+        let store = SqliteStore::open(url).await?;
+        MIGRATOR
+            .run(&store.pool)
+            .await
+            .map_err(|source| StoreError::Migrate {
+                backend: Backend::Sqlite,
+                source,
+            })?;
+        Ok(store)
+    }
+
+    /// Opens (creating if needed) the database of a `sqlite:` URL, without migrating it.
+    ///
+    /// # Errors
+    /// A malformed URL, or a file that cannot be opened.
+    pub async fn open(url: &DatabaseUrl) -> Result<SqliteStore, StoreError> {
         let connect_error = |source| StoreError::Connect {
             backend: Backend::Sqlite,
             source,
@@ -66,14 +87,28 @@ impl SqliteStore {
                 .await
         }
         .map_err(connect_error)?;
-        MIGRATOR
-            .run(&pool)
+        Ok(SqliteStore { pool })
+    }
+
+    /// Opens an existing database file read-only, its journal mode untouched (a backup's copy
+    /// is checked so, and stays one self-contained file).
+    ///
+    /// # Errors
+    /// A file that cannot be opened.
+    pub(super) async fn open_read_only(file: &std::path::Path) -> Result<SqliteStore, StoreError> {
+        let options = SqliteConnectOptions::new()
+            .filename(file)
+            .read_only(true)
+            .create_if_missing(false);
+        SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options)
             .await
-            .map_err(|source| StoreError::Migrate {
+            .map(|pool| SqliteStore { pool })
+            .map_err(|source| StoreError::Connect {
                 backend: Backend::Sqlite,
                 source,
-            })?;
-        Ok(SqliteStore { pool })
+            })
     }
 
     /// Starts a transaction that reads one consistent snapshot (SQLite's deferred transaction

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tabula_service::dispatch::{
-    Deliver, Delivered, DeliveryError, DispatchSettings, Dispatcher, Report,
+    Cause, Deliver, Delivered, DeliveryError, DispatchSettings, Dispatcher, Report,
 };
 use tabula_service::store::{
     Chat, DatabaseUrl, NewOutbox, OutboxId, OutboxKind, OutboxRow, Platform, Store, Timestamp,
@@ -46,6 +46,7 @@ impl Deliver for FakePlatform {
             return Err(DeliveryError::Retry {
                 after: None,
                 reason: "502 bad gateway".into(),
+                cause: Cause::Server,
             });
         }
         if row.payload == "stale" {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// The crate's top modules, lowest layer first; a module may use only those of lower layers.
 const LAYERS: &[&[&str]] = &[
-    &["values"],
+    &["values", "metrics"],
     &["time", "ratings"],
     &["l10n", "store"],
     &["commands", "export"],

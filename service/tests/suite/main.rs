@@ -26,6 +26,7 @@ mod limits;
 mod links;
 mod notify;
 mod open_challenges;
+mod operations;
 mod outage;
 mod outbox;
 mod people;

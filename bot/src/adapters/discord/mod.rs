@@ -32,7 +32,7 @@ use tokio_util::task::TaskTracker;
 use super::Secret;
 use tabula_service::service::Service;
 
-pub use receive::{ENDPOINT_PATH, Gateway, endpoint_route};
+pub use receive::{ENDPOINT_PATH, Gateway, Shards, endpoint_route};
 
 /// The Discord settings of `tabula run`.
 #[derive(Debug, Clone)]

@@ -14,7 +14,10 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
-use serenity::all::{Context, EventHandler, GatewayIntents, Guild, Interaction, Ready};
+use serenity::all::{
+    ConnectionStage, Context, EventHandler, GatewayIntents, Guild, Interaction, Ready,
+    ShardStageUpdateEvent,
+};
 use serenity::client::ClientBuilder;
 use serenity::interactions_endpoint::Verifier;
 use tokio::sync::oneshot;
@@ -49,6 +52,14 @@ pub(super) fn verifier(public_key: &str) -> Option<Verifier> {
 impl Discord {
     /// Answers one interaction, tracked until it is answered.
     fn dispatch(self: &Arc<Self>, interaction: Interaction, first: First) {
+        let kind = match &interaction {
+            Interaction::Command(_) => "command",
+            Interaction::Component(_) => "button",
+            Interaction::Autocomplete(_) => "autocomplete",
+            Interaction::Modal(_) => "modal",
+            _ => "other",
+        };
+        tabula_service::metrics::metrics().update_received("discord", kind);
         let discord = Arc::clone(self);
         self.tasks
             .spawn(async move { discord.interaction(interaction, first).await });
@@ -156,12 +167,23 @@ fn origin_request(origin: &translate::Origin<'_>, name: &str) -> tabula_service:
     origin.request(Input::Command(format!("/{name}")))
 }
 
+/// The gateway shards one process runs (`DISCORD_SHARDS`, `DISCORD_SHARD_COUNT`): the others
+/// run elsewhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shards {
+    /// This process's shards.
+    pub range: std::ops::Range<u32>,
+    /// All the bot's shards.
+    pub count: u32,
+}
+
 /// The gateway: serenity's client, stopped by the shutdown token.
 #[derive(Debug)]
 pub struct Gateway;
 
 struct Handler {
     discord: Arc<Discord>,
+    link: crate::ops::Link,
 }
 
 #[serenity::async_trait]
@@ -174,7 +196,19 @@ impl EventHandler for Handler {
         self.discord.remember_guild(guild.id, &guild.name);
     }
 
+    async fn shard_stage_update(&self, _ctx: Context, event: ShardStageUpdateEvent) {
+        self.link
+            .shard(event.shard_id.0, event.new == ConnectionStage::Connected);
+    }
+
     async fn ready(&self, _ctx: Context, ready: Ready) {
+        if let Some(shard) = ready.shard {
+            self.link.shards_total(shard.total);
+            self.link.shard(shard.id.0, true);
+        } else {
+            self.link.shards_total(1);
+            self.link.shard(0, true);
+        }
         tracing::info!(
             user = %ready.user.name,
             shard = ?ready.shard,
@@ -189,9 +223,15 @@ impl Gateway {
     ///
     /// # Errors
     /// The client cannot start or all shards stopped (a refused token, for instance).
-    pub async fn run(discord: Arc<Discord>, shutdown: CancellationToken) -> Result<(), StartError> {
+    pub async fn run(
+        discord: Arc<Discord>,
+        shards: Option<Shards>,
+        link: crate::ops::Link,
+        shutdown: CancellationToken,
+    ) -> Result<(), StartError> {
         let handler = Handler {
             discord: Arc::clone(&discord),
+            link,
         };
         let mut client =
             ClientBuilder::new_with_http(discord.settings.http(), GatewayIntents::GUILDS)
@@ -202,8 +242,18 @@ impl Gateway {
                     source,
                 })?;
         let manager = Arc::clone(&client.shard_manager);
+        let start = async {
+            match shards {
+                None => client.start_autosharded().await,
+                Some(shards) => {
+                    client
+                        .start_shard_range(shards.range.clone(), shards.count)
+                        .await
+                }
+            }
+        };
         let result = tokio::select! {
-            result = client.start_autosharded() => result.map_err(|source| StartError::Api {
+            result = start => result.map_err(|source| StartError::Api {
                 what: "the gateway",
                 source,
             }),

@@ -28,7 +28,7 @@ use tokio::sync::oneshot;
 
 use super::Discord;
 use super::markdown;
-use tabula_service::dispatch::{Deliver, Delivered, DeliveryError};
+use tabula_service::dispatch::{Cause, Deliver, Delivered, DeliveryError};
 use tabula_service::service::{
     Audience, Placement, Reply, Request, ServiceError, Stripped, ThreadRefusal,
 };
@@ -670,6 +670,7 @@ impl Discord {
         let internal = |error: ServiceError| DeliveryError::Retry {
             after: None,
             reason: tabula_service::service::error_chain(&error),
+            cause: Cause::Internal,
         };
         let wanted = json!({
             "name": open.name,
@@ -734,9 +735,20 @@ fn classify(error: &serenity::Error) -> DeliveryError {
     match status_and_code(error) {
         // The channel is gone, or the bot may no longer see or write in it.
         Some((403 | 404, _)) => DeliveryError::Gone { reason },
-        Some((429 | 500..=599, _)) | None => DeliveryError::Retry {
+        Some((429, _)) => DeliveryError::Retry {
             after: None,
             reason,
+            cause: Cause::RateLimited,
+        },
+        Some((500..=599, _)) => DeliveryError::Retry {
+            after: None,
+            reason,
+            cause: Cause::Server,
+        },
+        None => DeliveryError::Retry {
+            after: None,
+            reason,
+            cause: Cause::Network,
         },
         Some(_) => DeliveryError::Drop { reason },
     }

@@ -182,6 +182,7 @@ impl Lanes {
     /// Queues an update in its chat's lane; `done` learns when it was handled (not if it
     /// was not: shutdown came first).
     fn push(self: &Arc<Self>, update: Update, done: Done) {
+        tabula_service::metrics::metrics().update_received("telegram", update_kind(&update));
         let chat = lane_of(&update);
         if let Some(queue) = self.updates.push(chat, Job { update, done }) {
             let this = Arc::clone(self);
@@ -335,6 +336,8 @@ impl Telegram {
 pub struct Receiver {
     lanes: Arc<Lanes>,
     mode: Mode,
+    /// Where it reports that Telegram answers (`/readyz`).
+    link: crate::ops::Link,
 }
 
 impl std::fmt::Debug for Receiver {
@@ -357,6 +360,28 @@ impl Receiver {
                 shutdown,
             }),
             mode,
+            link: crate::ops::Link::beats("telegram"),
+        }
+    }
+
+    /// The link this receiver reports to: long polls that come back, or in webhook mode its
+    /// registration, updates that arrive and [`Receiver::probe`]s.
+    pub fn link(&self) -> &crate::ops::Link {
+        &self.link
+    }
+
+    /// Webhook mode: asks Telegram who the bot is, to know it still answers (a webhook alone
+    /// says nothing while the group is quiet); the link learns the outcome.
+    pub async fn probe(&self, limit: Duration) {
+        match tokio::time::timeout(limit, self.lanes.telegram.client.get_me().send()).await {
+            Ok(Ok(_)) => self.link.beat(),
+            Ok(Err(error)) => {
+                tracing::warn!(%error, "getMe failed");
+                self.link.beat_failed("getMe failed (the log says why)");
+            }
+            Err(_) => self
+                .link
+                .beat_failed(format!("getMe: no answer within {} s", limit.as_secs())),
         }
     }
 
@@ -383,7 +408,7 @@ impl Receiver {
                 .secret_token(secret.expose())
                 .allowed_updates(allowed_updates())
                 .await
-                .map(|_| ())
+                .map(|_| self.link.beat())
                 .map_err(|source| ReceiveError::Refused {
                     what: "setWebhook",
                     source,
@@ -399,10 +424,12 @@ impl Receiver {
         };
         let lanes = Arc::clone(&self.lanes);
         let secret = secret.clone();
+        let link = self.link.clone();
         let handler = move |headers: HeaderMap, body: axum::body::Bytes| {
             let lanes = Arc::clone(&lanes);
             let secret = secret.clone();
-            async move { webhook(&lanes, secret.expose(), &headers, &body).await }
+            let link = link.clone();
+            async move { webhook(&lanes, &link, secret.expose(), &headers, &body).await }
         };
         Some((url.path().to_string(), axum::routing::post(handler)))
     }
@@ -458,6 +485,7 @@ impl Receiver {
             };
             let updates = match result {
                 Ok(updates) => {
+                    self.link.beat();
                     established |= started;
                     started = true;
                     if conflicts.is_some_and(|(_, last)| last.elapsed() > CONFLICT_MEMORY) {
@@ -467,6 +495,8 @@ impl Receiver {
                     updates
                 }
                 Err(error) if is_conflict(&error) => {
+                    self.link
+                        .beat_failed("another process polls with this token (409)");
                     let now = Instant::now();
                     let (first, _) = *conflicts.get_or_insert((now, now));
                     conflicts = Some((first, now));
@@ -484,6 +514,8 @@ impl Receiver {
                     });
                 }
                 Err(error) => {
+                    self.link
+                        .beat_failed("getUpdates failed (the log says why)");
                     failures += 1;
                     let wait = Duration::from_millis(500 * (1 << failures.min(6)));
                     tracing::warn!(%error, wait_ms = wait.as_millis(), "getUpdates failed; trying again");
@@ -544,13 +576,21 @@ impl Receiver {
 
 /// The webhook: the secret checked first (401 without processing when missing or wrong), the
 /// update handled, then answered, so that Telegram delivers again what was not handled.
-async fn webhook(lanes: &Arc<Lanes>, secret: &str, headers: &HeaderMap, body: &[u8]) -> StatusCode {
+async fn webhook(
+    lanes: &Arc<Lanes>,
+    link: &crate::ops::Link,
+    secret: &str,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> StatusCode {
     let given = headers
         .get(SECRET_HEADER)
         .map(axum::http::HeaderValue::as_bytes);
     if !given.is_some_and(|given| constant_time_eq(given, secret.as_bytes())) {
         return StatusCode::UNAUTHORIZED;
     }
+    // Telegram reaches the bot.
+    link.beat();
     if lanes.shutdown.is_cancelled() {
         return StatusCode::SERVICE_UNAVAILABLE;
     }
@@ -567,6 +607,19 @@ async fn webhook(lanes: &Arc<Lanes>, secret: &str, headers: &HeaderMap, body: &[
         Ok(()) => StatusCode::OK,
         // Not handled (shutting down): Telegram sends it again.
         Err(_) => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
+/// The kind of an update, for `/metrics`.
+fn update_kind(update: &Update) -> &'static str {
+    match &update.kind {
+        UpdateKind::Message(message) if message.text().is_some_and(|t| t.starts_with('/')) => {
+            "command"
+        }
+        UpdateKind::Message(_) | UpdateKind::EditedMessage(_) => "message",
+        UpdateKind::CallbackQuery(_) => "button",
+        UpdateKind::MyChatMember(_) | UpdateKind::ChatMember(_) => "membership",
+        _ => "other",
     }
 }
 

@@ -42,7 +42,7 @@ use teloxide::types::{
 use super::Telegram;
 use super::html::{self, CAPTION_LIMIT, MESSAGE_LIMIT};
 use super::translate::{Origin, Trigger, chat_key, parse_chat_key};
-use tabula_service::dispatch::{Deliver, Delivered, DeliveryError};
+use tabula_service::dispatch::{Cause, Deliver, Delivered, DeliveryError};
 #[cfg(doc)]
 use tabula_service::service::Service;
 use tabula_service::service::{
@@ -75,6 +75,7 @@ pub(super) enum SendError {
     Retry {
         after: Option<Duration>,
         reason: String,
+        cause: Cause,
     },
     /// Telegram refused the message itself; sending it again would not help.
     Refused(String),
@@ -86,18 +87,22 @@ fn classify(error: RequestError) -> SendError {
         RequestError::RetryAfter(after) => SendError::Retry {
             after: Some(after.duration()),
             reason: "Telegram asked to slow down (429)".into(),
+            cause: Cause::RateLimited,
         },
         RequestError::Network(error) => SendError::Retry {
             after: None,
             reason: format!("network: {error}"),
+            cause: Cause::Network,
         },
         RequestError::Io(error) => SendError::Retry {
             after: None,
             reason: format!("i/o: {error}"),
+            cause: Cause::Network,
         },
         RequestError::InvalidJson { source, .. } => SendError::Retry {
             after: None,
             reason: format!("unreadable answer from Telegram: {source}"),
+            cause: Cause::Server,
         },
         RequestError::Api(error) => {
             let text = error.to_string();
@@ -124,9 +129,15 @@ fn classify(error: RequestError) -> SendError {
             .iter()
             .any(|passing| text.contains(passing))
             {
+                let cause = if text.contains("Too Many Requests") {
+                    Cause::RateLimited
+                } else {
+                    Cause::Server
+                };
                 SendError::Retry {
                     after: None,
                     reason: text,
+                    cause,
                 }
             } else {
                 SendError::Refused(text)
@@ -456,7 +467,7 @@ impl Telegram {
         for attempt in 1..=ATTEMPTS {
             match self.post(reply, target).await {
                 Ok(posted) => return posted,
-                Err(SendError::Retry { after, reason }) if attempt < ATTEMPTS => {
+                Err(SendError::Retry { after, reason, .. }) if attempt < ATTEMPTS => {
                     tracing::warn!(%reason, attempt, "sending failed; trying again");
                     tokio::time::sleep(after.unwrap_or(wait)).await;
                     wait *= 2;
@@ -562,10 +573,19 @@ impl Telegram {
 fn delivery_error(error: SendError) -> DeliveryError {
     match error {
         SendError::Gone(reason) => DeliveryError::Gone { reason },
-        SendError::Retry { after, reason } => DeliveryError::Retry { after, reason },
+        SendError::Retry {
+            after,
+            reason,
+            cause,
+        } => DeliveryError::Retry {
+            after,
+            reason,
+            cause,
+        },
         SendError::Migrated(to) => DeliveryError::Retry {
             after: Some(Duration::ZERO),
             reason: format!("the group became the supergroup {}", to.0),
+            cause: Cause::Moved,
         },
         SendError::Refused(reason) => DeliveryError::Drop { reason },
     }
@@ -576,6 +596,7 @@ fn internal_error(error: ServiceError) -> DeliveryError {
     DeliveryError::Retry {
         after: None,
         reason: tabula_service::service::error_chain(&error),
+        cause: Cause::Internal,
     }
 }
 
