@@ -89,9 +89,10 @@ pub fn init(settings: Settings) {
     };
     let builder = tracing_subscriber::fmt()
         .with_writer(writer)
-        .with_env_filter(filter)
-        .with_target(false);
+        .with_env_filter(filter);
     if settings.json {
+        // Each object names its source (`target`): a library's events (sqlx's statements)
+        // have their own fields in place of a message.
         builder
             .json()
             .flatten_event(true)
@@ -99,7 +100,7 @@ pub fn init(settings: Settings) {
             .with_span_list(false)
             .init();
     } else {
-        builder.init();
+        builder.with_target(false).init();
     }
 }
 

@@ -30,7 +30,7 @@ enum Command {
     Local(LocalArgs),
     /// Run the bot on the chat platforms whose credentials are set (Telegram), until SIGTERM
     /// or Ctrl-C. Every setting is also an environment variable, read from `.env` too.
-    Run(tabula_bot::run::RunArgs),
+    Run(Box<tabula_bot::run::RunArgs>),
     /// Check a game's record (from /export): every action legal, the seed against the
     /// commitment, every roll the one the seed gives. Exit 0 when it verifies, 1 when it does
     /// not (the first line that fails), 2 when the file cannot be read.

@@ -11,7 +11,7 @@ use tokio::io::AsyncBufReadExt;
 use tokio::process::{Child, Command};
 
 /// The variables `tabula run` reads; a started process gets only those the test sets.
-const SETTINGS: [&str; 18] = [
+const SETTINGS: [&str; 22] = [
     "DATABASE_URL",
     "TELEGRAM_BOT_TOKEN",
     "TELEGRAM_API_URL",
@@ -25,11 +25,15 @@ const SETTINGS: [&str; 18] = [
     "TABULA_CHALLENGE_SECONDS",
     "TABULA_OUTBOX_LEASE_SECONDS",
     "TABULA_LOG",
+    "TABULA_LOG_FORMAT",
+    "TABULA_MIGRATE",
     "DISCORD_BOT_TOKEN",
     "DISCORD_APPLICATION_ID",
     "DISCORD_PUBLIC_KEY",
     "DISCORD_API_URL",
     "DISCORD_GUILD_ID",
+    "DISCORD_SHARDS",
+    "DISCORD_SHARD_COUNT",
 ];
 
 /// The `tabula` binary of this build (`target/<profile>/tabula`), brought up to date first.
@@ -151,6 +155,11 @@ impl BotProcess {
         }
         for (name, value) in env {
             command.env(name, value);
+        }
+        // Health and metrics are served in every mode: a port of its own unless the test
+        // names one, so that bots running at once never share one.
+        if !env.iter().any(|(name, _)| *name == "TABULA_LISTEN") {
+            command.env("TABULA_LISTEN", "127.0.0.1:0");
         }
         let mut child = command.spawn().expect("tabula starts");
         let log = Arc::new(Mutex::new(String::new()));

@@ -12,6 +12,7 @@ mod discord_games;
 mod discord_gateway_fake;
 mod discord_platform;
 mod linked;
+mod operations;
 mod telegram_fake;
 mod telegram_fake_updates;
 mod telegram_games;
