@@ -119,6 +119,15 @@ impl Link {
         }
     }
 
+    /// The shards connected now (the others are not).
+    pub fn connected_shards(&self, now: &BTreeSet<u32>) {
+        if let Ok(mut state) = self.state.lock()
+            && let Liveness::Shards { connected, .. } = &mut *state
+        {
+            connected.clone_from(now);
+        }
+    }
+
     /// The gateway said how many shards there are (autosharding): all of them are expected.
     pub fn shards_total(&self, total: u32) {
         if let Ok(mut state) = self.state.lock()

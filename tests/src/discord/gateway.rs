@@ -140,6 +140,9 @@ struct Conn {
 #[derive(Debug)]
 struct State {
     heartbeat_interval: Duration,
+    /// Paused: heartbeats go unacknowledged and new connections wait for HELLO (a gateway
+    /// that stopped answering).
+    paused: bool,
     next_conn: u64,
     conns: HashMap<u64, Conn>,
     sessions: Vec<Session>,
@@ -249,6 +252,7 @@ impl FakeGateway {
             user,
             state: Mutex::new(State {
                 heartbeat_interval: DEFAULT_HEARTBEAT_INTERVAL,
+                paused: false,
                 next_conn: 0,
                 conns: HashMap::new(),
                 sessions: Vec::new(),
@@ -409,6 +413,13 @@ impl FakeGateway {
         });
     }
 
+    /// Stops answering (`true`): heartbeats are not acknowledged, and a new connection gets no
+    /// HELLO until the gateway answers again (`false`).
+    pub fn pause(&self, paused: bool) {
+        self.inner.lock().paused = paused;
+        self.inner.changed();
+    }
+
     /// Drops every open connection without a close frame (a network failure).
     pub fn drop_connections(&self) {
         self.for_each_open(|state, id| {
@@ -506,6 +517,13 @@ async fn serve(
     inner.changed();
     let interval_ms = u64::try_from(interval.as_millis()).unwrap_or(u64::MAX);
     let hello = json!({"op": 10, "d": {"heartbeat_interval": interval_ms}, "s": null, "t": null});
+    // A paused gateway keeps a new connection waiting for its HELLO.
+    while inner.lock().paused {
+        if *shutdown.borrow() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     let allowed = interval * 3 / 2 + Duration::from_secs(1);
     let mut heartbeat_deadline = Instant::now() + allowed;
     let mut heartbeat_reported = false;
@@ -558,6 +576,10 @@ async fn serve(
                 },
                 () = tokio::time::sleep_until(heartbeat_deadline), if !heartbeat_reported => {
                     heartbeat_reported = true;
+                    // A paused gateway acknowledges nothing: a client that stops then is right.
+                    if inner.lock().paused {
+                        continue;
+                    }
                     inner.violation(format!(
                         "connection {conn_id}: no heartbeat within 1.5 intervals ({interval:?} each)"
                     ));
@@ -726,6 +748,9 @@ fn heartbeat(inner: &Inner, conn_id: u64, d: &Value) -> Vec<String> {
         inner.violation(message);
     }
     inner.changed();
+    if inner.lock().paused {
+        return Vec::new();
+    }
     vec![json!({"op": 11, "d": null}).to_string()]
 }
 

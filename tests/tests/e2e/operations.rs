@@ -211,3 +211,148 @@ async fn health_readiness_metrics_and_json_logs_in_long_polling_mode() {
     );
     table.assert_clean();
 }
+
+/// The shard of Discord's gateway that owns `guild` among `count`.
+fn shard_of(guild: u64, count: u64) -> u64 {
+    (guild >> 22) % count
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_each_run_their_own_discord_shards() {
+    use tabula_tests::bot_process::{BotProcess, scratch_dir};
+    use tabula_tests::discord::{DEFAULT_MEMBER_PERMISSIONS, FakeDiscord};
+
+    let fake = FakeDiscord::start().await.expect("the fake starts");
+    fake.gateway()
+        .set_heartbeat_interval(Duration::from_secs(1));
+    fake.deliver_over_gateway();
+    // A server on each of two shards.
+    let mut guilds = [None, None];
+    for n in 0..64 {
+        let guild = fake.guild(&format!("Server {n}"));
+        let shard = usize::try_from(shard_of(guild.id, 2)).unwrap_or(0);
+        if guilds[shard].is_none() {
+            guilds[shard] = Some(guild);
+        }
+        if guilds.iter().all(Option::is_some) {
+            break;
+        }
+        // Snowflakes carry the millisecond, which decides the shard.
+        tokio::time::sleep(Duration::from_millis(3)).await;
+    }
+    let [Some(first), Some(second)] = guilds else {
+        panic!("no server on each shard");
+    };
+    let dir = scratch_dir("shards");
+    let database = format!("sqlite://{}", dir.join("tabula.db").display());
+    let ports = [free_port(), free_port()];
+    let start = |shard: u32, port: u16, log: &str| {
+        BotProcess::start(
+            &dir,
+            &["run"],
+            &[
+                ("DATABASE_URL", database.clone()),
+                ("DISCORD_BOT_TOKEN", fake.token().to_string()),
+                ("DISCORD_APPLICATION_ID", fake.application_id().to_string()),
+                ("DISCORD_API_URL", fake.api_url()),
+                ("DISCORD_SHARDS", shard.to_string()),
+                ("DISCORD_SHARD_COUNT", "2".to_string()),
+                ("TABULA_LISTEN", format!("127.0.0.1:{port}")),
+                ("TABULA_LOG", log.to_string()),
+            ],
+        )
+    };
+    let mut zero = start(0, ports[0], "info");
+    zero.wait_for_log("tabula run:", Duration::from_secs(60))
+        .await;
+    // The second at the most verbose level: serenity's own trace lines hold no token either.
+    let mut one = start(1, ports[1], "trace");
+    one.wait_for_log("tabula run:", Duration::from_secs(60))
+        .await;
+    let sessions = fake
+        .gateway()
+        .wait_until(Duration::from_secs(30), |sessions| {
+            let ready: Vec<(u64, u64)> = sessions
+                .iter()
+                .filter(|s| s.ready)
+                .map(|s| s.shard)
+                .collect();
+            ready.contains(&(0, 2)) && ready.contains(&(1, 2))
+        })
+        .await;
+    assert!(sessions.is_ok(), "both shards READY: {sessions:?}");
+    // Each process identified its own shard only.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let mut shards: Vec<(u64, u64)> = fake
+        .gateway()
+        .sessions()
+        .iter()
+        .filter(|s| s.ready)
+        .map(|s| s.shard)
+        .collect();
+    shards.sort_unstable();
+    assert_eq!(shards, vec![(0, 2), (1, 2)], "one session per shard");
+    for port in ports {
+        let ready = ready_becomes(port, 200, ANSWER).await;
+        assert_eq!(ready["discord"], "ok", "{ready}");
+    }
+
+    // A command in each server reaches the process running its shard, and only that one.
+    for (guild, user) in [(&first, "Ana"), (&second, "Ben")] {
+        let channel = fake.text_channel(guild, "games");
+        let person = fake.user(user);
+        fake.join(guild, &person, DEFAULT_MEMBER_PERMISSIONS);
+        fake.slash(&channel, &person, "help", &[])
+            .await
+            .unwrap_or_else(|error| panic!("/help cannot be sent: {error}"));
+    }
+    let answered = fake
+        .gateway()
+        .wait_until(ANSWER, |_| {
+            fake.interactions()
+                .iter()
+                .filter(|i| i.initial.is_some())
+                .count()
+                >= 2
+        })
+        .await;
+    assert!(answered.is_ok(), "both commands answered");
+    for (shard, port) in ports.into_iter().enumerate() {
+        let (_, metrics) = get(port, "/metrics").await;
+        assert_eq!(
+            sample(
+                &metrics,
+                "tabula_updates_received_total{platform=\"discord\",kind=\"command\"}"
+            ),
+            1.0,
+            "shard {shard}'s process received one command: {metrics}"
+        );
+    }
+
+    // The gateway stops answering: heartbeats go unacknowledged and reconnections get no
+    // HELLO. Both processes turn not ready, and ready again when it answers.
+    fake.gateway().pause(true);
+    for port in ports {
+        let down = ready_becomes(port, 503, Duration::from_secs(30)).await;
+        assert_ne!(down["discord"], "ok", "{down}");
+        assert_eq!(get(port, "/healthz").await.0, 200);
+    }
+    fake.gateway().pause(false);
+    for port in ports {
+        ready_becomes(port, 200, Duration::from_secs(60)).await;
+    }
+
+    for bot in [&mut zero, &mut one] {
+        let stopped = bot.terminate(Duration::from_secs(20)).await;
+        assert!(stopped.success(), "{stopped}: {}", bot.log());
+        assert!(
+            !bot.log().contains(fake.token()),
+            "the token reached the log"
+        );
+    }
+    assert!(one.log().contains("TRACE"), "the most verbose level was on");
+    let violations = fake.violations();
+    assert!(violations.is_empty(), "{violations:#?}");
+    let gateway = fake.gateway().violations();
+    assert!(gateway.is_empty(), "{gateway:#?}");
+}

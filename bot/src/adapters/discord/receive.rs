@@ -231,7 +231,7 @@ impl Gateway {
     ) -> Result<(), StartError> {
         let handler = Handler {
             discord: Arc::clone(&discord),
-            link,
+            link: link.clone(),
         };
         let mut client =
             ClientBuilder::new_with_http(discord.settings.http(), GatewayIntents::GUILDS)
@@ -245,14 +245,33 @@ impl Gateway {
         let start = async {
             match shards {
                 None => client.start_autosharded().await,
+                // serenity 0.12 reads the range's end as included ("up to and including").
                 Some(shards) => {
+                    let last = shards.range.end.saturating_sub(1).max(shards.range.start);
                     client
-                        .start_shard_range(shards.range.clone(), shards.count)
+                        .start_shard_range(shards.range.start..last, shards.count)
                         .await
                 }
             }
         };
+        // The shards' stages as serenity's manager knows them, each second: a shard restarted
+        // after unanswered heartbeats is not connected until it is again (`/readyz`).
+        let watch = async {
+            loop {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                let connected: std::collections::BTreeSet<u32> = manager
+                    .runners
+                    .lock()
+                    .await
+                    .iter()
+                    .filter(|(_, runner)| runner.stage == ConnectionStage::Connected)
+                    .map(|(id, _)| id.0)
+                    .collect();
+                link.connected_shards(&connected);
+            }
+        };
         let result = tokio::select! {
+            () = watch => Ok(()),
             result = start => result.map_err(|source| StartError::Api {
                 what: "the gateway",
                 source,
