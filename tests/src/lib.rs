@@ -11,6 +11,7 @@
 pub mod bot_process;
 pub mod discord;
 pub mod discord_table;
+pub mod proxy;
 pub mod said;
 pub mod table;
 pub mod telegram;

@@ -11,6 +11,7 @@ mod discord_fake;
 mod discord_games;
 mod discord_gateway_fake;
 mod discord_platform;
+mod instances;
 mod linked;
 mod operations;
 mod telegram_fake;

@@ -8,7 +8,7 @@ use tabula_tests::bot_process::free_port;
 use tabula_tests::telegram_table::{Table, challenge, play_to_end};
 
 /// A fresh schema on the test server, and the database URL that uses it.
-async fn fresh_schema(base: &str, name: &str) -> (sqlx::PgConnection, String) {
+pub(crate) async fn fresh_schema(base: &str, name: &str) -> (sqlx::PgConnection, String) {
     let options: sqlx::postgres::PgConnectOptions = base
         .parse()
         .unwrap_or_else(|error| panic!("TABULA_TEST_POSTGRES_URL: {error}"));
