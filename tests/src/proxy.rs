@@ -114,3 +114,65 @@ async fn forward(
     }
     StatusCode::BAD_GATEWAY.into_response()
 }
+
+/// A TCP forwarder to one address that a test can make hang, as a database server that stops
+/// answering: while cut, the connections it holds forward nothing and new ones are taken and
+/// left waiting; restored, it forwards again (the connections held meanwhile are closed, as a
+/// network that comes back after the peers gave up).
+#[derive(Debug, Clone)]
+pub struct Cuttable {
+    cut: Arc<tokio::sync::watch::Sender<bool>>,
+    /// The port it listens on (127.0.0.1).
+    pub port: u16,
+}
+
+impl Cuttable {
+    /// Starts forwarding 127.0.0.1:`port` to `target` (`host:port`).
+    ///
+    /// # Panics
+    /// If it cannot listen.
+    pub async fn start(target: &str) -> Cuttable {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("the forwarder listens");
+        let port = listener.local_addr().expect("its address").port();
+        let (cut, _) = tokio::sync::watch::channel(false);
+        let cut = Arc::new(cut);
+        let target = target.to_string();
+        let watch = Arc::clone(&cut);
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let mut cut = watch.subscribe();
+                let target = target.clone();
+                tokio::spawn(async move {
+                    // A connection made while cut waits until it is restored, then is closed.
+                    let cut_now = *cut.borrow_and_update();
+                    if cut_now {
+                        let _ = cut.wait_for(|c| !*c).await;
+                        return;
+                    }
+                    let Ok(server) = tokio::net::TcpStream::connect(&target).await else {
+                        return;
+                    };
+                    let (mut client_read, mut client_write) = client.into_split();
+                    let (mut server_read, mut server_write) = server.into_split();
+                    tokio::select! {
+                        _ = tokio::io::copy(&mut client_read, &mut server_write) => {}
+                        _ = tokio::io::copy(&mut server_read, &mut client_write) => {}
+                        _ = cut.wait_for(|c| *c) => {}
+                    }
+                    // Cut: nothing more passes; the connection hangs until restored.
+                    if *cut.borrow() {
+                        let _ = cut.wait_for(|c| !*c).await;
+                    }
+                });
+            }
+        });
+        Cuttable { cut, port }
+    }
+
+    /// Cuts (`true`) or restores (`false`) the connection.
+    pub fn set_cut(&self, cut: bool) {
+        self.cut.send_replace(cut);
+    }
+}

@@ -356,3 +356,47 @@ async fn two_processes_each_run_their_own_discord_shards() {
     let gateway = fake.gateway().violations();
     assert!(gateway.is_empty(), "{gateway:#?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL: set TABULA_TEST_POSTGRES_URL and pass --include-ignored (.ci/run does)"]
+async fn readiness_follows_the_database_both_ways() {
+    use tabula_tests::proxy::Cuttable;
+    let base = std::env::var("TABULA_TEST_POSTGRES_URL")
+        .expect("TABULA_TEST_POSTGRES_URL must name the PostgreSQL test server");
+    let server: reqwest::Url = base.parse().expect("a URL");
+    let target = format!(
+        "{}:{}",
+        server.host_str().unwrap_or("127.0.0.1"),
+        server.port().unwrap_or(5432)
+    );
+    let forwarder = Cuttable::start(&target).await;
+    let mut through = server.clone();
+    through.set_host(Some("127.0.0.1")).expect("a host");
+    through.set_port(Some(forwarder.port)).expect("a port");
+    let schema = format!("e2e_ready_{}", std::process::id());
+    let (_admin, url) = crate::telegram_postgres::fresh_schema(through.as_str(), &schema).await;
+    let mut table = Table::new("ready-db").await;
+    let port = free_port();
+    table.set("DATABASE_URL", url);
+    table.set("TABULA_LISTEN", format!("127.0.0.1:{port}"));
+    table.start().await;
+    ready_becomes(port, 200, ANSWER).await;
+
+    // The database stops answering (connections hang): not ready within seconds, and every
+    // answer still comes within 5 s; alive all along.
+    forwarder.set_cut(true);
+    let down = ready_becomes(port, 503, Duration::from_secs(15)).await;
+    assert_ne!(down["database"], "ok", "{down}");
+    assert_eq!(down["telegram"], "ok", "{down}");
+    assert_eq!(get(port, "/healthz").await.0, 200);
+    let (status, metrics) = get(port, "/metrics").await;
+    assert_eq!(status, 200);
+    assert_eq!(sample(&metrics, "tabula_database_up"), 0.0, "{metrics}");
+    // Back: ready again by itself.
+    forwarder.set_cut(false);
+    ready_becomes(port, 200, Duration::from_secs(30)).await;
+    let (_, metrics) = get(port, "/metrics").await;
+    assert_eq!(sample(&metrics, "tabula_database_up"), 1.0, "{metrics}");
+    table.stop().await;
+    table.assert_clean();
+}
