@@ -306,6 +306,29 @@ async fn metrics_text(health: &Health) -> Response {
 mod tests {
     use super::*;
 
+    #[tokio::test]
+    async fn readiness_names_what_is_down_and_a_shutdown_turns_it_off() {
+        let url = tabula_service::store::DatabaseUrl::new("sqlite::memory:");
+        let store = Store::connect(&url).await.expect("an in-memory database");
+        let health = Health::new(store.clone());
+        let telegram = Link::beats("telegram");
+        health.add(&telegram);
+        let (ready, parts) = health.readiness().await;
+        assert!(!ready, "not ready before the first long poll");
+        assert_eq!(parts["database"], "ok");
+        assert_ne!(parts["telegram"], "ok");
+        telegram.beat();
+        assert!(health.readiness().await.0);
+        health.stopping();
+        let (ready, parts) = health.readiness().await;
+        assert!(!ready, "a shutdown turns readiness off first");
+        assert_eq!(parts["process"], "shutting down");
+        store.close().await;
+        let (ready, parts) = health.readiness().await;
+        assert!(!ready);
+        assert_ne!(parts["database"], "ok");
+    }
+
     #[test]
     fn a_heartbeat_link_is_down_until_its_first_beat_and_after_a_failure() {
         let link = Link::beats("telegram");

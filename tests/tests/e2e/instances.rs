@@ -76,9 +76,14 @@ async fn three_instances_behind_a_proxy_lose_nothing_when_one_is_killed() {
         }
     }
     let mut bots = Vec::new();
-    for port in ports {
+    for (index, port) in ports.into_iter().enumerate() {
         let mut process_env = env.clone();
         process_env.push(("TABULA_LISTEN", format!("127.0.0.1:{port}")));
+        // The last at the most verbose level: no secret in its log either.
+        if index == 2 {
+            process_env.retain(|(name, _)| *name != "TABULA_LOG");
+            process_env.push(("TABULA_LOG", "trace".to_string()));
+        }
         let mut bot = BotProcess::start(&telegram.dir, &["run"], &process_env);
         bot.wait_for_log("tabula run:", Duration::from_secs(60))
             .await;
@@ -213,6 +218,17 @@ async fn three_instances_behind_a_proxy_lose_nothing_when_one_is_killed() {
     for bot in bots.iter_mut().skip(1) {
         let stopped = bot.terminate(Duration::from_secs(20)).await;
         assert!(stopped.success(), "{stopped}: {}", bot.log());
+    }
+    assert!(
+        bots[2].log().contains("TRACE"),
+        "the most verbose level was on"
+    );
+    let token = telegram_table::TOKEN.split(':').nth(1).unwrap_or_default();
+    for bot in &bots {
+        let log = bot.log();
+        for secret in [token, "instances-secret", discord.fake.token()] {
+            assert!(!log.contains(secret), "a secret reached the log");
+        }
     }
     tabula_tests::telegram_table::Telegram::assert_clean(&telegram.fake);
     tabula_tests::discord_table::Discord::assert_clean(&discord.fake);
