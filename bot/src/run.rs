@@ -81,6 +81,12 @@ pub struct RunArgs {
     /// in use is a warning, not a failure.
     #[arg(long, env = "TABULA_LISTEN")]
     pub listen: Option<String>,
+    /// The bot's public address (for example https://bot.example.org, or
+    /// http://127.0.0.1:8080 to try it locally): every game gets a web page at this address
+    /// followed by /g/<token>, served on TABULA_LISTEN and linked from its boards. Unset: no
+    /// pages and no links.
+    #[arg(long, env = "TABULA_PUBLIC_URL")]
+    pub public_url: Option<String>,
     /// Migrations at start: `auto` applies the pending ones (the default); `manual` refuses
     /// to start while any is pending (run `tabula migrate`).
     #[arg(long, env = "TABULA_MIGRATE", default_value = "auto", value_parser = ["auto", "manual"])]
@@ -128,6 +134,7 @@ struct Checked {
     listen: Option<String>,
     migrate: MigrateOnStart,
     shards: Option<discord::Shards>,
+    public_url: Option<url::Url>,
     scheduler: Duration,
     challenge_ttl: Option<Duration>,
     lease: Duration,
@@ -192,10 +199,32 @@ fn check(args: &RunArgs) -> Result<Checked, RunError> {
             MigrateOnStart::Apply
         },
         shards,
+        public_url: public_url(args)?,
         scheduler: Duration::from_secs(args.scheduler_seconds),
         challenge_ttl: args.challenge_seconds.map(Duration::from_secs),
         lease: Duration::from_secs(args.outbox_lease_seconds),
     })
+}
+
+/// `TABULA_PUBLIC_URL`: an http or https address without query or fragment.
+fn public_url(args: &RunArgs) -> Result<Option<url::Url>, RunError> {
+    let Some(value) = given(args.public_url.as_ref()) else {
+        return Ok(None);
+    };
+    let wrong = |why: &str| {
+        RunError::Settings(format!(
+            "TABULA_PUBLIC_URL: {why}: {value} (the bot's public address, such as \
+             https://bot.example.org or http://127.0.0.1:8080)"
+        ))
+    };
+    let url = url::Url::parse(value).map_err(|error| wrong(&error.to_string()))?;
+    if !matches!(url.scheme(), "http" | "https") || !url.has_host() {
+        return Err(wrong("not an http or https address"));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(wrong("an address without ? or #"));
+    }
+    Ok(Some(url))
 }
 
 /// `DISCORD_SHARDS` and `DISCORD_SHARD_COUNT`, both or neither.
@@ -405,6 +434,9 @@ pub async fn run(args: &RunArgs) -> Result<(), RunError> {
     let mut service = Service::new(store.clone(), Dice::Os);
     if let Some(ttl) = checked.challenge_ttl {
         service = service.with_challenge_ttl(ttl);
+    }
+    if let Some(url) = &checked.public_url {
+        service = service.with_public_url(url.as_str());
     }
     let service = Arc::new(service.with_announcements(
         format!("{}/replies", tabula_service::dispatch::random_owner()),

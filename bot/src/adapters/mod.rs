@@ -76,6 +76,7 @@ pub fn place_url(place: &tabula_service::service::Place) -> Option<url::Url> {
             chat,
             community,
         } => thread_url(*platform, chat, community),
+        Place::Web { url } => url::Url::parse(url).ok(),
         Place::PrivateChat => None,
     }
 }

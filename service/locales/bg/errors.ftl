@@ -162,4 +162,5 @@ link-already = вече сте свързани с { $name } в { $platform }; /
 link-they-are-linked = профилът, за който е издаден този код, вече е свързан с друг.
 unlink-not-linked = профилът ви не е свързан; /link ще го свърже с профила ви в другата платформа.
 setting-threads = threads е on или off, а не `{ $value }`.
+setting-pages = pages е on или off, а не `{ $value }`.
 setting-threads-here = threads=on изисква канал в сървър на Discord или група в Telegram с включени теми (в настройките на групата); този чат не е нито едно от двете.

@@ -6,6 +6,7 @@ board-turn = Партия { $game } ({ $name }): { $player } ({ $seat }) { $task
     [remove] трябва да извади от играта една от пътуващите си фигури (две единици).
    *[move] е на ход.
 }
+board-open-page = Отвори партията
 board-rolling = Партия { $game } ({ $name }): хвърлят се заровете.
 
 result = Партия { $game } ({ $name }) приключи: { $verdict }

@@ -56,3 +56,4 @@ link-code = Your code: `{ $code }`. Within { $minutes } minutes, send `/link { $
 link-done = Linked: you are also { $name } on { $platform }. /mygames and the daily digest now list your games on both platforms, and your /notify settings hold on both. /unlink undoes it.
 unlink-done = Unlinked from { $name } on { $platform }: each account keeps its own games and settings.
 config-threads = give each new game a thread (Discord) or topic (Telegram) of its own, with a line here when it starts and ends (on/off)
+config-pages = a web page for every game, linked from its board, when the bot has a public address (on/off)

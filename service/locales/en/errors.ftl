@@ -147,4 +147,5 @@ link-already = you are already linked with { $name } on { $platform }; /unlink u
 link-they-are-linked = the account that made this code is already linked to another account.
 unlink-not-linked = your account is not linked; /link links it with your account on the other platform.
 setting-threads = threads is on or off, not `{ $value }`.
+setting-pages = pages is on or off, not `{ $value }`.
 setting-threads-here = threads=on needs a Discord server's channel, or a Telegram group with topics turned on (in the group's settings); this chat is neither.

@@ -6,6 +6,7 @@ board-turn = Game { $game } ({ $name }): { $player } ({ $seat }) { $task ->
     [remove] must take one of their travelling pieces out of the game (a double one).
    *[move] to move.
 }
+board-open-page = Open the game
 board-rolling = Game { $game } ({ $name }): the dice are being rolled.
 
 result = Game { $game } ({ $name }) is over: { $verdict }

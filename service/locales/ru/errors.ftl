@@ -165,4 +165,5 @@ link-already = ваш аккаунт уже связан с аккаунтом {
 link-they-are-linked = аккаунт, для которого выдан этот код, уже связан с другим.
 unlink-not-linked = ваш аккаунт ни с чем не связан; /link свяжет его с вашим аккаунтом на другой платформе.
 setting-threads = threads — on или off, а не `{ $value }`.
+setting-pages = pages — on или off, а не `{ $value }`.
 setting-threads-here = для threads=on нужен канал на сервере Discord или группа Telegram с включёнными темами (в настройках группы); этот чат — ни то ни другое.

@@ -6,6 +6,7 @@ board-turn = Партия { $game } ({ $name }): { $player } ({ $seat }) { $task
     [remove] убирает из игры одну из своих фишек в пути (две единицы).
    *[move] ходит.
 }
+board-open-page = Открыть партию
 board-rolling = Партия { $game } ({ $name }): бросаются кости.
 
 result = Партия { $game } ({ $name }) окончена: { $verdict }

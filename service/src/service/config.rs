@@ -67,6 +67,7 @@ const KEYS: &[(&str, &str)] = &[
     ("reminders", "config-reminders"),
     ("pings", "config-pings"),
     ("threads", "config-threads"),
+    ("pages", "config-pages"),
     ("staked_games", "config-staked-games"),
     ("vacation", "config-vacation"),
     ("language", "config-language"),
@@ -307,6 +308,7 @@ fn show(community: &str, settings: &Settings) -> Msg {
         "reminders" => if settings.reminders { "on" } else { "off" }.to_string(),
         "pings" => if settings.private_pings { "on" } else { "off" }.to_string(),
         "threads" => if settings.threads { "on" } else { "off" }.to_string(),
+        "pages" => if settings.pages { "on" } else { "off" }.to_string(),
         "staked_games" => settings.staked_games.as_str().to_string(),
         "vacation" => settings.vacation_days.to_string(),
         "leaderboard_games" => settings.leaderboard_games.to_string(),
@@ -429,6 +431,13 @@ fn set(settings: &mut Settings, key: &str, value: &str) -> Result<(), UserError>
                 "on" | "yes" | "true" => true,
                 "off" | "no" | "false" => false,
                 _ => return Err(bad(SettingError::Threads(quoted()))),
+            };
+        }
+        "pages" => {
+            settings.pages = match value.to_lowercase().as_str() {
+                "on" | "yes" | "true" => true,
+                "off" | "no" | "false" => false,
+                _ => return Err(bad(SettingError::Pages(quoted()))),
             };
         }
         "staked_games" | "staked_by" => {

@@ -322,6 +322,11 @@ pub enum Place {
     /// The person's private chat with the bot, opened with a start parameter (Telegram's deep
     /// link); none on Discord.
     PrivateChat,
+    /// A web address: a game's page (issue 41).
+    Web {
+        /// The address.
+        url: String,
+    },
     /// A game's thread or forum topic (Discord's channel link; Telegram's `t.me/c/<id>/<topic>`).
     Thread {
         /// The platform of the thread.

@@ -483,6 +483,9 @@ pub enum SettingError {
     /// `threads=` neither on nor off.
     #[error("threads is on or off, not `{0}`")]
     Threads(String),
+    /// `pages=` neither on nor off.
+    #[error("pages is on or off, not `{0}`")]
+    Pages(String),
     /// `threads=on` in a chat that cannot hold a thread or topic per game.
     #[error(
         "threads=on needs a Discord server's channel or a Telegram group with topics turned on"
@@ -595,6 +598,7 @@ impl SettingError {
             S::Reminders(value) => Msg::new("setting-reminders").text("value", value.clone()),
             S::Pings(value) => Msg::new("setting-pings").text("value", value.clone()),
             S::Threads(value) => Msg::new("setting-threads").text("value", value.clone()),
+            S::Pages(value) => Msg::new("setting-pages").text("value", value.clone()),
             S::ThreadsHere => Msg::new("setting-threads-here"),
             S::StakedGames(value) => Msg::new("setting-staked-games").text("value", value.clone()),
             S::Vacation { value, max } => Msg::new("setting-vacation")

@@ -56,6 +56,7 @@ mod links;
 mod money;
 mod narration;
 mod notify;
+mod pages;
 mod people;
 mod pictures;
 mod play;
@@ -252,6 +253,8 @@ pub struct Service {
     chat_langs: Mutex<HashMap<ChatId, Lang>>,
     /// Announcements written with every change ([`Service::with_announcements`]).
     announcer: Option<announce::Announcer>,
+    /// The bot's public address, when games have web pages ([`Service::with_public_url`]).
+    public_url: Option<String>,
 }
 
 impl Service {
@@ -269,6 +272,7 @@ impl Service {
             ping_wake: tokio::sync::Notify::new(),
             chat_langs: Mutex::new(HashMap::new()),
             announcer: None,
+            public_url: None,
         }
     }
 

@@ -91,7 +91,10 @@ impl Service {
             }
         }
         let picture = self.picture(loaded, title).await?;
+        // The game's web page, linked from its board (issue 41).
+        let goto = self.page_button(record).await?.into_iter().collect();
         Ok(Reply {
+            goto,
             placement: Placement::NewBoard,
             game: Some(record.id),
             // The adapter reports it, and takes the buttons off the older boards.

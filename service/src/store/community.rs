@@ -22,7 +22,7 @@ use super::{
 pub(super) const SETTINGS: &str = "\
 SELECT enabled_games, default_stake, max_stake, starting_grant, default_move_millis,
        max_move_millis, reminders, staked_games, vacation_days, language, open_wait_millis,
-       private_pings, threads, leaderboard_games, leaderboard_months
+       private_pings, threads, leaderboard_games, leaderboard_months, pages
 FROM community_settings WHERE community_id = $1";
 
 /// A person's own language (`$1`) and their community's (`$2`), each NULL when not chosen.
@@ -42,8 +42,8 @@ pub(super) const UPSERT_SETTINGS: &str = "\
 INSERT INTO community_settings (community_id, enabled_games, default_stake, max_stake,
     starting_grant, default_move_millis, max_move_millis, reminders, staked_games,
     vacation_days, updated_by, updated_at, language, open_wait_millis, private_pings, threads,
-    leaderboard_games, leaderboard_months)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+    leaderboard_games, leaderboard_months, pages)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
 ON CONFLICT (community_id) DO UPDATE SET
     enabled_games = excluded.enabled_games, default_stake = excluded.default_stake,
     max_stake = excluded.max_stake, starting_grant = excluded.starting_grant,
@@ -54,7 +54,7 @@ ON CONFLICT (community_id) DO UPDATE SET
     language = excluded.language, open_wait_millis = excluded.open_wait_millis,
     private_pings = excluded.private_pings, threads = excluded.threads,
     leaderboard_games = excluded.leaderboard_games,
-    leaderboard_months = excluded.leaderboard_months";
+    leaderboard_months = excluded.leaderboard_months, pages = excluded.pages";
 
 /// Takes the row lock of a user (a no-op write), so that one person's vacations are taken one
 /// at a time.
@@ -188,6 +188,7 @@ pub(super) struct SettingsRow {
     threads: i64,
     leaderboard_games: i64,
     leaderboard_months: i64,
+    pages: i64,
 }
 
 impl TryFrom<SettingsRow> for Settings {
@@ -213,6 +214,7 @@ impl TryFrom<SettingsRow> for Settings {
             threads: row.threads != 0,
             leaderboard_games: row.leaderboard_games,
             leaderboard_months: row.leaderboard_months,
+            pages: row.pages != 0,
         })
     }
 }
@@ -314,6 +316,7 @@ impl Store {
             .bind(i64::from(settings.threads))
             .bind(settings.leaderboard_games)
             .bind(settings.leaderboard_months)
+            .bind(i64::from(settings.pages))
             .execute(&mut tx)
             .await
             .map_err(db(OPERATION))?;

@@ -51,6 +51,7 @@ mod notify;
 mod offers;
 mod operations;
 mod outbox;
+mod pages;
 mod people;
 mod postgres;
 mod ratings;

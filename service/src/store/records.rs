@@ -104,6 +104,9 @@ pub struct Settings {
     pub leaderboard_games: i64,
     /// How many months back those games count.
     pub leaderboard_months: i64,
+    /// Whether games have web pages linked from their boards (`/config pages=`; issue 41),
+    /// when the bot has a public address.
+    pub pages: bool,
 }
 
 impl Default for Settings {
@@ -124,6 +127,7 @@ impl Default for Settings {
             threads: false,
             leaderboard_games: 5,
             leaderboard_months: 6,
+            pages: true,
         }
     }
 }

@@ -490,7 +490,7 @@ async fn settings(url: DatabaseUrl) {
             "mod",
             "/config games=konane,koan stake=20 max_stake=100 grant=500 time=2d max_time=5d \
              reminders=off staked_games=moderators vacation=2 language=BG open_wait=6h pings=off \
-             leaderboard_games=3 leaderboard_months=12",
+             leaderboard_games=3 leaderboard_months=12 pages=off",
         )
         .await;
     assert!(reply.is_done(), "{}", text(&reply));
@@ -510,6 +510,7 @@ async fn settings(url: DatabaseUrl) {
         threads: false,
         leaderboard_games: 3,
         leaderboard_months: 12,
+        pages: false,
     };
     let community = table.community().await;
     assert_eq!(store.settings(community).await.ok(), Some(expected.clone()));

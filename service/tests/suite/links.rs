@@ -55,7 +55,7 @@ fn inbox(reply: &Reply) -> (Vec<GameNo>, Vec<Platform>) {
         .iter()
         .filter_map(|goto| match &goto.to {
             Place::Message { platform, .. } => Some(*platform),
-            Place::PrivateChat | Place::Thread { .. } => None,
+            Place::PrivateChat | Place::Thread { .. } | Place::Web { .. } => None,
         })
         .collect();
     (games, platforms)

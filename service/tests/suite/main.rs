@@ -29,6 +29,7 @@ mod open_challenges;
 mod operations;
 mod outage;
 mod outbox;
+mod pages;
 mod people;
 mod ratings;
 mod records;

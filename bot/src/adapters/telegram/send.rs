@@ -179,7 +179,9 @@ fn keyboard(reply: &Reply, username: &str) -> Option<InlineKeyboardMarkup> {
 /// (the deep link).
 fn goto_url(place: &Place, username: &str) -> Option<url::Url> {
     let text = match place {
-        Place::Message { .. } | Place::Thread { .. } => return crate::adapters::place_url(place),
+        Place::Message { .. } | Place::Thread { .. } | Place::Web { .. } => {
+            return crate::adapters::place_url(place);
+        }
         Place::PrivateChat if !username.is_empty() => {
             format!("https://t.me/{username}?start=notify")
         }

@@ -196,6 +196,7 @@ pub async fn chats_of_a_community_share_it_and_its_settings(store: &Store) {
         threads: true,
         leaderboard_games: 3,
         leaderboard_months: 12,
+        pages: false,
     };
     store
         .save_settings(general.community, &custom, moderator.id, None)
@@ -223,6 +224,7 @@ pub async fn chats_of_a_community_share_it_and_its_settings(store: &Store) {
         threads: false,
         leaderboard_games: 0,
         leaderboard_months: 1,
+        pages: true,
     };
     let key = RequestKey {
         platform: Platform::Discord,
