@@ -7,5 +7,6 @@ pub mod adapters;
 pub mod local;
 pub mod ops;
 pub mod run;
+pub mod web;
 
 pub use tabula_service::{commands, dispatch, export, l10n, service, store};

@@ -661,7 +661,10 @@ async fn run_platforms(
     // while it still answers, until the updates in hand are finished.
     let stop_listening = CancellationToken::new();
     let served = listener.map(|listener| {
-        let router = std::mem::take(&mut wiring.router).merge(crate::ops::routes(health));
+        let mut router = std::mem::take(&mut wiring.router).merge(crate::ops::routes(health));
+        if service.has_pages() {
+            router = router.merge(crate::web::routes(Arc::clone(service), shutdown.clone()));
+        }
         let stop = stop_listening.clone();
         tokio::spawn(async move {
             axum::serve(listener, router)

@@ -1,4 +1,5 @@
-//! Board pictures (PNG) for the Tabula games: state → scene (plain data) → pixels → PNG.
+//! Board pictures (PNG) for the Tabula games: state → scene (plain data) → pixels → PNG; the same
+//! scene also as an SVG document for web pages ([`svg()`]).
 //!
 //! Pure and synchronous: the bot calls it off the async runtime. Board geometry lives here, not
 //! in `tabula-core`. The font is bundled (Inter, OFL); system fonts are never used.
@@ -7,6 +8,9 @@ pub mod labels;
 pub mod raster;
 pub mod replay;
 pub mod scene;
+pub mod svg;
+
+pub use crate::svg::svg;
 
 use thiserror::Error;
 

@@ -17,7 +17,7 @@ use crate::scene::{Anchor, Color, Item, Scene, Segment};
 /// The bundled font: Inter SemiBold, SIL Open Font License 1.1 (`fonts/LICENSE-Inter.txt`).
 static FONT_DATA: &[u8] = include_bytes!("../fonts/Inter-SemiBold.otf");
 
-fn font() -> Result<&'static FontRef<'static>, RenderError> {
+pub(crate) fn font() -> Result<&'static FontRef<'static>, RenderError> {
     static FONT: OnceLock<Option<FontRef<'static>>> = OnceLock::new();
     FONT.get_or_init(|| FontRef::try_from_slice(FONT_DATA).ok())
         .as_ref()
@@ -78,7 +78,7 @@ fn sprite(radius: f32, items: &[Item]) -> Result<Arc<Pixmap>, RenderError> {
     {
         return Ok(Arc::clone(hit));
     }
-    let half = radius.ceil() + 2.0;
+    let half = sprite_half(radius);
     let side = (2.0 * half) as u32;
     let mut pixmap = Pixmap::new(side, side).ok_or(RenderError::Size {
         width: side,
@@ -97,6 +97,13 @@ fn sprite(radius: f32, items: &[Item]) -> Result<Arc<Pixmap>, RenderError> {
     }
     cache.insert(key, Arc::clone(&pixmap));
     Ok(pixmap)
+}
+
+/// Half the side of the square sprite a group of `radius` is rasterised into (a whole number of
+/// pixels, with a margin for anti-aliasing): the group's origin is this far from the sprite's
+/// top-left corner, which is pasted at `(at - half).round()`.
+pub(crate) fn sprite_half(radius: f32) -> f32 {
+    radius.ceil() + 2.0
 }
 
 /// Source-over compositing of a premultiplied sprite at a whole-pixel offset.
@@ -328,6 +335,30 @@ fn cap_height(size: f32) -> Result<f32, RenderError> {
         .map_or(size * 0.7, |g| g.px_bounds().height()))
 }
 
+/// Where a text's first glyph starts: the pen's x (from the anchor and the text's width, with
+/// kerning) and the baseline's y (the capital height centred on the anchor's y).
+pub(crate) fn text_origin(
+    at: (f32, f32),
+    anchor: Anchor,
+    size: f32,
+    text: &str,
+) -> Result<(f32, f32), RenderError> {
+    let width = text_width(text, size)?;
+    let x = match anchor {
+        Anchor::Centre => at.0 - width / 2.0,
+        Anchor::Left => at.0,
+        Anchor::Right => at.0 - width,
+    };
+    // Centre the capital height on the anchor's y.
+    let baseline = at.1 + cap_height(size)? / 2.0;
+    Ok((x, baseline))
+}
+
+/// A glyph's pen position as drawn: rounded to a quarter pixel (see [`glyph_mask`]).
+pub(crate) fn quarter_pixel(v: f32) -> f32 {
+    (v * 4.0).round() / 4.0
+}
+
 fn draw_text(
     pixmap: &mut Pixmap,
     at: (f32, f32),
@@ -337,14 +368,7 @@ fn draw_text(
     text: &str,
 ) -> Result<(), RenderError> {
     let scaled = font()?.as_scaled(PxScale::from(size));
-    let width = text_width(text, size)?;
-    let mut x = match anchor {
-        Anchor::Centre => at.0 - width / 2.0,
-        Anchor::Left => at.0,
-        Anchor::Right => at.0 - width,
-    };
-    // Centre the capital height on the anchor's y.
-    let baseline = at.1 + cap_height(size)? / 2.0;
+    let (mut x, baseline) = text_origin(at, anchor, size, text)?;
     let (w, h) = (pixmap.width() as i32, pixmap.height() as i32);
     let pixels = pixmap.pixels_mut();
     let opacity = f32::from(color.3) / 255.0;

@@ -694,6 +694,17 @@ impl From<StoreError> for Failure {
     }
 }
 
+impl From<Failure> for ServiceError {
+    /// A step that refuses (which only a person's request can be) met outside a request: an
+    /// inconsistency.
+    fn from(failure: Failure) -> Self {
+        match failure {
+            Failure::Internal(error) => error,
+            Failure::User(error) => ServiceError::Corrupt(error.to_string()),
+        }
+    }
+}
+
 /// What handling a request (or a step of it) gives: its value, or a [`Failure`] (a refusal or an
 /// internal error).
 pub(super) type Handled<T> = Result<T, Failure>;

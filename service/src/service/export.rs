@@ -19,28 +19,7 @@ impl Service {
     pub(super) async fn export(&self, ctx: &Ctx, game: GameNo) -> Handled<Reply> {
         let full = self.whole_log(ctx, game).await?;
         let record = &full.record;
-        let mut file = record_of(record, &full.actions);
-        // The takebacks the players agreed: what was undone, after how many actions, by whom.
-        let takebacks = self.store.takebacks(game).await?;
-        if !takebacks.is_empty() {
-            let name = |user| {
-                super::seated(record, user).map_or_else(String::new, |u| u.display_name.clone())
-            };
-            let told: Vec<String> = takebacks
-                .iter()
-                .map(|taken| {
-                    format!(
-                        "{}: {} by {}, accepted by {}",
-                        taken.seq,
-                        taken.undone,
-                        name(taken.by),
-                        name(taken.accepted_by)
-                    )
-                })
-                .collect();
-            file.header("Takebacks", told.join("; "));
-        }
-        let text = file.to_string();
+        let text = self.record_text(&full).await?;
         let check = if record.dice.is_some() {
             if record.status == GameStatus::Active {
                 "export-seed-later"
@@ -69,6 +48,34 @@ impl Service {
             }),
             ..Reply::default()
         })
+    }
+
+    /// `/export`'s file of a game loaded with its whole log.
+    pub(super) async fn record_text(&self, full: &crate::store::LoadedGame) -> Handled<String> {
+        let record = &full.record;
+        let game = record.id;
+        let mut file = record_of(record, &full.actions);
+        // The takebacks the players agreed: what was undone, after how many actions, by whom.
+        let takebacks = self.store.takebacks(game).await?;
+        if !takebacks.is_empty() {
+            let name = |user| {
+                super::seated(record, user).map_or_else(String::new, |u| u.display_name.clone())
+            };
+            let told: Vec<String> = takebacks
+                .iter()
+                .map(|taken| {
+                    format!(
+                        "{}: {} by {}, accepted by {}",
+                        taken.seq,
+                        taken.undone,
+                        name(taken.by),
+                        name(taken.accepted_by)
+                    )
+                })
+                .collect();
+            file.header("Takebacks", told.join("; "));
+        }
+        Ok(file.to_string())
     }
 }
 
@@ -135,51 +142,8 @@ impl Service {
 
     pub(super) async fn replay(&self, ctx: &Ctx, game: GameNo) -> Handled<Reply> {
         let full = self.whole_log(ctx, game).await?;
-        let record = full.record;
-        let start = AnyGame::start(
-            record.game,
-            &record.option_list(),
-            record.start_position.as_deref(),
-        )
-        .map_err(|e| ServiceError::Corrupt(format!("game {game}: {e}")))?;
-        let actions: Vec<String> = full.actions.into_iter().map(|a| a.action).collect();
-        // Every frame's header: the game, and who held which seat.
-        let lang = ctx.chat_lang;
-        let title = Msg::new("replay-title")
-            .text("game", format!("#{}", record.id))
-            .msg("name", game_msg(record.game))
-            .to_text(lang);
-        let seats: Vec<Msg> = record
-            .seats
-            .iter()
-            .map(|holder| {
-                Msg::new("seat-held")
-                    .msg("seat", seat_msg(seat_label(record.game, holder.seat)))
-                    .msg("person", super::narration::name_msg(&holder.user))
-            })
-            .collect();
-        let subtitle = Msg::list(seats, "list-comma", "list-comma").to_text(lang);
-        // The last frame of a game that ended says how (issue 37, item 8).
-        let ending = (record.status != GameStatus::Active)
-            .then(|| super::narration::stored_verdict(&record).2.to_text(lang));
-        let words = PictureWords::new(lang).with_players(&record);
-        let replay = tokio::task::spawn_blocking(move || {
-            let refs: Vec<&str> = actions.iter().map(String::as_str).collect();
-            let steps = tabula_render::replay::steps(&start, &refs).map_err(|(i, e)| {
-                ServiceError::Corrupt(format!("game {game} action {}: {e}", i + 1))
-            })?;
-            tabula_render::replay::animate_ending_in(
-                &steps,
-                tabula_render::replay::Format::Gif,
-                (&title, &subtitle),
-                ending.as_deref(),
-                &words,
-                |_, _| {},
-            )
-            .map_err(ServiceError::from)
-        })
-        .await
-        .map_err(ServiceError::from)??;
+        let record = full.record.clone();
+        let replay = replay_gif(full, ctx.chat_lang).await?;
         if replay.bytes.len() > MAX_REPLAY_BYTES {
             return Err(UserError::ReplayTooLarge {
                 game,
@@ -205,6 +169,61 @@ impl Service {
             }),
             ..Reply::default()
         })
+    }
+}
+
+/// The replay of a game loaded with its whole log, said in `lang`: an animated GIF.
+pub(super) async fn replay_gif(
+    full: crate::store::LoadedGame,
+    lang: crate::l10n::Lang,
+) -> Handled<tabula_render::replay::Replay> {
+    let record = full.record;
+    let game = record.id;
+    {
+        let start = AnyGame::start(
+            record.game,
+            &record.option_list(),
+            record.start_position.as_deref(),
+        )
+        .map_err(|e| ServiceError::Corrupt(format!("game {game}: {e}")))?;
+        let actions: Vec<String> = full.actions.into_iter().map(|a| a.action).collect();
+        // Every frame's header: the game, and who held which seat.
+        let title = Msg::new("replay-title")
+            .text("game", format!("#{}", record.id))
+            .msg("name", game_msg(record.game))
+            .to_text(lang);
+        let seats: Vec<Msg> = record
+            .seats
+            .iter()
+            .map(|holder| {
+                Msg::new("seat-held")
+                    .msg("seat", seat_msg(seat_label(record.game, holder.seat)))
+                    .msg("person", super::narration::name_msg(&holder.user))
+            })
+            .collect();
+        let subtitle = Msg::list(seats, "list-comma", "list-comma").to_text(lang);
+        // The last frame of a game that ended says how (issue 37, item 8).
+        let ending = (record.status != GameStatus::Active)
+            .then(|| super::narration::stored_verdict(&record).2.to_text(lang));
+        let words = PictureWords::new(lang).with_players(&record);
+        let replay: tabula_render::replay::Replay = tokio::task::spawn_blocking(move || {
+            let refs: Vec<&str> = actions.iter().map(String::as_str).collect();
+            let steps = tabula_render::replay::steps(&start, &refs).map_err(|(i, e)| {
+                ServiceError::Corrupt(format!("game {game} action {}: {e}", i + 1))
+            })?;
+            tabula_render::replay::animate_ending_in(
+                &steps,
+                tabula_render::replay::Format::Gif,
+                (&title, &subtitle),
+                ending.as_deref(),
+                &words,
+                |_, _| {},
+            )
+            .map_err(ServiceError::from)
+        })
+        .await
+        .map_err(ServiceError::from)??;
+        Ok(replay)
     }
 }
 

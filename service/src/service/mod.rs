@@ -91,6 +91,7 @@ pub use cooldown::Cooldown;
 pub use errors::*;
 pub use limits::{MAX_DATA, MAX_LABEL, MAX_ROW, MAX_ROWS, MAX_TEXT, measure};
 use narration::*;
+pub use pages::{PageMove, PageView};
 use people::*;
 pub use pictures::PictureWords;
 use routing::*;

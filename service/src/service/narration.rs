@@ -18,11 +18,33 @@ use crate::store::{ChatId, Fine, GameNo, GameRecord, GameStatus, User, UserId};
 impl Service {
     /// The board: picture, whose turn (or the result), and buttons for the legal moves (or,
     /// under a result, for the replay, the record and a rematch).
-    pub(super) async fn board_reply(
+    pub(super) async fn board_reply(&self, loaded: &Loaded, spans: Vec<Span>) -> Handled<Reply> {
+        let record = &loaded.record;
+        let parts = self.board_parts(loaded, spans).await?;
+        let picture = self.picture(loaded, parts.title).await?;
+        // The game's web page, linked from its board (issue 41).
+        let goto = self.page_button(record).await?.into_iter().collect();
+        Ok(Reply {
+            goto,
+            placement: Placement::NewBoard,
+            game: Some(record.id),
+            // The adapter reports it, and takes the buttons off the older boards.
+            board_seq: Some(record.seq),
+            spans: parts.spans,
+            notify: parts.notify,
+            picture,
+            buttons: parts.buttons,
+            ..Reply::default()
+        })
+    }
+
+    /// What a board says after `spans` (whose turn, the clocks, or the result), its buttons,
+    /// who it notifies and its picture's title; the board's web page says the same.
+    pub(super) async fn board_parts(
         &self,
         loaded: &Loaded,
         mut spans: Vec<Span>,
-    ) -> Handled<Reply> {
+    ) -> Handled<BoardParts> {
         let record = &loaded.record;
         let id = record.game;
         let mut buttons = Vec::new();
@@ -90,22 +112,21 @@ impl Service {
                 title = Some(caption);
             }
         }
-        let picture = self.picture(loaded, title).await?;
-        // The game's web page, linked from its board (issue 41).
-        let goto = self.page_button(record).await?.into_iter().collect();
-        Ok(Reply {
-            goto,
-            placement: Placement::NewBoard,
-            game: Some(record.id),
-            // The adapter reports it, and takes the buttons off the older boards.
-            board_seq: Some(record.seq),
+        Ok(BoardParts {
             spans,
-            notify,
-            picture,
             buttons,
-            ..Reply::default()
+            notify,
+            title,
         })
     }
+}
+
+/// What [`Service::board_parts`] makes of a board.
+pub(super) struct BoardParts {
+    pub(super) spans: Vec<Span>,
+    pub(super) buttons: Vec<Vec<Button>>,
+    pub(super) notify: Vec<String>,
+    pub(super) title: Option<Msg>,
 }
 
 impl Service {

@@ -123,3 +123,280 @@ mod tests {
         assert_ne!(token_hash(&tokens[0]), tokens[0]);
     }
 }
+
+/// A move of a game's page: its place in the log, its notation (`tabula rules`'), and who
+/// made it (none for a roll).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageMove {
+    /// Its place in the log, from 1.
+    pub seq: u32,
+    /// The action as `tabula rules` writes it.
+    pub text: String,
+    /// Who made it.
+    pub by: Option<String>,
+}
+
+/// What a game's page shows (issue 41), said in one language: nothing that its chat has not
+/// seen (no private reply, no wallet).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageView {
+    /// The game.
+    pub game: GameNo,
+    /// The language it is said in.
+    pub lang: crate::l10n::Lang,
+    /// How many actions it has.
+    pub seq: u32,
+    /// "Game #12 (Konane)".
+    pub title: String,
+    /// Each seat and who holds it, with their rating when rated.
+    pub players: Vec<String>,
+    /// Whose turn it is and the clocks, or the result: what its board says.
+    pub status: String,
+    /// Whether it is being played.
+    pub active: bool,
+    /// The moves and rolls.
+    pub moves: Vec<PageMove>,
+    /// The committed dice's commitment (SHA-256 of the seed), when the game has dice.
+    pub commitment: Option<String>,
+    /// The seed, once the game is over.
+    pub seed: Option<String>,
+    /// The position in text (`tabula rules show`), the board's text alternative.
+    pub position: String,
+    /// The page's own words, by catalogue id.
+    pub words: Vec<(&'static str, String)>,
+}
+
+impl PageView {
+    /// The page's word `id` (`page-moves`...).
+    pub fn word(&self, id: &str) -> &str {
+        self.words
+            .iter()
+            .find(|(key, _)| *key == id)
+            .map_or("", |(_, text)| text.as_str())
+    }
+}
+
+/// The page's own words.
+const PAGE_WORDS: &[&str] = &[
+    "page-players",
+    "page-moves",
+    "page-no-moves",
+    "page-board",
+    "page-position-text",
+    "page-step",
+    "page-start",
+    "page-live",
+    "page-offline",
+    "page-dice",
+    "page-seed",
+    "page-seed-later",
+    "page-record",
+    "page-replay",
+    "page-roll",
+];
+
+impl Service {
+    /// The language of `game`'s page: its community's when chosen, else the browser's first
+    /// known language (`accept`: an `Accept-Language` header), else English.
+    async fn page_lang(
+        &self,
+        record: &GameRecord,
+        accept: Option<&str>,
+    ) -> Handled<crate::l10n::Lang> {
+        use crate::l10n::Lang;
+        if let Some(chosen) = self.store.settings(record.community).await?.language
+            && let Some(lang) = Lang::parse(&chosen)
+        {
+            return Ok(lang);
+        }
+        let browser = accept
+            .into_iter()
+            .flat_map(|header| header.split(','))
+            .find_map(|tag| {
+                let tag = tag.split(';').next().unwrap_or("").trim();
+                Lang::parse(tag).or_else(|| Lang::parse(tag.split('-').next().unwrap_or("")))
+            });
+        Ok(browser.unwrap_or(Lang::ENGLISH))
+    }
+
+    /// What `game`'s page shows, in its community's language or else the browser's
+    /// (`accept`); `None` for a game that is not there.
+    ///
+    /// # Errors
+    /// A database failure, or a stored game that does not replay.
+    pub async fn page_view(
+        &self,
+        game: GameNo,
+        accept: Option<&str>,
+    ) -> Result<Option<PageView>, super::ServiceError> {
+        use crate::l10n::{Msg, Span, game_msg};
+        let Some(full) = self
+            .store
+            .load_game(game, crate::store::History::Full)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let loaded = self.loaded(&full)?;
+        let record = &loaded.record;
+        let lang = self.page_lang(record, accept).await?;
+        let parts = self.board_parts(&loaded, Vec::new()).await?;
+        let status: String = parts
+            .spans
+            .iter()
+            .map(|span| match span {
+                // A web page notifies nobody: names as names.
+                Span::Mention(person) => person.name.clone(),
+                Span::Msg(msg) => msg.to_text(lang),
+                other => other.plain(),
+            })
+            .collect::<String>()
+            .trim()
+            .to_string();
+        let tags = self.game_rating_tags(record).await?;
+        let players = record
+            .seats
+            .iter()
+            .map(|holder| {
+                let person = match tags.get(&holder.user.id) {
+                    Some(tag) => format!("{} ({tag})", holder.user.display_name),
+                    None => super::narration::name_msg(&holder.user).to_text(lang),
+                };
+                format!(
+                    "{}: {person}",
+                    super::seat_msg(super::seat_label(record.game, holder.seat)).to_text(lang)
+                )
+            })
+            .collect();
+        let name_of = |user: crate::store::UserId| {
+            super::seated(record, user).map(|u| super::narration::name_msg(u).to_text(lang))
+        };
+        let moves = full
+            .actions
+            .iter()
+            .map(|action| PageMove {
+                seq: action.seq,
+                text: action.action.clone(),
+                by: action.actor.and_then(name_of),
+            })
+            .collect();
+        let file = super::export::record_of(record, &full.actions);
+        let commitment = file.get("Commitment").map(|(value, _)| value.to_string());
+        let seed = if record.status == crate::store::GameStatus::Active {
+            None
+        } else {
+            file.get("Seed").map(|(value, _)| value.to_string())
+        };
+        let title = Msg::new("page-title")
+            .text("game", format!("#{}", record.id))
+            .msg("name", game_msg(record.game))
+            .to_text(lang);
+        let words = PAGE_WORDS
+            .iter()
+            .map(|id| (*id, Msg::new(id).to_text(lang)))
+            .collect();
+        Ok(Some(PageView {
+            game,
+            lang,
+            seq: record.seq,
+            title,
+            players,
+            status,
+            active: record.status == crate::store::GameStatus::Active,
+            moves,
+            commitment,
+            seed,
+            position: loaded.state.show_text(),
+            words,
+        }))
+    }
+
+    /// `game`'s picture after its first `at` actions as a scene (the page draws it as SVG);
+    /// `None` for a game that is not there or an `at` past its end.
+    ///
+    /// # Errors
+    /// A database failure, or a stored game that does not replay.
+    pub async fn page_scene(
+        &self,
+        game: GameNo,
+        at: u32,
+        accept: Option<&str>,
+    ) -> Result<Option<tabula_render::scene::Scene>, super::ServiceError> {
+        let Some(mut full) = self
+            .store
+            .load_game(game, crate::store::History::Full)
+            .await?
+        else {
+            return Ok(None);
+        };
+        if at > full.record.seq {
+            return Ok(None);
+        }
+        let finished = at == full.record.seq;
+        full.actions
+            .truncate(usize::try_from(at).unwrap_or(usize::MAX));
+        let loaded = self.loaded(&full)?;
+        let lang = self.page_lang(&loaded.record, accept).await?;
+        let tags = self.game_rating_tags(&loaded.record).await?;
+        let words = super::PictureWords::new(lang)
+            .with_players(&loaded.record)
+            .with_ratings(&loaded.record, &tags);
+        // The last position of a game that ended other than on the board says how.
+        let title =
+            (finished && loaded.record.status != crate::store::GameStatus::Active).then(|| {
+                super::narration::stored_verdict(&loaded.record)
+                    .2
+                    .to_text(lang)
+            });
+        let scene = match &title {
+            Some(title) => {
+                tabula_render::scene_titled_in(&loaded.state, loaded.recent.last(), title, &words)
+            }
+            None => tabula_render::scene_after_in(&loaded.state, &loaded.recent, &words),
+        };
+        Ok(Some(scene))
+    }
+
+    /// `/export`'s file of `game`, as its page links to it.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn page_record(&self, game: GameNo) -> Result<Option<String>, super::ServiceError> {
+        let Some(full) = self
+            .store
+            .load_game(game, crate::store::History::Full)
+            .await?
+        else {
+            return Ok(None);
+        };
+        Ok(Some(self.record_text(&full).await?))
+    }
+
+    /// `/replay`'s GIF of `game`, as its page links to it.
+    ///
+    /// # Errors
+    /// A database failure, or a stored game that does not replay.
+    pub async fn page_replay(
+        &self,
+        game: GameNo,
+        accept: Option<&str>,
+    ) -> Result<Option<Vec<u8>>, super::ServiceError> {
+        let Some(full) = self
+            .store
+            .load_game(game, crate::store::History::Full)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let lang = self.page_lang(&full.record, accept).await?;
+        Ok(Some(super::export::replay_gif(full, lang).await?.bytes))
+    }
+
+    /// The seq of `game` now (cheap: the page's live stream asks it twice a second).
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn page_seq(&self, game: GameNo) -> Result<Option<u32>, super::ServiceError> {
+        Ok(self.store.game(game).await?.map(|record| record.seq))
+    }
+}

@@ -100,12 +100,21 @@ impl Service {
         else {
             return Err(UserError::NoSuchGame(game).into());
         };
-        let record = loaded.record;
+        let mut loaded = self.loaded(&loaded)?;
+        if loaded.record.status == GameStatus::Active && loaded.state.status() == Status::Chance {
+            self.heal(ctx, &mut loaded).await?;
+        }
+        Ok(loaded)
+    }
+
+    /// A game loaded with its whole log, replayed.
+    pub(super) fn loaded(&self, full: &crate::store::LoadedGame) -> Handled<Loaded> {
+        let record = full.record.clone();
         let options = record.option_list();
         let mut state = AnyGame::start(record.game, &options, record.start_position.as_deref())
             .map_err(|e| ServiceError::Corrupt(format!("game {}: {e}", record.id)))?;
         let mut recent = Vec::new();
-        for action in &loaded.actions {
+        for action in &full.actions {
             let applied = state.apply_text(&action.action).map_err(|e| {
                 ServiceError::Corrupt(format!("game {} action {}: {e}", record.id, action.seq))
             })?;
@@ -113,19 +122,15 @@ impl Service {
         }
         // Any action counts, the dice included: after a roll-off a staked game can no longer
         // be aborted by a player for free (issue 14).
-        let moved = !loaded.actions.is_empty();
-        let rolls = rolls_in(&loaded.actions);
-        let mut loaded = Loaded {
+        let moved = !full.actions.is_empty();
+        let rolls = rolls_in(&full.actions);
+        Ok(Loaded {
             record,
             state,
             recent,
             moved,
             rolls,
-        };
-        if loaded.record.status == GameStatus::Active && loaded.state.status() == Status::Chance {
-            self.heal(ctx, &mut loaded).await?;
-        }
-        Ok(loaded)
+        })
     }
 
     /// A game stored at rest on a chance node (its rolls were never written, e.g. a crash

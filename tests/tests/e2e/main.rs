@@ -14,6 +14,7 @@ mod discord_platform;
 mod instances;
 mod linked;
 mod operations;
+mod pages;
 mod telegram_fake;
 mod telegram_fake_updates;
 mod telegram_games;

@@ -1,0 +1,498 @@
+//! A web page for every game (issue 41), served on `tabula run`'s listener when the bot has a
+//! public address (`TABULA_PUBLIC_URL`):
+//!
+//! - `GET /g/<token>`: the page, whole without its script: the game, its players, whose turn or
+//!   the result, the board as inline SVG (drawn from the same scene as the PNG pictures), the
+//!   position in text, the moves, the dice's commitment and, once over, the seed, the record
+//!   and the replay.
+//! - `GET /g/<token>/at/<n>`: the board after the first `n` actions, as SVG (the slider's).
+//! - `GET /g/<token>/events`: server-sent events, `state` first with the game as it is, then
+//!   again within a second of every stored move; the browser reconnects by itself.
+//! - `GET /g/<token>/record.txt`, `/g/<token>/replay.gif`: `/export`'s file and `/replay`'s GIF.
+//! - `GET /g/static/page.js`, `/g/static/page.css`.
+//!
+//! Pages are read-only. Every answer carries a strict Content-Security-Policy (scripts and
+//! styles from the page's own address only, nothing inline). A token that is not one, names no
+//! game, or whose community turned pages off is the same plain 404; tokens are looked up by
+//! their SHA-256, so the lookup's time says nothing of which tokens exist. Every name a person
+//! chose is written escaped.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+use tabula_service::service::{PageView, Service};
+use tabula_service::store::GameNo;
+use tokio_util::sync::CancellationToken;
+
+/// The page's script and style sheet, served from the page's own address.
+const SCRIPT: &str = include_str!("web/page.js");
+const STYLE: &str = include_str!("web/page.css");
+
+/// How often a live page's game is looked at.
+const POLL: Duration = Duration::from_millis(400);
+
+/// How many polls between two looks at whether pages are still on.
+const SETTING_EVERY: u32 = 10;
+
+/// The Content-Security-Policy of every answer: the page's own script and styles, its own
+/// requests, nothing else.
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
+                   connect-src 'self'; base-uri 'none'; form-action 'none'; \
+                   frame-ancestors 'none'";
+
+#[derive(Clone)]
+struct Pages {
+    service: Arc<Service>,
+    shutdown: CancellationToken,
+}
+
+/// The routes of the pages.
+pub fn routes(service: Arc<Service>, shutdown: CancellationToken) -> axum::Router {
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/g/static/page.js", get(script))
+        .route("/g/static/page.css", get(style))
+        .route("/g/{token}", get(page))
+        .route("/g/{token}/events", get(events))
+        .route("/g/{token}/at/{n}", get(frame))
+        .route("/g/{token}/record.txt", get(record))
+        .route("/g/{token}/replay.gif", get(replay))
+        .with_state(Pages { service, shutdown })
+}
+
+/// The headers every answer carries.
+fn secured(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    // The token is in the address: never sent on to another site.
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    response
+}
+
+/// The one answer for every page that is not there.
+fn not_found() -> Response {
+    secured((StatusCode::NOT_FOUND, "not found\n").into_response())
+}
+
+fn failed(error: &tabula_service::service::ServiceError) -> Response {
+    tracing::error!(error = %tabula_service::service::error_chain(error), "a game's page failed");
+    secured(
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the page cannot be shown now\n",
+        )
+            .into_response(),
+    )
+}
+
+async fn script() -> Response {
+    secured(
+        (
+            [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+            SCRIPT,
+        )
+            .into_response(),
+    )
+}
+
+async fn style() -> Response {
+    secured(([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE).into_response())
+}
+
+fn accept_language(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_string)
+}
+
+/// The game of `token`, when its page is to be shown.
+async fn game_of(pages: &Pages, token: &str) -> Result<Option<GameNo>, Response> {
+    pages
+        .service
+        .game_of_page(token)
+        .await
+        .map_err(|error| failed(&error))
+}
+
+async fn page(
+    State(pages): State<Pages>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let game = match game_of(&pages, &token).await {
+        Ok(Some(game)) => game,
+        Ok(None) => return not_found(),
+        Err(response) => return response,
+    };
+    let accept = accept_language(&headers);
+    let view = match pages.service.page_view(game, accept.as_deref()).await {
+        Ok(Some(view)) => view,
+        Ok(None) => return not_found(),
+        Err(error) => return failed(&error),
+    };
+    let board = match board_svg(&pages, game, view.seq, accept.as_deref()).await {
+        Ok(Some(svg)) => svg,
+        Ok(None) => return not_found(),
+        Err(response) => return response,
+    };
+    secured(
+        (
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            html(&token, &view, &board),
+        )
+            .into_response(),
+    )
+}
+
+/// The board of `game` after `at` actions, as SVG.
+async fn board_svg(
+    pages: &Pages,
+    game: GameNo,
+    at: u32,
+    accept: Option<&str>,
+) -> Result<Option<String>, Response> {
+    let scene = match pages.service.page_scene(game, at, accept).await {
+        Ok(Some(scene)) => scene,
+        Ok(None) => return Ok(None),
+        Err(error) => return Err(failed(&error)),
+    };
+    tokio::task::spawn_blocking(move || tabula_render::svg(&scene))
+        .await
+        .map_err(|_| not_found())?
+        .map(Some)
+        .map_err(|error| failed(&tabula_service::service::ServiceError::from(error)))
+}
+
+async fn frame(
+    State(pages): State<Pages>,
+    Path((token, n)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let Ok(n) = n.parse::<u32>() else {
+        return not_found();
+    };
+    let game = match game_of(&pages, &token).await {
+        Ok(Some(game)) => game,
+        Ok(None) => return not_found(),
+        Err(response) => return response,
+    };
+    let accept = accept_language(&headers);
+    match board_svg(&pages, game, n, accept.as_deref()).await {
+        Ok(Some(svg)) => secured(
+            (
+                [
+                    (header::CONTENT_TYPE, "image/svg+xml; charset=utf-8"),
+                    (header::CACHE_CONTROL, "private, max-age=60"),
+                ],
+                svg,
+            )
+                .into_response(),
+        ),
+        Ok(None) => not_found(),
+        Err(response) => response,
+    }
+}
+
+async fn record(State(pages): State<Pages>, Path(token): Path<String>) -> Response {
+    let game = match game_of(&pages, &token).await {
+        Ok(Some(game)) => game,
+        Ok(None) => return not_found(),
+        Err(response) => return response,
+    };
+    match pages.service.page_record(game).await {
+        Ok(Some(text)) => secured(
+            (
+                [
+                    (
+                        header::CONTENT_TYPE,
+                        "text/plain; charset=utf-8".to_string(),
+                    ),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        format!("attachment; filename=\"tabula-game-{game}.txt\""),
+                    ),
+                ],
+                text,
+            )
+                .into_response(),
+        ),
+        Ok(None) => not_found(),
+        Err(error) => failed(&error),
+    }
+}
+
+async fn replay(
+    State(pages): State<Pages>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let game = match game_of(&pages, &token).await {
+        Ok(Some(game)) => game,
+        Ok(None) => return not_found(),
+        Err(response) => return response,
+    };
+    let accept = accept_language(&headers);
+    match pages.service.page_replay(game, accept.as_deref()).await {
+        Ok(Some(gif)) => secured(([(header::CONTENT_TYPE, "image/gif")], gif).into_response()),
+        Ok(None) => not_found(),
+        Err(error) => failed(&error),
+    }
+}
+
+/// The state a live page is sent: what changes with a move.
+async fn state_event(
+    pages: &Pages,
+    game: GameNo,
+    accept: Option<&str>,
+) -> Result<Option<Event>, Response> {
+    let view = match pages.service.page_view(game, accept).await {
+        Ok(Some(view)) => view,
+        Ok(None) => return Ok(None),
+        Err(error) => return Err(failed(&error)),
+    };
+    let Some(board) = board_svg(pages, game, view.seq, accept).await? else {
+        return Ok(None);
+    };
+    let moves: Vec<serde_json::Value> = view
+        .moves
+        .iter()
+        .map(|m| json!({"seq": m.seq, "text": m.text, "by": m.by}))
+        .collect();
+    let data = json!({
+        "seq": view.seq,
+        "active": view.active,
+        "status": view.status,
+        "moves": moves,
+        "board": board,
+        "position": view.position,
+        "seed": view.seed,
+    });
+    Ok(Some(Event::default().event("state").data(data.to_string())))
+}
+
+/// What the live stream remembers between polls.
+struct Live {
+    pages: Pages,
+    game: GameNo,
+    token: String,
+    accept: Option<String>,
+    sent: Option<u32>,
+    polls: u32,
+}
+
+async fn events(
+    State(pages): State<Pages>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let game = match game_of(&pages, &token).await {
+        Ok(Some(game)) => game,
+        Ok(None) => return not_found(),
+        Err(response) => return response,
+    };
+    let live = Live {
+        pages,
+        game,
+        token,
+        accept: accept_language(&headers),
+        sent: None,
+        polls: 0,
+    };
+    let stream = futures_util::stream::unfold(live, |mut live| async move {
+        loop {
+            if live.sent.is_some() {
+                tokio::select! {
+                    () = live.pages.shutdown.cancelled() => return None,
+                    () = tokio::time::sleep(POLL) => {}
+                }
+                live.polls += 1;
+                // Pages turned off, or the game gone: the stream ends (the page says so).
+                if live.polls.is_multiple_of(SETTING_EVERY)
+                    && !matches!(game_of(&live.pages, &live.token).await, Ok(Some(_)))
+                {
+                    return None;
+                }
+            }
+            let seq = match live.pages.service.page_seq(live.game).await {
+                Ok(Some(seq)) => seq,
+                Ok(None) => return None,
+                Err(error) => {
+                    tracing::warn!(error = %tabula_service::service::error_chain(&error), "a live page cannot read its game");
+                    continue;
+                }
+            };
+            if live.sent == Some(seq) {
+                continue;
+            }
+            match state_event(&live.pages, live.game, live.accept.as_deref()).await {
+                Ok(Some(event)) => {
+                    live.sent = Some(seq);
+                    return Some((Ok::<Event, Infallible>(event), live));
+                }
+                Ok(None) | Err(_) => return None,
+            }
+        }
+    });
+    secured(
+        (
+            [(header::CACHE_CONTROL, "no-store")],
+            Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))),
+        )
+            .into_response(),
+    )
+}
+
+/// Text escaped for HTML (content and quoted attributes).
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The page's HTML.
+fn html(token: &str, view: &PageView, board: &str) -> String {
+    use std::fmt::Write as _;
+    let word = |id: &str| escape(view.word(id));
+    let token = escape(token);
+    let mut players = String::new();
+    for player in &view.players {
+        let _ = write!(players, "<li>{}</li>", escape(player));
+    }
+    let mut moves = String::new();
+    for m in &view.moves {
+        let by = m.by.as_ref().map_or_else(String::new, |by| {
+            format!("<span class=\"by\"> — {}</span>", escape(by))
+        });
+        let _ = write!(
+            moves,
+            "<li value=\"{seq}\" data-seq=\"{seq}\">{}{by}</li>",
+            escape(&m.text),
+            seq = m.seq
+        );
+    }
+    let no_moves = if view.moves.is_empty() {
+        format!("<p>{}</p>", word("page-no-moves"))
+    } else {
+        String::new()
+    };
+    let dice = match &view.commitment {
+        None => String::new(),
+        Some(commitment) => {
+            let seed = match &view.seed {
+                Some(seed) => format!(
+                    "<dt>{}</dt><dd><code id=\"seed\">{}</code></dd>",
+                    word("page-seed"),
+                    escape(seed)
+                ),
+                None => format!(
+                    "<dt>{}</dt><dd id=\"seed\">{}</dd>",
+                    word("page-seed"),
+                    word("page-seed-later")
+                ),
+            };
+            format!(
+                "<section aria-labelledby=\"dice-h\"><h2 id=\"dice-h\">{}</h2><dl><dt>SHA-256</dt>\
+                 <dd><code>{}</code></dd>{seed}</dl></section>",
+                word("page-dice"),
+                escape(commitment)
+            )
+        }
+    };
+    let files = if view.active {
+        String::new()
+    } else {
+        format!(
+            "<p><a href=\"{token}/record.txt\">{}</a> · <a href=\"{token}/replay.gif\">{}</a></p>",
+            word("page-record"),
+            word("page-replay")
+        )
+    };
+    let live = if view.active {
+        format!(
+            "<p id=\"live\" data-live=\"{live}\" data-offline=\"{offline}\">{live}</p>",
+            live = word("page-live"),
+            offline = word("page-offline")
+        )
+    } else {
+        "<p id=\"live\" data-live=\"\" data-offline=\"\"></p>".to_string()
+    };
+    format!(
+        "<!doctype html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"color-scheme\" content=\"light dark\">\n\
+         <meta name=\"referrer\" content=\"no-referrer\">\n\
+         <title>{title}</title>\n<link rel=\"stylesheet\" href=\"static/page.css\">\n\
+         <script src=\"static/page.js\" defer></script>\n</head>\n\
+         <body data-token=\"{token}\" data-seq=\"{seq}\" data-active=\"{active}\">\n<main>\n\
+         <header><h1>{title}</h1><p id=\"status\" role=\"status\" aria-live=\"polite\">{status}</p>{live}</header>\n\
+         <section class=\"board-area\" aria-labelledby=\"board-h\"><h2 id=\"board-h\">{board_word}</h2>\n\
+         <figure id=\"board\" aria-describedby=\"position\">{board}</figure>\n\
+         <div class=\"steps\"><label for=\"step\">{step_word}</label>\
+         <input type=\"range\" id=\"step\" min=\"0\" max=\"{seq}\" value=\"{seq}\" step=\"1\">\
+         <output id=\"step-at\" for=\"step\">{seq} / {seq}</output></div>\n\
+         <details><summary>{position_word}</summary><pre id=\"position\">{position}</pre></details>\n\
+         </section>\n<aside>\n<section aria-labelledby=\"players-h\"><h2 id=\"players-h\">{players_word}</h2>\
+         <ul id=\"players\">{players}</ul></section>\n\
+         <section aria-labelledby=\"moves-h\"><h2 id=\"moves-h\">{moves_word}</h2>{no_moves}\
+         <ol id=\"moves\">{moves}</ol></section>\n{dice}\n{files}\n</aside>\n</main>\n</body>\n</html>\n",
+        lang = escape(view.lang.code()),
+        title = escape(&view.title),
+        seq = view.seq,
+        active = view.active,
+        status = escape(&view.status),
+        board_word = word("page-board"),
+        step_word = word("page-step"),
+        position_word = word("page-position-text"),
+        position = escape(&view.position),
+        players_word = word("page-players"),
+        moves_word = word("page-moves"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_text_never_markup() {
+        assert_eq!(
+            escape("<script>alert(\"x\")</script> & 'y'"),
+            "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;"
+        );
+    }
+
+    #[test]
+    fn the_policy_allows_nothing_inline_and_no_wildcard() {
+        assert!(!CSP.contains('*') && !CSP.contains("unsafe"));
+        assert!(CSP.contains("script-src 'self'") && CSP.contains("default-src 'none'"));
+    }
+}
