@@ -9,6 +9,7 @@
 //! - [`said`]: which catalogue message a posted text says, so that tests name message ids.
 
 pub mod bot_process;
+pub mod browser;
 pub mod discord;
 pub mod discord_table;
 pub mod proxy;

@@ -179,3 +179,147 @@ async fn a_games_page_is_linked_shown_live_and_turned_off() {
     table.stop().await;
     table.assert_clean();
 }
+
+/// The width and height of a PNG, from its header.
+fn png_size(png: &[u8]) -> Option<(u32, u32)> {
+    if png.get(..8)? != b"\x89PNG\r\n\x1a\n" {
+        return None;
+    }
+    let number = |at: usize| Some(u32::from_be_bytes(png.get(at..at + 4)?.try_into().ok()?));
+    Some((number(16)?, number(20)?))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs Chromium: install Debian's chromium and pass --include-ignored (.ci/run does)"]
+async fn the_page_in_a_real_browser_follows_the_game_and_steps_through_it() {
+    use tabula_tests::browser::Browser;
+    let mut table = Table::new("pages-browser").await;
+    let port = free_port();
+    let public = format!("http://127.0.0.1:{port}");
+    table.set("TABULA_LISTEN", format!("127.0.0.1:{port}"));
+    table.set("TABULA_PUBLIC_URL", public.clone());
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.group("Клуб");
+    let alice = table.person("Alice");
+    let bob = table.person("Bob");
+    fake.add_member(&group, &alice);
+    fake.add_member(&group, &bob);
+    fake.add_admin(&group, &alice);
+    fake.user_writes(&group, &alice, "/play konane size=6 @bob_tg");
+    let players = vec![
+        (alice.clone(), username("Alice")),
+        (bob.clone(), username("Bob")),
+    ];
+    let board = table::accept_challenge(&table, &group, &players[1], 0).await;
+    let page_url = link_urls(&board)
+        .pop()
+        .expect("the board links to its page");
+    // The group speaks Russian from now on: so does the page, whatever the browser's.
+    let before = fake.bot_messages(&group).len();
+    fake.user_writes(&group, &alice, "/config language=ru");
+    fake.wait_for_bot_messages(&group, before + 1, ANSWER)
+        .await
+        .expect("the setting is answered");
+
+    // A phone-sized window.
+    let mut browser = Browser::start(390, 844, "en-US").await;
+    browser.open(&page_url).await;
+    assert_eq!(browser.eval("document.documentElement.lang").await, "ru");
+    assert_eq!(
+        browser
+            .eval("document.querySelectorAll('#players li').length")
+            .await,
+        2
+    );
+    assert_eq!(
+        browser
+            .eval("!!document.querySelector('#board svg g.board') && !!document.querySelector('#board svg g.pieces')")
+            .await,
+        true,
+        "the board is inline SVG"
+    );
+    assert_eq!(
+        browser
+            .eval("document.querySelectorAll('#moves li').length")
+            .await,
+        0
+    );
+    let shot = browser.screenshot().await;
+    assert_eq!(
+        png_size(&shot),
+        Some((390, 844)),
+        "a screenshot of the page"
+    );
+    let saved = tabula_tests::bot_process::scratch_dir("page-screenshot").join("page.png");
+    std::fs::write(&saved, &shot).expect("the screenshot saved");
+    eprintln!("the page's screenshot: {}", saved.display());
+
+    // A move in the chat appears on the open page, without a reload.
+    browser.eval("window.stillTheSamePage = true").await;
+    browser
+        .wait_for(
+            "document.getElementById('live').textContent.length > 0",
+            Duration::from_secs(10),
+        )
+        .await;
+    // A move pressed on the board (the chat speaks Russian now: no English is read).
+    let actor = tabula_tests::telegram_table::to_act(&board, &players)
+        .expect("someone to move")
+        .clone();
+    let data = tabula_tests::telegram_table::callbacks(&board)
+        .into_iter()
+        .map(|(_, data)| data)
+        .find(|data| data.starts_with('m'))
+        .expect("a move button");
+    fake.press(&group, &actor, board.message_id, &data)
+        .expect("the move is pressed");
+    browser
+        .wait_for(
+            "document.querySelectorAll('#moves li').length === 1",
+            Duration::from_secs(5),
+        )
+        .await;
+    assert_eq!(browser.eval("window.stillTheSamePage === true").await, true);
+    assert_eq!(
+        browser.eval("document.getElementById('step').max").await,
+        "1"
+    );
+    let latest = browser
+        .eval("document.getElementById('board').innerHTML")
+        .await;
+
+    // The slider steps back and forward, by the arrow keys.
+    browser.key("ArrowLeft", 37).await;
+    browser
+        .wait_for(
+            "document.getElementById('step').value === '0'",
+            Duration::from_secs(5),
+        )
+        .await;
+    browser
+        .wait_for(
+            &format!(
+                "document.getElementById('board').innerHTML !== {}",
+                serde_json::Value::from(latest.as_str().unwrap_or_default())
+            ),
+            Duration::from_secs(5),
+        )
+        .await;
+    browser.key("ArrowRight", 39).await;
+    browser
+        .wait_for(
+            "document.getElementById('step').value === '1'",
+            Duration::from_secs(5),
+        )
+        .await;
+    assert_eq!(
+        browser
+            .eval("document.querySelector('#moves li[aria-current=step]').dataset.seq")
+            .await,
+        "1"
+    );
+    drop(browser);
+    table.stop().await;
+    table.assert_clean();
+}
