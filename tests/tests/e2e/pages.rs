@@ -323,3 +323,31 @@ async fn the_page_in_a_real_browser_follows_the_game_and_steps_through_it() {
     table.stop().await;
     table.assert_clean();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discord_boards_carry_a_link_button_to_the_games_page() {
+    use tabula_tests::discord_table::{self, Mode};
+    let mut table = discord_table::Table::new("pages-discord", Mode::Http).await;
+    let endpoint = table.endpoint().expect("the interactions endpoint");
+    let listen = endpoint
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let public = format!("http://{listen}");
+    table.set("TABULA_PUBLIC_URL", public.clone());
+    table.start().await;
+    let (_, board) = discord_table::challenge(&table, "konane").await;
+    let links = discord_table::link_urls(&board);
+    let page = links
+        .iter()
+        .find(|url| url.starts_with(&format!("{public}/g/")))
+        .unwrap_or_else(|| panic!("a link button to the game's page: {links:?}"));
+    let answer = reqwest::get(page.as_str()).await.expect("the page answers");
+    assert_eq!(answer.status().as_u16(), 200);
+    let html = answer.text().await.expect("the page");
+    assert!(html.contains("<svg"));
+    table.stop().await;
+    table.assert_clean();
+}
