@@ -162,7 +162,18 @@ pub fn backup(args: &BackupArgs) -> ExitCode {
         Err(code) => return code,
     };
     match url.backend() {
-        Ok(Backend::Postgres) => return backup_postgres(&url, &args.file),
+        Ok(Backend::Postgres) => {
+            // Only Tabula's schema (the URL's search_path), not the whole database.
+            let schema = runtime("backup").ok().and_then(|runtime| {
+                runtime.block_on(async {
+                    let store = Store::open(&url).await.ok()?;
+                    let schema = store.postgres_schema().await.ok().flatten();
+                    store.close().await;
+                    schema
+                })
+            });
+            return backup_postgres(&url, schema.as_deref(), &args.file);
+        }
         Ok(Backend::Sqlite) => {}
         Err(error) => {
             eprintln!("tabula backup: {error}");
@@ -231,7 +242,7 @@ pub fn backup(args: &BackupArgs) -> ExitCode {
 
 /// PostgreSQL: `pg_dump` in its custom format when it is installed (the password passed in
 /// `PGPASSWORD`, never on the command line), checked by `pg_restore --list`; otherwise how to.
-fn backup_postgres(url: &DatabaseUrl, file: &std::path::Path) -> ExitCode {
+fn backup_postgres(url: &DatabaseUrl, schema: Option<&str>, file: &std::path::Path) -> ExitCode {
     let explain = || {
         eprintln!(
             "tabula backup: for PostgreSQL, back up with the server's own tools:\n  \
@@ -261,6 +272,9 @@ fn backup_postgres(url: &DatabaseUrl, file: &std::path::Path) -> ExitCode {
         .arg("--format=custom")
         .arg(format!("--file={}", file.display()))
         .arg(format!("--dbname={parsed}"));
+    if let Some(schema) = schema {
+        command.arg(format!("--schema={schema}"));
+    }
     if let Some(password) = password {
         command.env("PGPASSWORD", password);
     }

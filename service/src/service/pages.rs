@@ -184,7 +184,6 @@ const PAGE_WORDS: &[&str] = &[
     "page-board",
     "page-position-text",
     "page-step",
-    "page-start",
     "page-live",
     "page-offline",
     "page-dice",
@@ -192,7 +191,6 @@ const PAGE_WORDS: &[&str] = &[
     "page-seed-later",
     "page-record",
     "page-replay",
-    "page-roll",
 ];
 
 impl Service {

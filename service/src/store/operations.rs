@@ -194,6 +194,22 @@ impl Store {
         Ok(status.pending)
     }
 
+    /// PostgreSQL: the schema the store's tables are in (the URL's `search_path`, `public`
+    /// unless set); `None` for SQLite.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn postgres_schema(&self) -> Result<Option<String>, StoreError> {
+        match self {
+            Store::Sqlite(_) => Ok(None),
+            Store::Postgres(_) => query_scalar::<String>("SELECT current_schema()")
+                .fetch_one(self)
+                .await
+                .map(Some)
+                .map_err(db("postgres_schema")),
+        }
+    }
+
     /// Whether the database answers a trivial query within `limit`.
     pub async fn ping(&self, limit: Duration) -> bool {
         let answer = query_scalar::<i32>("SELECT 1").fetch_one(self);
