@@ -38,16 +38,9 @@ fn url_of(given: &str, command: &str) -> Result<DatabaseUrl, ExitCode> {
     })
 }
 
-/// The database without its password, for messages.
+/// The database without its password, for messages (as `tabula run` describes it).
 fn described(url: &DatabaseUrl) -> String {
-    let raw = url.expose_secret();
-    let rest = raw.split_once("://").map_or(raw, |(_, rest)| rest);
-    let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
-    let rest = rest.split('?').next().unwrap_or(rest);
-    match url.backend() {
-        Ok(backend) => format!("{backend} {rest}"),
-        Err(_) => "an unknown database".into(),
-    }
+    tabula_bot::run::describe(url)
 }
 
 fn runtime(command: &str) -> Result<tokio::runtime::Runtime, ExitCode> {

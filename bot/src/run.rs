@@ -389,7 +389,7 @@ fn discord_settings(args: &RunArgs) -> Result<Option<DiscordSettings>, RunError>
 }
 
 /// The database, described without secrets: backend, and host and database or file.
-fn describe(url: &DatabaseUrl) -> String {
+pub fn describe(url: &DatabaseUrl) -> String {
     let raw = url.expose_secret();
     let rest = raw.split_once("://").map_or(raw, |(_, rest)| rest);
     let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);

@@ -122,6 +122,15 @@ fn accept_language(headers: &HeaderMap) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The game of `token`, or the answer when its page is not to be shown (404).
+async fn shown(pages: &Pages, token: &str) -> Result<GameNo, Response> {
+    match game_of(pages, token).await {
+        Ok(Some(game)) => Ok(game),
+        Ok(None) => Err(not_found()),
+        Err(response) => Err(response),
+    }
+}
+
 /// The game of `token`, when its page is to be shown.
 async fn game_of(pages: &Pages, token: &str) -> Result<Option<GameNo>, Response> {
     pages
@@ -136,9 +145,8 @@ async fn page(
     Path(token): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let game = match game_of(&pages, &token).await {
-        Ok(Some(game)) => game,
-        Ok(None) => return not_found(),
+    let game = match shown(&pages, &token).await {
+        Ok(game) => game,
         Err(response) => return response,
     };
     let accept = accept_language(&headers);
@@ -191,9 +199,8 @@ async fn frame(
     let Ok(n) = n.parse::<u32>() else {
         return not_found();
     };
-    let game = match game_of(&pages, &token).await {
-        Ok(Some(game)) => game,
-        Ok(None) => return not_found(),
+    let game = match shown(&pages, &token).await {
+        Ok(game) => game,
         Err(response) => return response,
     };
     let accept = accept_language(&headers);
@@ -214,9 +221,8 @@ async fn frame(
 }
 
 async fn record(State(pages): State<Pages>, Path(token): Path<String>) -> Response {
-    let game = match game_of(&pages, &token).await {
-        Ok(Some(game)) => game,
-        Ok(None) => return not_found(),
+    let game = match shown(&pages, &token).await {
+        Ok(game) => game,
         Err(response) => return response,
     };
     match pages.service.page_record(game).await {
@@ -246,9 +252,8 @@ async fn replay(
     Path(token): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let game = match game_of(&pages, &token).await {
-        Ok(Some(game)) => game,
-        Ok(None) => return not_found(),
+    let game = match shown(&pages, &token).await {
+        Ok(game) => game,
         Err(response) => return response,
     };
     let accept = accept_language(&headers);
@@ -305,9 +310,8 @@ async fn events(
     Path(token): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let game = match game_of(&pages, &token).await {
-        Ok(Some(game)) => game,
-        Ok(None) => return not_found(),
+    let game = match shown(&pages, &token).await {
+        Ok(game) => game,
         Err(response) => return response,
     };
     let live = Live {
