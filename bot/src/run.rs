@@ -909,6 +909,71 @@ mod tests {
         assert!(text.ends_with("db.example:5432/tabula"), "{text}");
     }
 
+    fn args(pairs: &[(&str, &str)]) -> RunArgs {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            run: RunArgs,
+        }
+        let mut argv = vec!["tabula".to_string()];
+        for (flag, value) in pairs {
+            argv.push(format!("--{flag}={value}"));
+        }
+        Cli::try_parse_from(argv).expect("the arguments parse").run
+    }
+
+    #[test]
+    fn shard_ranges_are_read_and_bad_ones_refused() {
+        let read = |range: &str, count: &str| {
+            shards(&args(&[
+                ("discord-shards", range),
+                ("discord-shard-count", count),
+            ]))
+        };
+        assert_eq!(
+            read("0-1", "4").ok().flatten(),
+            Some(discord::Shards {
+                range: 0..2,
+                count: 4
+            })
+        );
+        assert_eq!(read("3", "4").ok().flatten().map(|s| s.range), Some(3..4));
+        for (range, count) in [
+            ("2-1", "4"),
+            ("0-4", "4"),
+            ("x", "4"),
+            ("0", "0"),
+            ("0", "y"),
+        ] {
+            assert!(
+                matches!(read(range, count), Err(RunError::Settings(_))),
+                "{range} of {count}"
+            );
+        }
+        assert!(matches!(
+            shards(&args(&[("discord-shards", "0-1")])),
+            Err(RunError::Settings(_))
+        ));
+        assert!(matches!(shards(&args(&[])), Ok(None)));
+    }
+
+    #[test]
+    fn the_public_address_is_an_http_address_without_query() {
+        let read = |value: &str| public_url(&args(&[("public-url", value)]));
+        assert!(read("https://bot.example.org").is_ok_and(|url| url.is_some()));
+        assert!(read("http://127.0.0.1:8080/tabula/").is_ok_and(|url| url.is_some()));
+        for wrong in [
+            "ftp://bot.example.org",
+            "not a url",
+            "https://x.org/?a=1",
+            "https://x.org/#f",
+        ] {
+            assert!(matches!(read(wrong), Err(RunError::Settings(_))), "{wrong}");
+        }
+        assert!(matches!(public_url(&args(&[])), Ok(None)));
+    }
+
     #[test]
     fn the_outbox_paces_telegram_by_the_slower_limit() {
         assert_eq!(
