@@ -124,6 +124,23 @@ mod tests {
     }
 }
 
+/// `msg` with its mentions (`@name`, for the chat's notifications) said as plain names.
+fn named(mut msg: crate::l10n::Msg) -> crate::l10n::Msg {
+    use crate::l10n::{Arg, Span};
+    for (_, arg) in &mut msg.args {
+        match arg {
+            Arg::Span(span) => {
+                if let Span::Mention(person) = span.as_ref() {
+                    *arg = Arg::Text(person.name.clone());
+                }
+            }
+            Arg::Msg(inner) => *inner = named(inner.clone()),
+            Arg::Num(_) | Arg::Text(_) | Arg::Moment(_) => {}
+        }
+    }
+    msg
+}
+
 /// A move of a game's page: its place in the log, its notation (`tabula rules`'), and who
 /// made it (none for a roll).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -245,7 +262,7 @@ impl Service {
             .map(|span| match span {
                 // A web page notifies nobody: names as names.
                 Span::Mention(person) => person.name.clone(),
-                Span::Msg(msg) => msg.to_text(lang),
+                Span::Msg(msg) => named(msg.clone()).to_text(lang),
                 other => other.plain(),
             })
             .collect::<String>()

@@ -99,6 +99,10 @@ async fn a_games_page_is_linked_shown_live_and_turned_off() {
     );
     assert!(!html.contains("<i>Eve"), "a chosen name is never markup");
     assert!(
+        !html.contains("@Alice") && !html.contains("@&lt;i") && !html.contains("@eve_tg"),
+        "a page notifies nobody: names, not mentions"
+    );
+    assert!(
         html.contains("<svg") && !html.contains("<image"),
         "the board as SVG"
     );
