@@ -13,7 +13,8 @@ const BY_HASH: &str = "SELECT id FROM games WHERE page_token_hash = $1";
 
 impl Store {
     /// The page token of `game`: the one it has, or else `fresh` (with its hash), kept from now
-    /// on. `None` for a game that does not exist.
+    /// on (of two first askers at once, the first write wins and both read it back). `None` for
+    /// a game that does not exist.
     ///
     /// # Errors
     /// A database failure.
@@ -23,6 +24,17 @@ impl Store {
         fresh: &str,
         fresh_hash: &str,
     ) -> Result<Option<String>, StoreError> {
+        // Read first: every board asks, and only the first one writes.
+        let token: Option<Option<String>> = query_scalar(TOKEN)
+            .bind(game.0)
+            .fetch_optional(self)
+            .await
+            .map_err(db("page_token"))?;
+        match token {
+            None => return Ok(None),
+            Some(Some(token)) => return Ok(Some(token)),
+            Some(None) => {}
+        }
         query(SET_TOKEN)
             .bind(fresh)
             .bind(fresh_hash)
