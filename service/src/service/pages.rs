@@ -245,11 +245,7 @@ impl Service {
         accept: Option<&str>,
     ) -> Result<Option<PageView>, super::ServiceError> {
         use crate::l10n::{Msg, Span, game_msg};
-        let Some(full) = self
-            .store
-            .load_game(game, crate::store::History::Full)
-            .await?
-        else {
+        let Some(full) = self.full_game(game).await? else {
             return Ok(None);
         };
         let loaded = self.loaded(&full)?;
@@ -337,11 +333,7 @@ impl Service {
         at: u32,
         accept: Option<&str>,
     ) -> Result<Option<tabula_render::scene::Scene>, super::ServiceError> {
-        let Some(mut full) = self
-            .store
-            .load_game(game, crate::store::History::Full)
-            .await?
-        else {
+        let Some(mut full) = self.full_game(game).await? else {
             return Ok(None);
         };
         if at > full.record.seq {
@@ -377,11 +369,7 @@ impl Service {
     /// # Errors
     /// A database failure.
     pub async fn page_record(&self, game: GameNo) -> Result<Option<String>, super::ServiceError> {
-        let Some(full) = self
-            .store
-            .load_game(game, crate::store::History::Full)
-            .await?
-        else {
+        let Some(full) = self.full_game(game).await? else {
             return Ok(None);
         };
         Ok(Some(self.record_text(&full).await?))
@@ -396,15 +384,22 @@ impl Service {
         game: GameNo,
         accept: Option<&str>,
     ) -> Result<Option<Vec<u8>>, super::ServiceError> {
-        let Some(full) = self
-            .store
-            .load_game(game, crate::store::History::Full)
-            .await?
-        else {
+        let Some(full) = self.full_game(game).await? else {
             return Ok(None);
         };
         let lang = self.page_lang(&full.record, accept).await?;
         Ok(Some(super::export::replay_gif(full, lang).await?.bytes))
+    }
+
+    /// `game` with its whole log, as every page shows it.
+    async fn full_game(
+        &self,
+        game: GameNo,
+    ) -> Result<Option<crate::store::LoadedGame>, super::ServiceError> {
+        Ok(self
+            .store
+            .load_game(game, crate::store::History::Full)
+            .await?)
     }
 
     /// The seq of `game` now (cheap: the page's live stream asks it twice a second).
