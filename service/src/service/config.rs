@@ -165,6 +165,7 @@ impl Service {
             return Err(UserError::NotModerator(ModeratorAction::ChangeSettings).into());
         }
         self.not_repeated(ctx).await?;
+        let pages_were = settings.pages;
         let mut changed = Vec::new();
         for (key, value) in changes {
             set(&mut settings, key, value)?;
@@ -201,8 +202,9 @@ impl Service {
                         &settings,
                         ctx.user.id,
                         &ctx.key,
-                        ctx.chat.id,
-                        &pending.as_announce(),
+                        (ctx.chat.id, &pending.as_announce()),
+                        // The live boards' page links come or go (issue 41).
+                        self.has_pages() && settings.pages != pages_were,
                     )
                     .await?,
             ),

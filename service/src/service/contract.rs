@@ -272,6 +272,10 @@ pub struct Reply {
     /// the caption it shows from then on, if any): a strip whose process died before making
     /// it, told by the dispatcher (issue 36). Empty for every other reply.
     pub strip: Vec<super::Stripped>,
+    /// The message whose buttons become this reply's buttons and links, instead of posting
+    /// anything: a board whose page link comes or goes with `/config pages=` (issue 41).
+    /// `None` for every other reply.
+    pub rebutton: Option<String>,
     /// The catalogue's messages its text was said from, in order and with their arguments,
     /// kept when it is said in a language ([`Reply::localize`]): what tests and logs read
     /// ([`Reply::says`]); adapters show the spans.

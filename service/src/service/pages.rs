@@ -84,6 +84,44 @@ impl Service {
         }))
     }
 
+    /// The edit of a game's live board whose page link comes or goes with its community's
+    /// pages, from its announcement (`{"relink": <game>}`, written with the change of
+    /// `/config pages=`): the board's buttons as they are now, with the link exactly when the
+    /// game has a page. `None` when the game has no live board, or a newer board is on its way
+    /// (it is made with the setting as it is).
+    pub(super) async fn relink_of(
+        &self,
+        payload: &serde_json::Value,
+    ) -> Result<Option<super::Reply>, super::ServiceError> {
+        let Some(game) = payload.get("relink").and_then(serde_json::Value::as_i64) else {
+            return Ok(None);
+        };
+        let game = GameNo(game);
+        let Some((message, seq)) = self.store.live_board(game).await? else {
+            return Ok(None);
+        };
+        let Some(full) = self.full_game(game).await? else {
+            return Ok(None);
+        };
+        if full.record.seq != seq {
+            return Ok(None);
+        }
+        let loaded = self.loaded(&full)?;
+        let parts = self.board_parts(&loaded, Vec::new()).await?;
+        let goto = self
+            .page_button(&loaded.record)
+            .await?
+            .into_iter()
+            .collect();
+        Ok(Some(super::Reply {
+            game: Some(game),
+            rebutton: Some(message),
+            buttons: parts.buttons,
+            goto,
+            ..super::Reply::default()
+        }))
+    }
+
     /// The game a page token names, when its page is to be shown: a public address is set,
     /// the token is one, and the game's community has pages on. Otherwise `None`, the same
     /// for a token that does not exist and a page turned off.

@@ -181,6 +181,8 @@ impl Service {
                     self.thread_post_of(&payload).await?
                 } else if payload.get("unreachable").is_some() {
                     self.unreachable_hint(&payload).await?
+                } else if payload.get("relink").is_some() {
+                    self.relink_of(&payload).await?
                 } else if payload.get("strip").is_some() {
                     self.strip_of(&payload).await?
                 } else if payload.get("update").is_some() {

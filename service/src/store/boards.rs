@@ -67,6 +67,25 @@ const WITH_BUTTONS: &str = "\
 SELECT message_id FROM board_messages WHERE game_id = $1 AND buttons = 1
 ORDER BY COALESCE(ordinal, -1), posted_at, message_id";
 
+/// The newest board of game `$1` (in [`NEWEST_BOARD`]'s order), how many actions it shows, and
+/// whether it shows its buttons.
+const NEWEST_BOARD_BUTTONS: &str = "\
+SELECT message_id, seq, buttons FROM board_messages WHERE game_id = $1 AND seq IS NOT NULL
+ORDER BY seq DESC, COALESCE(ordinal, -1) DESC, posted_at DESC, message_id DESC LIMIT 1";
+
+/// The games of community `$1` with a board that shows its buttons, newest game first, at most
+/// [`RELINKED_GAMES`], with their chat and its platform: the boards whose page link comes or
+/// goes with the community's pages.
+const GAMES_WITH_LIVE_BOARDS: &str = "\
+SELECT g.id, g.chat_id, c.platform FROM games g JOIN chats c ON c.id = g.chat_id
+WHERE g.community_id = $1 AND EXISTS (
+    SELECT 1 FROM board_messages b WHERE b.game_id = g.id AND b.buttons = 1 AND b.seq IS NOT NULL)
+ORDER BY g.id DESC LIMIT $2";
+
+/// How many games' boards at most are edited when a community's pages are turned on or off:
+/// the newest; older boards keep the link (their page answers 404 while pages are off).
+pub const RELINKED_GAMES: i64 = 200;
+
 /// Callback `$2` of platform `$1` answered at `$3`, unless it was.
 const ANSWER_CALLBACK: &str = "\
 INSERT INTO answered_callbacks (platform, callback_id, answered_at) VALUES ($1, $2, $3)
@@ -274,6 +293,22 @@ impl Store {
         Ok(())
     }
 
+    /// The newest board of a game (the one that keeps its buttons) and how many actions it
+    /// shows, when it shows its buttons.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn live_board(&self, game: GameNo) -> Result<Option<(String, u32)>, StoreError> {
+        let row = query_as::<(String, i64, i64)>(NEWEST_BOARD_BUTTONS)
+            .bind(game.0)
+            .fetch_optional(self)
+            .await
+            .map_err(db("live_board"))?;
+        Ok(row.and_then(|(message, seq, buttons)| {
+            (buttons == 1).then(|| (message, u32::try_from(seq).unwrap_or(0)))
+        }))
+    }
+
     /// How many actions the newest board posted of a game shows, if one was.
     ///
     /// # Errors
@@ -346,4 +381,41 @@ impl Store {
         tx.commit().await.map_err(db(OPERATION))?;
         Ok(done.rows_affected() == 1)
     }
+}
+
+/// Writes in the transaction, for each game of `community` whose newest board shows its
+/// buttons (the newest [`RELINKED_GAMES`]), an announcement (kind `announce`, payload
+/// `{"relink": <game>}`) that edits that board's buttons as they are when it is delivered:
+/// its page link comes or goes with the community's pages (issue 41).
+pub(super) async fn relink_boards(
+    tx: &mut Tx,
+    community: super::CommunityId,
+    now: Timestamp,
+    operation: &'static str,
+) -> Result<usize, StoreError> {
+    let games = query_as::<(i64, i64, String)>(GAMES_WITH_LIVE_BOARDS)
+        .bind(community.0)
+        .bind(RELINKED_GAMES)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(db(operation))?;
+    for (game, chat, platform) in &games {
+        let payload = serde_json::json!({ "relink": game }).to_string();
+        let platform = Platform::parse(platform)?;
+        outbox::insert_outbox(
+            tx,
+            &NewOutbox {
+                platform,
+                chat: ChatId(*chat),
+                game: Some(GameNo(*game)),
+                kind: OutboxKind::Announce,
+                payload: &payload,
+                now,
+                held: None,
+            },
+            operation,
+        )
+        .await?;
+    }
+    Ok(games.len())
 }

@@ -255,13 +255,15 @@ impl Store {
         by: UserId,
         request: Option<&RequestKey>,
     ) -> Result<(), StoreError> {
-        self.save_settings_in(community, settings, by, request, None)
+        self.save_settings_in(community, settings, by, request, None, false)
             .await
             .map(|_| ())
     }
 
     /// [`Store::save_settings`], writing in the same transaction an announcement of the
-    /// change to chat `chat` (kind `announce`), held as `announce` says: the outbox row.
+    /// change to a chat (kind `announce`), held as `announce` says: the outbox row. With
+    /// `relink` (the community's pages were turned on or off), also the edits of its games'
+    /// live boards, whose page link comes or goes ([`relink_boards`](super::boards::relink_boards)).
     ///
     /// # Errors
     /// As [`Store::save_settings`].
@@ -271,15 +273,16 @@ impl Store {
         settings: &Settings,
         by: UserId,
         request: &RequestKey,
-        chat: ChatId,
-        announce: &Announce<'_>,
+        announce: (ChatId, &Announce<'_>),
+        relink: bool,
     ) -> Result<OutboxId, StoreError> {
         self.save_settings_in(
             community,
             settings,
             by,
             Some(request),
-            Some((chat, announce)),
+            Some(announce),
+            relink,
         )
         .await?
         .ok_or_else(|| StoreError::Corrupt("no change to announce".into()))
@@ -292,6 +295,7 @@ impl Store {
         by: UserId,
         request: Option<&RequestKey>,
         announce: Option<(ChatId, &Announce<'_>)>,
+        relink: bool,
     ) -> Result<Option<OutboxId>, StoreError> {
         const OPERATION: &str = "save_settings";
         let now = Timestamp::now();
@@ -321,6 +325,9 @@ impl Store {
             .await
             .map_err(db(OPERATION))?;
         let row = announce_if_any(&mut tx, announce, now, OPERATION).await?;
+        if relink {
+            super::boards::relink_boards(&mut tx, community, now, OPERATION).await?;
+        }
         tx.commit().await.map_err(db(OPERATION))?;
         Ok(row)
     }

@@ -102,6 +102,80 @@ async fn links_follow_the_address_and_the_setting(url: DatabaseUrl) {
     store.close().await;
 }
 
+/// Records `reply` as posted as message `id`.
+async fn posted(table: &Table, reply: &Reply, id: &str) {
+    table
+        .service
+        .board_posted(reply, id)
+        .await
+        .expect("recorded");
+}
+
+/// A moderator's `/config` change, posted (its announcement marked sent, so that what the chat
+/// is told after it may go).
+async fn configure(table: &Table, change: &str) {
+    let reply = table.cmd("mod", &format!("/config {change}")).await;
+    assert!(reply.is_done(), "{:?}", reply.kind);
+    assert!(reply.announced.is_some(), "announced with the change");
+    table.service.reply_sent(&reply, Some("600")).await;
+}
+
+/// `/config pages=off` edits the live boards already posted: each keeps its move buttons and
+/// loses its link, told by an announcement written with the change; `pages=on` brings the link
+/// back the same way. A board that is no longer the newest is not edited.
+async fn live_boards_follow_the_setting(url: DatabaseUrl) {
+    let store = common::connect(&url).await;
+    let clock = Clock::manual(T0);
+    let table = Table::with_service(
+        Service::new(store.clone(), scripted_dice(40))
+            .with_pictures(false)
+            .with_cooldown(None)
+            .with_clock(clock.clone())
+            .with_announcements("process-a/replies", std::time::Duration::from_secs(10))
+            .with_public_url(PUBLIC),
+        clock.clone(),
+    );
+    // The challenge and the first board, posted.
+    let challenge = table.cmd("alice", "/play konane @bob").await;
+    posted(&table, &challenge, "400").await;
+    let accepted = table.cmd("bob", "/accept").await;
+    posted(&table, &accepted, "499").await;
+    let game = accepted.game.expect("a game");
+    let first = one_move(&table, game).await;
+    assert_eq!(page_links(&first).len(), 1);
+    posted(&table, &first, "500").await;
+    let second = one_move(&table, game).await;
+    posted(&table, &second, "501").await;
+    let links = page_links(&second);
+    // Nothing to edit while the setting stays.
+    configure(&table, "stake=0").await;
+    assert!(table.tick().await.is_empty());
+
+    configure(&table, "pages=off").await;
+    let edits = table.tick().await;
+    assert_eq!(edits.len(), 1, "the live board only: {edits:?}");
+    let edit = &edits[0];
+    assert_eq!(edit.rebutton.as_deref(), Some("501"));
+    assert_eq!(edit.game, Some(game));
+    assert!(
+        edit.spans.is_empty() && edit.picture.is_none(),
+        "nothing posted"
+    );
+    assert!(page_links(edit).is_empty(), "no link: {edit:?}");
+    assert_eq!(edit.buttons, second.buttons, "the moves stay");
+    assert!(table.tick().await.is_empty(), "edited once");
+
+    configure(&table, "pages=on").await;
+    let edits = table.tick().await;
+    assert_eq!(edits.len(), 1, "{edits:?}");
+    assert_eq!(edits[0].rebutton.as_deref(), Some("501"));
+    assert_eq!(page_links(&edits[0]), links, "the same page again");
+    assert_eq!(edits[0].buttons, second.buttons);
+
+    store.close().await;
+}
+
 on_both_databases! {
     boards_link_to_their_games_page_exactly_when_pages_are_on => links_follow_the_address_and_the_setting;
+    turning_pages_off_or_on_edits_the_live_boards => live_boards_follow_the_setting;
 }

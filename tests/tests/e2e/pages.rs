@@ -3,13 +3,14 @@
 //! the page shows the players (a chosen name escaped), the board as SVG, the moves, with a
 //! strict Content-Security-Policy; its live stream starts with the game as it is and tells a
 //! move made through the platform; the slider's positions are served; a token that does not
-//! exist is a plain 404; and `/config pages=off` takes the link off the next board and the page
-//! away.
+//! exist is a plain 404; and `/config pages=off` takes the link off the live board (an edit)
+//! and the next board, and the page away.
 
 use std::time::Duration;
 
 use tabula_tests::bot_process::free_port;
 use tabula_tests::table;
+use tabula_tests::telegram::FakeMessage;
 use tabula_tests::telegram_table::{ANSWER, Lcg, Table, link_urls, username};
 
 /// Reads server-sent events from `response` until one named `state`: its data, as JSON.
@@ -178,7 +179,31 @@ async fn a_games_page_is_linked_shown_live_and_turned_off() {
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    let next = table::one_move(&table, &group, &players, &after, &mut lcg, false).await;
+    // The live board is edited: its link goes, its moves stay.
+    let moves_on = |message: &FakeMessage| {
+        message
+            .buttons()
+            .iter()
+            .flatten()
+            .filter(|b| b.callback_data.is_some())
+            .count()
+    };
+    let moves = moves_on(&after);
+    assert!(moves > 0, "the board has moves");
+    let deadline = std::time::Instant::now() + ANSWER;
+    let edited = loop {
+        let now = fake.message(&group, after.message_id).expect("the board");
+        if link_urls(&now).is_empty() {
+            break now;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the live board keeps its link after pages=off"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(moves_on(&edited), moves, "the moves stay on the board");
+    let next = table::one_move(&table, &group, &players, &edited, &mut lcg, false).await;
     assert!(link_urls(&next).is_empty(), "no link once pages are off");
     table.stop().await;
     table.assert_clean();
@@ -352,6 +377,41 @@ async fn discord_boards_carry_a_link_button_to_the_games_page() {
     assert_eq!(answer.status().as_u16(), 200);
     let html = answer.text().await.expect("the page");
     assert!(html.contains("<svg"));
+
+    // A moderator turns pages off: the live board is edited, its link gone, its moves kept.
+    let moves = |message: &tabula_tests::discord::DcMessage| {
+        message
+            .components
+            .iter()
+            .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+            .filter(|b| b["style"] != 5)
+            .count()
+    };
+    assert!(moves(&board) > 0);
+    let olga = table.fake.user("Olga");
+    table.fake.join(
+        &table.platform.guild,
+        &olga,
+        tabula_tests::discord::DEFAULT_MEMBER_PERMISSIONS | tabula_tests::discord::MANAGE_GUILD,
+    );
+    table
+        .slash(
+            &olga,
+            "config",
+            &[("settings", serde_json::json!("pages=off"))],
+        )
+        .await;
+    let edited = <discord_table::Discord as tabula_tests::table::Platform>::wait_for(
+        &table.fake,
+        tabula_tests::table::ANSWER,
+        |fake| {
+            fake.message(board.id)
+                .filter(|now| discord_table::link_urls(now).is_empty())
+        },
+    )
+    .await
+    .expect("the live board loses its link");
+    assert_eq!(moves(&edited), moves(&board), "the moves stay");
     table.stop().await;
     table.assert_clean();
 }

@@ -603,6 +603,23 @@ impl Deliver for Discord {
             }
             return Ok(Delivered::default());
         }
+        if let Some(message) = &reply.rebutton {
+            // A board's buttons as they are now (its page link came or went): an edit.
+            let Some(message) = message.parse::<u64>().ok().filter(|id| *id != 0) else {
+                return Err(DeliveryError::Drop {
+                    reason: format!("not a Discord message id: {message}"),
+                });
+            };
+            let edit = json!({"components": components(&reply)});
+            return match self
+                .http
+                .edit_message(channel, MessageId::new(message), &edit, Vec::new())
+                .await
+            {
+                Ok(_) => Ok(Delivered::default()),
+                Err(error) => Err(classify(&error)),
+            };
+        }
         if reply.close_thread {
             // Archived, not deleted: its game ended.
             let archive = json!({"archived": true});

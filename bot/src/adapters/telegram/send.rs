@@ -449,6 +449,29 @@ impl Telegram {
         }
     }
 
+    /// Makes `reply`'s buttons and links those of message `message` (none: takes them off).
+    async fn rebutton(
+        &self,
+        chat: ChatId,
+        message: &str,
+        reply: &Reply,
+    ) -> Result<Delivered, DeliveryError> {
+        let Some(message) = message_id(message) else {
+            return Err(DeliveryError::Drop {
+                reason: format!("not a Telegram message id: {message}"),
+            });
+        };
+        let mut edit = self.client.edit_message_reply_markup(chat, message);
+        if let Some(markup) = keyboard(reply, &self.username) {
+            edit = edit.reply_markup(markup);
+        }
+        match edit.await {
+            Ok(_) => Ok(Delivered::default()),
+            Err(error) if harmless(&error) => Ok(Delivered::default()),
+            Err(error) => Err(delivery_error(classify(error))),
+        }
+    }
+
     /// Takes the buttons off a message (an old board): false when it failed for a passing
     /// reason (it may be tried again with the game's next board).
     async fn take_buttons_off(&self, chat: ChatId, message: MessageId) -> bool {
@@ -721,6 +744,10 @@ impl Deliver for Telegram {
             // A strip whose process died before making it: edits, nothing posted.
             self.strip(reply.game, chat, &reply.strip).await;
             return Ok(Delivered::default());
+        }
+        if let Some(message) = &reply.rebutton {
+            // A board's buttons as they are now (its page link came or went): an edit.
+            return self.rebutton(chat, message, &reply).await;
         }
         if reply.close_thread {
             if let Some(thread) = thread {
