@@ -37,6 +37,9 @@ const STYLE: &str = include_str!("web/page.css");
 /// How often a live page's game is looked at.
 const POLL: Duration = Duration::from_millis(400);
 
+/// How long a browser waits before it reconnects a live page whose connection dropped.
+const RECONNECT: Duration = Duration::from_secs(2);
+
 /// How many polls between two looks at whether pages are still on.
 const SETTING_EVERY: u32 = 10;
 
@@ -150,13 +153,8 @@ async fn page(
         Err(response) => return response,
     };
     let accept = accept_language(&headers);
-    let view = match pages.service.page_view(game, accept.as_deref()).await {
-        Ok(Some(view)) => view,
-        Ok(None) => return not_found(),
-        Err(error) => return failed(&error),
-    };
-    let board = match board_svg(&pages, game, view.seq, accept.as_deref()).await {
-        Ok(Some(svg)) => svg,
+    let (view, board) = match now(&pages, game, accept.as_deref()).await {
+        Ok(Some(now)) => now,
         Ok(None) => return not_found(),
         Err(response) => return response,
     };
@@ -172,6 +170,28 @@ async fn page(
     )
 }
 
+/// What `game`'s page shows now, and its board as SVG.
+async fn now(
+    pages: &Pages,
+    game: GameNo,
+    accept: Option<&str>,
+) -> Result<Option<(PageView, String)>, Response> {
+    let (view, scene) = match pages.service.page_now(game, accept).await {
+        Ok(Some(now)) => now,
+        Ok(None) => return Ok(None),
+        Err(error) => return Err(failed(&error)),
+    };
+    Ok(Some((view, drawn(scene).await?)))
+}
+
+/// `scene` as SVG, drawn off the async threads.
+async fn drawn(scene: tabula_render::scene::Scene) -> Result<String, Response> {
+    tokio::task::spawn_blocking(move || tabula_render::svg(&scene))
+        .await
+        .map_err(|_| not_found())?
+        .map_err(|error| failed(&tabula_service::service::ServiceError::from(error)))
+}
+
 /// The board of `game` after `at` actions, as SVG.
 async fn board_svg(
     pages: &Pages,
@@ -184,11 +204,7 @@ async fn board_svg(
         Ok(None) => return Ok(None),
         Err(error) => return Err(failed(&error)),
     };
-    tokio::task::spawn_blocking(move || tabula_render::svg(&scene))
-        .await
-        .map_err(|_| not_found())?
-        .map(Some)
-        .map_err(|error| failed(&tabula_service::service::ServiceError::from(error)))
+    drawn(scene).await.map(Some)
 }
 
 async fn frame(
@@ -270,12 +286,7 @@ async fn state_event(
     game: GameNo,
     accept: Option<&str>,
 ) -> Result<Option<Event>, Response> {
-    let view = match pages.service.page_view(game, accept).await {
-        Ok(Some(view)) => view,
-        Ok(None) => return Ok(None),
-        Err(error) => return Err(failed(&error)),
-    };
-    let Some(board) = board_svg(pages, game, view.seq, accept).await? else {
+    let Some((view, board)) = now(pages, game, accept).await? else {
         return Ok(None);
     };
     let moves: Vec<serde_json::Value> = view
@@ -292,7 +303,12 @@ async fn state_event(
         "position": view.position,
         "seed": view.seed,
     });
-    Ok(Some(Event::default().event("state").data(data.to_string())))
+    Ok(Some(
+        Event::default()
+            .event("state")
+            .retry(RECONNECT)
+            .data(data.to_string()),
+    ))
 }
 
 /// What the live stream remembers between polls.
@@ -459,7 +475,8 @@ fn html(token: &str, view: &PageView, board: &str) -> String {
          <body data-token=\"{token}\" data-seq=\"{seq}\" data-active=\"{active}\">\n<main>\n\
          <header><h1>{title}</h1><p id=\"status\" role=\"status\" aria-live=\"polite\">{status}</p>{live}</header>\n\
          <section class=\"board-area\" aria-labelledby=\"board-h\"><h2 id=\"board-h\">{board_word}</h2>\n\
-         <figure id=\"board\" aria-describedby=\"position\">{board}</figure>\n\
+         <figure id=\"board\" aria-labelledby=\"board-h\" aria-describedby=\"position-said\">{board}</figure>\n\
+         <p id=\"position-said\" class=\"said\">{position}</p>\n\
          <div class=\"steps\"><label for=\"step\">{step_word}</label>\
          <input type=\"range\" id=\"step\" min=\"0\" max=\"{seq}\" value=\"{seq}\" step=\"1\">\
          <output id=\"step-at\" for=\"step\">{seq} / {seq}</output></div>\n\

@@ -1,6 +1,6 @@
 // A game's page (issue 41): step through the game with the slider or the arrow keys, and
-// follow it live through server-sent events (the stream starts with the current state, and the
-// browser reconnects by itself). No framework: the page is whole without this script.
+// follow it live through server-sent events (the stream starts with the current state; the page
+// reconnects for as long as it stays open). No framework: the page is whole without this script.
 "use strict";
 (function () {
   const body = document.body;
@@ -11,6 +11,7 @@
   const moves = document.getElementById("moves");
   const status = document.getElementById("status");
   const position = document.getElementById("position");
+  const said = document.getElementById("position-said");
   const live = document.getElementById("live");
   const seed = document.getElementById("seed");
   const frames = new Map();
@@ -79,6 +80,7 @@
     step.max = String(latest);
     status.textContent = state.status;
     position.textContent = state.position;
+    said.textContent = state.position;
     listMoves(state.moves);
     if (seed && state.seed) seed.textContent = state.seed;
     body.dataset.seq = String(latest);
@@ -89,17 +91,49 @@
     mark(Number(step.value));
   }
 
-  mark(latest);
-  if (body.dataset.active === "true" && "EventSource" in window) {
-    const events = new EventSource(token + "/events");
-    events.addEventListener("state", (event) => follow(JSON.parse(event.data)));
-    events.addEventListener("open", () => {
+  // Live. The browser reconnects by itself after a dropped connection; after an answer that
+  // is not a stream (a proxy's 502 while the bot restarts) it gives up, and this tries again,
+  // waiting longer each time up to a minute, and at once when the page is shown again.
+  let source = null;
+  let timer = 0;
+  let wait = 2000;
+  function offline() {
+    live.classList.add("offline");
+    live.textContent = live.dataset.offline;
+  }
+  function connect() {
+    clearTimeout(timer);
+    timer = 0;
+    source = new EventSource(token + "/events");
+    source.addEventListener("state", (event) => {
+      wait = 2000;
+      const state = JSON.parse(event.data);
+      follow(state);
+      if (!state.active) {
+        // Over: nothing more will come.
+        source.close();
+        live.classList.remove("offline");
+        live.textContent = "";
+      }
+    });
+    source.addEventListener("open", () => {
       live.classList.remove("offline");
       live.textContent = live.dataset.live;
     });
-    events.addEventListener("error", () => {
-      live.classList.add("offline");
-      live.textContent = live.dataset.offline;
+    source.addEventListener("error", () => {
+      offline();
+      if (source.readyState === EventSource.CLOSED && !timer) {
+        timer = setTimeout(connect, wait);
+        wait = Math.min(wait * 2, 60000);
+      }
     });
   }
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && source && source.readyState === EventSource.CLOSED && timer) {
+      connect();
+    }
+  });
+
+  mark(latest);
+  if (body.dataset.active === "true" && "EventSource" in window) connect();
 })();

@@ -273,23 +273,38 @@ impl Service {
     }
 
     /// What `game`'s page shows, in its community's language or else the browser's
-    /// (`accept`); `None` for a game that is not there.
+    /// (`accept`), and its board now as a scene (the page draws it as SVG); `None` for a game
+    /// that is not there. The game is loaded once for both.
     ///
     /// # Errors
     /// A database failure, or a stored game that does not replay.
-    pub async fn page_view(
+    pub async fn page_now(
         &self,
         game: GameNo,
         accept: Option<&str>,
-    ) -> Result<Option<PageView>, super::ServiceError> {
-        use crate::l10n::{Msg, Span, game_msg};
+    ) -> Result<Option<(PageView, tabula_render::scene::Scene)>, super::ServiceError> {
         let Some(full) = self.full_game(game).await? else {
             return Ok(None);
         };
         let loaded = self.loaded(&full)?;
+        let lang = self.page_lang(&loaded.record, accept).await?;
+        let tags = self.game_rating_tags(&loaded.record).await?;
+        let scene = scene_of(&loaded, lang, &tags, true);
+        let view = self.view_of(&full, &loaded, lang, &tags).await?;
+        Ok(Some((view, scene)))
+    }
+
+    /// What the page of the game `full` (replayed: `loaded`) shows, said in `lang`.
+    async fn view_of(
+        &self,
+        full: &crate::store::LoadedGame,
+        loaded: &super::Loaded,
+        lang: crate::l10n::Lang,
+        tags: &super::narration::RatingTags,
+    ) -> Result<PageView, super::ServiceError> {
+        use crate::l10n::{Msg, Span, game_msg};
         let record = &loaded.record;
-        let lang = self.page_lang(record, accept).await?;
-        let parts = self.board_parts(&loaded, Vec::new()).await?;
+        let parts = self.board_parts(loaded, Vec::new()).await?;
         let status: String = parts
             .spans
             .iter()
@@ -302,7 +317,6 @@ impl Service {
             .collect::<String>()
             .trim()
             .to_string();
-        let tags = self.game_rating_tags(record).await?;
         let players = record
             .seats
             .iter()
@@ -344,8 +358,8 @@ impl Service {
             .iter()
             .map(|id| (*id, Msg::new(id).to_text(lang)))
             .collect();
-        Ok(Some(PageView {
-            game,
+        Ok(PageView {
+            game: record.id,
             lang,
             seq: record.seq,
             title,
@@ -357,11 +371,11 @@ impl Service {
             seed,
             position: loaded.state.show_text(),
             words,
-        }))
+        })
     }
 
-    /// `game`'s picture after its first `at` actions as a scene (the page draws it as SVG);
-    /// `None` for a game that is not there or an `at` past its end.
+    /// `game`'s picture after its first `at` actions as a scene (the page's slider); `None`
+    /// for a game that is not there or an `at` past its end.
     ///
     /// # Errors
     /// A database failure, or a stored game that does not replay.
@@ -383,23 +397,7 @@ impl Service {
         let loaded = self.loaded(&full)?;
         let lang = self.page_lang(&loaded.record, accept).await?;
         let tags = self.game_rating_tags(&loaded.record).await?;
-        let words = super::PictureWords::new(lang)
-            .with_players(&loaded.record)
-            .with_ratings(&loaded.record, &tags);
-        // The last position of a game that ended other than on the board says how.
-        let title =
-            (finished && loaded.record.status != crate::store::GameStatus::Active).then(|| {
-                super::narration::stored_verdict(&loaded.record)
-                    .2
-                    .to_text(lang)
-            });
-        let scene = match &title {
-            Some(title) => {
-                tabula_render::scene_titled_in(&loaded.state, loaded.recent.last(), title, &words)
-            }
-            None => tabula_render::scene_after_in(&loaded.state, &loaded.recent, &words),
-        };
-        Ok(Some(scene))
+        Ok(Some(scene_of(&loaded, lang, &tags, finished)))
     }
 
     /// `/export`'s file of `game`, as its page links to it.
@@ -446,5 +444,30 @@ impl Service {
     /// A database failure.
     pub async fn page_seq(&self, game: GameNo) -> Result<Option<u32>, super::ServiceError> {
         Ok(self.store.game(game).await?.map(|record| record.seq))
+    }
+}
+
+/// The picture of `loaded` as a scene, in `lang`, its players with their ratings (`tags`);
+/// `last`: it is the game's last position, whose title says how a game ended other than on the
+/// board.
+fn scene_of(
+    loaded: &super::Loaded,
+    lang: crate::l10n::Lang,
+    tags: &super::narration::RatingTags,
+    last: bool,
+) -> tabula_render::scene::Scene {
+    let words = super::PictureWords::new(lang)
+        .with_players(&loaded.record)
+        .with_ratings(&loaded.record, tags);
+    let title = (last && loaded.record.status != crate::store::GameStatus::Active).then(|| {
+        super::narration::stored_verdict(&loaded.record)
+            .2
+            .to_text(lang)
+    });
+    match &title {
+        Some(title) => {
+            tabula_render::scene_titled_in(&loaded.state, loaded.recent.last(), title, &words)
+        }
+        None => tabula_render::scene_after_in(&loaded.state, &loaded.recent, &words),
     }
 }

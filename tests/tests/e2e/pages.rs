@@ -8,6 +8,8 @@
 
 use std::time::Duration;
 
+use serde_json::json;
+
 use tabula_tests::bot_process::free_port;
 use tabula_tests::table;
 use tabula_tests::telegram::FakeMessage;
@@ -109,6 +111,13 @@ async fn a_games_page_is_linked_shown_live_and_turned_off() {
     );
     assert!(html.contains("id=\"moves\"") && html.contains("type=\"range\""));
     assert!(!html.contains("<script>"), "no inline script");
+    // What loads before the board (the page without it, its script and its style) is under
+    // 100 KB; the board's SVG is a few tens of KB.
+    let svg = html
+        .find("<svg")
+        .and_then(|start| html[start..].find("</svg>").map(|end| end + "</svg>".len()))
+        .expect("one SVG");
+    let mut before_board = html.len() - svg;
     for asset in ["static/page.js", "static/page.css"] {
         let answer = client
             .get(format!("{public}/g/{asset}"))
@@ -116,7 +125,14 @@ async fn a_games_page_is_linked_shown_live_and_turned_off() {
             .await
             .expect("the asset answers");
         assert_eq!(answer.status().as_u16(), 200, "{asset}");
+        before_board += answer.bytes().await.expect("the asset").len();
     }
+    assert!(
+        before_board < 100_000,
+        "{before_board} bytes before the board"
+    );
+    assert!(svg < 60_000, "the board's SVG is {svg} bytes");
+    eprintln!("the page: {before_board} bytes before the board, {svg} bytes of board");
 
     // Live: the stream starts with the game as it is, and tells a move made in the chat.
     let mut stream = client
@@ -348,6 +364,89 @@ async fn the_page_in_a_real_browser_follows_the_game_and_steps_through_it() {
             .await,
         "1"
     );
+
+    // What a screen reader is given (the browser's accessibility tree): the board as an image
+    // with a name, described by the position in words; the slider, named; the status, read
+    // out when it changes; the moves as a list.
+    browser.call("Accessibility.enable", json!({})).await;
+    let tree = browser.call("Accessibility.getFullAXTree", json!({})).await;
+    let nodes = tree["nodes"].as_array().cloned().unwrap_or_default();
+    let named = |role: &str| {
+        nodes
+            .iter()
+            .filter(|n| n["role"]["value"] == role && n["ignored"] != true)
+            .filter_map(|n| n["name"]["value"].as_str().map(str::to_owned))
+            .filter(|name| !name.trim().is_empty())
+            .count()
+    };
+    assert!(named("image") >= 1, "the board is an image with a name");
+    assert!(named("slider") == 1, "the slider has a name");
+    assert!(
+        nodes.iter().any(|n| n["role"]["value"] == "status"),
+        "the status is read out"
+    );
+    let position = browser
+        .eval("document.getElementById('position').textContent")
+        .await;
+    let first_line = position
+        .as_str()
+        .and_then(|text| text.lines().find(|line| !line.trim().is_empty()))
+        .expect("the position in words")
+        .trim()
+        .to_string();
+    let figure = nodes
+        .iter()
+        .find(|n| n["role"]["value"] == "figure")
+        .expect("the board's figure");
+    assert!(
+        figure["name"]["value"]
+            .as_str()
+            .is_some_and(|name| !name.is_empty()),
+        "the board is named: {figure}"
+    );
+    assert!(
+        figure["description"]["value"]
+            .as_str()
+            .is_some_and(|d| d.contains(&first_line)),
+        "the board is described by the position in words: {first_line:?} in {figure}"
+    );
+
+    // The bot dies in the night and comes back: the open page reconnects by itself and shows
+    // the next move.
+    table.bot.take().expect("the bot runs").kill9().await;
+    browser
+        .wait_for(
+            "document.getElementById('live').classList.contains('offline')",
+            Duration::from_secs(10),
+        )
+        .await;
+    table.start().await;
+    let newest = table
+        .newest(&group, tabula_tests::telegram_table::has_moves)
+        .expect("the newest board");
+    // The board speaks Russian: the player to act is the one it mentions (the others are
+    // named without notifying).
+    let said = newest.content.caption.clone().unwrap_or_default();
+    let actor = players
+        .iter()
+        .find(|(_, name)| said.contains(&format!("@{name}")))
+        .map(|(user, _)| user.clone())
+        .expect("someone to move");
+    let data = tabula_tests::telegram_table::callbacks(&newest)
+        .into_iter()
+        .map(|(_, data)| data)
+        .find(|data| data.starts_with('m'))
+        .expect("a move button");
+    fake.press(&group, &actor, newest.message_id, &data)
+        .expect("the move is pressed");
+    browser
+        .wait_for(
+            "document.querySelectorAll('#moves li').length === 2 \
+             && !document.getElementById('live').classList.contains('offline')",
+            Duration::from_secs(20),
+        )
+        .await;
+    assert_eq!(browser.eval("window.stillTheSamePage === true").await, true);
     drop(browser);
     table.stop().await;
     table.assert_clean();
