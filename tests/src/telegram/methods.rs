@@ -208,7 +208,8 @@ fn inline_markup(p: &Params) -> Option<Value> {
         .cloned()
 }
 
-/// Checks an inline keyboard: every button has one action; `callback_data` 1-64 bytes.
+/// Checks an inline keyboard: every button has one action; `callback_data` 1-64 bytes; a URL
+/// Telegram takes.
 fn check_markup(markup: Option<&Value>) -> Result<(), ApiError> {
     let Some(rows) = markup
         .and_then(|m| m.get("inline_keyboard"))
@@ -241,8 +242,27 @@ fn check_markup(markup: Option<&Value>) -> Result<(), ApiError> {
         {
             return Err(ApiError::bad("BUTTON_DATA_INVALID"));
         }
+        if let Some(url) = obj.get("url").and_then(Value::as_str)
+            && !button_url_taken(url)
+        {
+            return Err(ApiError::bad("BUTTON_URL_INVALID"));
+        }
     }
     Ok(())
+}
+
+/// Whether Telegram takes `url` for a URL button: "HTTP or tg:// URL" (the specification),
+/// and, as Telegram is seen to answer `BUTTON_URL_INVALID` to `http://localhost:8080/...`,
+/// an HTTP address whose host has no dot is refused.
+fn button_url_taken(url: &str) -> bool {
+    let Ok(parsed) = reqwest::Url::parse(url) else {
+        return false;
+    };
+    match parsed.scheme() {
+        "http" | "https" => parsed.host_str().is_some_and(|host| host.contains('.')),
+        "tg" => true,
+        _ => false,
+    }
 }
 
 fn media_from(
@@ -786,4 +806,28 @@ fn toggle_topic(state: &mut State, p: &Params, close: bool) -> Result<Value, Api
         t.closed = close;
     }
     Ok(json!(true))
+}
+
+#[cfg(test)]
+mod url_tests {
+    use super::button_url_taken;
+
+    #[test]
+    fn button_urls_telegram_takes() {
+        for taken in [
+            "https://bot.example.org/g/abc",
+            "http://127.0.0.1:8080/g/abc",
+            "tg://user?id=5",
+        ] {
+            assert!(button_url_taken(taken), "{taken}");
+        }
+        for refused in [
+            "http://localhost:8080/g/abc",
+            "ftp://example.org/",
+            "not a url",
+            "",
+        ] {
+            assert!(!button_url_taken(refused), "{refused}");
+        }
+    }
 }

@@ -514,3 +514,41 @@ async fn discord_boards_carry_a_link_button_to_the_games_page() {
     table.stop().await;
     table.assert_clean();
 }
+
+/// Telegram refuses a button to an address like `http://localhost:8080`: the boards are posted
+/// all the same, without the link (said once in the log), with their moves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn boards_go_without_the_link_when_telegram_refuses_its_address() {
+    let mut table = Table::new("pages-refused").await;
+    table.set("TABULA_PUBLIC_URL", "http://localhost:8080");
+    table.start().await;
+    let fake = table.fake.clone();
+    let group = fake.group("Local club");
+    let alice = table.person("Alice");
+    let bob = table.person("Bob");
+    fake.add_member(&group, &alice);
+    fake.add_member(&group, &bob);
+    fake.user_writes(&group, &alice, "/play konane size=6 @bob_tg");
+    let players = vec![
+        (alice.clone(), username("Alice")),
+        (bob.clone(), username("Bob")),
+    ];
+    let board = table::accept_challenge(&table, &group, &players[1], 0).await;
+    assert!(link_urls(&board).is_empty(), "no link Telegram refuses");
+    assert!(tabula_tests::telegram_table::has_moves(&board));
+    let mut lcg = Lcg(7);
+    let next = table::one_move(&table, &group, &players, &board, &mut lcg, false).await;
+    assert!(link_urls(&next).is_empty());
+    assert!(tabula_tests::telegram_table::has_moves(&next));
+    assert_eq!(
+        table.log().matches("Telegram refuses links").count(),
+        1,
+        "said once"
+    );
+    table.stop().await;
+    // One board was refused with its link, and sent again without it; none after.
+    let refused = fake.violations();
+    assert_eq!(refused.len(), 1, "{refused:#?}");
+    assert_eq!(refused[0].method, "sendPhoto");
+    assert!(fake.unanswered_callbacks().is_empty());
+}

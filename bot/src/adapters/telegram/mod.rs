@@ -88,6 +88,9 @@ pub struct Telegram {
     /// The bot's own user id (its rights in a group are asked with it).
     me: UserId,
     admins: Mutex<HashMap<ChatId, (Instant, Vec<UserId>)>>,
+    /// Telegram refused a button linking to a web address (a game's page at an address it
+    /// does not take, such as `http://localhost:8080`): from then on messages go without them.
+    web_links_refused: std::sync::atomic::AtomicBool,
 }
 
 impl fmt::Debug for Telegram {
@@ -174,6 +177,7 @@ impl Telegram {
             username,
             me: me.id,
             admins: Mutex::new(HashMap::new()),
+            web_links_refused: std::sync::atomic::AtomicBool::new(false),
         })
     }
 

@@ -26,6 +26,7 @@
 //!   4,096 characters is cut into several messages between lines. Buttons go on the last
 //!   message (the picture, when there is one).
 
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use teloxide::RequestError;
@@ -154,6 +155,20 @@ fn harmless(error: &RequestError) -> bool {
         text.contains("message is not modified") || text.contains("message to edit not found")
             || text.contains("message to delete not found")
     })
+}
+
+/// Whether `reply` has a button linking to a web address (a game's page).
+fn has_web_links(reply: &Reply) -> bool {
+    reply
+        .goto
+        .iter()
+        .any(|goto| matches!(goto.to, Place::Web { .. }))
+}
+
+/// Whether Telegram's refusal `said` is of a button's URL ("Bad Request: BUTTON_URL_INVALID";
+/// today's wording "inline keyboard button URL '...' is invalid").
+fn refuses_button_url(said: &str) -> bool {
+    said.contains("BUTTON_URL_INVALID") || said.contains("button URL")
 }
 
 fn keyboard(reply: &Reply, username: &str) -> Option<InlineKeyboardMarkup> {
@@ -373,7 +388,8 @@ impl Telegram {
         message: MessageId,
         photo: bool,
     ) -> Option<MessageId> {
-        let markup = keyboard(reply, &self.username)
+        let markup = self
+            .keyboard(reply)
             .unwrap_or_else(|| InlineKeyboardMarkup::new(Vec::<Vec<_>>::new()));
         let result = if photo {
             let caption = html::chunks(reply, CAPTION_LIMIT).into_iter().next();
@@ -461,15 +477,23 @@ impl Telegram {
                 reason: format!("not a Telegram message id: {message}"),
             });
         };
-        let mut edit = self.client.edit_message_reply_markup(chat, message);
-        if let Some(markup) = keyboard(reply, &self.username) {
-            edit = edit.reply_markup(markup);
+        for _ in 0..2 {
+            let mut edit = self.client.edit_message_reply_markup(chat, message);
+            if let Some(markup) = self.keyboard(reply) {
+                edit = edit.reply_markup(markup);
+            }
+            match edit.await {
+                Ok(_) => return Ok(Delivered::default()),
+                Err(error) if harmless(&error) => return Ok(Delivered::default()),
+                Err(error) => match classify(error) {
+                    SendError::Refused(said) if self.links_refused(reply, &said) => {}
+                    other => return Err(delivery_error(other)),
+                },
+            }
         }
-        match edit.await {
-            Ok(_) => Ok(Delivered::default()),
-            Err(error) if harmless(&error) => Ok(Delivered::default()),
-            Err(error) => Err(delivery_error(classify(error))),
-        }
+        Err(DeliveryError::Drop {
+            reason: "Telegram refuses the board's buttons".into(),
+        })
     }
 
     /// Takes the buttons off a message (an old board): false when it failed for a passing
@@ -509,6 +533,49 @@ impl Telegram {
     /// Posts a reply as new messages: its text, and its picture last with the end of the
     /// text as caption; the buttons go on the last message, whose id is returned.
     async fn post(&self, reply: &Reply, target: Target) -> Result<Option<MessageId>, SendError> {
+        match self.post_once(reply, target).await {
+            Err(SendError::Refused(said)) if self.links_refused(reply, &said) => {
+                self.post_once(reply, target).await
+            }
+            other => other,
+        }
+    }
+
+    /// The reply's buttons as an inline keyboard, without links to web addresses once Telegram
+    /// refused one.
+    fn keyboard(&self, reply: &Reply) -> Option<InlineKeyboardMarkup> {
+        if self.web_links_refused.load(Ordering::Relaxed) && has_web_links(reply) {
+            let mut plain = reply.clone();
+            plain
+                .goto
+                .retain(|goto| !matches!(goto.to, Place::Web { .. }));
+            return keyboard(&plain, &self.username);
+        }
+        keyboard(reply, &self.username)
+    }
+
+    /// Whether Telegram's refusal `said` of `reply` was of its link to a web address (a game's
+    /// page): then links to web addresses are left out from now on, said once in the log, and
+    /// the reply may be sent again without them.
+    fn links_refused(&self, reply: &Reply, said: &str) -> bool {
+        if !has_web_links(reply) || !refuses_button_url(said) {
+            return false;
+        }
+        if !self.web_links_refused.swap(true, Ordering::Relaxed) {
+            tracing::warn!(
+                refusal = said,
+                "Telegram refuses links to the games' pages at TABULA_PUBLIC_URL; boards go \
+                 without them: set it to a public address Telegram takes (https://bot.example.org)"
+            );
+        }
+        true
+    }
+
+    async fn post_once(
+        &self,
+        reply: &Reply,
+        target: Target,
+    ) -> Result<Option<MessageId>, SendError> {
         let (texts, caption) = if reply.picture.is_some() || reply.file.is_some() {
             html::with_caption(reply)
         } else {
@@ -532,7 +599,7 @@ impl Telegram {
             if i + 1 == count
                 && reply.picture.is_none()
                 && reply.file.is_none()
-                && let Some(markup) = keyboard(reply, &self.username)
+                && let Some(markup) = self.keyboard(reply)
             {
                 request = request.reply_markup(markup);
             }
@@ -556,7 +623,7 @@ impl Telegram {
                 request = request
                     .reply_parameters(ReplyParameters::new(to).allow_sending_without_reply());
             }
-            if let Some(markup) = keyboard(reply, &self.username) {
+            if let Some(markup) = self.keyboard(reply) {
                 request = request.reply_markup(markup);
             }
             last = Some(request.await.map_err(classify)?.id);
@@ -577,7 +644,7 @@ impl Telegram {
                             ReplyParameters::new(to).allow_sending_without_reply(),
                         );
                     }
-                    if let Some(markup) = keyboard(reply, &self.username) {
+                    if let Some(markup) = self.keyboard(reply) {
                         request = request.reply_markup(markup);
                     }
                     request.await.map_err(classify)?.id
