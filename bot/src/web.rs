@@ -53,6 +53,8 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-
 struct Pages {
     service: Arc<Service>,
     shutdown: CancellationToken,
+    /// One replay GIF made at a time, however many are asked for.
+    gifs: Arc<tokio::sync::Semaphore>,
 }
 
 /// The routes of the pages.
@@ -66,7 +68,11 @@ pub fn routes(service: Arc<Service>, shutdown: CancellationToken) -> axum::Route
         .route("/g/{token}/at/{n}", get(frame))
         .route("/g/{token}/record.txt", get(record))
         .route("/g/{token}/replay.gif", get(replay))
-        .with_state(Pages { service, shutdown })
+        .with_state(Pages {
+            service,
+            shutdown,
+            gifs: Arc::new(tokio::sync::Semaphore::new(1)),
+        })
 }
 
 /// The headers every answer carries.
@@ -163,6 +169,7 @@ async fn page(
             [
                 (header::CONTENT_TYPE, "text/html; charset=utf-8"),
                 (header::CACHE_CONTROL, "no-store"),
+                (header::VARY, "Accept-Language"),
             ],
             html(&token, &view, &board),
         )
@@ -186,10 +193,15 @@ async fn now(
 
 /// `scene` as SVG, drawn off the async threads.
 async fn drawn(scene: tabula_render::scene::Scene) -> Result<String, Response> {
-    tokio::task::spawn_blocking(move || tabula_render::svg(&scene))
-        .await
-        .map_err(|_| not_found())?
-        .map_err(|error| failed(&tabula_service::service::ServiceError::from(error)))
+    match tokio::task::spawn_blocking(move || tabula_render::svg(&scene)).await {
+        Ok(drawn) => {
+            drawn.map_err(|error| failed(&tabula_service::service::ServiceError::from(error)))
+        }
+        Err(error) => {
+            tracing::error!(%error, "drawing a game's page failed");
+            Err(secured(StatusCode::INTERNAL_SERVER_ERROR.into_response()))
+        }
+    }
 }
 
 /// The board of `game` after `at` actions, as SVG.
@@ -225,7 +237,10 @@ async fn frame(
             (
                 [
                     (header::CONTENT_TYPE, "image/svg+xml; charset=utf-8"),
+                    // The page asks with the game's version in the address (`?v=`): a
+                    // takeback changes it.
                     (header::CACHE_CONTROL, "private, max-age=60"),
+                    (header::VARY, "Accept-Language"),
                 ],
                 svg,
             )
@@ -273,6 +288,9 @@ async fn replay(
         Err(response) => return response,
     };
     let accept = accept_language(&headers);
+    let Ok(_one_at_a_time) = pages.gifs.acquire().await else {
+        return not_found();
+    };
     match pages.service.page_replay(game, accept.as_deref()).await {
         Ok(Some(gif)) => secured(([(header::CONTENT_TYPE, "image/gif")], gif).into_response()),
         Ok(None) => not_found(),
@@ -280,12 +298,14 @@ async fn replay(
     }
 }
 
-/// The state a live page is sent: what changes with a move.
+/// The state a live page is sent: what changes with a move; `version` is the game's
+/// ([`Service::page_version`]). With it, whether the game is still played.
 async fn state_event(
     pages: &Pages,
     game: GameNo,
+    version: &str,
     accept: Option<&str>,
-) -> Result<Option<Event>, Response> {
+) -> Result<Option<(Event, bool)>, Response> {
     let Some((view, board)) = now(pages, game, accept).await? else {
         return Ok(None);
     };
@@ -295,6 +315,7 @@ async fn state_event(
         .map(|m| json!({"seq": m.seq, "text": m.text, "by": m.by}))
         .collect();
     let data = json!({
+        "version": version,
         "seq": view.seq,
         "active": view.active,
         "status": view.status,
@@ -303,12 +324,13 @@ async fn state_event(
         "position": view.position,
         "seed": view.seed,
     });
-    Ok(Some(
+    Ok(Some((
         Event::default()
             .event("state")
             .retry(RECONNECT)
             .data(data.to_string()),
-    ))
+        view.active,
+    )))
 }
 
 /// What the live stream remembers between polls.
@@ -317,8 +339,11 @@ struct Live {
     game: GameNo,
     token: String,
     accept: Option<String>,
-    sent: Option<u32>,
+    /// The version of the game last sent.
+    sent: Option<String>,
     polls: u32,
+    /// The game's end was sent: nothing more will come.
+    over: bool,
 }
 
 async fn events(
@@ -337,13 +362,16 @@ async fn events(
         accept: accept_language(&headers),
         sent: None,
         polls: 0,
+        over: false,
     };
     let stream = futures_util::stream::unfold(live, |mut live| async move {
+        if live.over {
+            return None;
+        }
         loop {
             if live.sent.is_some() {
-                tokio::select! {
-                    () = live.pages.shutdown.cancelled() => return None,
-                    () = tokio::time::sleep(POLL) => {}
+                if !pause(&live.pages.shutdown).await {
+                    return None;
                 }
                 live.polls += 1;
                 // Pages turned off, or the game gone: the stream ends (the page says so).
@@ -353,20 +381,25 @@ async fn events(
                     return None;
                 }
             }
-            let seq = match live.pages.service.page_seq(live.game).await {
-                Ok(Some(seq)) => seq,
+            let version = match live.pages.service.page_version(live.game).await {
+                Ok(Some(version)) => version,
                 Ok(None) => return None,
                 Err(error) => {
                     tracing::warn!(error = %tabula_service::service::error_chain(&error), "a live page cannot read its game");
+                    // Not at once again: the next poll, or the end at shutdown.
+                    if live.sent.is_none() && !pause(&live.pages.shutdown).await {
+                        return None;
+                    }
                     continue;
                 }
             };
-            if live.sent == Some(seq) {
+            if live.sent.as_deref() == Some(version.as_str()) {
                 continue;
             }
-            match state_event(&live.pages, live.game, live.accept.as_deref()).await {
-                Ok(Some(event)) => {
-                    live.sent = Some(seq);
+            match state_event(&live.pages, live.game, &version, live.accept.as_deref()).await {
+                Ok(Some((event, active))) => {
+                    live.sent = Some(version);
+                    live.over = !active;
                     return Some((Ok::<Event, Infallible>(event), live));
                 }
                 Ok(None) | Err(_) => return None,
@@ -375,11 +408,23 @@ async fn events(
     });
     secured(
         (
-            [(header::CACHE_CONTROL, "no-store")],
+            [
+                (header::CACHE_CONTROL, "no-store"),
+                // A proxy in front (nginx) passes each event on at once.
+                (header::HeaderName::from_static("x-accel-buffering"), "no"),
+            ],
             Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))),
         )
             .into_response(),
     )
+}
+
+/// Waits for the next poll of a live page: false when the bot shuts down first.
+async fn pause(shutdown: &CancellationToken) -> bool {
+    tokio::select! {
+        () = shutdown.cancelled() => false,
+        () = tokio::time::sleep(POLL) => true,
+    }
 }
 
 /// Text escaped for HTML (content and quoted attributes).
@@ -419,11 +464,11 @@ fn html(token: &str, view: &PageView, board: &str) -> String {
             seq = m.seq
         );
     }
-    let no_moves = if view.moves.is_empty() {
-        format!("<p>{}</p>", word("page-no-moves"))
-    } else {
-        String::new()
-    };
+    let no_moves = format!(
+        "<p id=\"no-moves\"{}>{}</p>",
+        if view.moves.is_empty() { "" } else { " hidden" },
+        word("page-no-moves")
+    );
     let dice = match &view.commitment {
         None => String::new(),
         Some(commitment) => {
@@ -447,15 +492,13 @@ fn html(token: &str, view: &PageView, board: &str) -> String {
             )
         }
     };
-    let files = if view.active {
-        String::new()
-    } else {
-        format!(
-            "<p><a href=\"{token}/record.txt\">{}</a> · <a href=\"{token}/replay.gif\">{}</a></p>",
-            word("page-record"),
-            word("page-replay")
-        )
-    };
+    // Shown once the game is over (the script shows them when it ends while the page is open).
+    let files = format!(
+        "<p id=\"files\"{}><a href=\"{token}/record.txt\">{}</a> · <a href=\"{token}/replay.gif\">{}</a></p>",
+        if view.active { " hidden" } else { "" },
+        word("page-record"),
+        word("page-replay")
+    );
     let live = if view.active {
         format!(
             "<p id=\"live\" data-live=\"{live}\" data-offline=\"{offline}\">{live}</p>",

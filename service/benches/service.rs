@@ -16,7 +16,8 @@
 //! kind.
 //!
 //! Long history: one Pachisi game played on and on; at several history lengths, the latency of
-//! a `/move`, and separately the time to load the whole action log and to replay it.
+//! a `/move`, and separately the time to load the whole action log and to replay it, and what a
+//! game's web page does for each live update (its view and its board as SVG, issue 41).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -318,6 +319,7 @@ async fn long_history(backend: &str, service: &Service) -> Result<(), BoxError> 
         let mut moves = Vec::new();
         let mut loads = Vec::new();
         let mut replays = Vec::new();
+        let mut pages = Vec::new();
         let mut seq = 0;
         while moves.len() < SAMPLES {
             let Some(current) = turn(store, game).await? else {
@@ -340,13 +342,19 @@ async fn long_history(backend: &str, service: &Service) -> Result<(), BoxError> 
             let started = Instant::now();
             std::hint::black_box(loaded.replay()?);
             replays.push(started.elapsed());
+            // What a game's web page does for its live state: the view and its board as SVG.
+            let started = Instant::now();
+            let (view, scene) = service.page_now(game, None).await?.ok_or("no page")?;
+            std::hint::black_box((view, tabula_render::svg(&scene)?));
+            pages.push(started.elapsed());
             moves.push(timed_move(service, chat, game, &current, &mut lcg).await?);
         }
         println!(
-            "| {backend} | {seq} | {:.2} | {:.2} | {:.3} |",
+            "| {backend} | {seq} | {:.2} | {:.2} | {:.3} | {:.2} |",
             median_ms(moves),
             median_ms(loads),
             median_ms(replays),
+            median_ms(pages),
         );
     }
     if games > 1 {
@@ -458,8 +466,8 @@ async fn bench(
     println!();
     println!("Long Pachisi history ({backend}, one game, medians of {SAMPLES}):");
     println!();
-    println!("| backend | stored actions | /move ms | load log ms | replay ms |");
-    println!("| --- | ---: | ---: | ---: | ---: |");
+    println!("| backend | stored actions | /move ms | load log ms | replay ms | web page ms |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: |");
     long_history(backend, &service).await?;
     store.close().await;
     Ok(())

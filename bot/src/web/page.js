@@ -9,46 +9,67 @@
   const at = document.getElementById("step-at");
   const board = document.getElementById("board");
   const moves = document.getElementById("moves");
+  const noMoves = document.getElementById("no-moves");
   const status = document.getElementById("status");
   const position = document.getElementById("position");
   const said = document.getElementById("position-said");
   const live = document.getElementById("live");
   const seed = document.getElementById("seed");
-  const frames = new Map();
+  const files = document.getElementById("files");
+  // The boards after each number of actions, of the game as it is now (a takeback changes
+  // the version, and the boards past it).
+  let frames = new Map();
   let latest = Number(step.max);
+  let version = body.dataset.seq;
   frames.set(latest, board.innerHTML);
 
   function mark(n) {
     for (const item of moves.querySelectorAll("li[data-seq]")) {
       if (Number(item.dataset.seq) === n) {
         item.setAttribute("aria-current", "step");
-        item.scrollIntoView({ block: "nearest" });
+        // The list scrolls to it; the page stays where it is.
+        const top = item.offsetTop - moves.offsetTop;
+        if (top < moves.scrollTop || top + item.offsetHeight > moves.scrollTop + moves.clientHeight) {
+          moves.scrollTop = top - moves.clientHeight / 2;
+        }
       } else {
         item.removeAttribute("aria-current");
       }
     }
     at.textContent = n + " / " + latest;
-    step.setAttribute("aria-valuetext", n + " / " + latest);
+    const move = moves.querySelector('li[data-seq="' + n + '"]');
+    step.setAttribute("aria-valuetext", n + " / " + latest + (move ? ": " + move.textContent : ""));
   }
 
   async function show(n) {
     mark(n);
     if (!frames.has(n)) {
-      const answer = await fetch(token + "/at/" + n);
-      if (!answer.ok) return;
-      frames.set(n, await answer.text());
+      const asked = version;
+      try {
+        const answer = await fetch(token + "/at/" + n + "?v=" + encodeURIComponent(asked));
+        if (!answer.ok) return;
+        const svg = await answer.text();
+        if (asked === version) frames.set(n, svg);
+      } catch (error) {
+        return;
+      }
     }
-    if (Number(step.value) === n) board.innerHTML = frames.get(n);
+    if (Number(step.value) === n && frames.has(n)) board.innerHTML = frames.get(n);
   }
 
-  step.addEventListener("input", () => show(Number(step.value)));
+  // The slider asks for a board once it rests (not for every position it passes).
+  let resting = 0;
+  step.addEventListener("input", () => {
+    clearTimeout(resting);
+    const n = Number(step.value);
+    mark(n);
+    resting = setTimeout(() => show(n), 60);
+  });
   document.addEventListener("keydown", (event) => {
     if (event.target === step || event.altKey || event.ctrlKey || event.metaKey) return;
     let n = Number(step.value);
     if (event.key === "ArrowLeft") n -= 1;
     else if (event.key === "ArrowRight") n += 1;
-    else if (event.key === "Home") n = 0;
-    else if (event.key === "End") n = latest;
     else return;
     event.preventDefault();
     n = Math.max(0, Math.min(latest, n));
@@ -71,10 +92,15 @@
       }
       moves.append(item);
     }
+    noMoves.hidden = list.length > 0;
   }
 
   function follow(state) {
-    const following = Number(step.value) === latest;
+    const following = Number(step.value) >= latest;
+    if (state.version !== version) {
+      version = state.version;
+      frames = new Map();
+    }
     latest = state.seq;
     frames.set(latest, state.board);
     step.max = String(latest);
@@ -83,12 +109,10 @@
     said.textContent = state.position;
     listMoves(state.moves);
     if (seed && state.seed) seed.textContent = state.seed;
+    if (files && !state.active) files.hidden = false;
     body.dataset.seq = String(latest);
-    if (following) {
-      step.value = String(latest);
-      board.innerHTML = state.board;
-    }
-    mark(Number(step.value));
+    if (following || Number(step.value) > latest) step.value = String(latest);
+    show(Number(step.value));
   }
 
   // Live. The browser reconnects by itself after a dropped connection; after an answer that

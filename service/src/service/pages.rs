@@ -411,7 +411,8 @@ impl Service {
         Ok(Some(self.record_text(&full).await?))
     }
 
-    /// `/replay`'s GIF of `game`, as its page links to it.
+    /// `/replay`'s GIF of `game`, as its page links to it once the game is over; `None` while
+    /// it runs or when it is larger than `/replay` sends.
     ///
     /// # Errors
     /// A database failure, or a stored game that does not replay.
@@ -423,8 +424,13 @@ impl Service {
         let Some(full) = self.full_game(game).await? else {
             return Ok(None);
         };
+        // Made once the game is over (its page links to it then), within `/replay`'s size.
+        if full.record.status == crate::store::GameStatus::Active {
+            return Ok(None);
+        }
         let lang = self.page_lang(&full.record, accept).await?;
-        Ok(Some(super::export::replay_gif(full, lang).await?.bytes))
+        let replay = super::export::replay_gif(full, lang).await?;
+        Ok((replay.bytes.len() <= super::export::MAX_REPLAY_BYTES).then_some(replay.bytes))
     }
 
     /// `game` with its whole log, as every page shows it.
@@ -438,12 +444,39 @@ impl Service {
             .await?)
     }
 
-    /// The seq of `game` now (cheap: the page's live stream asks it twice a second).
+    /// The version of `game` now, which changes with every stored change a page shows (a
+    /// move, a takeback, an ending): its actions, status and time of the last change. Cheap:
+    /// the page's live stream asks it twice a second.
     ///
     /// # Errors
     /// A database failure.
-    pub async fn page_seq(&self, game: GameNo) -> Result<Option<u32>, super::ServiceError> {
-        Ok(self.store.game(game).await?.map(|record| record.seq))
+    pub async fn page_version(&self, game: GameNo) -> Result<Option<String>, super::ServiceError> {
+        Ok(self.store.game(game).await?.map(|record| {
+            format!(
+                "{}-{}-{}",
+                record.seq,
+                record.status.as_str(),
+                record.updated_at.0
+            )
+        }))
+    }
+
+    /// Whether message `message` is still `game`'s newest board showing its buttons: an
+    /// adapter that edited its buttons ([`super::Reply::rebutton`]) takes them off again when
+    /// a newer board came meanwhile.
+    ///
+    /// # Errors
+    /// A database failure.
+    pub async fn is_live_board(
+        &self,
+        game: GameNo,
+        message: &str,
+    ) -> Result<bool, super::ServiceError> {
+        Ok(self
+            .store
+            .live_board(game)
+            .await?
+            .is_some_and(|(live, _)| live == message))
     }
 }
 

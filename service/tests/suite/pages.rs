@@ -172,6 +172,23 @@ async fn live_boards_follow_the_setting(url: DatabaseUrl) {
     assert_eq!(page_links(&edits[0]), links, "the same page again");
     assert_eq!(edits[0].buttons, second.buttons);
 
+    // A board posted while an edit waited: the edited one is no longer the live board, and
+    // its adapter takes the buttons it put back off again.
+    assert_eq!(
+        table.service.is_live_board(game, "501").await.ok(),
+        Some(true)
+    );
+    let third = one_move(&table, game).await;
+    posted(&table, &third, "502").await;
+    assert_eq!(
+        table.service.is_live_board(game, "501").await.ok(),
+        Some(false)
+    );
+    assert_eq!(
+        table.service.is_live_board(game, "502").await.ok(),
+        Some(true)
+    );
+
     store.close().await;
 }
 

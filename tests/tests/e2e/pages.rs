@@ -447,6 +447,47 @@ async fn the_page_in_a_real_browser_follows_the_game_and_steps_through_it() {
         )
         .await;
     assert_eq!(browser.eval("window.stillTheSamePage === true").await, true);
+
+    // Alice resigns (a question, then its confirmation): the game ends with no new move, and
+    // the open page says so, with the record and the replay, still without a reload.
+    assert_eq!(
+        browser
+            .eval("document.getElementById('files').hidden")
+            .await,
+        true
+    );
+    let before = fake.bot_messages(&group).len();
+    fake.user_writes(&group, &alice, "/resign");
+    fake.wait_for_bot_messages(&group, before + 1, ANSWER)
+        .await
+        .expect("the question");
+    let question = fake
+        .bot_messages(&group)
+        .into_iter()
+        .skip(before)
+        .find(|m| !tabula_tests::telegram_table::callbacks(m).is_empty())
+        .expect("the question, with its buttons");
+    let confirm = question.buttons()[0][0]
+        .callback_data
+        .clone()
+        .expect("a callback button");
+    fake.press(&group, &alice, question.message_id, &confirm)
+        .expect("the resignation is confirmed");
+    browser
+        .wait_for(
+            "!document.getElementById('files').hidden \
+             && document.getElementById('live').textContent === ''",
+            Duration::from_secs(10),
+        )
+        .await;
+    assert_eq!(
+        browser
+            .eval("document.querySelectorAll('#moves li').length")
+            .await,
+        2,
+        "no move was added"
+    );
+    assert_eq!(browser.eval("window.stillTheSamePage === true").await, true);
     drop(browser);
     table.stop().await;
     table.assert_clean();

@@ -610,13 +610,27 @@ impl Deliver for Discord {
                     reason: format!("not a Discord message id: {message}"),
                 });
             };
+            let id = MessageId::new(message);
             let edit = json!({"components": components(&reply)});
-            return match self
-                .http
-                .edit_message(channel, MessageId::new(message), &edit, Vec::new())
-                .await
-            {
-                Ok(_) => Ok(Delivered::default()),
+            return match self.http.edit_message(channel, id, &edit, Vec::new()).await {
+                Ok(_) => {
+                    // A newer board came while this waited: this one shows no buttons.
+                    if let Some(game) = reply.game
+                        && !self
+                            .service
+                            .is_live_board(game, &message.to_string())
+                            .await
+                            .unwrap_or(true)
+                    {
+                        let off = json!({"components": []});
+                        if let Err(error) =
+                            self.http.edit_message(channel, id, &off, Vec::new()).await
+                        {
+                            tracing::debug!(%error, "cannot take the buttons off an old board");
+                        }
+                    }
+                    Ok(Delivered::default())
+                }
                 Err(error) => Err(classify(&error)),
             };
         }

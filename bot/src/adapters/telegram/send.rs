@@ -472,6 +472,7 @@ impl Telegram {
         message: &str,
         reply: &Reply,
     ) -> Result<Delivered, DeliveryError> {
+        let id = message;
         let Some(message) = message_id(message) else {
             return Err(DeliveryError::Drop {
                 reason: format!("not a Telegram message id: {message}"),
@@ -483,7 +484,15 @@ impl Telegram {
                 edit = edit.reply_markup(markup);
             }
             match edit.await {
-                Ok(_) => return Ok(Delivered::default()),
+                Ok(_) => {
+                    // A newer board came while this waited: this one shows no buttons.
+                    if let Some(game) = reply.game
+                        && !self.service.is_live_board(game, id).await.unwrap_or(true)
+                    {
+                        self.take_buttons_off(chat, message).await;
+                    }
+                    return Ok(Delivered::default());
+                }
                 Err(error) if harmless(&error) => return Ok(Delivered::default()),
                 Err(error) => match classify(error) {
                     SendError::Refused(said) if self.links_refused(reply, &said) => {}
@@ -533,9 +542,11 @@ impl Telegram {
     /// Posts a reply as new messages: its text, and its picture last with the end of the
     /// text as caption; the buttons go on the last message, whose id is returned.
     async fn post(&self, reply: &Reply, target: Target) -> Result<Option<MessageId>, SendError> {
-        match self.post_once(reply, target).await {
+        let mut sent = 0;
+        match self.post_once(reply, target, &mut sent).await {
+            // Only the last message carries buttons: the ones before it are not sent again.
             Err(SendError::Refused(said)) if self.links_refused(reply, &said) => {
-                self.post_once(reply, target).await
+                self.post_once(reply, target, &mut sent).await
             }
             other => other,
         }
@@ -571,11 +582,14 @@ impl Telegram {
         true
     }
 
+    /// Posts `reply`'s messages from its `sent`-th on, counting in `sent` those posted.
     async fn post_once(
         &self,
         reply: &Reply,
         target: Target,
+        sent: &mut usize,
     ) -> Result<Option<MessageId>, SendError> {
+        let skip = *sent;
         let (texts, caption) = if reply.picture.is_some() || reply.file.is_some() {
             html::with_caption(reply)
         } else {
@@ -583,7 +597,7 @@ impl Telegram {
         };
         let mut last = None;
         let count = texts.len();
-        for (i, text) in texts.into_iter().enumerate() {
+        for (i, text) in texts.into_iter().enumerate().skip(skip) {
             let mut request = self
                 .client
                 .send_message(target.chat, text)
@@ -592,7 +606,7 @@ impl Telegram {
             if let Some(thread) = target.thread {
                 request = request.message_thread_id(thread);
             }
-            if let Some(to) = target.reply_to.filter(|_| last.is_none()) {
+            if let Some(to) = target.reply_to.filter(|_| *sent == 0) {
                 request = request
                     .reply_parameters(ReplyParameters::new(to).allow_sending_without_reply());
             }
@@ -604,6 +618,7 @@ impl Telegram {
                 request = request.reply_markup(markup);
             }
             last = Some(request.await.map_err(classify)?.id);
+            *sent += 1;
         }
         if let Some(png) = &reply.picture {
             let mut request = self
@@ -619,7 +634,7 @@ impl Telegram {
             if let Some(thread) = target.thread {
                 request = request.message_thread_id(thread);
             }
-            if let Some(to) = target.reply_to.filter(|_| last.is_none()) {
+            if let Some(to) = target.reply_to.filter(|_| *sent == 0) {
                 request = request
                     .reply_parameters(ReplyParameters::new(to).allow_sending_without_reply());
             }
@@ -627,6 +642,7 @@ impl Telegram {
                 request = request.reply_markup(markup);
             }
             last = Some(request.await.map_err(classify)?.id);
+            *sent += 1;
         } else if let Some(file) = &reply.file {
             let input = InputFile::memory(file.bytes.clone()).file_name(file.name.clone());
             // The same optional parameters for both methods.
@@ -639,7 +655,7 @@ impl Telegram {
                     if let Some(thread) = target.thread {
                         request = request.message_thread_id(thread);
                     }
-                    if let Some(to) = target.reply_to.filter(|_| last.is_none()) {
+                    if let Some(to) = target.reply_to.filter(|_| *sent == 0) {
                         request = request.reply_parameters(
                             ReplyParameters::new(to).allow_sending_without_reply(),
                         );
