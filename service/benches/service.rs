@@ -92,20 +92,27 @@ async fn start(service: &Service, chat: &str, id: GameId) -> Result<(GameNo, Rep
     Ok((GameNo(number), board))
 }
 
-/// Who is to move on a board reply: the mention just before "(<seat>) to move."; `None` when
-/// the game is over.
+/// Who is to act on a board reply: the one person it notifies, else the last it names; `None`
+/// when the game is over.
 fn to_move(board: &Reply) -> Result<Option<String>, BoxError> {
-    for pair in board.spans.windows(2) {
-        if let [Span::Mention(person), Span::Text(text)] = pair
-            && text.ends_with(" to move.")
-        {
-            return Ok(Some(person.id.clone()));
-        }
-    }
-    if board.plain_text().contains("the game is over") {
+    // "Game #2 (Konane) is over: ..."
+    if board.plain_text().contains(") is over") {
         return Ok(None);
     }
-    Err(format!("a board with nobody to move: {}", board.plain_text()).into())
+    if let [one] = board.notify.as_slice() {
+        return Ok(Some(one.clone()));
+    }
+    // A player whose turn goes on is not notified again: the last line, whose turn it is,
+    // names them last.
+    board
+        .spans
+        .iter()
+        .rev()
+        .find_map(|span| match span {
+            Span::Mention(person) => Some(Some(person.id.clone())),
+            _ => None,
+        })
+        .ok_or_else(|| format!("a board with nobody to move: {}", board.plain_text()).into())
 }
 
 /// One move as a person makes it from `board`: a random button, and when that is a piece, a
@@ -122,22 +129,29 @@ async fn press_a_move(
         return Err(format!("a board without buttons: {}", board.plain_text()).into());
     }
     let mut choice = buttons[lcg.below(buttons.len())].data.clone();
-    if choice.starts_with('p') {
-        let moves = press(service, chat, actor, &choice).await?;
-        let buttons: Vec<&Button> = moves.all_buttons().collect();
+    // A move may take several presses (a piece, then where it goes): each press that does not
+    // make the next board offers the next choice.
+    for _ in 0..4 {
+        let started = Instant::now();
+        let reply = press(service, chat, actor, &choice).await?;
+        let elapsed = started.elapsed();
+        if !reply.is_done() {
+            return Err(format!("button {choice} refused: {}", reply.plain_text()).into());
+        }
+        if reply.placement == tabula_service::service::Placement::NewBoard {
+            return Ok((reply, elapsed));
+        }
+        // Not "All moves" (back to the pieces).
+        let buttons: Vec<&Button> = reply
+            .all_buttons()
+            .filter(|b| !b.data.starts_with('u'))
+            .collect();
         if buttons.is_empty() {
-            return Err(format!("a piece without moves: {}", moves.plain_text()).into());
+            return Err(format!("a choice without moves: {}", reply.plain_text()).into());
         }
         choice = buttons[lcg.below(buttons.len())].data.clone();
     }
-    let started = Instant::now();
-    let reply = press(service, chat, actor, &choice).await?;
-    let elapsed = started.elapsed();
-    let body = reply.plain_text();
-    if !body.contains(" played ") || body.starts_with("Sorry") {
-        return Err(format!("button {choice} refused: {body}").into());
-    }
-    Ok((reply, elapsed))
+    Err(format!("no move after four presses from {}", board.plain_text()).into())
 }
 
 /// What the driver needs before a move: who acts and a legal move, or `None` when the game is
@@ -184,10 +198,17 @@ async fn timed_move(
 ) -> Result<Duration, BoxError> {
     let line = &turn.lines[lcg.below(turn.lines.len())];
     let started = Instant::now();
-    let body = send(service, chat, &turn.actor, &format!("/move #{game} {line}")).await?;
+    let reply = service
+        .handle(&request(
+            chat,
+            &turn.actor,
+            &format!("/move #{game} {line}"),
+        ))
+        .await?
+        .ok_or("no answer to /move")?;
     let elapsed = started.elapsed();
-    if !body.contains(" played ") || body.starts_with("Sorry") {
-        return Err(format!("move {line} in game {game} refused: {body}").into());
+    if !reply.is_done() {
+        return Err(format!("move {line} in game {game} refused: {}", reply.plain_text()).into());
     }
     Ok(elapsed)
 }
