@@ -7,7 +7,10 @@
 //!   and the replay.
 //! - `GET /g/<token>/at/<n>`: the board after the first `n` actions, as SVG (the slider's).
 //! - `GET /g/<token>/events`: server-sent events, `state` first with the game as it is, then
-//!   again within a second of every stored move; the browser reconnects by itself.
+//!   again within a second of every stored change (a move, a takeback, the end, after which the
+//!   stream ends). Each stream looks at its game's version every 0.4 s; the pages of one game
+//!   share each state said; at most [`MAX_STREAMS`] are open at once. The page's script
+//!   reconnects for as long as it is open.
 //! - `GET /g/<token>/record.txt`, `/g/<token>/replay.gif`: `/export`'s file and `/replay`'s GIF.
 //! - `GET /g/static/page.js`, `/g/static/page.css`.
 //!
@@ -40,6 +43,13 @@ const POLL: Duration = Duration::from_millis(400);
 /// How long a browser waits before it reconnects a live page whose connection dropped.
 const RECONNECT: Duration = Duration::from_secs(2);
 
+/// How many live pages may be open at once; more are asked to come back later (503), which
+/// their script does.
+const MAX_STREAMS: usize = 1000;
+
+/// How long a live page's state, once said, is kept for the other pages of its game.
+const SHARED_FOR: Duration = Duration::from_secs(30);
+
 /// How many polls between two looks at whether pages are still on.
 const SETTING_EVERY: u32 = 10;
 
@@ -55,7 +65,19 @@ struct Pages {
     shutdown: CancellationToken,
     /// One replay GIF made at a time, however many are asked for.
     gifs: Arc<tokio::sync::Semaphore>,
+    /// The live pages open now, at most [`MAX_STREAMS`].
+    streams: Arc<tokio::sync::Semaphore>,
+    /// The states said lately, by game, version and language asked: the pages of one game
+    /// open at once make each state once.
+    said: Arc<std::sync::Mutex<SaidStates>>,
 }
+
+/// The states live pages were sent lately ([`Pages::said`]): when, the event's data, and
+/// whether the game was still played.
+type SaidStates = std::collections::HashMap<
+    (GameNo, String, Option<String>),
+    (std::time::Instant, Arc<str>, bool),
+>;
 
 /// The routes of the pages.
 pub fn routes(service: Arc<Service>, shutdown: CancellationToken) -> axum::Router {
@@ -72,6 +94,8 @@ pub fn routes(service: Arc<Service>, shutdown: CancellationToken) -> axum::Route
             service,
             shutdown,
             gifs: Arc::new(tokio::sync::Semaphore::new(1)),
+            streams: Arc::new(tokio::sync::Semaphore::new(MAX_STREAMS)),
+            said: Arc::default(),
         })
 }
 
@@ -306,6 +330,21 @@ async fn state_event(
     version: &str,
     accept: Option<&str>,
 ) -> Result<Option<(Event, bool)>, Response> {
+    let key = (game, version.to_string(), accept.map(str::to_string));
+    let shared = pages
+        .said
+        .lock()
+        .ok()
+        .and_then(|said| said.get(&key).cloned());
+    if let Some((_, data, active)) = shared {
+        return Ok(Some((
+            Event::default()
+                .event("state")
+                .retry(RECONNECT)
+                .data(data.as_ref()),
+            active,
+        )));
+    }
     let Some((view, board)) = now(pages, game, accept).await? else {
         return Ok(None);
     };
@@ -324,11 +363,17 @@ async fn state_event(
         "position": view.position,
         "seed": view.seed,
     });
+    let data: Arc<str> = Arc::from(data.to_string());
+    if let Ok(mut said) = pages.said.lock() {
+        let now = std::time::Instant::now();
+        said.retain(|_, (at, _, _)| now.duration_since(*at) < SHARED_FOR);
+        said.insert(key, (now, data.clone(), view.active));
+    }
     Ok(Some((
         Event::default()
             .event("state")
             .retry(RECONNECT)
-            .data(data.to_string()),
+            .data(data.as_ref()),
         view.active,
     )))
 }
@@ -344,6 +389,8 @@ struct Live {
     polls: u32,
     /// The game's end was sent: nothing more will come.
     over: bool,
+    /// Its place among the live pages, given back when it ends.
+    _open: tokio::sync::OwnedSemaphorePermit,
 }
 
 async fn events(
@@ -355,6 +402,17 @@ async fn events(
         Ok(game) => game,
         Err(response) => return response,
     };
+    let Ok(open) = pages.streams.clone().try_acquire_owned() else {
+        tracing::warn!("{MAX_STREAMS} live pages are open: another is asked to come back later");
+        return secured(
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(header::RETRY_AFTER, "30")],
+                "too many live pages now\n",
+            )
+                .into_response(),
+        );
+    };
     let live = Live {
         pages,
         game,
@@ -363,6 +421,7 @@ async fn events(
         sent: None,
         polls: 0,
         over: false,
+        _open: open,
     };
     let stream = futures_util::stream::unfold(live, |mut live| async move {
         if live.over {

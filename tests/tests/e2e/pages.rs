@@ -145,10 +145,25 @@ async fn a_games_page_is_linked_shown_live_and_turned_off() {
     let mut buffer = String::new();
     let first = next_state(&mut stream, &mut buffer).await;
     assert_eq!(first["seq"], 0, "{first}");
+    // A second page of the same game, open at once.
+    let mut other = client
+        .get(format!("{page_url}/events"))
+        .timeout(Duration::from_secs(120))
+        .send()
+        .await
+        .expect("the second stream answers");
+    let mut other_buffer = String::new();
+    assert_eq!(next_state(&mut other, &mut other_buffer).await, first);
     let mut lcg = Lcg(41);
     let after = table::one_move(&table, &group, &players, &board, &mut lcg, false).await;
     let moved = next_state(&mut stream, &mut buffer).await;
     assert_eq!(moved["seq"], 1, "{moved}");
+    assert_eq!(
+        next_state(&mut other, &mut other_buffer).await,
+        moved,
+        "both pages follow the game"
+    );
+    drop(other);
     assert_eq!(moved["moves"].as_array().map(Vec::len), Some(1));
     assert!(
         moved["board"]
