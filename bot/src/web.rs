@@ -361,6 +361,7 @@ async fn state_event(
         "moves": moves,
         "board": board,
         "position": view.position,
+        "words": view.position_words,
         "seed": view.seed,
     });
     let data: Arc<str> = Arc::from(data.to_string());
@@ -578,7 +579,7 @@ fn html(token: &str, view: &PageView, board: &str) -> String {
          <header><h1>{title}</h1><p id=\"status\" role=\"status\" aria-live=\"polite\">{status}</p>{live}</header>\n\
          <section class=\"board-area\" aria-labelledby=\"board-h\"><h2 id=\"board-h\">{board_word}</h2>\n\
          <figure id=\"board\" aria-labelledby=\"board-h\" aria-describedby=\"position-said\">{board}</figure>\n\
-         <p id=\"position-said\" class=\"said\">{position}</p>\n\
+         <p id=\"position-said\" class=\"said\">{position_words}</p>\n\
          <div class=\"steps\"><label for=\"step\">{step_word}</label>\
          <input type=\"range\" id=\"step\" min=\"0\" max=\"{seq}\" value=\"{seq}\" step=\"1\">\
          <output id=\"step-at\" for=\"step\">{seq} / {seq}</output></div>\n\
@@ -596,6 +597,8 @@ fn html(token: &str, view: &PageView, board: &str) -> String {
         step_word = word("page-step"),
         position_word = word("page-position-text"),
         position = escape(&view.position),
+        // One side after another, as a screen reader says them.
+        position_words = escape(&view.position_words.replace('\n', "; ")),
         players_word = word("page-players"),
         moves_word = word("page-moves"),
     )

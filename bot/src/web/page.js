@@ -106,7 +106,7 @@
     step.max = String(latest);
     status.textContent = state.status;
     position.textContent = state.position;
-    said.textContent = state.position;
+    said.textContent = state.words.split("\n").join("; ");
     listMoves(state.moves);
     if (seed && state.seed) seed.textContent = state.seed;
     if (files && !state.active) files.hidden = false;

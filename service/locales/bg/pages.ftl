@@ -13,3 +13,16 @@ page-seed = Семе
 page-seed-later = Семето се показва, когато партията свърши.
 page-record = Записът на партията (за tabula verify)
 page-replay = Повторението (GIF)
+
+# Позицията с думи — текстовата замяна на дъската за екранни четци: фигурите на всяка страна
+# по полета (полетата са нотация).
+page-side-pieces = { $side }: { $cells }
+page-side-shaped = { $side }, { $shape ->
+    [octagonal] осмоъгълни фигури
+   *[square] квадратни фигури
+}: { $cells }
+page-side-none = { $side }: няма фигури
+# Пачиси: колко фигури чакат да влязат, колко са стигнали у дома и на коя стъпка от пътя са
+# останалите.
+page-side-pachisi = { $side }: чакат да влязат { $waiting }, у дома { $home }, на пътя: { $steps }
+page-track-empty = няма

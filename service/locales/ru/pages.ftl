@@ -13,3 +13,15 @@ page-seed = Зерно
 page-seed-later = Зерно будет показано после окончания партии.
 page-record = Запись партии (для tabula verify)
 page-replay = Повтор (GIF)
+
+# Позиция словами — текстовая замена доски для экранных дикторов: фишки каждой стороны по
+# полям (поля — нотация).
+page-side-pieces = { $side }: { $cells }
+page-side-shaped = { $side }, { $shape ->
+    [octagonal] восьмиугольные фишки
+   *[square] квадратные фишки
+}: { $cells }
+page-side-none = { $side }: фишек нет
+# Пачиси: сколько фишек ждут входа, сколько дошли домой и на каком шаге пути остальные.
+page-side-pachisi = { $side }: ждут входа { $waiting }, дома { $home }, на пути: { $steps }
+page-track-empty = нет

@@ -215,8 +215,10 @@ pub struct PageView {
     pub commitment: Option<String>,
     /// The seed, once the game is over.
     pub seed: Option<String>,
-    /// The position in text (`tabula rules show`), the board's text alternative.
+    /// The position in text (`tabula rules show`: notation and a text drawing).
     pub position: String,
+    /// The position in words, one line per side: the board's text alternative.
+    pub position_words: String,
     /// The page's own words, by catalogue id.
     pub words: Vec<(&'static str, String)>,
 }
@@ -369,6 +371,11 @@ impl Service {
             moves,
             commitment,
             seed,
+            position_words: position_words(
+                record.game,
+                loaded.state.show_text().lines().next().unwrap_or_default(),
+                lang,
+            ),
             position: loaded.state.show_text(),
             words,
         })
@@ -502,5 +509,131 @@ fn scene_of(
             tabula_render::scene_titled_in(&loaded.state, loaded.recent.last(), title, &words)
         }
         None => tabula_render::scene_after_in(&loaded.state, &loaded.recent, &words),
+    }
+}
+
+/// The position string `position` (its `key=value` words, `tabula rules show`'s first line) of
+/// a game of `game` said in `lang`, one line per side: each side's pieces by cell (Koan's by
+/// shape; Pachisi's by how far along the track). Keys that are no side's (the turn, the size,
+/// the phase) are left out: the page's status says whose turn it is.
+fn position_words(game: tabula_core::GameId, position: &str, lang: crate::l10n::Lang) -> String {
+    use crate::l10n::Msg;
+    let mut lines = Vec::new();
+    for word in position.split_whitespace() {
+        let Some((key, value)) = word.split_once('=') else {
+            continue;
+        };
+        let (side, shape) = match key.split_once('-') {
+            Some((side, "oct")) => (side, Some("octagonal")),
+            Some((side, "sq")) => (side, Some("square")),
+            Some(_) => continue,
+            None => (key, None),
+        };
+        let label = super::label(side);
+        if label == "?" || key == "turn" {
+            continue;
+        }
+        let side = super::seat_msg(label);
+        let items: Vec<&str> = value.split(',').filter(|item| !item.is_empty()).collect();
+        let msg = if game == tabula_core::GameId::Pachisi {
+            let steps: Vec<u32> = items.iter().filter_map(|item| item.parse().ok()).collect();
+            let on_track: Vec<String> = steps
+                .iter()
+                .filter(|&&at| at > 0 && at < 84)
+                .map(u32::to_string)
+                .collect();
+            let count = |wanted: &dyn Fn(u32) -> bool| {
+                i64::try_from(steps.iter().filter(|&&at| wanted(at)).count()).unwrap_or(0)
+            };
+            let track = if on_track.is_empty() {
+                Msg::new("page-track-empty").to_text(lang)
+            } else {
+                on_track.join(", ")
+            };
+            Msg::new("page-side-pachisi")
+                .msg("side", side)
+                .num("waiting", count(&|at| at == 0))
+                .num("home", count(&|at| at >= 84))
+                .text("steps", track)
+        } else if items.is_empty() {
+            Msg::new("page-side-none").msg("side", side)
+        } else {
+            // A Coan Ki stack, "a1x8", as "a1 ×8".
+            let cells: Vec<String> = items
+                .iter()
+                .map(|item| match item.split_once('x') {
+                    Some((cell, count)) if count.parse::<u32>().is_ok() => {
+                        format!("{cell} ×{count}")
+                    }
+                    _ => (*item).to_string(),
+                })
+                .collect();
+            match shape {
+                Some(shape) => Msg::new("page-side-shaped")
+                    .msg("side", side)
+                    .text("shape", shape)
+                    .text("cells", cells.join(", ")),
+                None => Msg::new("page-side-pieces")
+                    .msg("side", side)
+                    .text("cells", cells.join(", ")),
+            }
+        };
+        lines.push(msg.to_text(lang));
+    }
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::position_words;
+    use crate::l10n::Lang;
+    use tabula_core::GameId;
+
+    #[test]
+    fn the_position_is_said_side_by_side_in_the_language() {
+        let konane = position_words(
+            GameId::Konane,
+            "size=6 turn=white black=a2,c4 white=",
+            Lang::ENGLISH,
+        );
+        assert_eq!(konane, "Black: a2, c4\nWhite: no pieces");
+        let koan = position_words(
+            GameId::Koan,
+            "turn=white white-oct=A1,C1 white-sq=B2 black-oct= black-sq=B10",
+            Lang::ENGLISH,
+        );
+        assert_eq!(
+            koan,
+            "White, octagonal pieces: A1, C1\nWhite, square pieces: B2\nBlack: no pieces\n\
+             Black, square pieces: B10"
+        );
+        let coan_ki = position_words(
+            GameId::CoanKi,
+            "turn=rolloff white=a1x8,b1x8 black=g2",
+            Lang::ENGLISH,
+        );
+        assert_eq!(coan_ki, "White: a1 ×8, b1 ×8\nBlack: g2");
+        let pachisi = position_words(
+            GameId::Pachisi,
+            "turn=W phase=decide S=0,6,13,84 E=0,0,0,0 N=84,84,84,84 W=0,0,0,33 entered=S,E,N,W",
+            Lang::ENGLISH,
+        );
+        assert_eq!(
+            pachisi.lines().next(),
+            Some("South: 1 to enter, 1 home, on the track: 6, 13")
+        );
+        assert_eq!(
+            pachisi.lines().nth(1),
+            Some("East: 4 to enter, 0 home, on the track: none")
+        );
+        let russian = position_words(
+            GameId::Konane,
+            "black=a2 white=b1",
+            Lang::parse("ru").expect("ru"),
+        );
+        assert!(
+            !russian.contains("Black") && russian.contains("a2"),
+            "{russian}"
+        );
     }
 }

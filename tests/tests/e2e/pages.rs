@@ -400,15 +400,8 @@ async fn the_page_in_a_real_browser_follows_the_game_and_steps_through_it() {
         nodes.iter().any(|n| n["role"]["value"] == "status"),
         "the status is read out"
     );
-    let position = browser
-        .eval("document.getElementById('position').textContent")
-        .await;
-    let first_line = position
-        .as_str()
-        .and_then(|text| text.lines().find(|line| !line.trim().is_empty()))
-        .expect("the position in words")
-        .trim()
-        .to_string();
+    // The description is the position in words, in the page's language (Russian here): each
+    // side's pieces by cell.
     let figure = nodes
         .iter()
         .find(|n| n["role"]["value"] == "figure")
@@ -419,11 +412,17 @@ async fn the_page_in_a_real_browser_follows_the_game_and_steps_through_it() {
             .is_some_and(|name| !name.is_empty()),
         "the board is named: {figure}"
     );
+    let description = figure["description"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     assert!(
-        figure["description"]["value"]
-            .as_str()
-            .is_some_and(|d| d.contains(&first_line)),
-        "the board is described by the position in words: {first_line:?} in {figure}"
+        description.contains("Белые: ") && description.contains("Чёрные: "),
+        "the board is described in words, in Russian: {description:?}"
+    );
+    assert!(
+        !description.contains("White") && !description.contains("turn="),
+        "words, not notation keys: {description:?}"
     );
 
     // The bot dies in the night and comes back: the open page reconnects by itself and shows
