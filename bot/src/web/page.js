@@ -21,6 +21,8 @@
   let frames = new Map();
   let latest = Number(step.max);
   let version = body.dataset.seq;
+  // The latest position in words: the board's description while it shows that position.
+  let words = said.textContent;
   frames.set(latest, board.innerHTML);
 
   function mark(n) {
@@ -38,7 +40,10 @@
     }
     at.textContent = n + " / " + latest;
     const move = moves.querySelector('li[data-seq="' + n + '"]');
-    step.setAttribute("aria-valuetext", n + " / " + latest + (move ? ": " + move.textContent : ""));
+    const where = n + " / " + latest + (move ? ": " + move.textContent : "");
+    step.setAttribute("aria-valuetext", where);
+    // An earlier position is described by the move that led to it.
+    said.textContent = n === latest ? words : where;
   }
 
   async function show(n) {
@@ -106,7 +111,7 @@
     step.max = String(latest);
     status.textContent = state.status;
     position.textContent = state.position;
-    said.textContent = state.words.split("\n").join("; ");
+    words = state.words.split("\n").join("; ");
     listMoves(state.moves);
     if (seed && state.seed) seed.textContent = state.seed;
     if (files && !state.active) files.hidden = false;
