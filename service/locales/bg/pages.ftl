@@ -24,5 +24,5 @@ page-side-shaped = { $side }, { $shape ->
 page-side-none = { $side }: няма фигури
 # Пачиси: колко фигури чакат да влязат, колко са стигнали у дома и на коя стъпка от пътя са
 # останалите.
-page-side-pachisi = { $side }: чакат да влязат { $waiting }, у дома { $home }, на пътя: { $steps }
+page-side-pachisi = { $side }: чакат да влязат — { $waiting }, у дома — { $home }, по пътя — { $steps }
 page-track-empty = няма
