@@ -50,6 +50,9 @@ const MAX_STREAMS: usize = 1000;
 /// How long a live page's state, once said, is kept for the other pages of its game.
 const SHARED_FOR: Duration = Duration::from_secs(30);
 
+/// How many states live pages share at most at once.
+const SHARED_MOST: usize = 256;
+
 /// How many polls between two looks at whether pages are still on.
 const SETTING_EVERY: u32 = 10;
 
@@ -183,6 +186,11 @@ async fn page(
         Err(response) => return response,
     };
     let accept = accept_language(&headers);
+    let version = match pages.service.page_version(game).await {
+        Ok(Some(version)) => version,
+        Ok(None) => return not_found(),
+        Err(error) => return failed(&error),
+    };
     let (view, board) = match now(&pages, game, accept.as_deref()).await {
         Ok(Some(now)) => now,
         Ok(None) => return not_found(),
@@ -195,7 +203,7 @@ async fn page(
                 (header::CACHE_CONTROL, "no-store"),
                 (header::VARY, "Accept-Language"),
             ],
-            html(&token, &view, &board),
+            html(&token, &version, &view, &board),
         )
             .into_response(),
     )
@@ -368,7 +376,10 @@ async fn state_event(
     if let Ok(mut said) = pages.said.lock() {
         let now = std::time::Instant::now();
         said.retain(|_, (at, _, _)| now.duration_since(*at) < SHARED_FOR);
-        said.insert(key, (now, data.clone(), view.active));
+        // Bounded, whatever languages browsers ask for.
+        if said.len() < SHARED_MOST {
+            said.insert(key, (now, data.clone(), view.active));
+        }
     }
     Ok(Some((
         Event::default()
@@ -504,7 +515,7 @@ fn escape(text: &str) -> String {
 }
 
 /// The page's HTML.
-fn html(token: &str, view: &PageView, board: &str) -> String {
+fn html(token: &str, version: &str, view: &PageView, board: &str) -> String {
     use std::fmt::Write as _;
     let word = |id: &str| escape(view.word(id));
     let token = escape(token);
@@ -575,7 +586,7 @@ fn html(token: &str, view: &PageView, board: &str) -> String {
          <meta name=\"referrer\" content=\"no-referrer\">\n\
          <title>{title}</title>\n<link rel=\"stylesheet\" href=\"static/page.css\">\n\
          <script src=\"static/page.js\" defer></script>\n</head>\n\
-         <body data-token=\"{token}\" data-seq=\"{seq}\" data-active=\"{active}\">\n<main>\n\
+         <body data-token=\"{token}\" data-seq=\"{seq}\" data-version=\"{version}\" data-active=\"{active}\">\n<main>\n\
          <header><h1>{title}</h1><p id=\"status\" role=\"status\" aria-live=\"polite\">{status}</p>{live}</header>\n\
          <section class=\"board-area\" aria-labelledby=\"board-h\"><h2 id=\"board-h\">{board_word}</h2>\n\
          <figure id=\"board\" aria-labelledby=\"board-h\" aria-describedby=\"position-said\">{board}</figure>\n\
@@ -589,6 +600,7 @@ fn html(token: &str, view: &PageView, board: &str) -> String {
          <section aria-labelledby=\"moves-h\"><h2 id=\"moves-h\">{moves_word}</h2>{no_moves}\
          <ol id=\"moves\">{moves}</ol></section>\n{dice}\n{files}\n</aside>\n</main>\n</body>\n</html>\n",
         lang = escape(view.lang.code()),
+        version = escape(version),
         title = escape(&view.title),
         seq = view.seq,
         active = view.active,

@@ -171,6 +171,19 @@ impl Default for DispatchSettings {
 }
 
 impl DispatchSettings {
+    /// How long a chat waits after a delivery: the platform's pace after a new message; after
+    /// an edit that posted nothing (old boards' buttons taken off, a board's page link), at
+    /// most a second: Telegram's 20 messages a minute in a group are messages sent, and a 429
+    /// for edits, if one comes, is waited out like any other.
+    pub fn pace_after(&self, platform: Platform, posted: bool) -> Duration {
+        let pace = self.pace_for(platform);
+        if posted {
+            pace
+        } else {
+            pace.min(Duration::from_secs(1))
+        }
+    }
+
     /// The pace of a platform's chats.
     pub fn pace_for(&self, platform: Platform) -> Duration {
         self.pace
@@ -496,7 +509,7 @@ impl Dispatcher {
                     owner,
                     delivered.message_id.as_deref(),
                     now,
-                    millis(settings.pace_for(row.platform)),
+                    millis(settings.pace_after(row.platform, delivered.message_id.is_some())),
                 )
                 .await
                 .map(|held| if held { Fate::Sent } else { Fate::Lost }),

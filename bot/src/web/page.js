@@ -20,7 +20,7 @@
   // the version, and the boards past it).
   let frames = new Map();
   let latest = Number(step.max);
-  let version = body.dataset.seq;
+  let version = body.dataset.version;
   // The latest position in words: the board's description while it shows that position.
   let words = said.textContent;
   frames.set(latest, board.innerHTML);

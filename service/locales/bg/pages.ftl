@@ -19,6 +19,7 @@ page-replay = Повторението (GIF)
 page-side-pieces = { $side }: { $cells }
 page-side-shaped = { $side }, { $shape ->
     [octagonal] осмоъгълни фигури
+    [home] фигури у дома
    *[square] квадратни фигури
 }: { $cells }
 page-side-none = { $side }: няма фигури

@@ -17,10 +17,12 @@ page-replay = The replay (GIF)
 
 # The position in words, the board's text alternative for screen readers: each side's pieces
 # by cell (cells are notation). $side is a seat ("White"); $cells a list ("a1, a3, c5", a
-# Coan Ki stack as "a1 ×8"); $shape octagonal or square (Koan).
+# Coan Ki stack as "a1 ×8"); $shape octagonal or square (Koan), or home (Coan Ki's pieces
+# that have come home).
 page-side-pieces = { $side }: { $cells }
 page-side-shaped = { $side }, { $shape ->
     [octagonal] octagonal pieces
+    [home] pieces home
    *[square] square pieces
 }: { $cells }
 page-side-none = { $side }: no pieces

@@ -19,6 +19,7 @@ page-replay = Повтор (GIF)
 page-side-pieces = { $side }: { $cells }
 page-side-shaped = { $side }, { $shape ->
     [octagonal] восьмиугольные фишки
+    [home] фишки дома
    *[square] квадратные фишки
 }: { $cells }
 page-side-none = { $side }: фишек нет

@@ -523,9 +523,11 @@ fn position_words(game: tabula_core::GameId, position: &str, lang: crate::l10n::
         let Some((key, value)) = word.split_once('=') else {
             continue;
         };
-        let (side, shape) = match key.split_once('-') {
+        let (side, kind) = match key.split_once('-') {
             Some((side, "oct")) => (side, Some("octagonal")),
             Some((side, "sq")) => (side, Some("square")),
+            // Coan Ki's pieces that have come home.
+            Some((side, "home")) => (side, Some("home")),
             Some(_) => continue,
             None => (key, None),
         };
@@ -555,7 +557,7 @@ fn position_words(game: tabula_core::GameId, position: &str, lang: crate::l10n::
                 .num("waiting", count(&|at| at == 0))
                 .num("home", count(&|at| at >= 84))
                 .text("steps", track)
-        } else if items.is_empty() {
+        } else if items.is_empty() && kind.is_none() {
             Msg::new("page-side-none").msg("side", side)
         } else {
             // A Coan Ki stack, "a1x8", as "a1 ×8".
@@ -568,14 +570,19 @@ fn position_words(game: tabula_core::GameId, position: &str, lang: crate::l10n::
                     _ => (*item).to_string(),
                 })
                 .collect();
-            match shape {
-                Some(shape) => Msg::new("page-side-shaped")
+            let cells = if cells.is_empty() {
+                Msg::new("page-track-empty").to_text(lang)
+            } else {
+                cells.join(", ")
+            };
+            match kind {
+                Some(kind) => Msg::new("page-side-shaped")
                     .msg("side", side)
-                    .text("shape", shape)
-                    .text("cells", cells.join(", ")),
+                    .text("shape", kind)
+                    .text("cells", cells),
                 None => Msg::new("page-side-pieces")
                     .msg("side", side)
-                    .text("cells", cells.join(", ")),
+                    .text("cells", cells),
             }
         };
         lines.push(msg.to_text(lang));
@@ -604,15 +611,19 @@ mod words_tests {
         );
         assert_eq!(
             koan,
-            "White, octagonal pieces: A1, C1\nWhite, square pieces: B2\nBlack: no pieces\n\
-             Black, square pieces: B10"
+            "White, octagonal pieces: A1, C1\nWhite, square pieces: B2\n\
+             Black, octagonal pieces: none\nBlack, square pieces: B10"
         );
         let coan_ki = position_words(
             GameId::CoanKi,
-            "turn=rolloff white=a1x8,b1x8 black=g2",
+            "turn=black white=a1x5,c2x2 white-home=a1x2 black=g2x5 black-home=",
             Lang::ENGLISH,
         );
-        assert_eq!(coan_ki, "White: a1 ×8, b1 ×8\nBlack: g2");
+        assert_eq!(
+            coan_ki,
+            "White: a1 ×5, c2 ×2\nWhite, pieces home: a1 ×2\nBlack: g2 ×5\n\
+             Black, pieces home: none"
+        );
         let pachisi = position_words(
             GameId::Pachisi,
             "turn=W phase=decide S=0,6,13,84 E=0,0,0,0 N=84,84,84,84 W=0,0,0,33 entered=S,E,N,W",

@@ -209,12 +209,13 @@ impl Service {
         };
         reply.address.platform = row.platform;
         reply.address.chat.clone_from(&row.platform_chat_id);
-        // A board or reminder of a game that moved to its own thread since the row was
-        // written goes there.
-        if matches!(
+        // A board, a reminder or an edit of a board's buttons, of a game that moved to its own
+        // thread since the row was written, goes there.
+        if (matches!(
             row.kind,
             OutboxKind::Board | OutboxKind::Reminder | OutboxKind::Timeout
-        ) && let Some(game) = row.game
+        ) || reply.rebutton.is_some())
+            && let Some(game) = row.game
             && let Some(record) = self.store.game(game).await?
             && record.chat != row.chat
             && let Some(chat) = self.store.chat(record.chat).await?

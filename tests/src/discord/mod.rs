@@ -291,6 +291,14 @@ impl FakeDiscord {
         }
     }
 
+    /// A member (a moderator) deletes message `id`: later requests about it get 404
+    /// `Unknown Message`.
+    pub fn delete_message(&self, id: u64) {
+        if let Some(message) = self.inner.lock().messages.get_mut(&id) {
+            message.deleted = true;
+        }
+    }
+
     /// Deletes a channel (and its threads, as Discord does): later requests about it get 404
     /// `Unknown Channel`.
     pub fn delete_channel(&self, channel: &DcChannel) {

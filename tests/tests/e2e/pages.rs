@@ -566,6 +566,45 @@ async fn discord_boards_carry_a_link_button_to_the_games_page() {
     .await
     .expect("the live board loses its link");
     assert_eq!(moves(&edited), moves(&board), "the moves stay");
+
+    // A moderator deletes the board, then turns pages on again: the edit finds no message,
+    // and is given up without taking the channel for gone.
+    table.fake.delete_message(board.id);
+    table
+        .slash(
+            &olga,
+            "config",
+            &[("settings", serde_json::json!("pages=on"))],
+        )
+        .await;
+    let db = table.dir.join("tabula.db");
+    let deadline = std::time::Instant::now() + tabula_tests::table::ANSWER;
+    loop {
+        let mut conn = sqlx::ConnectOptions::connect(
+            &sqlx::sqlite::SqliteConnectOptions::new()
+                .filename(&db)
+                .read_only(true),
+        )
+        .await
+        .expect("the bot's database opens");
+        let (waiting, inactive): (i64, i64) = sqlx::query_as(
+            "SELECT (SELECT COUNT(*) FROM outbox WHERE payload LIKE '{\"relink\"%' \
+             AND sent_at IS NULL AND dropped_at IS NULL), \
+             (SELECT COUNT(*) FROM chats WHERE inactive_at IS NOT NULL)",
+        )
+        .fetch_one(&mut conn)
+        .await
+        .expect("the outbox and chats read");
+        assert_eq!(inactive, 0, "no chat is taken for gone");
+        if waiting == 0 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the edit is never done"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
     table.stop().await;
     table.assert_clean();
 }

@@ -631,7 +631,14 @@ impl Deliver for Discord {
                     }
                     Ok(Delivered::default())
                 }
-                Err(error) => Err(classify(&error)),
+                Err(error) => match classify(&error) {
+                    retry @ DeliveryError::Retry { .. } => Err(retry),
+                    // An edit of buttons only: a board deleted, or one the bot may no longer
+                    // edit, says nothing of the channel, which stays active.
+                    other => Err(DeliveryError::Drop {
+                        reason: format!("cannot edit the board's buttons: {other:?}"),
+                    }),
+                },
             };
         }
         if reply.close_thread {

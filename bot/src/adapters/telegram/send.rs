@@ -388,10 +388,38 @@ impl Telegram {
         message: MessageId,
         photo: bool,
     ) -> Option<MessageId> {
+        let mut result = self.edit_once(reply, chat, message, photo).await;
+        if let Err(RequestError::Api(error)) = &result
+            && self.links_refused(reply, &error.to_string())
+        {
+            result = self.edit_once(reply, chat, message, photo).await;
+        }
+        if let Err(error) = result
+            && !harmless(&error)
+        {
+            tracing::warn!(%error, "cannot edit the pressed message; posting the reply instead");
+            let target = Target {
+                chat,
+                thread: None,
+                reply_to: Some(message),
+            };
+            return self.post_retrying(reply, target).await;
+        }
+        Some(message)
+    }
+
+    /// One edit of the pressed message to read as the reply.
+    async fn edit_once(
+        &self,
+        reply: &Reply,
+        chat: ChatId,
+        message: MessageId,
+        photo: bool,
+    ) -> Result<(), RequestError> {
         let markup = self
             .keyboard(reply)
             .unwrap_or_else(|| InlineKeyboardMarkup::new(Vec::<Vec<_>>::new()));
-        let result = if photo {
+        if photo {
             let caption = html::chunks(reply, CAPTION_LIMIT).into_iter().next();
             let mut request = self
                 .client
@@ -414,19 +442,7 @@ impl Telegram {
                 .reply_markup(markup)
                 .await
                 .map(|_| ())
-        };
-        if let Err(error) = result
-            && !harmless(&error)
-        {
-            tracing::warn!(%error, "cannot edit the pressed message; posting the reply instead");
-            let target = Target {
-                chat,
-                thread: None,
-                reply_to: Some(message),
-            };
-            return self.post_retrying(reply, target).await;
         }
-        Some(message)
     }
 
     /// An older message says `said` from then on and its buttons go (an edit without a
@@ -496,7 +512,19 @@ impl Telegram {
                 Err(error) if harmless(&error) => return Ok(Delivered::default()),
                 Err(error) => match classify(error) {
                     SendError::Refused(said) if self.links_refused(reply, &said) => {}
-                    other => return Err(delivery_error(other)),
+                    SendError::Migrated(to) => {
+                        self.migrated(chat, to).await;
+                        return Err(delivery_error(SendError::Migrated(to)));
+                    }
+                    // Passing: tried again later.
+                    retry @ SendError::Retry { .. } => return Err(delivery_error(retry)),
+                    // An edit of buttons only: a board deleted, or one the bot may no longer
+                    // edit, says nothing of the chat, which stays active.
+                    other => {
+                        return Err(DeliveryError::Drop {
+                            reason: format!("cannot edit the board's buttons: {other:?}"),
+                        });
+                    }
                 },
             }
         }
