@@ -186,11 +186,6 @@ async fn page(
         Err(response) => return response,
     };
     let accept = accept_language(&headers);
-    let version = match pages.service.page_version(game).await {
-        Ok(Some(version)) => version,
-        Ok(None) => return not_found(),
-        Err(error) => return failed(&error),
-    };
     let (view, board) = match now(&pages, game, accept.as_deref()).await {
         Ok(Some(now)) => now,
         Ok(None) => return not_found(),
@@ -203,7 +198,7 @@ async fn page(
                 (header::CACHE_CONTROL, "no-store"),
                 (header::VARY, "Accept-Language"),
             ],
-            html(&token, &version, &view, &board),
+            html(&token, &view, &board),
         )
             .into_response(),
     )
@@ -515,7 +510,7 @@ fn escape(text: &str) -> String {
 }
 
 /// The page's HTML.
-fn html(token: &str, version: &str, view: &PageView, board: &str) -> String {
+fn html(token: &str, view: &PageView, board: &str) -> String {
     use std::fmt::Write as _;
     let word = |id: &str| escape(view.word(id));
     let token = escape(token);
@@ -600,7 +595,7 @@ fn html(token: &str, version: &str, view: &PageView, board: &str) -> String {
          <section aria-labelledby=\"moves-h\"><h2 id=\"moves-h\">{moves_word}</h2>{no_moves}\
          <ol id=\"moves\">{moves}</ol></section>\n{dice}\n{files}\n</aside>\n</main>\n</body>\n</html>\n",
         lang = escape(view.lang.code()),
-        version = escape(version),
+        version = escape(&view.version),
         title = escape(&view.title),
         seq = view.seq,
         active = view.active,

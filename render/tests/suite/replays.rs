@@ -6,8 +6,7 @@
 use tabula_core::{AnyGame, GameId};
 use tabula_render::replay::{Format, animate, animate_ending_in, steps};
 
-#[path = "common/games.rs"]
-mod games;
+use crate::common::games;
 
 /// A whole game played at random (seeded), as its actions.
 fn whole_game(id: GameId, seed: u64) -> Vec<String> {

@@ -8,49 +8,21 @@ use tabula_core::{AnyApplied, AnyGame, GameId};
 use tabula_render::raster;
 use tabula_render::scene::{Anchor, Color, Item, Scene, shape};
 
+use crate::common::games;
+
 /// Positions of a game: the start, then after each of `steps` actions played at random
-/// (seeded), each with the action that led to it. Chance nodes are resolved by one of their
-/// outcomes.
+/// (seeded; chance nodes resolved by one of their outcomes), each with the action that led to
+/// it. Fewer when the game ends first.
 fn positions(id: GameId, seed: u64, steps: &[usize]) -> Vec<(AnyGame, Option<AnyApplied>)> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut pick = |n: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % n as u64) as usize
-    };
+    let limit = steps.iter().copied().max().unwrap_or(0);
+    let actions = games::random_actions(id, &[], seed.wrapping_mul(0x9e37_79b9_7f4a_7c15), limit);
     let mut game = AnyGame::start(id, &[], None).expect("start");
     let mut out = vec![(game.clone(), None)];
-    let mut done = 0;
-    for &step in steps {
-        let mut last = None;
-        while done < step {
-            let outcomes = game.chance_outcomes();
-            let choice = if outcomes.is_empty() {
-                let lines = game.legal_lines();
-                if lines.is_empty() {
-                    break;
-                }
-                let keen: Vec<&String> = lines
-                    .iter()
-                    .filter(|l| !matches!(l.as_str(), "skip" | "done"))
-                    .collect();
-                let line = if keen.is_empty() {
-                    &lines[pick(lines.len())]
-                } else {
-                    keen[pick(keen.len())]
-                };
-                line.split(' ').next().unwrap_or_default().to_string()
-            } else {
-                outcomes[pick(outcomes.len())].0.clone()
-            };
-            last = Some(game.apply_text(&choice).expect("legal action"));
-            done += 1;
+    for (done, action) in actions.iter().enumerate() {
+        let applied = game.apply_text(action).expect("legal action");
+        if steps.contains(&(done + 1)) {
+            out.push((game.clone(), Some(applied)));
         }
-        if last.is_none() {
-            break;
-        }
-        out.push((game.clone(), last));
     }
     out
 }

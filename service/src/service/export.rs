@@ -179,52 +179,50 @@ pub(super) async fn replay_gif(
 ) -> Handled<tabula_render::replay::Replay> {
     let record = full.record;
     let game = record.id;
-    {
-        let start = AnyGame::start(
-            record.game,
-            &record.option_list(),
-            record.start_position.as_deref(),
-        )
-        .map_err(|e| ServiceError::Corrupt(format!("game {game}: {e}")))?;
-        let actions: Vec<String> = full.actions.into_iter().map(|a| a.action).collect();
-        // Every frame's header: the game, and who held which seat.
-        let title = Msg::new("replay-title")
-            .text("game", format!("#{}", record.id))
-            .msg("name", game_msg(record.game))
-            .to_text(lang);
-        let seats: Vec<Msg> = record
-            .seats
-            .iter()
-            .map(|holder| {
-                Msg::new("seat-held")
-                    .msg("seat", seat_msg(seat_label(record.game, holder.seat)))
-                    .msg("person", super::narration::name_msg(&holder.user))
-            })
-            .collect();
-        let subtitle = Msg::list(seats, "list-comma", "list-comma").to_text(lang);
-        // The last frame of a game that ended says how (issue 37, item 8).
-        let ending = (record.status != GameStatus::Active)
-            .then(|| super::narration::stored_verdict(&record).2.to_text(lang));
-        let words = PictureWords::new(lang).with_players(&record);
-        let replay: tabula_render::replay::Replay = tokio::task::spawn_blocking(move || {
-            let refs: Vec<&str> = actions.iter().map(String::as_str).collect();
-            let steps = tabula_render::replay::steps(&start, &refs).map_err(|(i, e)| {
-                ServiceError::Corrupt(format!("game {game} action {}: {e}", i + 1))
-            })?;
-            tabula_render::replay::animate_ending_in(
-                &steps,
-                tabula_render::replay::Format::Gif,
-                (&title, &subtitle),
-                ending.as_deref(),
-                &words,
-                |_, _| {},
-            )
-            .map_err(ServiceError::from)
+    let start = AnyGame::start(
+        record.game,
+        &record.option_list(),
+        record.start_position.as_deref(),
+    )
+    .map_err(|e| ServiceError::Corrupt(format!("game {game}: {e}")))?;
+    let actions: Vec<String> = full.actions.into_iter().map(|a| a.action).collect();
+    // Every frame's header: the game, and who held which seat.
+    let title = Msg::new("replay-title")
+        .text("game", format!("#{}", record.id))
+        .msg("name", game_msg(record.game))
+        .to_text(lang);
+    let seats: Vec<Msg> = record
+        .seats
+        .iter()
+        .map(|holder| {
+            Msg::new("seat-held")
+                .msg("seat", seat_msg(seat_label(record.game, holder.seat)))
+                .msg("person", super::narration::name_msg(&holder.user))
         })
-        .await
-        .map_err(ServiceError::from)??;
-        Ok(replay)
-    }
+        .collect();
+    let subtitle = Msg::list(seats, "list-comma", "list-comma").to_text(lang);
+    // The last frame of a game that ended says how (issue 37, item 8).
+    let ending = (record.status != GameStatus::Active)
+        .then(|| super::narration::stored_verdict(&record).2.to_text(lang));
+    let words = PictureWords::new(lang).with_players(&record);
+    tokio::task::spawn_blocking(move || {
+        let refs: Vec<&str> = actions.iter().map(String::as_str).collect();
+        let steps = tabula_render::replay::steps(&start, &refs).map_err(|(i, e)| {
+            ServiceError::Corrupt(format!("game {game} action {}: {e}", i + 1))
+        })?;
+        tabula_render::replay::animate_ending_in(
+            &steps,
+            tabula_render::replay::Format::Gif,
+            (&title, &subtitle),
+            ending.as_deref(),
+            &words,
+            |_, _| {},
+        )
+        .map_err(ServiceError::from)
+    })
+    .await
+    .map_err(ServiceError::from)?
+    .map_err(Into::into)
 }
 
 /// The record of a game and its actions (the whole log), as `/export` writes it.

@@ -201,6 +201,8 @@ pub struct PageView {
     pub lang: crate::l10n::Lang,
     /// How many actions it has.
     pub seq: u32,
+    /// Its version ([`Service::page_version`]) as shown.
+    pub version: String,
     /// "Game #12 (Konane)".
     pub title: String,
     /// Each seat and who holds it, with their rating when rated.
@@ -364,6 +366,7 @@ impl Service {
             game: record.id,
             lang,
             seq: record.seq,
+            version: version_of(record),
             title,
             players,
             status,
@@ -458,14 +461,7 @@ impl Service {
     /// # Errors
     /// A database failure.
     pub async fn page_version(&self, game: GameNo) -> Result<Option<String>, super::ServiceError> {
-        Ok(self.store.game(game).await?.map(|record| {
-            format!(
-                "{}-{}-{}",
-                record.seq,
-                record.status.as_str(),
-                record.updated_at.0
-            )
-        }))
+        Ok(self.store.game(game).await?.as_ref().map(version_of))
     }
 
     /// Whether message `message` is still `game`'s newest board showing its buttons: an
@@ -510,6 +506,17 @@ fn scene_of(
         }
         None => tabula_render::scene_after_in(&loaded.state, &loaded.recent, &words),
     }
+}
+
+/// The version of a game ([`Service::page_version`]): its actions, status and time of the last
+/// change.
+fn version_of(record: &GameRecord) -> String {
+    format!(
+        "{}-{}-{}",
+        record.seq,
+        record.status.as_str(),
+        record.updated_at.0
+    )
 }
 
 /// The position string `position` (its `key=value` words, `tabula rules show`'s first line) of

@@ -1,4 +1,4 @@
-//! Random games for replay tests and the replay benchmark (`#[path]`-included there).
+//! Random games for the picture tests and the replay benchmark (`#[path]`-included there).
 
 use tabula_core::{AnyGame, GameId};
 

@@ -3,6 +3,8 @@
 //! `TABULA_BLESS=1 cargo test -p tabula-render`.
 #![allow(dead_code)]
 
+pub mod games;
+
 use std::path::PathBuf;
 
 use tabula_core::{AnyApplied, AnyGame, GameId};
