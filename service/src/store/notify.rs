@@ -526,7 +526,8 @@ impl Store {
     /// Claims the daily digests that are due and writes each to the outbox (payload
     /// `{"digest": user}`, to the person's private chat) in the same transaction. `due` says,
     /// from a person's time and zone, the local day whose digest is due now (`None`: not yet
-    /// today); a day's digest is claimed once, and written only when a game waits for them.
+    /// today); a day's digest is claimed once, when a game waits for them: at its time, or at
+    /// the first call after it at which one does.
     /// Returns how many were written.
     ///
     /// # Errors
@@ -552,6 +553,16 @@ impl Store {
             if last.as_deref() == Some(day.as_str()) {
                 continue;
             }
+            // Nothing waits yet: the day's digest is not spent; it goes at the first tick after
+            // its time at which something does.
+            let waiting: i64 = query_scalar(WAITING_GAMES)
+                .bind(user)
+                .fetch_one(&mut tx)
+                .await
+                .map_err(db(OPERATION))?;
+            if waiting == 0 {
+                continue;
+            }
             let claimed = query(CLAIM_DIGEST)
                 .bind(user)
                 .bind(&day)
@@ -567,12 +578,7 @@ impl Store {
                     .await
                     .map_err(db(OPERATION))?;
             }
-            let waiting: i64 = query_scalar(WAITING_GAMES)
-                .bind(user)
-                .fetch_one(&mut tx)
-                .await
-                .map_err(db(OPERATION))?;
-            if claimed != 1 || waiting == 0 {
+            if claimed != 1 {
                 continue;
             }
             let payload = format!(r#"{{"digest":{user}}}"#);

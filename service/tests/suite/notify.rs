@@ -813,7 +813,8 @@ async fn quiet_hours(url: DatabaseUrl) {
 
 /// The daily digest: chosen with its time, it replaces the mentions and the pings; once a day
 /// at that time, one private message lists the games waiting for the person's move, the
-/// nearest deadline first; nothing when none waits.
+/// nearest deadline first; nothing when none waits, and then the day's digest goes when one
+/// comes to wait.
 async fn digest(url: DatabaseUrl) {
     let store = connect(&url).await;
     let table = Table::new(store.clone(), 10);
@@ -861,6 +862,19 @@ async fn digest(url: DatabaseUrl) {
         !replies.iter().any(|r| r.says("digest-heading").is_some()),
         "nothing waits"
     );
+    // Later that day a game comes to wait for him: the day's digest, not spent, goes then.
+    let game = start(&table, "bob", "dave", "konane time=2d").await;
+    if to_move(&table, game).await != "bob" {
+        play(&table, game, &mut lcg).await;
+    }
+    table.clock.advance(HOUR);
+    let replies = table.tick().await;
+    assert_eq!(
+        listed_privately(&replies, "digest-heading", "private-bob"),
+        [game],
+        "the day's digest when something waits"
+    );
+    assert!(table.tick().await.is_empty(), "once a day");
     store.close().await;
 }
 
